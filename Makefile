@@ -1,0 +1,84 @@
+# xfs_logscope top-level Makefile.  `make` installs missing build packages
+# (as root), runs autoconf and configure when needed, then builds.
+
+BUILD ?= build
+WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+SAN_CFLAGS ?=
+XCFLAGS = -std=c11 $(WARN) $(SAN_CFLAGS)
+
+SRC_ALL := $(wildcard src/*.c)
+SRC_CMD := $(filter src/main.c src/cmd_%.c,$(SRC_ALL))
+SRC_LIB := $(filter-out $(SRC_CMD),$(SRC_ALL))
+OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/%.o)
+OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/%.o)
+UNIT_SRC := $(wildcard tests/unit/u-*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_SRC := $(wildcard tests/tools/*.c)
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
+PROG := $(BUILD)/xfs_logscope
+
+all: xfs_logscope
+
+include config.mk
+
+config.mk: configure config.mk.in
+	@tools/install-deps build
+	./configure
+
+configure: configure.ac
+	@tools/install-deps build
+	autoconf
+
+xfs_logscope: $(PROG)
+	ln -sf $(PROG) $@
+
+$(PROG): $(OBJ_CMD) $(BUILD)/libxls.a
+	$(CC) $(CFLAGS) $(XCFLAGS) $(LDFLAGS) -o $@ $(OBJ_CMD) $(BUILD)/libxls.a $(LIBS)
+
+$(BUILD)/libxls.a: $(OBJ_LIB)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: src/%.c config.mk
+	@mkdir -p $(BUILD)
+	$(CC) $(CPPFLAGS) -DXLS_VERSION='"$(VERSION)"' $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxls.a
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(CPPFLAGS) -Isrc -Itests/unit $(CFLAGS) $(XCFLAGS) -o $@ $< $(BUILD)/libxls.a $(LIBS)
+
+$(BUILD)/tests/%: tests/tools/%.c $(BUILD)/libxls.a
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(CPPFLAGS) -Isrc -Itests/unit $(CFLAGS) $(XCFLAGS) -o $@ $< $(BUILD)/libxls.a $(LIBS)
+
+-include $(OBJ_LIB:.o=.d) $(OBJ_CMD:.o=.d)
+
+tests: $(PROG) $(UNIT_BIN) $(TOOL_BIN)
+
+check-deps:
+	@tools/install-deps check
+
+# The test suite: TAP from every test, run by prove, then one summary line.
+check: check-deps tests
+	@BUILD=$(BUILD) tests/run
+
+check-asan:
+	$(MAKE) check BUILD=build-asan \
+		SAN_CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined'
+
+demo:
+	@tools/install-deps demo
+	@$(MAKE) --no-print-directory all
+	@tests/demo $(PROG)
+
+install: all
+	install -D -m 755 $(PROG) $(DESTDIR)$(sbindir)/xfs_logscope
+	install -D -m 644 man/xfs_logscope.8 $(DESTDIR)$(mandir)/man8/xfs_logscope.8
+
+clean:
+	rm -rf build build-asan build-fuzz xfs_logscope
+
+distclean: clean
+	rm -rf config.mk config.log config.status configure autom4te.cache
+
+.PHONY: all tests check check-deps check-asan demo install clean distclean

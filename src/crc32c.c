@@ -1,0 +1,114 @@
+/*
+ * CRC32C: slicing-by-8 in portable C, and the SSE4.2 crc32 instruction on
+ * x86-64, picked per call.  The per-call CPU check reads a word libgcc
+ * fills in at start-up, which is cheaper than anything we would cache, and
+ * keeps this file free of mutable state.
+ */
+#include <string.h>
+
+#include "crc32c.h"
+#include "crc32c_table.h"
+
+#if defined(__x86_64__)
+#include <nmmintrin.h>
+#endif
+
+/* Assembled from bytes so the sw path gives the same answer on any host. */
+static inline uint32_t
+xls_crc32c_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint32_t
+xls_crc32c_byte(uint32_t crc, unsigned char b)
+{
+	return xls_crc32c_table[0][(crc ^ b) & 0xff] ^ (crc >> 8);
+}
+
+/*
+ * Eight table lookups per 8 bytes, all independent of each other: row k
+ * of the table advances a byte past k further zero bytes, so the bytes of
+ * the block can be folded in parallel instead of one after another.
+ */
+uint32_t
+xls_crc32c_update_sw(uint32_t crc, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	const uint32_t (*t)[256] = xls_crc32c_table;
+
+	for (; len >= 8; p += 8, len -= 8) {
+		uint32_t lo = crc ^ xls_crc32c_le32(p);
+		/* Apart and pairwise, so crc's dependency chain stays short. */
+		uint32_t hi = (t[3][p[4]] ^ t[2][p[5]]) ^
+			      (t[1][p[6]] ^ t[0][p[7]]);
+
+		crc = (t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff]) ^
+		      (t[5][(lo >> 16) & 0xff] ^ t[4][lo >> 24]) ^ hi;
+	}
+	while (len--)
+		crc = xls_crc32c_byte(crc, *p++);
+	return crc;
+}
+
+#if defined(__x86_64__)
+
+/*
+ * The target attribute lets this build without -msse4.2; it is only ever
+ * reached after the CPU check.  memcpy() compiles to a plain unaligned load
+ * and avoids aliasing and alignment undefined behaviour.
+ */
+__attribute__((target("sse4.2"))) uint32_t
+xls_crc32c_update_hw(uint32_t crc, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	unsigned long long c = crc;
+
+	for (; len >= 8; p += 8, len -= 8) {
+		unsigned long long v;
+
+		memcpy(&v, p, sizeof(v));
+		c = _mm_crc32_u64(c, v);
+	}
+	crc = (uint32_t)c;
+	while (len--)
+		crc = _mm_crc32_u8(crc, *p++);
+	return crc;
+}
+
+bool
+xls_crc32c_have_hw(void)
+{
+	return __builtin_cpu_supports("sse4.2");
+}
+
+#else /* !__x86_64__ */
+
+uint32_t
+xls_crc32c_update_hw(uint32_t crc, const void *buf, size_t len)
+{
+	return xls_crc32c_update_sw(crc, buf, len);
+}
+
+bool
+xls_crc32c_have_hw(void)
+{
+	return false;
+}
+
+#endif /* __x86_64__ */
+
+uint32_t
+xls_crc32c_update(uint32_t crc, const void *buf, size_t len)
+{
+	if (xls_crc32c_have_hw())
+		return xls_crc32c_update_hw(crc, buf, len);
+	return xls_crc32c_update_sw(crc, buf, len);
+}
+
+uint32_t
+xls_crc32c(const void *buf, size_t len)
+{
+	return ~xls_crc32c_update(~0U, buf, len);
+}

@@ -1,0 +1,160 @@
+/*
+ * On-disk structures of the XFS log, as shipped by xfsprogs (xfslibs-dev),
+ * plus byte-order helpers and the few constants that are newer than the
+ * installed headers.  Nothing here redefines a structure the headers define.
+ */
+#ifndef XLS_ONDISK_H
+#define XLS_ONDISK_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+#include <assert.h>
+
+#include <xfs/xfs.h>
+#include <xfs/xfs_log_format.h>
+#include <xfs/xfs_format.h>
+
+/* Pin the layouts this tool reads by offset; a mismatch is a build error. */
+static_assert(sizeof(xlog_rec_header_t) == 328, "xlog_rec_header size");
+static_assert(sizeof(xlog_rec_ext_header_t) == 260, "xlog_rec_ext_header size");
+static_assert(sizeof(xlog_op_header_t) == 12, "xlog_op_header size");
+static_assert(sizeof(struct xfs_trans_header) == 16, "xfs_trans_header size");
+static_assert(sizeof(struct xfs_buf_log_format) == 88, "xfs_buf_log_format size");
+static_assert(sizeof(struct xfs_inode_log_format) == 56, "xfs_inode_log_format size");
+static_assert(sizeof(struct xfs_inode_log_format_32) == 52, "xfs_inode_log_format_32 size");
+static_assert(sizeof(struct xfs_dsb) == 264, "xfs_dsb size");
+static_assert(XFS_BLF_DATAMAP_SIZE == 17, "blf_data_map words");
+
+/* Item types newer than some installed headers (xfsprogs 6.1 stops at ATTRD). */
+#ifndef XFS_LI_XMI
+#define XFS_LI_XMI		0x1248	/* mapping exchange intent */
+#endif
+#ifndef XFS_LI_XMD
+#define XFS_LI_XMD		0x1249	/* mapping exchange done */
+#endif
+#ifndef XFS_LI_EFI_RT
+#define XFS_LI_EFI_RT		0x124a
+#endif
+#ifndef XFS_LI_EFD_RT
+#define XFS_LI_EFD_RT		0x124b
+#endif
+#ifndef XFS_LI_RUI_RT
+#define XFS_LI_RUI_RT		0x124c
+#endif
+#ifndef XFS_LI_RUD_RT
+#define XFS_LI_RUD_RT		0x124d
+#endif
+#ifndef XFS_LI_CUI_RT
+#define XFS_LI_CUI_RT		0x124e
+#endif
+#ifndef XFS_LI_CUD_RT
+#define XFS_LI_CUD_RT		0x124f
+#endif
+#ifndef XFS_ATTRI_OP_FLAGS_PPTR_SET
+#define XFS_ATTRI_OP_FLAGS_PPTR_SET	4
+#endif
+#ifndef XFS_ATTRI_OP_FLAGS_PPTR_REMOVE
+#define XFS_ATTRI_OP_FLAGS_PPTR_REMOVE	5
+#endif
+#ifndef XFS_ATTRI_OP_FLAGS_PPTR_REPLACE
+#define XFS_ATTRI_OP_FLAGS_PPTR_REPLACE	6
+#endif
+#ifndef XLOG_REC_SIZE
+/* bytes of xlog_rec_header covered by the record CRC (up to h_size) */
+#define XLOG_REC_SIZE		offsetof(struct xlog_rec_header, h_size) + 4
+#endif
+
+/* Recovery refuses an item with more regions than a 64 KiB buffer can log. */
+#define XLS_MAX_REGIONS_IN_ITEM	(XFS_MAX_BLOCKSIZE / XFS_BLF_CHUNK / 2 + 1)
+
+/* One bitmap word per 32 chunks of 128 bytes. */
+#define XLS_BLF_BITS_PER_WORD	32
+
+/*
+ * Unaligned, explicit-endian loads.  Log regions are not naturally aligned
+ * (Dave Chinner, linux-xfs 2024), so every field is read through memcpy.
+ */
+static inline uint32_t xls_load32(const void *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint64_t xls_load64(const void *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint16_t xls_load16(const void *p)
+{
+	uint16_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define XLS_HOST_LE 1
+#else
+#define XLS_HOST_LE 0
+#endif
+
+static inline uint16_t xls_be16(const void *p)
+{
+	return XLS_HOST_LE ? __builtin_bswap16(xls_load16(p)) : xls_load16(p);
+}
+static inline uint32_t xls_be32(const void *p)
+{
+	return XLS_HOST_LE ? __builtin_bswap32(xls_load32(p)) : xls_load32(p);
+}
+static inline uint64_t xls_be64(const void *p)
+{
+	return XLS_HOST_LE ? __builtin_bswap64(xls_load64(p)) : xls_load64(p);
+}
+static inline uint16_t xls_le16(const void *p)
+{
+	return XLS_HOST_LE ? xls_load16(p) : __builtin_bswap16(xls_load16(p));
+}
+static inline uint32_t xls_le32(const void *p)
+{
+	return XLS_HOST_LE ? xls_load32(p) : __builtin_bswap32(xls_load32(p));
+}
+static inline uint64_t xls_le64(const void *p)
+{
+	return XLS_HOST_LE ? xls_load64(p) : __builtin_bswap64(xls_load64(p));
+}
+
+/*
+ * Item payloads are in the byte order of the CPU that wrote them; which one
+ * is told by the item type magic (0x12xx) in the first 16 bits.
+ */
+enum xls_endian {
+	XLS_LITTLE_ENDIAN = 0,
+	XLS_BIG_ENDIAN = 1,
+};
+
+static inline uint16_t xls_get16(enum xls_endian e, const void *p)
+{
+	return e == XLS_BIG_ENDIAN ? xls_be16(p) : xls_le16(p);
+}
+static inline uint32_t xls_get32(enum xls_endian e, const void *p)
+{
+	return e == XLS_BIG_ENDIAN ? xls_be32(p) : xls_le32(p);
+}
+static inline uint64_t xls_get64(enum xls_endian e, const void *p)
+{
+	return e == XLS_BIG_ENDIAN ? xls_be64(p) : xls_le64(p);
+}
+
+/* LSN helpers: cycle in the high 32 bits, block in the low 32. */
+static inline uint32_t xls_lsn_cycle(uint64_t lsn) { return (uint32_t)(lsn >> 32); }
+static inline uint32_t xls_lsn_block(uint64_t lsn) { return (uint32_t)lsn; }
+static inline uint64_t xls_lsn(uint32_t cycle, uint32_t block)
+{
+	return ((uint64_t)cycle << 32) | block;
+}
+
+#endif /* XLS_ONDISK_H */

@@ -1,0 +1,66 @@
+/*
+ * What every command shares: its options, the opened input, the chosen
+ * writer, and the one way findings are reported.
+ */
+#ifndef XLS_CMD_H
+#define XLS_CMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "emit.h"
+#include "err.h"
+#include "finding.h"
+#include "log.h"
+#include "scan.h"
+#include "source.h"
+
+struct xls_options {
+	struct xls_source_opts	src;
+	enum xls_format		fmt;
+	bool			all;		/* records: physical order */
+	bool			verbose;
+	bool			progress;	/* progress on stderr */
+	const char		*out_path;	/* copy: destination */
+	/* bufs filters */
+	const char		*type_filter;
+	bool			has_blkno;
+	int64_t			blkno;
+	bool			has_tid;
+	uint32_t		tid;
+	unsigned int		top;		/* stats: hottest buffers shown */
+};
+
+struct xls_cmd {
+	const struct xls_options	*opt;
+	struct xls_source		src;
+	struct xls_log			log;
+	struct xls_head_tail		ht;
+	struct xls_out			out;
+	uint64_t			findings;
+};
+
+/* Open the input, find head and tail.  Returns 0 or -1 with @err set. */
+int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
+		 struct xls_error *err);
+void xls_cmd_close(struct xls_cmd *c);
+
+/* Print a finding in the chosen format (text: "finding ..." line). */
+int xls_cmd_finding(struct xls_cmd *c, const struct xls_finding *f);
+
+/* Exit status for a finished command: findings make it 1. */
+int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err);
+
+/* Fields shared by info and stats: input, geometry, head and tail. */
+void xls_cmd_geometry_fields(const struct xls_cmd *c, struct xls_fieldset *fs);
+
+/* "clean", "dirty", "zeroed". */
+const char *xls_log_state_name(enum xls_log_state s);
+
+int xls_cmd_info(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_records(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_trans(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_copy(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err);
+
+#endif /* XLS_CMD_H */

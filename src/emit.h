@@ -1,0 +1,55 @@
+/*
+ * Report stage: writers that print field sets as text, JSON Lines or CSV.
+ * Every command feeds the same field sets to whichever writer was chosen.
+ */
+#ifndef XLS_EMIT_H
+#define XLS_EMIT_H
+
+#include <stdio.h>
+#include <stdbool.h>
+#include "fields.h"
+
+enum xls_format {
+	XLS_FMT_TEXT,
+	XLS_FMT_JSON,
+	XLS_FMT_CSV,
+};
+
+/* A column of a text table: field key, heading, width (negative: left). */
+struct xls_column {
+	const char	*key;
+	const char	*heading;
+	int		width;
+};
+
+struct xls_out {
+	FILE		*f;
+	enum xls_format	fmt;
+	bool		csv_header_done;
+};
+
+void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt);
+
+/*
+ * Write one record: JSON {"kind":@kind,...} with every field; CSV with
+ * the field keys as the header on the first call (callers keep one field
+ * layout per CSV stream); text as "kind key=value ..." on one line.
+ */
+void xls_out_record(struct xls_out *o, const char *kind,
+		    const struct xls_fieldset *fs);
+
+/* Text only: "key=value key=value" of @fs, skipping @nskip leading keys. */
+void xls_out_text_pairs(FILE *f, const struct xls_fieldset *fs, unsigned int nskip);
+
+/* Text table heading and row for @cols; missing keys print "-". */
+void xls_out_table_heading(FILE *f, const struct xls_column *cols, unsigned int n);
+void xls_out_table_row(FILE *f, const struct xls_column *cols, unsigned int n,
+		       const struct xls_fieldset *fs);
+
+/* A field's value as text into @buf (the same form text output uses). */
+void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz);
+
+/* Flush and check the stream; returns 0 or -1 when output failed. */
+int xls_out_finish(struct xls_out *o);
+
+#endif /* XLS_EMIT_H */

@@ -70,6 +70,12 @@ static const struct command commands[] = {
 	  "One line per log record: LSN, length, ops, CRC.", 1, records_options },
 	{ "trans", xls_cmd_trans, "DEV",
 	  "Each transaction with every item decoded.", 1, NULL },
+	{ "bufs", xls_cmd_bufs, "DEV",
+	  "Per transaction, per buffer item: dirty regions, runs, splits, dirty bytes and log cost.",
+	  1, bufs_options },
+	{ "stats", xls_cmd_stats, "DEV",
+	  "Totals and distributions: log bytes by category, buffers by type and size, hottest buffers.",
+	  1, stats_options },
 	{ "copy", xls_cmd_copy, "DEV FILE",
 	  "Write the log out to FILE (which must not exist).", 2, NULL },
 };
@@ -211,6 +217,8 @@ static const char global_doc[] =
 	"  info DEV        geometry, head, tail, state, counts\n"
 	"  records DEV     one line per log record\n"
 	"  trans DEV       transactions and their items\n"
+	"  bufs DEV        buffer items: dirty regions, runs, splits, cost\n"
+	"  stats DEV       totals, bytes by category, buffer types, hottest buffers\n"
 	"  copy DEV FILE   write the log out to FILE\n"
 	"\n'xfs_logscope COMMAND --help' lists a command's options.\n"
 	"Exit status: 0 fine, 1 findings (CRC errors, corruption), 2 usage,\n"

@@ -61,10 +61,34 @@ static void print_regions(FILE *f, const struct xls_buf_analysis *ba)
 			r->splits[i].page_boundary ? " on a 4 KiB page boundary" : "");
 }
 
-static void json_regions(struct xls_fieldset *fs, const struct xls_buf_analysis *ba)
+/*
+ * The raw inputs of the reconstruction -- bitmap words and logged region
+ * lengths -- so that its result can be checked by an independent
+ * implementation (tests/lib/recovery-ref.pl).
+ */
+static void raw_fields(struct xls_fieldset *fs, const struct xls_item *it,
+		       const struct xls_buf_analysis *ba)
+{
+	char json[4096], words[200];
+	size_t pos = 0, wpos = 0;
+
+	for (uint32_t i = 0; i < ba->blf.map_words; i++)
+		wpos += (size_t)snprintf(words + wpos, sizeof(words) - wpos, "%s%08x",
+					 i ? " " : "", ba->blf.blf_data_map[i]);
+	xls_field_str(fs, "data_map", words);
+	pos += (size_t)snprintf(json, sizeof(json), "[");
+	for (uint32_t i = 1; i < it->nregions && pos < sizeof(json) - 16; i++)
+		pos += (size_t)snprintf(json + pos, sizeof(json) - pos, "%s%u",
+					i > 1 ? "," : "", it->regions[i].len);
+	snprintf(json + pos, sizeof(json) - pos, "]");
+	xls_field_json(fs, "region_lens", json, "-");
+}
+
+static void json_regions(struct xls_fieldset *fs, const struct xls_item *it,
+			 const struct xls_buf_analysis *ba)
 {
 	const struct xls_region_result *r = &ba->res;
-	char json[3072], text[8];
+	char json[12288], text[8];
 	size_t pos = 0;
 
 	pos += (size_t)snprintf(json, sizeof(json), "[");
@@ -75,6 +99,7 @@ static void json_regions(struct xls_fieldset *fs, const struct xls_buf_analysis 
 	snprintf(json + pos, sizeof(json) - pos, "]");
 	snprintf(text, sizeof(text), "-");
 	xls_field_json(fs, "region_list", json, text);
+	raw_fields(fs, it, ba);
 }
 
 static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
@@ -95,7 +120,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	xls_field_uint(&fs, "item", t->nitems);
 	xls_buf_fields(bc->ba, &fs);
 	if (c->opt->verbose && c->out.fmt == XLS_FMT_JSON && bc->ba->parsed)
-		json_regions(&fs, bc->ba);
+		json_regions(&fs, it, bc->ba);
 	if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_table_row(c->out.f, buf_columns, NCOLS, &fs);
 		if (c->opt->verbose && bc->ba->parsed)

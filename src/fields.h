@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #define XLS_FIELDS_MAX		64
-#define XLS_FIELDS_STRBUF	4096
+#define XLS_FIELDS_STRBUF	16384
 
 enum xls_field_kind {
 	XLS_FIELD_UINT,		/* decimal unsigned */

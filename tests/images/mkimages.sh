@@ -1,0 +1,652 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkimages.sh - make the XFS test images in tests/images/ with the real kernel.
+#
+# Usage: sudo tests/images/mkimages.sh [NAME...]
+#
+#   NAME is one of: dir4k dir64k logsu256k extlog wrapped clean unlinked
+#   (default: all of them).  For each NAME it writes
+#     tests/images/NAME.img.xz   the filesystem image (xz -9)
+#     tests/images/NAME.txt      provenance: mkfs command, workload, kernel,
+#                                xfsprogs version, date, resulting log state
+#     tests/images/NAME.logprint.norm
+#                                "xfs_logprint -t -b" output normalised by
+#                                tests/lib/logprint-norm.awk
+#   and extlog also writes tests/images/extlog-log.img.xz (the log device).
+#
+# Needs root, loop devices, XFS in the kernel, xfsprogs (mkfs.xfs, xfs_io,
+# xfs_logprint) and xz.  It is never run by "make check": the tests use the
+# committed compressed images.
+#
+# Every image except "clean" is left with a DIRTY journal: the workload runs,
+# then "xfs_io -x -c 'shutdown -f'" forces the log to disk and shuts the
+# filesystem down, and the filesystem is unmounted.  Nothing that is written
+# after the shutdown reaches the disk, so the log holds transactions that log
+# recovery would replay.
+#
+# Work files go to $MKIMAGES_TMP (default /dev/shm if it is writable, else
+# /tmp); tmpfs makes the thousands of fsyncs fast.
+
+set -euo pipefail
+
+ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked)
+
+OUTDIR=$(cd "$(dirname "$0")" && pwd)
+NORM_AWK=$OUTDIR/../lib/logprint-norm.awk
+PROG=${0##*/}
+
+die() { echo "$PROG: $*" >&2; exit 1; }
+log() { echo "$PROG: $*" >&2; }
+
+[ "$(id -u)" -eq 0 ] || die "must be run as root (needs mount and loop devices)"
+for t in mkfs.xfs xfs_io xfs_logprint losetup xz mountpoint awk; do
+	command -v "$t" >/dev/null || die "$t not found"
+done
+[ -r "$NORM_AWK" ] || die "$NORM_AWK not found"
+
+if [ -z "${MKIMAGES_TMP:-}" ]; then
+	if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+		MKIMAGES_TMP=/dev/shm
+	else
+		MKIMAGES_TMP=${TMPDIR:-/tmp}
+	fi
+fi
+WORK=$(mktemp -d "$MKIMAGES_TMP/mkimages.XXXXXX")
+MNT=$WORK/mnt
+mkdir "$MNT"
+
+LOOPS=()	# loop devices we attached
+BGPIDS=()	# background workload processes we started
+
+cleanup() {
+	local rc=$? p l
+	set +e
+	for p in "${BGPIDS[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${BGPIDS[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	if mountpoint -q "$MNT"; then
+		xfs_io -x -c 'shutdown' "$MNT" 2>/dev/null
+		umount "$MNT" || umount -l "$MNT"
+	fi
+	for l in "${LOOPS[@]}"; do
+		losetup -d "$l" 2>/dev/null
+	done
+	rm -rf "$WORK"
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# attach FILE: attach FILE to a free loop device; sets DEV.
+DEV=""
+attach() {
+	DEV=$(losetup -f --show "$1")
+	LOOPS+=("$DEV")
+}
+
+# detach DEV
+detach() {
+	local l keep=()
+	losetup -d "$1"
+	for l in "${LOOPS[@]}"; do
+		[ "$l" = "$1" ] || keep+=("$l")
+	done
+	LOOPS=("${keep[@]}")
+}
+
+# stop_bg: kill and reap the background workload processes.
+stop_bg() {
+	local p
+	for p in "${BGPIDS[@]}"; do
+		kill "$p" 2>/dev/null || true
+	done
+	for p in "${BGPIDS[@]}"; do
+		wait "$p" 2>/dev/null || true
+	done
+	BGPIDS=()
+}
+
+# fs: fsync each of the given files or directories (forces the log up to
+# the last change of each).
+fs() {
+	local f
+	for f in "$@"; do
+		xfs_io -r -c fsync "$f"
+	done
+}
+
+# shutdown_umount: force the log, shut the filesystem down, unmount.
+shutdown_umount() {
+	xfs_io -x -c 'shutdown -f' "$MNT"
+	umount "$MNT"
+}
+
+# sysfs_log DEV FIELD: print /sys/fs/xfs/<dev>/log/FIELD ("cycle:block").
+sysfs_log() {
+	cat "/sys/fs/xfs/${1##*/}/log/$2"
+}
+
+# Provenance, filled in by each image function.
+MKFS_CMD=""
+MOUNT_CMD=""
+WORKLOAD_FNS=()	# functions whose text goes into NAME.txt
+NOTES=""
+
+# finish NAME IMG [LOGIMG]: compress the image(s), write NAME.txt and
+# NAME.logprint.norm; all are made in $WORK and moved into place together.
+finish() {
+	local name=$1 img=$2 logimg=${3:-} lopt=() state f out=()
+	if [ -n "$logimg" ]; then
+		lopt=(-l "$logimg")
+	fi
+	xfs_logprint -t -b "${lopt[@]}" "$img" >"$WORK/$name.lpb"
+	state=$(grep -m1 'log tail:' "$WORK/$name.lpb" | sed 's/^ *//' || true)
+	log "$name: $state"
+
+	# the normalised xfs_logprint -t -b output the tests compare against
+	awk -f "$NORM_AWK" "$WORK/$name.lpb" >"$WORK/$name.logprint.norm"
+	out+=("$name.logprint.norm")
+
+	xz -9 -T1 -c "$img" >"$WORK/$name.img.xz"
+	out+=("$name.img.xz")
+	if [ -n "$logimg" ]; then
+		xz -9 -T1 -c "$logimg" >"$WORK/$name-log.img.xz"
+		out+=("$name-log.img.xz")
+	fi
+
+	{
+		echo "image:     $name.img.xz$([ -n "$logimg" ] && echo " (data device), $name-log.img.xz (external log device)")"
+		echo "made by:   tests/images/mkimages.sh $name"
+		echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+		echo "kernel:    $(uname -r) ($(uname -m))"
+		echo "xfsprogs:  $(mkfs.xfs -V | sed 's/^mkfs.xfs //')"
+		echo "image size: $(stat -c %s "$img") bytes$([ -n "$logimg" ] && echo ", log device $(stat -c %s "$logimg") bytes")"
+		echo "mkfs:      $MKFS_CMD"
+		echo "mount:     $MOUNT_CMD"
+		echo "log state: $state   (xfs_logprint -t$([ -n "$logimg" ] && echo " -l $name-log.img") $name.img)"
+		if [ -n "$NOTES" ]; then
+			echo "notes:     $NOTES"
+		fi
+		echo
+		echo "workload (run in the mounted filesystem, MNT = mount point;"
+		echo "fs F... = xfs_io -r -c fsync F for each F):"
+		echo
+		for f in "${WORKLOAD_FNS[@]}"; do
+			declare -f "$f"
+		done
+	} >"$WORK/$name.txt"
+	out+=("$name.txt")
+
+	for f in "${out[@]}"; do
+		mv -f "$WORK/$f" "$OUTDIR/$f"
+	done
+	log "$name: wrote $(for f in "${out[@]}"; do printf '%s (%s bytes) ' "$f" "$(stat -c %s "$OUTDIR/$f")"; done)"
+	NOTES=""
+}
+
+# mkfs_img NAME SIZE MKFS-OPTIONS...: create a sparse image, mkfs it;
+# sets IMG and MKFS_CMD.
+IMG=""
+mkfs_img() {
+	local name=$1 size=$2
+	shift 2
+	IMG=$WORK/$name.img
+	rm -f "$IMG"
+	truncate -s "$size" "$IMG"
+	MKFS_CMD="truncate -s $size $name.img; mkfs.xfs -f ${*:+$* }$name.img"
+	mkfs.xfs -f -q "$@" "$IMG"
+}
+
+# ---------------------------------------------------------------------------
+# Workloads.  Each runs in the mounted filesystem ($MNT).
+
+# A few hundred creates, unlinks and renames in two directories of a
+# default (4 KiB directory block) filesystem, with a few hundred fsyncs.
+wl_dir4k() {
+	local a=$MNT/alpha b=$MNT/beta i
+	mkdir "$a" "$b"
+	fs "$MNT"
+	for i in $(seq 1 300); do
+		: >"$a/file-$(printf %05d "$i")"
+		if [ $((i % 3)) -eq 0 ]; then
+			: >"$b/other-$(printf %05d "$i")-with-a-longer-name"
+			fs "$b"
+		fi
+		if [ $((i % 5)) -eq 0 ]; then
+			rm -f "$a/file-$(printf %05d $((i - 2)))"
+		fi
+		if [ $((i % 7)) -eq 0 ] && [ -e "$a/file-$(printf %05d $((i - 3)))" ]; then
+			mv "$a/file-$(printf %05d $((i - 3)))" "$b/renamed-$i"
+			fs "$b"
+		fi
+		if [ $((i % 11)) -eq 0 ] &&
+		   [ -e "$b/other-$(printf %05d $((i - i % 3)))-with-a-longer-name" ]; then
+			mv "$b/other-$(printf %05d $((i - i % 3)))-with-a-longer-name" "$b/o$i"
+		fi
+		fs "$a"
+	done
+	# a last burst: unlink every tenth file of alpha
+	for i in $(seq 10 10 300); do
+		rm -f "$a/file-$(printf %05d "$i")"
+		if [ $((i % 30)) -eq 0 ]; then fs "$a"; fi
+	done
+	fs "$a"
+}
+
+# One of the four concurrent loops of wl_dir64k: creates and unlinks in its
+# own directory and in the shared big directory, fsyncs both every 20 steps.
+wl_dir64k_loop() {
+	local j=$1 own=$MNT/own$1 big=$MNT/big i n
+	for i in $(seq 1 400); do
+		n=$(printf %06d "$i")
+		: >"$own/f$n"
+		: >"$big/shared-directory-entry-from-loop-$j-number-$n"
+		if [ $((i % 4)) -eq 0 ]; then
+			rm -f "$own/f$(printf %06d $((i - 2)))"
+		fi
+		if [ $((i % 3)) -eq 0 ]; then
+			rm -f "$big/a-big-directory-entry-with-a-long-name-$(printf %06d $((j * 1000 + i)))"
+		fi
+		if [ $((i % 20)) -eq 0 ]; then
+			xfs_io -r -c fsync -c "open -r $big" -c fsync "$own"
+		fi
+	done
+	xfs_io -r -c fsync -c "open -r $big" -c fsync "$own"
+}
+
+# The shared big directory first gets 8500 long names from one process,
+# with no fsync until the end, so that its 64 KiB directory blocks go to
+# leaf and then node form (data, leafn, free and da-node blocks) in a few
+# big checkpoints.  Then four concurrent loops (wl_dir64k_loop, below)
+# create and unlink in their own directories and in the big one, fsyncing
+# both directories every 20 steps (a few hundred smaller checkpoints).
+wl_dir64k() {
+	local big=$MNT/big i j p
+	mkdir "$big"
+	for j in 1 2 3 4; do mkdir "$MNT/own$j"; done
+	fs "$MNT"
+	for i in $(seq 1 8500); do
+		: >"$big/a-big-directory-entry-with-a-long-name-$(printf %06d "$i")"
+	done
+	fs "$big"
+	for j in 1 2 3 4; do
+		wl_dir64k_loop "$j" &
+		BGPIDS+=($!)
+	done
+	for p in "${BGPIDS[@]}"; do
+		wait "$p"
+	done
+	BGPIDS=()
+	fs "$MNT/big"
+}
+
+# One big checkpoint (thousands of creates, then one fsync) that fills
+# several 256 KiB log records, then a few small fsynced changes.
+wl_logsu256k() {
+	local d=$MNT/many i
+	mkdir "$d"
+	fs "$MNT"
+	for i in $(seq 1 4000); do
+		: >"$d/a-file-with-a-fairly-long-name-$(printf %06d "$i")"
+	done
+	fs "$d"
+	for i in $(seq 1 12); do
+		: >"$MNT/small-$i"
+		fs "$MNT"
+	done
+	rm "$d"/a-file-with-a-fairly-long-name-0000[0-9]*
+	fs "$d"
+	mv "$MNT/small-1" "$d/moved"
+	fs "$d"
+}
+
+# A log forcer: create and fsync small files until $WORK/stop exists.
+# Each fsync pushes the CIL, so intents (EFI, CUI, BUI, ...) that would
+# otherwise be cancelled with their done items inside one checkpoint
+# ("intent whiteouts") sometimes land in a different checkpoint from them.
+wl_forcer() {
+	local d=$MNT/force$1 i=0
+	mkdir -p "$d"
+	while [ ! -e "$WORK/stop" ]; do
+		i=$((i + 1))
+		: >"$d/x$i"
+		xfs_io -r -c fsync "$d/x$i" || return 0
+		if [ $((i % 50)) -eq 0 ]; then
+			rm -f "$d"/x*
+		fi
+	done
+}
+
+# One round of extent work in directory $1: preallocate 4 MiB, punch out
+# every other 4 KiB (extent frees), reflink the file (refcount and bmap
+# updates), overwrite part of the copy (copy on write), delete both.
+wl_extents_round() {
+	local d=$1 args=() o
+	for o in $(seq 0 8 4088); do
+		args+=(-c "fpunch ${o}k 4k")
+	done
+	xfs_io -f -c 'falloc 0 4m' -c fsync "$d/p" >/dev/null
+	xfs_io "${args[@]}" "$d/p"
+	xfs_io -f -c "reflink $d/p" -c fsync "$d/r" >/dev/null
+	xfs_io -c 'pwrite -S 0x62 0 64k' -c fsync "$d/r" >/dev/null
+	rm "$d/p" "$d/r"
+	xfs_io -r -c fsync "$d"
+}
+
+# An extent worker: six rounds of wl_extents_round in its own directory.
+wl_extents() {
+	local d=$MNT/ext$1 round
+	mkdir -p "$d"
+	for round in 1 2 3 4 5 6; do
+		wl_extents_round "$d"
+	done
+}
+
+# Mixed creates, renames and unlinks with fsyncs, on an external log; then
+# four extent workers (wl_extents) beside two log forcers (wl_forcer).
+wl_extlog() {
+	local a=$MNT/dir i p forcers=() workers=()
+	mkdir "$a" "$MNT/sub"
+	fs "$MNT"
+	for i in $(seq 1 200); do
+		: >"$a/entry-$(printf %05d "$i")"
+		if [ $((i % 4)) -eq 0 ]; then
+			mv "$a/entry-$(printf %05d $((i - 1)))" "$MNT/sub/r$i"
+			fs "$MNT/sub"
+		fi
+		if [ $((i % 6)) -eq 0 ]; then
+			rm -f "$a/entry-$(printf %05d $((i - 4)))"
+		fi
+		fs "$a"
+	done
+	echo "some data" >"$MNT/sub/datafile"
+	fs "$MNT/sub/datafile" "$MNT/sub"
+
+	rm -f "$WORK/stop"
+	for i in 1 2; do
+		wl_forcer "$i" &
+		forcers+=($!)
+	done
+	BGPIDS+=("${forcers[@]}")
+	for i in 1 2 3 4; do
+		wl_extents "$i" &
+		workers+=($!)
+	done
+	BGPIDS+=("${workers[@]}")
+	for p in "${workers[@]}"; do
+		wait "$p"
+	done
+	touch "$WORK/stop"
+	for p in "${forcers[@]}"; do
+		wait "$p"
+	done
+	BGPIDS=()
+	rm "$MNT/sub/datafile"
+	fs "$MNT/sub"
+}
+
+# Background load for "wrapped", forever (until killed): loads 1 and 2 do
+# batches of create+fsync and unlink, one xfs_io process per batch; load 3
+# does extent work (wl_extents_round) so that intents are in flight when
+# the filesystem is shut down.
+wl_wrapped_load() {
+	local j=$1 d=$MNT/w$1 batch=0 i args
+	trap 'exit 0' TERM
+	mkdir -p "$d"
+	if [ "$j" -eq 3 ]; then
+		while :; do
+			wl_extents_round "$d"
+		done
+	fi
+	while :; do
+		batch=$((batch + 1))
+		args=()
+		for i in $(seq 1 100); do
+			args+=(-c "open -f $d/b$batch-file-$i" -c fsync)
+		done
+		xfs_io -r "${args[@]}" "$d"
+		if [ "$batch" -gt 2 ]; then
+			rm -f "$d/b$((batch - 2))-file-"*
+			xfs_io -r -c fsync "$d"
+		fi
+	done
+}
+
+# The log must wrap: run the background load until the head has gone past
+# the physical end of the log and is a little way into the next cycle,
+# with the tail still in the previous cycle, then shut down while the load
+# is still running.
+WRAP_MIN_HEAD=${WRAP_MIN_HEAD:-2048}	# basic blocks into the new cycle
+wl_wrapped() {
+	local dev=$1 j head tail hc hb tc tb start=$SECONDS
+	for j in 1 2 3; do
+		# its errors after the shutdown (EIO) are expected
+		wl_wrapped_load "$j" 2>>"$WORK/wrapped-load.err" &
+		BGPIDS+=($!)
+	done
+	while :; do
+		head=$(sysfs_log "$dev" log_head_lsn)
+		tail=$(sysfs_log "$dev" log_tail_lsn)
+		hc=${head%%:*} hb=${head##*:} tc=${tail%%:*} tb=${tail##*:}
+		if [ "$hc" -ge 2 ] && [ "$hb" -ge "$WRAP_MIN_HEAD" ] &&
+		   [ "$tc" -eq $((hc - 1)) ] && [ "$tb" -gt "$hb" ]; then
+			break
+		fi
+		if [ $((SECONDS - start)) -gt 1800 ]; then
+			echo "log did not wrap in 30 minutes (head $head tail $tail)" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	WRAP_AT="head $head tail $tail"
+	xfs_io -x -c 'shutdown -f' "$MNT"
+	stop_bg
+}
+
+# Some work, then a normal unmount: the log ends with an unmount record.
+wl_clean() {
+	local i
+	mkdir "$MNT/d"
+	for i in $(seq 1 100); do
+		: >"$MNT/d/f$i"
+		if [ $((i % 10)) -eq 0 ]; then fs "$MNT/d"; fi
+	done
+	rm "$MNT"/d/f1*
+	fs "$MNT/d"
+}
+
+# Files unlinked while still open: their inodes go on the AGI unlinked
+# lists (AGI buckets and di_next_unlinked in inode cluster buffers, logged
+# with XFS_BLF_INODE_BUF).  The shell holds them open across the shutdown.
+# There are 64 buckets per AG (bucket = agino % 64) and a bucket's chain is
+# only written to an inode buffer when a second inode joins it, so 160
+# consecutive inodes make chains of two and three.
+UNLINKED_FDS=()
+wl_unlinked() {
+	local d=$MNT/open i fd
+	mkdir "$d" "$MNT/keep"
+	fs "$MNT"
+	for i in $(seq 1 160); do
+		: >"$d/held-$i"
+	done
+	for i in $(seq 1 40); do
+		: >"$MNT/keep/k$i"
+	done
+	fs "$d" "$MNT/keep"
+	for i in $(seq 1 160); do
+		exec {fd}<"$d/held-$i"
+		UNLINKED_FDS+=("$fd")
+	done
+	for i in $(seq 1 160); do
+		rm "$d/held-$i"
+		if [ $((i % 8)) -eq 0 ]; then fs "$d"; fi
+	done
+	rm "$MNT"/keep/k1*		# some plain unlinks too
+	fs "$d" "$MNT/keep"
+	# shut down with the files still open, then close them
+	xfs_io -x -c 'shutdown -f' "$MNT"
+	for fd in "${UNLINKED_FDS[@]}"; do
+		exec {fd}<&-
+	done
+	UNLINKED_FDS=()
+}
+
+# ---------------------------------------------------------------------------
+# Images.
+
+# simple NAME SIZE WORKLOAD MKFS-OPTIONS...: internal log, shut down dirty.
+# EXTRA_FNS: more functions to show in NAME.txt.
+EXTRA_FNS=()
+simple() {
+	local name=$1 size=$2 wl=$3 img dev
+	shift 3
+	mkfs_img "$name" "$size" "$@"; img=$IMG
+	attach "$img"; dev=$DEV
+	MOUNT_CMD="mount $name.img MNT (loop device)"
+	mount "$dev" "$MNT"
+	WORKLOAD_FNS=("$wl" "${EXTRA_FNS[@]}")
+	"$wl"
+	shutdown_umount
+	detach "$dev"
+	finish "$name" "$img"
+	EXTRA_FNS=()
+}
+
+img_dir4k() {
+	simple dir4k 512M wl_dir4k
+}
+
+img_dir64k() {
+	EXTRA_FNS=(wl_dir64k_loop)
+	simple dir64k 512M wl_dir64k -n size=65536
+}
+
+img_logsu256k() {
+	local img dev
+	mkfs_img logsu256k 512M -l su=262144; img=$IMG
+	attach "$img"; dev=$DEV
+	MOUNT_CMD="mount -o logbsize=262144 logsu256k.img MNT (loop device)"
+	mount -o logbsize=262144 "$dev" "$MNT"
+	WORKLOAD_FNS=(wl_logsu256k)
+	wl_logsu256k
+	shutdown_umount
+	detach "$dev"
+	finish logsu256k "$img"
+}
+
+img_extlog() {
+	local img logimg dev ldev
+	logimg=$WORK/extlog-log.img
+	truncate -s 68M "$logimg"
+	mkfs_img extlog 512M -l "logdev=$logimg,size=64m"; img=$IMG
+	MKFS_CMD="truncate -s 68M extlog-log.img; ${MKFS_CMD//$logimg/extlog-log.img}"
+	attach "$logimg"; ldev=$DEV
+	attach "$img"; dev=$DEV
+	MOUNT_CMD="mount -o logdev=/dev/loopN extlog.img MNT (log device extlog-log.img on /dev/loopN)"
+	mount -o "logdev=$ldev" "$dev" "$MNT"
+	WORKLOAD_FNS=(wl_extlog wl_extents wl_extents_round wl_forcer)
+	wl_extlog
+	shutdown_umount
+	detach "$dev"
+	detach "$ldev"
+	finish extlog "$img" "$logimg"
+}
+
+# crossing IMG: if a log record written before the wrap runs past the
+# physical end of the log, print "block B len L (N blocks past the end)".
+# Uses the record headers of "xfs_logprint -d"; records are assumed to have
+# one header block (32 KiB log buffers).
+crossing() {
+	xfs_logprint -d "$1" 2>/dev/null | awk '
+		/ length: [0-9]+/ { for (i = 1; i < NF; i++) if ($i == "length:") size = $(i + 1) }
+		$2 == "HEADER" && $3 == "Cycle" {
+			end = $1 + 1 + int(($8 + 511) / 512)
+			if (size && end > size)
+				printf "block %d len %d (%d blocks past the end)\n", $1, $8, end - size
+		}'
+}
+
+WRAP_AT=""
+img_wrapped() {
+	local img dev lp tail head try cross=""
+	for try in 1 2 3 4 5; do
+		mkfs_img wrapped 512M -l size=64m; img=$IMG
+		attach "$img"; dev=$DEV
+		MOUNT_CMD="mount wrapped.img MNT (loop device)"
+		mount "$dev" "$MNT"
+		WORKLOAD_FNS=(wl_wrapped wl_wrapped_load wl_extents_round)
+		wl_wrapped "$dev"
+		umount "$MNT"
+		detach "$dev"
+		xfs_logprint -t "$img" >"$WORK/wrapped.lp"
+		lp=$(grep -m1 'log tail:' "$WORK/wrapped.lp")
+		tail=$(echo "$lp" | sed -n 's/.*log tail: *\([0-9]*\) .*/\1/p')
+		head=$(echo "$lp" | sed -n 's/.*head: *\([0-9]*\) .*/\1/p')
+		if [ -n "$head" ] && [ -n "$tail" ] && [ "$head" -lt "$tail" ]; then
+			cross=$(crossing "$img")
+			log "wrapped: attempt $try: shut down at $WRAP_AT (sysfs); record across the end: ${cross:-none}"
+			NOTES="background load: wl_wrapped_load 1, 2, 3 (below); shut down at $WRAP_AT (cycle:block, /sys/fs/xfs/DEV/log) while it ran (attempt $try); record across the physical end of the log: ${cross:-none}"
+			# prefer a log where a record crosses the physical end
+			if [ -n "$cross" ] || [ "$try" -ge 3 ]; then
+				break
+			fi
+			log "wrapped: no record crosses the end, retrying"
+			rm -f "$img"
+			img=""
+			continue
+		fi
+		log "wrapped: attempt $try not wrapped ($lp), retrying"
+		rm -f "$img"
+		WRAP_MIN_HEAD=$((WRAP_MIN_HEAD + 1024))
+		img=""
+	done
+	[ -n "$img" ] || die "wrapped: could not make a wrapped log"
+	finish wrapped "$img"
+}
+
+img_clean() {
+	local img dev
+	mkfs_img clean 512M; img=$IMG
+	attach "$img"; dev=$DEV
+	MOUNT_CMD="mount clean.img MNT (loop device); normal umount at the end"
+	mount "$dev" "$MNT"
+	WORKLOAD_FNS=(wl_clean)
+	wl_clean
+	umount "$MNT"
+	detach "$dev"
+	finish clean "$img"
+}
+
+img_unlinked() {
+	local img dev
+	mkfs_img unlinked 512M; img=$IMG
+	attach "$img"; dev=$DEV
+	MOUNT_CMD="mount unlinked.img MNT (loop device)"
+	mount "$dev" "$MNT"
+	WORKLOAD_FNS=(wl_unlinked)
+	wl_unlinked		# shuts down itself, files still open
+	umount "$MNT"
+	detach "$dev"
+	finish unlinked "$img"
+}
+
+# ---------------------------------------------------------------------------
+
+if [ $# -eq 0 ]; then
+	set -- "${ALL_IMAGES[@]}"
+fi
+for name in "$@"; do
+	case " ${ALL_IMAGES[*]} " in
+	*" $name "*) ;;
+	*) die "unknown image '$name' (known: ${ALL_IMAGES[*]})" ;;
+	esac
+done
+for name in "$@"; do
+	log "making $name"
+	"img_$name"
+done
+log "done"

@@ -37,6 +37,7 @@ struct xls_cmd {
 	struct xls_head_tail		ht;
 	struct xls_out			out;
 	uint64_t			findings;
+	bool				progress_shown;
 };
 
 /* Open the input, find head and tail.  Returns 0 or -1 with @err set. */
@@ -46,6 +47,12 @@ void xls_cmd_close(struct xls_cmd *c);
 
 /* Print a finding in the chosen format (text: "finding ..." line). */
 int xls_cmd_finding(struct xls_cmd *c, const struct xls_finding *f);
+
+/*
+ * A scan sink progress callback for @c (a struct xls_cmd *): a percentage
+ * on standard error when it is a terminal, erased when the scan ends.
+ */
+void xls_cmd_progress(void *c, uint64_t done, uint64_t total);
 
 /* Exit status for a finished command: findings make it 1. */
 int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err);

@@ -140,12 +140,20 @@ static int on_finding(void *ctx, const struct xls_finding *f)
 	return xls_cmd_finding(bc->c, f);
 }
 
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct bufs_ctx *bc = ctx;
+
+	xls_cmd_progress(bc->c, done, total);
+}
+
 int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err)
 {
 	struct xls_scan_totals tot;
 	struct bufs_ctx bc;
 	struct xls_scan_sink sink = {
 		.ctx = &bc, .item = on_item, .finding = on_finding,
+		.progress = on_progress,
 		.want_trans = true,
 	};
 	struct xls_cmd c;

@@ -31,6 +31,15 @@ int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		xls_cmd_close(c);
 		return -1;
 	}
+	if (c->ht.state == XLS_LOG_ZEROED) {
+		/* mkfs always writes an unmount record: a zeroed log is no log */
+		xls_error_set(err, XLS_EXIT_INPUT,
+			      "'%s': the log is zeroed (no log record in %u blocks at byte %llu)",
+			      c->src.path, c->src.geo.log_bbs,
+			      (unsigned long long)c->src.geo.log_offset);
+		xls_cmd_close(c);
+		return -1;
+	}
 	return 0;
 }
 
@@ -76,8 +85,21 @@ int xls_cmd_finding(struct xls_cmd *c, const struct xls_finding *f)
 	return 0;
 }
 
+void xls_cmd_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct xls_cmd *c = ctx;
+
+	if (!c->opt->progress || !total)
+		return;
+	fprintf(stderr, "\rxfs_logscope: %3u%% of %llu log blocks",
+		(unsigned int)(done * 100 / total), (unsigned long long)total);
+	c->progress_shown = true;
+}
+
 int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err)
 {
+	if (c->progress_shown)
+		fputs("\r\033[K", stderr);
 	if (xls_out_finish(&c->out)) {
 		fprintf(stderr, "xfs_logscope: write failure on standard output\n");
 		return XLS_EXIT_INTERNAL;

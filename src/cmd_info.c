@@ -28,12 +28,20 @@ static void print_text(FILE *f, const struct xls_fieldset *fs)
 	}
 }
 
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct info_ctx *ic = ctx;
+
+	xls_cmd_progress(ic->c, done, total);
+}
+
 int xls_cmd_info(const struct xls_options *opt, struct xls_error *err)
 {
 	struct xls_scan_totals tot;
 	struct info_ctx ic;
 	struct xls_scan_sink sink = {
-		.ctx = &ic, .finding = info_finding, .want_trans = true,
+		.ctx = &ic, .finding = info_finding, .progress = on_progress,
+		.want_trans = true,
 	};
 	struct xls_fieldset fs;
 	struct xls_cmd c;

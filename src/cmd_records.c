@@ -78,6 +78,7 @@ int xls_cmd_records(const struct xls_options *opt, struct xls_error *err)
 	struct xls_cmd c;
 	struct xls_scan_sink sink = {
 		.ctx = &c, .record = on_record, .finding = on_finding,
+		.progress = xls_cmd_progress,
 	};
 	int rc;
 

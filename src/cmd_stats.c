@@ -139,6 +139,13 @@ static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
 	}
 }
 
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct stats_ctx *sc = ctx;
+
+	xls_cmd_progress(sc->c, done, total);
+}
+
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
 {
 	struct xls_scan_totals tot;
@@ -146,6 +153,7 @@ int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
 	struct xls_scan_sink sink = {
 		.ctx = &sc, .record = on_record, .item = on_item, .end = on_end,
 		.finding = on_finding, .want_trans = true,
+		.progress = on_progress,
 	};
 	struct xls_cmd c;
 	int rc;

@@ -113,6 +113,7 @@ int xls_cmd_trans(const struct xls_options *opt, struct xls_error *err)
 	struct xls_scan_sink sink = {
 		.ctx = &c, .begin = on_begin, .item = on_item, .end = on_end,
 		.finding = on_finding, .want_trans = true,
+		.progress = xls_cmd_progress,
 	};
 	int rc;
 

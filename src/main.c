@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 
@@ -175,6 +176,7 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 	snprintf(prog, sizeof(prog), "xfs_logscope %s", cmd->name);
 	argv[0] = prog;
 	argp_parse(&argp, argc, argv, 0, NULL, &ps);
+	opt.progress = isatty(STDERR_FILENO);
 	rc = cmd->run(&opt, &err);
 	if (err.status != XLS_EXIT_OK)
 		fprintf(stderr, "xfs_logscope: %s\n", err.msg);

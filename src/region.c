@@ -17,6 +17,7 @@
  * the whole reconstruction costs one pass over the runs plus one step per
  * region, with word-at-a-time bitmap scans throughout.
  */
+#include <stddef.h>
 #include <string.h>
 #include "region.h"
 #include "bitmap.h"
@@ -154,7 +155,8 @@ xls_region_reconstruct(const struct xls_item *it,
 	unsigned int bit = 0;
 	uint32_t i;
 
-	memset(res, 0, sizeof(*res));
+	/* The arrays are written entry by entry: clear only the counts. */
+	memset(res, 0, offsetof(struct xls_region_result, places));
 	res->nregions = nreg ? nreg - 1 : 0;
 	res->buf_bytes = (uint64_t)blf->blf_len * BBSIZE;
 	res->problems = rg_format_problems(it, blf);

@@ -135,6 +135,7 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 	struct xls_rec_summary sum;
 	struct xls_rec_iter it;
 	struct xls_rec rec;
+	uint64_t walk_total;
 	int r = 0, rc = 0;
 
 	memset(tot, 0, sizeof(*tot));
@@ -144,12 +145,16 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	}
 	xls_rec_iter_init(&it, log, mode, ht->tail_blk, ht->head_blk);
+	walk_total = mode == XLS_ITER_PHYSICAL ? log->nblks :
+		     xls_log_distance(log, ht->tail_blk, ht->head_blk);
 	while (!rc && (r = xls_rec_iter_next(&it, &rec, err)) > 0) {
 		if (r == XLS_ITER_GAP) {
 			rc = gap_finding(&st, &it);
 			continue;
 		}
 		tot->records++;
+		if (sink->progress && (tot->records & 1023) == 0)
+			sink->progress(sink->ctx, it.walked, walk_total);
 		rc = check_record(&st, &rec);
 		if (!rc && sink->record) {
 			summarize_ops(&rec, &sum);

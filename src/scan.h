@@ -44,6 +44,8 @@ struct xls_scan_sink {
 			const struct xls_item *it);
 	int	(*end)(void *ctx, const struct xls_trans *t);
 	int	(*finding)(void *ctx, const struct xls_finding *f);
+	/* Called now and then with blocks walked of the blocks to walk. */
+	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
 	bool	want_trans;
 };
 

@@ -106,7 +106,8 @@ int xls_log_init(struct xls_log *log, const struct xls_source *src,
 	log->logv2 = src->geo.logv2 || !src->geo.has_sb;
 	log->win = malloc((size_t)XLS_WIN_BLKS * BB);
 	log->scratch = malloc((size_t)XLS_MAX_REC_BLKS * BB);
-	if (!log->win || !log->scratch) {
+	log->crc_ok = calloc(((size_t)log->nblks + 63) / 64, sizeof(uint64_t));
+	if (!log->win || !log->scratch || !log->crc_ok) {
 		xls_log_release(log);
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	}
@@ -117,7 +118,9 @@ void xls_log_release(struct xls_log *log)
 {
 	free(log->win);
 	free(log->scratch);
+	free(log->crc_ok);
 	log->win = log->scratch = NULL;
+	log->crc_ok = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -207,10 +210,26 @@ static uint32_t crc_ext_headers(uint32_t crc, const uint8_t *hdr, uint32_t h_len
 	return crc;
 }
 
-static void rec_check_crc(const struct xls_log *log, const uint8_t *hdr,
+static bool crc_known_ok(const struct xls_log *log, uint32_t blk)
+{
+	return log->crc_ok[blk / 64] >> (blk % 64) & 1;
+}
+
+static void crc_set_ok(struct xls_log *log, uint32_t blk)
+{
+	log->crc_ok[blk / 64] |= 1ull << (blk % 64);
+}
+
+static void rec_check_crc(struct xls_log *log, const uint8_t *hdr,
 			  const uint8_t *data, struct xls_rec *rec)
 {
 	uint32_t crc;
+
+	if (rec->h_crc != 0 && crc_known_ok(log, rec->blk)) {
+		rec->crc_calc = rec->h_crc;
+		rec->crc = XLS_CRC_OK;
+		return;
+	}
 
 	crc = crc_header(hdr, REC_SIZE);
 	if (log->logv2)
@@ -223,6 +242,8 @@ static void rec_check_crc(const struct xls_log *log, const uint8_t *hdr,
 		rec->crc = XLS_CRC_OK;
 	else
 		rec->crc = XLS_CRC_BAD;
+	if (rec->crc == XLS_CRC_OK)
+		crc_set_ok(log, rec->blk);
 	if (rec->crc != XLS_CRC_BAD)
 		return;
 	/* A log written on i386 checksums a 324-byte header. */

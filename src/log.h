@@ -75,6 +75,13 @@ struct xls_log {
 	uint32_t		win_start;	/* first physical block in win */
 	uint32_t		win_n;		/* valid blocks in win */
 	uint8_t			*scratch;	/* a record that wraps, contiguous */
+	/*
+	 * One bit per log block: set on the header block of a record whose
+	 * CRC matched in an earlier pass (head and tail verification runs
+	 * the kernel's CRC pass over tail..head), so later passes over the
+	 * same, unchanged records need not checksum them again.
+	 */
+	uint64_t		*crc_ok;
 };
 
 /* Allocate buffers for reading the log of @src.  Returns 0 or -1 (@err set). */

@@ -8,6 +8,17 @@
 
 #include "crc32c.h"
 #include "crc32c_table.h"
+#include "crc32c_shift.h"
+
+/* Carry a raw CRC register through XLS_CRC32C_STREAM zero bytes. */
+static inline uint32_t
+crc32c_shift_stream(uint32_t c)
+{
+	return xls_crc32c_shift4k[0][c & 0xff] ^
+	       xls_crc32c_shift4k[1][(c >> 8) & 0xff] ^
+	       xls_crc32c_shift4k[2][(c >> 16) & 0xff] ^
+	       xls_crc32c_shift4k[3][c >> 24];
+}
 
 #if defined(__x86_64__)
 #include <nmmintrin.h>
@@ -65,6 +76,28 @@ xls_crc32c_update_hw(uint32_t crc, const void *buf, size_t len)
 	const unsigned char *p = buf;
 	unsigned long long c = crc;
 
+	/*
+	 * crc32 has a latency of three cycles and a throughput of one: run
+	 * three independent 4 KiB streams and join them with the shift
+	 * table, crc(c, A.B) = shift_|B|(crc(c, A)) ^ crc(0, B).
+	 */
+	for (; len >= 3 * XLS_CRC32C_STREAM; p += 3 * XLS_CRC32C_STREAM,
+	     len -= 3 * XLS_CRC32C_STREAM) {
+		unsigned long long c1 = 0, c2 = 0;
+
+		for (size_t i = 0; i < XLS_CRC32C_STREAM; i += 8) {
+			unsigned long long v0, v1, v2;
+
+			memcpy(&v0, p + i, 8);
+			memcpy(&v1, p + XLS_CRC32C_STREAM + i, 8);
+			memcpy(&v2, p + 2 * XLS_CRC32C_STREAM + i, 8);
+			c = _mm_crc32_u64(c, v0);
+			c1 = _mm_crc32_u64(c1, v1);
+			c2 = _mm_crc32_u64(c2, v2);
+		}
+		c = crc32c_shift_stream(crc32c_shift_stream((uint32_t)c) ^ (uint32_t)c1) ^
+		    (uint32_t)c2;
+	}
 	for (; len >= 8; p += 8, len -= 8) {
 		unsigned long long v;
 

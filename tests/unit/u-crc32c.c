@@ -9,6 +9,7 @@
 #include "tap.h"
 #include "crc32c.h"
 #include "crc32c_table.h"
+#include "crc32c_shift.h"
 
 #define U_SEED		0x9e3779b97f4a7c15ull
 #define U_RANDOM_BUFS	3000
@@ -148,6 +149,31 @@ u_test_table(struct tap *t)
 	       "all 8x256 table entries match a bit-by-bit rebuild");
 }
 
+/*
+ * The 4 KiB shift table of the three-stream hardware path: entry [j][v]
+ * is v << 8j pushed through 4096 * 8 zero bits, one bit at a time.
+ */
+static void
+u_test_shift_table(struct tap *t)
+{
+	unsigned int bad = 0;
+
+	for (unsigned int j = 0; j < 4; j++) {
+		for (unsigned int v = 0; v < 256; v++) {
+			uint32_t c = (uint32_t)v << (8 * j);
+
+			for (unsigned int b = 0; b < 8 * XLS_CRC32C_STREAM; b++)
+				c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+			if (c != xls_crc32c_shift4k[j][v] && bad++ < 5)
+				tap_diag("shift4k[%u][%u] = %08" PRIx32
+					 ", expected %08" PRIx32, j, v,
+					 xls_crc32c_shift4k[j][v], c);
+		}
+	}
+	tap_ok(t, bad == 0,
+	       "all 4x256 4 KiB shift table entries match a bit-by-bit rebuild");
+}
+
 int
 main(void)
 {
@@ -167,6 +193,7 @@ main(void)
 		 (unsigned long long)U_SEED, have_hw ? "available" : "absent");
 
 	u_test_table(&t);
+	u_test_shift_table(&t);
 	u_test_vectors(&t, &sw);
 	u_test_chaining(&t, &sw, pool, &rng);
 	u_test_vectors(&t, &any);

@@ -14,6 +14,7 @@ void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 	o->f = f;
 	o->fmt = fmt;
 	o->csv_header_done = false;
+	o->len = 0;
 }
 
 void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
@@ -47,68 +48,181 @@ void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
 	}
 }
 
-static void json_string(FILE *f, const char *s)
+/*
+ * Line buffer appenders: JSON output is the hot path of "bufs --json" and
+ * "trans --json", so it is formatted by hand, not by stdio per character.
+ * A line that would overflow the buffer is cut (never overrun); no field
+ * set comes near 64 KiB.
+ */
+static void out_mem(struct xls_out *o, const char *p, size_t n)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
+	if (n > sizeof(o->line) - o->len)
+		n = sizeof(o->line) - o->len;
+	memcpy(o->line + o->len, p, n);
+	o->len += n;
 }
 
-static void json_value(FILE *f, const struct xls_field *fld)
+static void out_str(struct xls_out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+static void out_char(struct xls_out *o, char c)
+{
+	if (o->len < sizeof(o->line))
+		o->line[o->len++] = c;
+}
+
+static void out_u64(struct xls_out *o, uint64_t v)
+{
+	char buf[24];
+	size_t i = sizeof(buf);
+
+	do {
+		buf[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_mem(o, buf + i, sizeof(buf) - i);
+}
+
+static void out_flush_line(struct xls_out *o)
+{
+	fwrite(o->line, 1, o->len, o->f);
+	o->len = 0;
+}
+
+/* Bytes that JSON strings must escape: '"', '\\' and the controls. */
+static bool json_needs_escape(unsigned char ch)
+{
+	return ch < 0x20 || ch == '"' || ch == '\\' || ch == 0x7f;
+}
+
+static void json_string(struct xls_out *o, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	out_char(o, '"');
+	while (*s) {
+		const char *run = s;
+		unsigned char ch;
+
+		while (*s && !json_needs_escape((unsigned char)*s))
+			s++;
+		out_mem(o, run, (size_t)(s - run));
+		ch = (unsigned char)*s;
+		if (!ch)
+			break;
+		s++;
+		if (ch == '"' || ch == '\\') {
+			out_char(o, '\\');
+			out_char(o, (char)ch);
+		} else if (ch == '\n') {
+			out_str(o, "\\n");
+		} else if (ch == '\t') {
+			out_str(o, "\\t");
+		} else {
+			out_str(o, "\\u00");
+			out_char(o, hex[ch >> 4]);
+			out_char(o, hex[ch & 15]);
+		}
+	}
+	out_char(o, '"');
+}
+
+static void out_hex(struct xls_out *o, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char buf[16];
+	size_t i = sizeof(buf);
+
+	do {
+		buf[--i] = hex[v & 15];
+		v >>= 4;
+	} while (v);
+	out_mem(o, "0x", 2);
+	out_mem(o, buf + i, sizeof(buf) - i);
+}
+
+/* "%.4f" for the percentages and means this tool prints, without stdio. */
+static void out_real4(struct xls_out *o, double d)
 {
 	char buf[64];
+	uint64_t scaled, frac;
 
+	if (!(d >= 0 && d < 1e14)) {
+		snprintf(buf, sizeof(buf), "%.4f", d);
+		out_str(o, buf);
+		return;
+	}
+	{
+		/* round half to even, as printf does */
+		double x = d * 10000.0;
+		uint64_t fl = (uint64_t)x;
+		double rest = x - (double)fl;
+
+		scaled = fl + (rest > 0.5 || (rest == 0.5 && (fl & 1)));
+	}
+	out_u64(o, scaled / 10000);
+	out_char(o, '.');
+	frac = scaled % 10000;
+	for (uint64_t div = 1000; div; div /= 10)
+		out_char(o, (char)('0' + frac / div % 10));
+}
+
+static void json_value(struct xls_out *o, const struct xls_field *fld)
+{
 	switch (fld->kind) {
 	case XLS_FIELD_UINT:
-		fprintf(f, "%" PRIu64, fld->v.u);
+		out_u64(o, fld->v.u);
 		break;
 	case XLS_FIELD_INT:
-		fprintf(f, "%" PRId64, fld->v.i);
+		if (fld->v.i < 0) {
+			out_char(o, '-');
+			out_u64(o, -(uint64_t)fld->v.i);
+		} else {
+			out_u64(o, (uint64_t)fld->v.i);
+		}
 		break;
 	case XLS_FIELD_BOOL:
-		fputs(fld->v.b ? "true" : "false", f);
+		out_str(o, fld->v.b ? "true" : "false");
 		break;
 	case XLS_FIELD_REAL:
-		fprintf(f, "%.4f", fld->v.d);
+		out_real4(o, fld->v.d);
 		break;
 	case XLS_FIELD_JSON:
-		fputs(fld->v.s, f);
+		out_str(o, fld->v.s);
 		break;
 	case XLS_FIELD_STR:
-		json_string(f, fld->v.s);
+		json_string(o, fld->v.s);
 		break;
 	case XLS_FIELD_HEX:
+		out_char(o, '"');
+		out_hex(o, fld->v.u);
+		out_char(o, '"');
+		break;
 	case XLS_FIELD_LSN:
-		xls_field_format(fld, buf, sizeof(buf));
-		json_string(f, buf);
+		out_char(o, '"');
+		out_u64(o, xls_lsn_cycle(fld->v.u));
+		out_char(o, '/');
+		out_u64(o, xls_lsn_block(fld->v.u));
+		out_char(o, '"');
 		break;
 	}
 }
 
-static void out_json(FILE *f, const char *kind, const struct xls_fieldset *fs)
+static void out_json(struct xls_out *o, const char *kind,
+		     const struct xls_fieldset *fs)
 {
-	fputs("{\"kind\":", f);
-	json_string(f, kind);
+	out_str(o, "{\"kind\":");
+	json_string(o, kind);
 	for (unsigned int i = 0; i < fs->n; i++) {
-		fputc(',', f);
-		json_string(f, fs->f[i].key);
-		fputc(':', f);
-		json_value(f, &fs->f[i]);
+		out_char(o, ',');
+		json_string(o, fs->f[i].key);
+		out_char(o, ':');
+		json_value(o, &fs->f[i]);
 	}
-	fputs("}\n", f);
+	out_str(o, "}\n");
+	out_flush_line(o);
 }
 
 static void csv_cell(FILE *f, const char *s)
@@ -163,7 +277,7 @@ void xls_out_record(struct xls_out *o, const char *kind,
 {
 	switch (o->fmt) {
 	case XLS_FMT_JSON:
-		out_json(o->f, kind, fs);
+		out_json(o, kind, fs);
 		break;
 	case XLS_FMT_CSV:
 		out_csv(o, fs);

@@ -22,10 +22,15 @@ struct xls_column {
 	int		width;
 };
 
+/* One output line is built here, then written with a single fwrite. */
+#define XLS_LINE_MAX	(64 * 1024)
+
 struct xls_out {
 	FILE		*f;
 	enum xls_format	fmt;
 	bool		csv_header_done;
+	size_t		len;
+	char		line[XLS_LINE_MAX];
 };
 
 void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt);

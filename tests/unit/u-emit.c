@@ -1,0 +1,120 @@
+/*
+ * The writers: JSON escaping (RFC 8259), CSV quoting (RFC 4180), number
+ * formatting, and the text forms of every field kind.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "emit.h"
+
+/* Run @fs through a writer of @fmt and return what it wrote (static). */
+static const char *render(enum xls_format fmt, const struct xls_fieldset *fs)
+{
+	static char *out;
+	static struct xls_out o;
+	size_t size;
+	FILE *f;
+
+	free(out);
+	out = NULL;
+	f = open_memstream(&out, &size);
+	if (!f)
+		return "";
+	xls_out_init(&o, f, fmt);
+	xls_out_record(&o, "t", fs);
+	fclose(f);
+	return out ? out : "";
+}
+
+static void test_emit__json_escapes(struct tap *t)
+{
+	struct xls_fieldset fs;
+	const char *got;
+
+	xls_fields_reset(&fs);
+	xls_field_str(&fs, "s", "a\"b\\c\nd\te\001f\177g");
+	got = render(XLS_FMT_JSON, &fs);
+	tap_ok(t, strcmp(got, "{\"kind\":\"t\",\"s\":\"a\\\"b\\\\c\\nd\\te\\u0001f\\u007fg\"}\n") == 0,
+	       "JSON strings escape quote, backslash, newline, tab and controls");
+}
+
+static void test_emit__json_numbers(struct tap *t)
+{
+	struct xls_fieldset fs;
+	const char *got;
+
+	xls_fields_reset(&fs);
+	xls_field_uint(&fs, "u", 18446744073709551615ull);
+	xls_field_int(&fs, "i", -9223372036854775807ll - 1);
+	xls_field_uint(&fs, "z", 0);
+	xls_field_hex(&fs, "h", 0xabc);
+	xls_field_lsn(&fs, "l", ((uint64_t)7 << 32) | 42);
+	xls_field_bool(&fs, "b", true);
+	xls_field_real(&fs, "r", 12.5);
+	xls_field_json(&fs, "a", "[1,2]", "1 2");
+	got = render(XLS_FMT_JSON, &fs);
+	tap_ok(t, strcmp(got, "{\"kind\":\"t\",\"u\":18446744073709551615,"
+			 "\"i\":-9223372036854775808,\"z\":0,\"h\":\"0xabc\","
+			 "\"l\":\"7/42\",\"b\":true,\"r\":12.5000,\"a\":[1,2]}\n") == 0,
+	       "JSON numbers, hex, LSN, bool, real and raw JSON");
+}
+
+static void test_emit__csv_quoting(struct tap *t)
+{
+	struct xls_fieldset fs;
+	const char *got;
+
+	xls_fields_reset(&fs);
+	xls_field_str(&fs, "plain", "abc");
+	xls_field_str(&fs, "comma", "a,b");
+	xls_field_str(&fs, "quote", "say \"hi\"");
+	got = render(XLS_FMT_CSV, &fs);
+	tap_ok(t, strcmp(got, "plain,comma,quote\nabc,\"a,b\",\"say \"\"hi\"\"\"\n") == 0,
+	       "CSV header once, cells with commas or quotes quoted");
+}
+
+static void test_emit__text_pairs(struct tap *t)
+{
+	struct xls_fieldset fs;
+	const char *got;
+
+	xls_fields_reset(&fs);
+	xls_field_hex(&fs, "blkno", 0x40);
+	xls_field_lsn(&fs, "lsn", ((uint64_t)1 << 32) | 2);
+	xls_field_real(&fs, "pct", 3.125);
+	got = render(XLS_FMT_TEXT, &fs);
+	tap_ok(t, strcmp(got, "t blkno=0x40 lsn=1/2 pct=3.12\n") == 0 ||
+		  strcmp(got, "t blkno=0x40 lsn=1/2 pct=3.13\n") == 0,
+	       "text: kind then key=value pairs");
+}
+
+static void test_emit__full_field_set_fits_a_line(struct tap *t)
+{
+	static struct xls_fieldset fs;
+	static char big[XLS_FIELDS_STRBUF];
+	const char *got;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	xls_fields_reset(&fs);
+	for (int i = 0; i < 8; i++)
+		xls_field_str(&fs, "k", big);
+	got = render(XLS_FMT_JSON, &fs);
+	tap_ok(t, fs.overflow && strlen(got) < XLS_LINE_MAX &&
+		  strcmp(got + strlen(got) - 2, "}\n") == 0,
+	       "a field set filled to its limit is written whole (%zu bytes)", strlen(got));
+}
+
+int main(void)
+{
+	struct tap t = { 0 };
+
+	test_emit__json_escapes(&t);
+	test_emit__json_numbers(&t);
+	test_emit__csv_quoting(&t);
+	test_emit__text_pairs(&t);
+	test_emit__full_field_set_fits_a_line(&t);
+	return tap_done(&t);
+}

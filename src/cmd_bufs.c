@@ -99,6 +99,14 @@ static void json_regions(struct xls_fieldset *fs, const struct xls_item *it,
 	snprintf(json + pos, sizeof(json) - pos, "]");
 	snprintf(text, sizeof(text), "-");
 	xls_field_json(fs, "region_list", json, text);
+	pos = (size_t)snprintf(json, sizeof(json), "[");
+	for (uint32_t i = 0; i < r->nsplits_stored && pos < sizeof(json) - 80; i++)
+		pos += (size_t)snprintf(json + pos, sizeof(json) - pos,
+					"%s{\"chunk\":%u,\"offset\":%u,\"page_boundary\":%s}",
+					i ? "," : "", r->splits[i].chunk, r->splits[i].offset,
+					r->splits[i].page_boundary ? "true" : "false");
+	snprintf(json + pos, sizeof(json) - pos, "]");
+	xls_field_json(fs, "split_list", json, text);
 	raw_fields(fs, it, ba);
 }
 

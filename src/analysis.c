@@ -443,7 +443,7 @@ static void emit_histogram(const struct xls_stats *st, xls_stats_emit_fn emit, v
 	}
 }
 
-static int hot_cmp(const void *a, const void *b)
+static int hot_cmp_count(const void *a, const void *b)
 {
 	const struct hot *x = a, *y = b;
 
@@ -454,7 +454,18 @@ static int hot_cmp(const void *a, const void *b)
 	return (x->blkno > y->blkno) - (x->blkno < y->blkno);
 }
 
+static int hot_cmp_bytes(const void *a, const void *b)
+{
+	const struct hot *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? 1 : -1;
+	return hot_cmp_count(a, b);
+}
+
+/* The @top hottest buffers by @cmp, as rows of @kind. */
 static void emit_hot(const struct xls_stats *st, unsigned int top,
+		     int (*cmp)(const void *, const void *), const char *kind,
 		     xls_stats_emit_fn emit, void *ctx)
 {
 	struct hot *h = malloc(sizeof(*h) * (st->nhot ? st->nhot : 1));
@@ -466,7 +477,7 @@ static void emit_hot(const struct xls_stats *st, unsigned int top,
 	for (uint32_t i = 0; i < HOT_CAP; i++)
 		if (st->hot[i].used)
 			h[n++] = st->hot[i];
-	qsort(h, n, sizeof(*h), hot_cmp);
+	qsort(h, n, sizeof(*h), cmp);
 	for (uint32_t i = 0; i < n && i < top; i++) {
 		xls_fields_reset(&fs);
 		xls_field_hex(&fs, "blkno", (uint64_t)h[i].blkno);
@@ -475,7 +486,7 @@ static void emit_hot(const struct xls_stats *st, unsigned int top,
 		xls_field_uint(&fs, "appearances", h[i].count);
 		xls_field_uint(&fs, "bytes_logged", h[i].bytes);
 		xls_field_bool(&fs, "exact", st->hot_purged == 0);
-		emit(ctx, "hot", &fs);
+		emit(ctx, kind, &fs);
 	}
 	free(h);
 }
@@ -488,5 +499,6 @@ void xls_stats_report(const struct xls_stats *st, unsigned int top,
 	emit_items(st, emit, ctx);
 	emit_types(st, emit, ctx);
 	emit_histogram(st, emit, ctx);
-	emit_hot(st, top, emit, ctx);
+	emit_hot(st, top, hot_cmp_count, "hot", emit, ctx);
+	emit_hot(st, top, hot_cmp_bytes, "hot_bytes", emit, ctx);
 }

@@ -89,7 +89,8 @@ static const struct section sections[] = {
 	SEC("items", "Log items by type", item_cols),
 	SEC("buftype", "Buffers by type and size (dirty % to 1 % resolution)", type_cols),
 	SEC("histogram", "Dirty % of buffers", hist_cols),
-	SEC("hot", "Hottest buffers", hot_cols),
+	SEC("hot", "Hottest buffers, by appearances", hot_cols),
+	SEC("hot_bytes", "Hottest buffers, by bytes logged", hot_cols),
 };
 
 static void emit_text(struct stats_ctx *sc, const char *kind,

@@ -159,10 +159,8 @@ void xls_flags_to_str(uint64_t flags, const struct xls_flag_name *table,
 	if (bufsz == 0)
 		return;
 	buf[0] = '\0';
-	if (flags == 0) {
-		buf_append(buf, bufsz, &pos, "0");
+	if (flags == 0)
 		return;
-	}
 	for (size_t i = 0; i < ntable; i++) {
 		if ((flags & table[i].bit) != table[i].bit || !table[i].bit)
 			continue;

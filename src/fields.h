@@ -70,7 +70,7 @@ const struct xls_field *xls_fields_get(const struct xls_fieldset *fs,
 
 /*
  * Flag names from a table; bits without a name print as UNKNOWN(0x..).
- * Writes "A|B|UNKNOWN(0x40)" (or "0" when no bit is set) into @buf.
+ * Writes "A|B|UNKNOWN(0x40)" (or "" when no bit is set) into @buf.
  */
 struct xls_flag_name {
 	uint64_t	bit;

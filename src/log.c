@@ -275,8 +275,11 @@ static void rec_unpack(const struct xls_log *log, const uint8_t *hdr,
 {
 	uint32_t first_wrapped = UINT32_MAX;
 
+	/* The header blocks themselves may straddle the end: then all of the
+	 * payload is past it. */
 	if (rec->wrapped)
-		first_wrapped = log->nblks - rec->blk - rec->hblks;
+		first_wrapped = rec->blk + rec->hblks >= log->nblks ? 0 :
+				log->nblks - rec->blk - rec->hblks;
 	for (uint32_t i = 0; i < rec->data_blks; i++) {
 		uint8_t *p = data + (size_t)i * BB;
 		uint32_t want = rec->h_cycle;

@@ -159,6 +159,11 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 		if (!rc && sink->record) {
 			summarize_ops(&rec, &sum);
 			rc = sink->record(sink->ctx, &rec, &sum);
+			/* Without the trans stage, nobody else reports it. */
+			if (!rc && !tt && sum.op_problem)
+				rc = rec_finding(&st, &rec, "op",
+						 "%s after %u ops; the rest of the record is skipped",
+						 sum.op_problem, sum.ops);
 		}
 		if (!rc && tt)
 			rc = xls_trans_feed(tt, &rec, &ts);

@@ -294,9 +294,13 @@ static int add_region(const struct op_ctx *c, struct open_trans *ot,
 
 		if (len < 4)
 			return mark_corrupt(c, ot, "item format region shorter than 4 bytes");
-		if (xls_item_detect(dp, len, &type, &ot->item_endian) < 0)
+		if (xls_item_detect(dp, len, &type, &ot->item_endian) < 0) {
+			/* Neither order knows it: the writer's is the header's. */
+			ot->item_endian = ot->t.header_endian;
+			type = xls_get16(ot->item_endian, dp);
 			report(c, "item_type", "transaction 0x%08x: unknown item type 0x%04x",
 			       ot->t.tid, type);
+		}
 		size = xls_get16(ot->item_endian, dp + 2);
 		if (size == 0 || size > XLS_MAX_REGIONS_IN_ITEM)
 			return mark_corrupt(c, ot, "bad number of regions in an item format");
@@ -309,6 +313,7 @@ static int add_region(const struct op_ctx *c, struct open_trans *ot,
 	ot->reg_len[ot->ri_cnt] = len;
 	ot->ri_cnt++;
 	ot->item_op_bytes += OPHDR_SIZE;
+	ot->t.op_bytes += OPHDR_SIZE;
 	ot->t.nregions++;
 	ot->t.region_bytes += len;
 	return 0;
@@ -334,6 +339,7 @@ static int add_continuation(const struct op_ctx *c, struct open_trans *ot,
 		return mark_corrupt(c, ot, "item larger than 16 MiB");
 	ot->reg_len[ot->ri_cnt - 1] += len;
 	ot->item_op_bytes += OPHDR_SIZE;
+	ot->t.op_bytes += OPHDR_SIZE;
 	ot->t.region_bytes += len;
 	return 0;
 }
@@ -420,6 +426,31 @@ static int process_op(const struct op_ctx *c)
 	}
 }
 
+/*
+ * The op walk of a record stopped at a malformed op.  Recovery fails there
+ * ("bad length", "bad clientid"): when the op header itself is readable and
+ * names an open transaction, that transaction is corrupt.
+ */
+static int bad_op(struct op_ctx *c, const struct xls_op_iter *it)
+{
+	const struct xls_rec *rec = c->rec;
+	struct xls_op where = { .offset = it->why_offset };
+	struct open_trans *ot = NULL;
+	int rc;
+
+	if (rec->h_len - it->why_offset >= sizeof(xlog_op_header_t)) {
+		where.oh_tid = xls_be32(rec->data + it->why_offset +
+					offsetof(xlog_op_header_t, oh_tid));
+		ot = find_open(c->tt, where.oh_tid);
+	}
+	c->op = &where;
+	rc = report(c, "op", "%s (op %u of %u); the rest of the record is skipped",
+		    it->why, it->index, rec->h_num_logops);
+	if (!rc && ot && ot->t.state != XLS_TRANS_CORRUPT)
+		rc = mark_corrupt(c, ot, it->why);
+	return rc;
+}
+
 int xls_trans_feed(struct xls_trans_table *tt, const struct xls_rec *rec,
 		   const struct xls_trans_sink *sink)
 {
@@ -435,19 +466,8 @@ int xls_trans_feed(struct xls_trans_table *tt, const struct xls_rec *rec,
 		if (rc)
 			return rc;
 	}
-	if (r < 0) {
-		struct xls_finding f = {
-			.kind = "op",
-			.lsn = rec->h_lsn,
-			.rec_blk = rec->blk,
-			.offset = it.why_offset,
-		};
-
-		snprintf(f.msg, sizeof(f.msg), "%s (op %u of %u); the rest of the record is skipped",
-			 it.why, it.index, rec->h_num_logops);
-		if (sink->finding)
-			return sink->finding(sink->ctx, &f);
-	}
+	if (r < 0)
+		return bad_op(&c, &it);
 	return 0;
 }
 

@@ -36,6 +36,15 @@ void xls_op_iter_init(struct xls_op_iter *it, const struct xls_rec *rec);
  */
 int xls_op_iter_next(struct xls_op_iter *it, struct xls_op *op);
 
+/* What the op walk of one record found, for per-record reports. */
+struct xls_rec_summary {
+	uint32_t	ops;		/* ops walked */
+	uint32_t	op_header_bytes;
+	uint32_t	op_data_bytes;
+	uint32_t	unused_bytes;	/* h_len not covered by ops */
+	const char	*op_problem;	/* NULL, or why the walk stopped */
+};
+
 /* Bytes of the payload after the last op walked: unused record space. */
 static inline uint32_t xls_op_iter_unused(const struct xls_op_iter *it)
 {

@@ -156,8 +156,12 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 		if (sink->progress && (tot->records & 1023) == 0)
 			sink->progress(sink->ctx, it.walked, walk_total);
 		rc = check_record(&st, &rec);
-		if (!rc && sink->record) {
+		/* The trans stage walks the ops anyway: one walk serves both. */
+		if (!rc && tt)
+			rc = xls_trans_feed(tt, &rec, &ts, &sum);
+		else if (!rc && sink->record)
 			summarize_ops(&rec, &sum);
+		if (!rc && sink->record) {
 			rc = sink->record(sink->ctx, &rec, &sum);
 			/* Without the trans stage, nobody else reports it. */
 			if (!rc && !tt && sum.op_problem)
@@ -165,8 +169,6 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 						 "%s after %u ops; the rest of the record is skipped",
 						 sum.op_problem, sum.ops);
 		}
-		if (!rc && tt)
-			rc = xls_trans_feed(tt, &rec, &ts);
 	}
 	if (r < 0)
 		rc = -1;

@@ -11,15 +11,6 @@
 #include "log.h"
 #include "trans.h"
 
-/* What the op walk of one record found, for per-record reports. */
-struct xls_rec_summary {
-	uint32_t	ops;		/* ops walked */
-	uint32_t	op_header_bytes;
-	uint32_t	op_data_bytes;
-	uint32_t	unused_bytes;	/* h_len not covered by ops */
-	const char	*op_problem;	/* NULL, or why the walk stopped */
-};
-
 struct xls_scan_totals {
 	uint64_t	records;
 	uint64_t	crc_bad;

@@ -452,20 +452,29 @@ static int bad_op(struct op_ctx *c, const struct xls_op_iter *it)
 }
 
 int xls_trans_feed(struct xls_trans_table *tt, const struct xls_rec *rec,
-		   const struct xls_trans_sink *sink)
+		   const struct xls_trans_sink *sink, struct xls_rec_summary *sum)
 {
 	struct op_ctx c = { .tt = tt, .rec = rec, .sink = sink };
+	struct xls_rec_summary local;
 	struct xls_op_iter it;
 	struct xls_op op;
 	int r, rc;
 
+	if (!sum)
+		sum = &local;
+	memset(sum, 0, sizeof(*sum));
 	xls_op_iter_init(&it, rec);
 	while ((r = xls_op_iter_next(&it, &op)) > 0) {
+		sum->ops++;
+		sum->op_header_bytes += OPHDR_SIZE;
+		sum->op_data_bytes += op.oh_len;
 		c.op = &op;
 		rc = process_op(&c);
 		if (rc)
 			return rc;
 	}
+	sum->unused_bytes = xls_op_iter_unused(&it);
+	sum->op_problem = r < 0 ? it.why : NULL;
 	if (r < 0)
 		return bad_op(&c, &it);
 	return 0;

@@ -61,11 +61,12 @@ struct xls_trans_table *xls_trans_table_new(void);
 void xls_trans_table_free(struct xls_trans_table *tt);
 
 /*
- * Feed one record's ops.  Returns 0, or the first non-zero value a sink
- * callback returned (which stops the walk).
+ * Feed one record's ops; @sum (may be NULL) gets what the op walk found.
+ * Returns 0, or the first non-zero value a sink callback returned (which
+ * stops the walk).
  */
 int xls_trans_feed(struct xls_trans_table *tt, const struct xls_rec *rec,
-		   const struct xls_trans_sink *sink);
+		   const struct xls_trans_sink *sink, struct xls_rec_summary *sum);
 
 /* End of log: every transaction still open ends as incomplete. */
 int xls_trans_finish(struct xls_trans_table *tt, const struct xls_trans_sink *sink);

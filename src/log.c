@@ -579,10 +579,11 @@ static int find_zeroed(const struct xls_log *log, uint32_t *blk,
 		return -1;
 	if (last_cycle != 0)
 		return 0;
-	if (first_cycle != 1)
-		return xls_error_set(err, XLS_EXIT_INPUT,
-				     "'%s': log inconsistent or not a log (last block cycle 0, first %u)",
-				     log->src->path, first_cycle);
+	/*
+	 * Old kernels refused a partly zeroed log whose first cycle is not
+	 * 1; current ones accept it (a log formatted at a later cycle, as
+	 * xfs_repair leaves it), and so do we.
+	 */
 	last = log->nblks - 1;
 	if (find_cycle_start(log, 0, &last, 0, err))
 		return -1;

@@ -28,6 +28,10 @@ struct xls_options {
 	bool			has_tid;
 	uint32_t		tid;
 	unsigned int		top;		/* stats: hottest buffers shown */
+	/* history */
+	const char		*replay_path;	/* --replay: buffer as recovered */
+	bool			diff;		/* --diff: chunks that change */
+	const char		*svg_path;	/* history, bufs: heat map */
 };
 
 struct xls_cmd {
@@ -69,5 +73,9 @@ int xls_cmd_trans(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_copy(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_history(const struct xls_options *opt, struct xls_error *err);
+/* bufs --svg: heat map of the --top hottest buffers (cmd_history.c). */
+int xls_cmd_bufs_svg(const struct xls_options *opt, struct xls_error *err);
 
 #endif /* XLS_CMD_H */

@@ -167,6 +167,8 @@ int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err)
 	struct xls_cmd c;
 	int rc;
 
+	if (opt->svg_path)	/* a heat map of the hottest buffers instead */
+		return xls_cmd_bufs_svg(opt, err);
 	memset(&bc, 0, sizeof(bc));
 	bc.ba = malloc(sizeof(*bc.ba));
 	if (!bc.ba)

@@ -24,6 +24,9 @@ enum {
 	OPT_BLKNO,
 	OPT_TID,
 	OPT_TOP,
+	OPT_REPLAY,
+	OPT_DIFF,
+	OPT_SVG,
 };
 
 struct command {
@@ -56,6 +59,23 @@ static const struct argp_option bufs_options[] = {
 	{ "type", OPT_TYPE, "TYPE", 0, "only buffers of this type (dir_data, agf, ...)", 3 },
 	{ "blkno", OPT_BLKNO, "DADDR", 0, "only the buffer at this daddr", 3 },
 	{ "tid", OPT_TID, "TID", 0, "only this transaction", 3 },
+	{ "svg", OPT_SVG, "FILE", 0, "draw the --top hottest buffers' dirty chunks to FILE (SVG)", 3 },
+	{ "top", OPT_TOP, "N", 0, "with --svg: buffers to draw (default 10)", 3 },
+	{ 0 }
+};
+
+static const struct argp_option recover_options[] = {
+	{ "type", OPT_TYPE, "TYPE", 0, "only show buffers of this type", 3 },
+	{ "blkno", OPT_BLKNO, "DADDR", 0, "only show the buffer (or inode cluster) at this daddr", 3 },
+	{ "tid", OPT_TID, "TID", 0, "only show this transaction", 3 },
+	{ 0 }
+};
+
+static const struct argp_option history_options[] = {
+	{ "blkno", OPT_BLKNO, "DADDR", 0, "the buffer (required)", 3 },
+	{ "replay", OPT_REPLAY, "FILE", 0, "write the buffer as recovery leaves it to FILE (must not exist)", 3 },
+	{ "diff", OPT_DIFF, NULL, 0, "show the 128-byte chunks replay changes", 3 },
+	{ "svg", OPT_SVG, "FILE", 0, "draw its dirty chunks over transactions to FILE (SVG)", 3 },
 	{ 0 }
 };
 
@@ -77,6 +97,12 @@ static const struct command commands[] = {
 	{ "stats", xls_cmd_stats, "DEV",
 	  "Totals and distributions: log bytes by category, buffers by type and size, hottest buffers.",
 	  1, stats_options },
+	{ "recover", xls_cmd_recover, "DEV",
+	  "What log recovery would do, item by item: cancel table, replay or skip and why, pending intents.",
+	  1, recover_options },
+	{ "history", xls_cmd_history, "DEV",
+	  "Every appearance of one buffer (--blkno) and what recovery does with it.",
+	  1, history_options },
 	{ "copy", xls_cmd_copy, "DEV FILE",
 	  "Write the log out to FILE (which must not exist).", 2, NULL },
 };
@@ -135,6 +161,9 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "bad count '%s'", arg);
 		o->top = (unsigned int)v;
 		break;
+	case OPT_REPLAY: o->replay_path = arg; break;
+	case OPT_DIFF:	o->diff = true; break;
+	case OPT_SVG:	o->svg_path = arg; break;
 	case ARGP_KEY_ARG:
 		if (ps->nargs == 0)
 			o->src.path = arg;
@@ -221,6 +250,8 @@ static const char global_doc[] =
 	"  trans DEV       transactions and their items\n"
 	"  bufs DEV        buffer items: dirty regions, runs, splits, cost\n"
 	"  stats DEV       totals, bytes by category, buffer types, hottest buffers\n"
+	"  recover DEV     what log recovery would replay, skip or cancel, and why\n"
+	"  history DEV     one buffer (--blkno) and its fate; --replay, --svg\n"
 	"  copy DEV FILE   write the log out to FILE\n"
 	"\n'xfs_logscope COMMAND --help' lists a command's options.\n"
 	"Exit status: 0 fine, 1 findings (CRC errors, corruption), 2 usage,\n"

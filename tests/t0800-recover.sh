@@ -1,0 +1,179 @@
+#!/bin/sh
+# recover on the bundled kernel-written journals: the cancel table, the
+# order recovery takes items in, the decisions and what they rest on, and
+# the multi-extent directory buffers recovery cannot replay.
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$XLS_TOP/tests/lib/images.sh"
+
+# Every recover --json line of one journal, checked by rules recovery
+# follows (xlog_recover_reorder_trans, xlog_recover_buf_commit_pass1/2).
+cat >rules.pl <<'EOF'
+use strict;
+use warnings;
+use JSON::PP;
+
+my $json = JSON::PP->new;
+my (%refs, @items, %sum, $summary, $fail);
+while (my $line = <STDIN>) {
+	my $o = $json->decode($line);
+	if ($o->{kind} eq 'cancel') {
+		$refs{"$o->{blkno}/$o->{len}"} = $o->{refs};
+	} elsif ($o->{kind} eq 'ritem') {
+		push @items, $o;
+	} elsif ($o->{kind} eq 'summary') {
+		$summary = $o;
+	}
+}
+sub bad { print "$_[0]\n"; $fail = 1; }
+my %rank = (buffer => 0, item => 1, inode_buffer => 2, cancel => 3);
+my ($prev, $bufs) = (undef, 0);
+for my $o (@items) {
+	# items of one transaction come in recovery order
+	if ($prev && $prev->{tid} eq $o->{tid} && $prev->{lsn} eq $o->{lsn}) {
+		bad("$o->{tid}: order $o->{order} after $prev->{order}")
+			if $o->{order} != $prev->{order} + 1;
+		my ($a, $b) = ($rank{$prev->{list}}, $rank{$o->{list}});
+		bad("$o->{tid}: $o->{list} after $prev->{list}") if $b < $a;
+		if ($a == $b) {
+			my $up = $o->{index} > $prev->{index};
+			bad("$o->{tid}: $o->{list} item $o->{index} after $prev->{index}")
+				if ($b < 2) != $up;
+		}
+	} else {
+		bad("$o->{tid}: first item has order $o->{order}") if $o->{order} != 1;
+	}
+	$prev = $o;
+	next unless $o->{item} eq 'buf';
+	$bufs++;
+	$sum{$o->{decision}}++;
+	# the cancel table: a reference per cancel record still to come
+	my $k = "$o->{blkno}/$o->{len}";
+	my $r = $refs{$k} // 0;
+	bad("$k: cancel_refs $o->{cancel_refs}, table says $r") if $o->{cancel_refs} != $r;
+	if ($o->{flags} =~ /cancel/) {
+		bad("$k: cancel record with no reference") unless $r && $o->{decision} eq 'cancel';
+		$refs{$k} = $r - 1;
+	} elsif ($r) {
+		bad("$k: $o->{decision} while cancelled") unless $o->{decision} eq 'skip_cancelled';
+	} else {
+		bad("$k: skip_cancelled with no reference") if $o->{decision} eq 'skip_cancelled';
+	}
+	# a skip for a newer block LSN rests on that LSN
+	if ($o->{decision} eq 'skip_lsn') {
+		my ($bc, $bb) = split m{/}, $o->{block_lsn} // '0/0';
+		my ($tc, $tb) = split m{/}, $o->{lsn};
+		bad("$k: skip_lsn with block LSN $o->{block_lsn} < $o->{lsn}")
+			if $bc < $tc || ($bc == $tc && $bb < $tb);
+	}
+	bad("$k: replay with block LSN $o->{block_lsn} >= $o->{lsn}")
+		if $o->{decision} eq 'replay' && $o->{reason} eq 'lsn_newer';
+}
+for my $k (keys %refs) {
+	bad("$k: $refs{$k} references left after pass 2") if $refs{$k};
+}
+bad("no summary") unless $summary;
+bad("summary: buffers $summary->{buffers}, items say $bufs")
+	if $summary && $summary->{buffers} != $bufs;
+exit($fail ? 1 : 0);
+EOF
+
+for name in $IMAGE_NAMES dirfrag; do
+	test_expect_success "$name: recover follows recovery's order and cancel table" "
+		\"\$XLS\" recover --json \$(image_args $name) >rec.json
+		test \$? -le 1 && perl rules.pl <rec.json
+	"
+done
+
+test_expect_success 'clean: nothing to replay' '
+	"$XLS" recover --json $(image clean) >out &&
+	grep -q "\"kind\":\"summary\",\"trans_replayed\":0," out &&
+	! grep -q "\"kind\":\"ritem\"" out
+'
+
+test_expect_success 'dir4k: text output has the cancel table, transactions and a summary' '
+	"$XLS" recover $(image dir4k) >out &&
+	grep -q "^Cancel table after pass 1" out &&
+	grep -q "^trans 0x[0-9a-f]*  lsn [0-9]*/[0-9]*  commit" out &&
+	grep -q "^ORDER  ITEM LIST   TYPE" out &&
+	grep -q "^  recovery_fails  *no$" out &&
+	grep -q "skip: cancelled" out && grep -q "cancel record" out
+'
+
+test_expect_success 'dir64k: a cancelled directory block is reused for inodes' '
+	"$XLS" recover --json --blkno=0x400c0 $(image dir64k) >out &&
+	grep "\"blkno\":\"0x400c0\"" out | grep -q "\"decision\":\"skip_cancelled\"" &&
+	grep "\"blkno\":\"0x400c0\"" out | grep -q "\"decision\":\"cancel\"" &&
+	grep "\"item\":\"inode\"" out | grep -q "\"decision\":\"replay\""
+'
+
+test_expect_success 'dir64k: new inode clusters carry inodes once icreate is replayed' '
+	"$XLS" recover --json $(image dir64k) >out &&
+	grep "\"item\":\"icreate\"" out | grep -q "\"decision\":\"replay\"" &&
+	grep "\"list\":\"inode_buffer\"" out | grep -q "\"reason\":\"inode_buf\""
+'
+
+test_expect_success 'wrapped: inodes written back after a transaction skip it' '
+	"$XLS" recover --json $(image wrapped) >out &&
+	grep "\"item\":\"inode\"" out | grep "\"decision\":\"skip_lsn\"" >skips &&
+	test -s skips && grep -q "inode LSN [0-9]*/[0-9]* on disk > " skips &&
+	grep -q "\"recovery_fails\":false" out
+'
+
+test_expect_success 'unlinked: inode buffers replay di_next_unlinked; AGI buckets are left' '
+	"$XLS" recover --json $(image unlinked) >out &&
+	grep "\"list\":\"inode_buffer\"" out | grep -q "\"unlinked\":\[{\"slot\":" &&
+	grep -q "\"kind\":\"intent\",\"intent\":\"unlinked\"" out &&
+	"$XLS" recover $(image unlinked) >text &&
+	grep -q "di_next_unlinked to replay: inode" text &&
+	grep -q "^Work recovery would finish after replay" text
+'
+
+test_expect_success 'extlog: every intent has its done item' '
+	"$XLS" recover --json $(image_args extlog) >out &&
+	grep -q "\"item\":\"efi\"" out && grep -q "\"item\":\"efd\"" out &&
+	grep -q "\"pending_work\":0," out
+'
+
+test_expect_success 'dirfrag: one 64 KiB directory buffer per 16 extent segments' '
+	"$XLS" recover --json $(image dirfrag) >out
+	test $? -eq 1 &&
+	grep "\"seg\":1,\"nseg\":16," out | grep -q "\"block_start\":true" &&
+	grep "\"seg\":2,\"nseg\":16," out | grep -q "\"seg_offset\":4096,\"seg_offset_exact\":true,\"block_start\":false" &&
+	grep "\"block_start\":false" out | grep -q "\"kernel_warning\":\"Bad dir data magic!\"" &&
+	grep -q "\"recovery_fails\":true,\"fail_lsn\":\"1/4380\",\"fail_why\":\"transaction 0x[0-9a-f]*: dir_data segment 0x1b0" out
+'
+
+test_expect_success 'dirfrag: the text names the segment and the kernel warning' '
+	test_expect_code 1 "$XLS" recover --blkno=0x1c0 $(image dirfrag) >out &&
+	grep -q "segment 2 of 16 of a 65536-byte dir_data block, offset 4096: starts inside the block" out &&
+	grep -q "! kernel warns: Bad dir data magic!" out
+'
+
+test_expect_success 'recover --csv has one header and one layout' '
+	"$XLS" recover --csv $(image dir4k) >out &&
+	head -1 out | grep -q "^tid,lsn,seq,order,index,list,blkno,len,type,flags,decision," &&
+	perl -MText::ParseWords -ne "print scalar(parse_line(q{,}, 0, \$_)), qq{\n}" out |
+		sort -u >counts &&
+	test $(wc -l <counts) -eq 1
+'
+
+test_expect_success 'recover --tid and --type show only what they name' '
+	"$XLS" recover --json --type=agi $(image dir4k) >out &&
+	test -s out && ! grep "\"kind\":\"ritem\"" out | grep -qv "\"type\":\"agi\"" &&
+	tid=$(grep -m1 "\"kind\":\"ritem\"" out | sed "s/.*\"tid\":\"\(0x[0-9a-f]*\)\".*/\1/") &&
+	"$XLS" recover --json --tid=$tid $(image dir4k) >out2 &&
+	! grep "\"kind\":\"ritem\"" out2 | grep -qv "\"tid\":\"$tid\""
+'
+
+test_expect_success 'recover -f: without a data device no block is read' '
+	"$XLS" copy $(image dir4k) log.bin >/dev/null &&
+	"$XLS" recover --json -f log.bin >out &&
+	grep "\"item\":\"buf\"" out | grep -v "\"decision\":\"skip_cancelled\"" |
+		grep -v "\"decision\":\"cancel\"" >bufs &&
+	test -s bufs && ! grep -v "\"reason\":\"unread\"" bufs
+'
+
+test_expect_success 'recover exits 0 when recovery goes through' '
+	test_expect_code 0 "$XLS" recover $(image dir4k) >/dev/null
+'
+test_done

@@ -15,39 +15,49 @@ struct xls_item_type {
 	void		(*describe)(struct xls_desc *d);	/* NULL: common fields only */
 };
 
+/*
+ * Indexed by type - XFS_LI_EFI: the types are numbered from 0x1236 with
+ * two gaps, so a lookup is one bounds check, not a search (it runs for
+ * every item of the log).
+ */
+#define TYPE_BASE	XFS_LI_EFI
+#define TYPE(t, n, f)	[(t) - TYPE_BASE] = { (t), (n), (f) }
+
 static const struct xls_item_type item_types[] = {
-	{ XFS_LI_EFI,		"efi",		xls_describe_efi },
-	{ XFS_LI_EFD,		"efd",		xls_describe_efd },
-	{ XFS_LI_IUNLINK,	"iunlink",	NULL },
-	{ XFS_LI_INODE,		"inode",	xls_describe_inode },
-	{ XFS_LI_BUF,		"buf",		xls_describe_buf },
-	{ XFS_LI_DQUOT,		"dquot",	xls_describe_dquot },
-	{ XFS_LI_QUOTAOFF,	"quotaoff",	xls_describe_quotaoff },
-	{ XFS_LI_ICREATE,	"icreate",	xls_describe_icreate },
-	{ XFS_LI_RUI,		"rui",		xls_describe_rui },
-	{ XFS_LI_RUD,		"rud",		xls_describe_rud },
-	{ XFS_LI_CUI,		"cui",		xls_describe_cui },
-	{ XFS_LI_CUD,		"cud",		xls_describe_cud },
-	{ XFS_LI_BUI,		"bui",		xls_describe_bui },
-	{ XFS_LI_BUD,		"bud",		xls_describe_bud },
-	{ XFS_LI_ATTRI,		"attri",	xls_describe_attri },
-	{ XFS_LI_ATTRD,		"attrd",	xls_describe_attrd },
-	{ XFS_LI_XMI,		"xmi",		xls_describe_xmi },
-	{ XFS_LI_XMD,		"xmd",		xls_describe_xmd },
-	{ XFS_LI_EFI_RT,	"efi_rt",	xls_describe_efi },
-	{ XFS_LI_EFD_RT,	"efd_rt",	xls_describe_efd },
-	{ XFS_LI_RUI_RT,	"rui_rt",	xls_describe_rui },
-	{ XFS_LI_RUD_RT,	"rud_rt",	xls_describe_rud },
-	{ XFS_LI_CUI_RT,	"cui_rt",	xls_describe_cui },
-	{ XFS_LI_CUD_RT,	"cud_rt",	xls_describe_cud },
+	TYPE(XFS_LI_EFI,	"efi",	xls_describe_efi),
+	TYPE(XFS_LI_EFD,	"efd",	xls_describe_efd),
+	TYPE(XFS_LI_IUNLINK,	"iunlink",	NULL),
+	TYPE(XFS_LI_INODE,	"inode",	xls_describe_inode),
+	TYPE(XFS_LI_BUF,	"buf",	xls_describe_buf),
+	TYPE(XFS_LI_DQUOT,	"dquot",	xls_describe_dquot),
+	TYPE(XFS_LI_QUOTAOFF,	"quotaoff",	xls_describe_quotaoff),
+	TYPE(XFS_LI_ICREATE,	"icreate",	xls_describe_icreate),
+	TYPE(XFS_LI_RUI,	"rui",	xls_describe_rui),
+	TYPE(XFS_LI_RUD,	"rud",	xls_describe_rud),
+	TYPE(XFS_LI_CUI,	"cui",	xls_describe_cui),
+	TYPE(XFS_LI_CUD,	"cud",	xls_describe_cud),
+	TYPE(XFS_LI_BUI,	"bui",	xls_describe_bui),
+	TYPE(XFS_LI_BUD,	"bud",	xls_describe_bud),
+	TYPE(XFS_LI_ATTRI,	"attri",	xls_describe_attri),
+	TYPE(XFS_LI_ATTRD,	"attrd",	xls_describe_attrd),
+	TYPE(XFS_LI_XMI,	"xmi",	xls_describe_xmi),
+	TYPE(XFS_LI_XMD,	"xmd",	xls_describe_xmd),
+	TYPE(XFS_LI_EFI_RT,	"efi_rt",	xls_describe_efi),
+	TYPE(XFS_LI_EFD_RT,	"efd_rt",	xls_describe_efd),
+	TYPE(XFS_LI_RUI_RT,	"rui_rt",	xls_describe_rui),
+	TYPE(XFS_LI_RUD_RT,	"rud_rt",	xls_describe_rud),
+	TYPE(XFS_LI_CUI_RT,	"cui_rt",	xls_describe_cui),
+	TYPE(XFS_LI_CUD_RT,	"cud_rt",	xls_describe_cud),
 };
 
 static const struct xls_item_type *item_type_find(uint16_t type)
 {
-	for (size_t i = 0; i < sizeof(item_types) / sizeof(item_types[0]); i++)
-		if (item_types[i].type == type)
-			return &item_types[i];
-	return NULL;
+	size_t i = (uint16_t)(type - TYPE_BASE);
+
+	if (type < TYPE_BASE || i >= sizeof(item_types) / sizeof(item_types[0]) ||
+	    !item_types[i].name)
+		return NULL;
+	return &item_types[i];
 }
 
 const char *xls_item_type_name(uint16_t type)

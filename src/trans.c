@@ -46,6 +46,7 @@ struct xls_trans_table {
 	struct open_trans	*slot[MAX_OPEN_TRANS];
 	uint32_t		nslots;		/* allocated, open or free */
 	uint32_t		nopen;		/* slot[0 .. nopen) are open */
+	struct open_trans	*last;		/* found last; NULL when closed */
 	bool			full_reported;
 };
 
@@ -110,9 +111,15 @@ static int report(const struct op_ctx *c, const char *kind, const char *fmt, ...
 
 static struct open_trans *find_open(struct xls_trans_table *tt, uint32_t tid)
 {
-	for (uint32_t i = 0; i < tt->nopen; i++)
-		if (tt->slot[i]->t.tid == tid)
-			return tt->slot[i];
+	/* Ops mostly come in runs of one transaction: try the last one first. */
+	if (tt->last && tt->last->t.tid == tid && tt->last->t.state == XLS_TRANS_OPEN)
+		return tt->last;
+	for (uint32_t i = 0; i < tt->nopen; i++) {
+		if (tt->slot[i]->t.tid == tid) {
+			tt->last = tt->slot[i];
+			return tt->last;
+		}
+	}
 	return NULL;
 }
 
@@ -143,6 +150,8 @@ static struct open_trans *open_new(struct xls_trans_table *tt)
 
 static void close_slot(struct xls_trans_table *tt, struct open_trans *ot)
 {
+	if (tt->last == ot)
+		tt->last = NULL;
 	for (uint32_t i = 0; i < tt->nopen; i++) {
 		if (tt->slot[i] != ot)
 			continue;

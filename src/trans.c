@@ -17,12 +17,14 @@
 #include "trans.h"
 
 #define MAX_OPEN_TRANS	1024u		/* a hostile log cannot grow this */
+#define TID_BUCKETS	1024u
 #define ARENA_MAX	(16u << 20)	/* one item's bytes */
 #define OPHDR_SIZE	((uint32_t)sizeof(xlog_op_header_t))
 #define THDR_SIZE	((uint32_t)sizeof(struct xfs_trans_header))
 
 struct open_trans {
 	struct xls_trans	t;
+	struct open_trans	*hnext;		/* same tid bucket */
 	bool			begun;
 	bool			header_done;	/* recovery's "itemq not empty" */
 	uint8_t			hdr[sizeof(struct xfs_trans_header)];
@@ -47,6 +49,8 @@ struct xls_trans_table {
 	uint32_t		nslots;		/* allocated, open or free */
 	uint32_t		nopen;		/* slot[0 .. nopen) are open */
 	struct open_trans	*last;		/* found last; NULL when closed */
+	/* open transactions by tid: a hostile log can keep 1024 open */
+	struct open_trans	*bucket[TID_BUCKETS];
 	bool			full_reported;
 };
 
@@ -109,18 +113,40 @@ static int report(const struct op_ctx *c, const char *kind, const char *fmt, ...
 	return c->sink->finding(c->sink->ctx, &f);
 }
 
+static uint32_t tid_bucket(uint32_t tid)
+{
+	return (uint32_t)((tid * 0x9e3779b1u) >> 22) & (TID_BUCKETS - 1);
+}
+
 static struct open_trans *find_open(struct xls_trans_table *tt, uint32_t tid)
 {
+	struct open_trans *ot;
+
 	/* Ops mostly come in runs of one transaction: try the last one first. */
-	if (tt->last && tt->last->t.tid == tid && tt->last->t.state == XLS_TRANS_OPEN)
+	if (tt->last && tt->last->t.tid == tid)
 		return tt->last;
-	for (uint32_t i = 0; i < tt->nopen; i++) {
-		if (tt->slot[i]->t.tid == tid) {
-			tt->last = tt->slot[i];
-			return tt->last;
-		}
-	}
+	for (ot = tt->bucket[tid_bucket(tid)]; ot; ot = ot->hnext)
+		if (ot->t.tid == tid)
+			return tt->last = ot;
 	return NULL;
+}
+
+static void hash_add(struct xls_trans_table *tt, struct open_trans *ot)
+{
+	struct open_trans **head = &tt->bucket[tid_bucket(ot->t.tid)];
+
+	ot->hnext = *head;
+	*head = ot;
+}
+
+static void hash_del(struct xls_trans_table *tt, struct open_trans *ot)
+{
+	struct open_trans **pp = &tt->bucket[tid_bucket(ot->t.tid)];
+
+	while (*pp && *pp != ot)
+		pp = &(*pp)->hnext;
+	if (*pp)
+		*pp = ot->hnext;
 }
 
 /* Take a free slot, reusing its arena; NULL when the table is full. */
@@ -152,6 +178,7 @@ static void close_slot(struct xls_trans_table *tt, struct open_trans *ot)
 {
 	if (tt->last == ot)
 		tt->last = NULL;
+	hash_del(tt, ot);
 	for (uint32_t i = 0; i < tt->nopen; i++) {
 		if (tt->slot[i] != ot)
 			continue;
@@ -386,6 +413,7 @@ static int start_trans(const struct op_ctx *c)
 			      MAX_OPEN_TRANS);
 	}
 	ot->t.tid = c->op->oh_tid;
+	hash_add(c->tt, ot);
 	ot->t.lsn = c->rec->h_lsn;
 	ot->t.state = XLS_TRANS_OPEN;
 	ot->t.op_bytes = OPHDR_SIZE;

@@ -81,4 +81,7 @@ clean:
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
 
+# make fuzz, make fuzz-replay, and the seed generator the tests use.
+include tests/fuzz/fuzz.mk
+
 .PHONY: all tests check check-deps check-asan demo install clean distclean

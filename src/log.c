@@ -628,8 +628,12 @@ static int validate_head(const struct xls_log *log, uint32_t *head,
 	rc = find_verify_log_record(log, 0, head, 0, err);
 	if (rc != 1)
 		return rc;
-	/* The last record may wrap: look at the end of the physical log. */
-	start = log->nblks - (scan - *head);
+	/*
+	 * The last record may wrap: look at the end of the physical log.  The
+	 * kernel's signed daddr goes below 0 in a log shorter than a record
+	 * buffer, and its scan then runs down to block 0: so does ours.
+	 */
+	start = log->nblks > scan - *head ? log->nblks - (scan - *head) : 0;
 	new_blk = log->nblks;
 	rc = find_verify_log_record(log, start, &new_blk, *head, err);
 	if (rc == 1)

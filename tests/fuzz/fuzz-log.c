@@ -1,0 +1,381 @@
+/*
+ * libFuzzer harness: the input is a bare log, as `xfs_logscope -f` reads a
+ * log file.  It is written to a memfd and opened through the source stage
+ * as "/proc/self/fd/N"; then the whole pipeline runs as the commands run
+ * it: head and tail; an LSN-order scan from tail to head with the trans
+ * stage, every item described into a field set and every buffer item
+ * analysed as bufs does; a physical-order scan of every record header as
+ * records --all does; and one of three costlier consumers, chosen by the
+ * input's length modulo 3 (each costs about as much as all the rest):
+ *   0  stats: the statistics tables and their report, and the SVG heat map
+ *      writer (svg.h) drawing every buffer seen;
+ *   1  recover: both recovery passes (recover.h; no data device);
+ *   2  history: the recovery passes keeping the logged bytes of the last
+ *      buffer seen, as history --blkno does.
+ * Field sets go to the JSON writer on /dev/null, so the report stage is
+ * exercised too.  Nothing is printed.  The recovery and SVG parts are
+ * compiled in when their headers exist.
+ *
+ * Size rule: the source stage refuses logs under 64 blocks (32 KiB), which
+ * would leave the fuzzer nothing but that refusal to explore.  The input is
+ * therefore zero-padded up to 64 KiB (128 blocks) and otherwise rounded up
+ * to a whole block, as a log is always a whole number of blocks.  Zeroed
+ * blocks after the records are also what a log that was never wrapped looks
+ * like, so a small input is a small log followed by its unwritten part.
+ *
+ * Build: see tests/fuzz/fuzz.mk (make fuzz).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ondisk.h"
+#include "analysis.h"
+#include "emit.h"
+#include "item.h"
+#include "log.h"
+#include "region.h"
+#include "scan.h"
+#include "source.h"
+#if __has_include("recover.h")
+#include "recover.h"
+#define FUZZ_RECOVER 1
+#endif
+#if __has_include("svg.h")
+#include "svg.h"
+#define FUZZ_SVG 1
+#define FUZZ_SVG_ROWS 256
+#endif
+
+#define FUZZ_MIN_BYTES	(64u * 1024)
+#define FUZZ_BB		512u
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+static int memfd = -1;
+static FILE *devnull;
+static struct xls_buf_analysis *ba;
+
+struct fuzz_ctx {
+	struct xls_out		out;
+	struct xls_stats	*st;
+	uint64_t		items;
+	int64_t			last_blkno;	/* of a buffer item: history's --blkno */
+	bool			has_blkno;
+#ifdef FUZZ_SVG
+	struct xls_heat_row	*rows;		/* stats mode: every buffer, drawn */
+	uint32_t		nrows;
+#endif
+};
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	memfd = memfd_create("xls-fuzz-log", MFD_CLOEXEC);
+	devnull = fopen("/dev/null", "w");
+	ba = malloc(sizeof(*ba));
+	if (memfd < 0 || !devnull || !ba) {
+		perror("fuzz-log: setup");
+		abort();
+	}
+	return 0;
+}
+
+static int on_record(void *vctx, const struct xls_rec *rec,
+		     const struct xls_rec_summary *s)
+{
+	struct fuzz_ctx *c = vctx;
+	struct xls_fieldset fs;
+
+	if (c->st)
+		xls_stats_record(c->st, rec, s);
+	xls_fields_reset(&fs);
+	xls_field_lsn(&fs, "lsn", rec->h_lsn);
+	xls_field_uint(&fs, "blk", rec->blk);
+	xls_field_uint(&fs, "h_len", rec->h_len);
+	xls_field_uint(&fs, "ops_walked", s->ops);
+	xls_field_uint(&fs, "unused", s->unused_bytes);
+	xls_field_str(&fs, "notes", s->op_problem ? s->op_problem : "");
+	xls_out_record(&c->out, "record", &fs);
+	return 0;
+}
+
+static int on_begin(void *vctx, const struct xls_trans *t)
+{
+	(void)vctx;
+	(void)t;
+	return 0;
+}
+
+static int on_item(void *vctx, const struct xls_trans *t, const struct xls_item *it)
+{
+	struct fuzz_ctx *c = vctx;
+	struct xls_fieldset fs;
+	char buf[256];
+
+	c->items++;
+	/* trans: every item described */
+	xls_fields_reset(&fs);
+	xls_field_hex(&fs, "tid", t->tid);
+	xls_field_lsn(&fs, "lsn", t->lsn);
+	xls_item_describe(it, &fs);
+	xls_out_record(&c->out, "item", &fs);
+	xls_out_text_pairs(c->out.f, &fs, 4);
+
+	if (it->type != XFS_LI_BUF) {
+		if (c->st)
+			xls_stats_item(c->st, it, NULL);
+		return 0;
+	}
+	/* bufs -v and stats: analysis, its fields, the dirty map */
+	xls_buf_analyse(it, ba);
+	if (ba->parsed) {
+		c->last_blkno = ba->blf.blf_blkno;
+		c->has_blkno = true;
+	}
+	xls_fields_reset(&fs);
+	xls_buf_fields(ba, &fs);
+	xls_out_record(&c->out, "buf", &fs);
+	if (ba->parsed) {
+		xls_region_map_str(&ba->blf, &ba->res, 128, buf, sizeof(buf));
+		xls_region_map_str(&ba->blf, &ba->res, 0, buf, sizeof(buf));
+		xls_region_problems_str(ba->res.problems, buf, sizeof(buf));
+	}
+	if (c->st)
+		xls_stats_item(c->st, it, ba);
+#ifdef FUZZ_SVG
+	if (c->rows && ba->parsed && c->nrows < FUZZ_SVG_ROWS) {
+		struct xls_heat_row *row = &c->rows[c->nrows++];
+
+		memset(row, 0, sizeof(*row));
+		row->lsn = t->lsn;
+		row->tid = t->tid;
+		row->seq = c->nrows;
+		row->kind = (uint8_t)(c->items % XLS_HEAT_NKINDS);
+		row->nchunks = (uint32_t)ba->blf.blf_len * 4;
+		memcpy(row->map, ba->blf.blf_data_map, sizeof(row->map));
+	}
+#endif
+	return 0;
+}
+
+static int on_end(void *vctx, const struct xls_trans *t)
+{
+	struct fuzz_ctx *c = vctx;
+
+	if (c->st)
+		xls_stats_trans(c->st, t);
+	return 0;
+}
+
+static int on_finding(void *vctx, const struct xls_finding *f)
+{
+	struct fuzz_ctx *c = vctx;
+	struct xls_fieldset fs;
+
+	xls_fields_reset(&fs);
+	xls_field_str(&fs, "finding", f->kind);
+	xls_field_str(&fs, "msg", f->msg);
+	xls_out_record(&c->out, "finding", &fs);
+	return 0;
+}
+
+static void on_stats_row(void *vctx, const char *kind, const struct xls_fieldset *fs)
+{
+	struct fuzz_ctx *c = vctx;
+
+	xls_out_record(&c->out, kind, fs);
+}
+
+#ifdef FUZZ_RECOVER
+static int on_rtrans(void *vctx, const struct xls_rtrans *rt)
+{
+	(void)vctx;
+	(void)rt;
+	return 0;
+}
+
+static int on_ritem(void *vctx, const struct xls_rtrans *rt,
+		    const struct xls_ritem *ri)
+{
+	struct fuzz_ctx *c = vctx;
+	struct xls_fieldset fs;
+	char buf[256];
+
+	(void)rt;
+	xls_rdecision_text(ri, buf, sizeof(buf));
+	xls_fields_reset(&fs);
+	xls_field_str(&fs, "decision", xls_rdecision_key(ri->decision));
+	xls_field_str(&fs, "list", xls_rlist_name(ri->list));
+	xls_field_str(&fs, "reason", ri->reason ? ri->reason : "");
+	xls_field_str(&fs, "detail", ri->detail);
+	xls_field_str(&fs, "text", buf);
+	xls_out_record(&c->out, "ritem", &fs);
+	return 0;
+}
+
+static int on_rintent(void *vctx, const struct xls_rintent *in)
+{
+	struct fuzz_ctx *c = vctx;
+	struct xls_fieldset fs;
+
+	xls_fields_reset(&fs);
+	xls_field_str(&fs, "kind", in->kind);
+	xls_field_str(&fs, "what", in->what);
+	xls_out_record(&c->out, "rintent", &fs);
+	return 0;
+}
+
+static int on_rdiscarded(void *vctx, const struct xls_trans *t,
+			 const struct xls_ritem *ri)
+{
+	(void)t;
+	return on_ritem(vctx, NULL, ri);
+}
+
+/*
+ * The recover command (both passes, every callback), and when a buffer was
+ * seen, the history command's run that keeps one buffer's logged bytes.
+ */
+static void recover(struct fuzz_ctx *c, const struct xls_source *src,
+		    struct xls_log *log, const struct xls_head_tail *ht,
+		    bool keep)
+{
+	struct xls_error err = { XLS_EXIT_OK, "" };
+	struct xls_recover_sink rs = {
+		.ctx = c, .trans = on_rtrans, .item = on_ritem,
+		.discarded_buf = on_rdiscarded, .intent = on_rintent,
+		.finding = on_finding,
+	};
+	struct xls_recover_opts o = { .keep = keep, .keep_blkno = c->last_blkno };
+	struct xls_recover *r = xls_recover_new(src, &o, &err);
+
+	if (!r)
+		return;
+	xls_recover_run(r, log, ht, &rs, &err);
+	xls_recover_summary(r);
+	xls_recover_free(r);
+}
+#endif
+
+#ifdef FUZZ_SVG
+/* bufs --svg and history --svg: the heat map writer, on every buffer seen. */
+static void svg(struct fuzz_ctx *c)
+{
+	struct xls_heat_panel p[2];
+
+	if (!c->nrows)
+		return;
+	memset(p, 0, sizeof(p));
+	snprintf(p[0].title, sizeof(p[0].title), "all %u buffers", c->nrows);
+	for (uint32_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].nchunks > p[0].nchunks)
+			p[0].nchunks = c->rows[i].nchunks;
+	p[0].nrows = c->nrows;
+	p[0].rows = c->rows;
+	p[1] = p[0];
+	p[1].nchunks = c->rows[0].nchunks;	/* rows wider than the panel */
+	p[1].nrows = 1;
+	xls_svg_heatmap(devnull, "fuzz", p, 2, c->nrows % 2);
+}
+#endif
+
+static int load(const uint8_t *data, size_t size)
+{
+	size_t len = size < FUZZ_MIN_BYTES ? FUZZ_MIN_BYTES :
+		     (size + FUZZ_BB - 1) / FUZZ_BB * FUZZ_BB;
+	size_t off = 0;
+
+	if (ftruncate(memfd, 0) || ftruncate(memfd, (off_t)len))
+		abort();
+	while (off < size) {
+		ssize_t n = pwrite(memfd, data + off, size - off, (off_t)off);
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			abort();
+		}
+		off += (size_t)n;
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct xls_error err = { XLS_EXIT_OK, "" };
+	struct xls_source_opts o = { 0 };
+	struct xls_source src;
+	struct xls_log log;
+	struct xls_head_tail ht;
+	struct xls_scan_totals tot;
+	struct fuzz_ctx c = { 0 };
+	struct xls_scan_sink sink = {
+		.ctx = &c, .record = on_record, .begin = on_begin, .item = on_item,
+		.end = on_end, .finding = on_finding, .want_trans = true,
+	};
+	struct xls_scan_sink phys = {
+		.ctx = &c, .record = on_record, .finding = on_finding,
+	};
+	char path[64];
+
+	if (size > 8u << 20)		/* a log, not a disk */
+		return -1;
+	load(data, size);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
+	o.path = path;
+	o.bare_log = true;
+	o.force = true;		/* a memfd is never mounted: skip the /sys walk */
+	if (xls_source_open(&src, &o, &err))
+		return 0;
+	if (xls_log_init(&log, &src, &err)) {
+		xls_source_close(&src);
+		return 0;
+	}
+	xls_out_init(&c.out, devnull, XLS_FMT_JSON);
+	if (xls_log_find_head_tail(&log, &ht, &err) == 0) {
+		/*
+		 * The stats tables and the recovery passes each cost more than
+		 * the rest of the pipeline (fixed-size tables, two scans), so
+		 * each input runs one of them, chosen by its length.
+		 */
+		unsigned int mode = (unsigned int)(size % 3);
+
+		if (mode == 0)
+			c.st = xls_stats_new();
+#ifdef FUZZ_SVG
+		if (c.st)
+			c.rows = calloc(FUZZ_SVG_ROWS, sizeof(*c.rows));
+#endif
+		/* The report walks fixed-size tables: only worth it with records. */
+		if (xls_scan(&log, &ht, XLS_ITER_LSN, &sink, &tot, &err) == 0 &&
+		    c.st && tot.records)
+			xls_stats_report(c.st, 10, on_stats_row, &c);
+#ifdef FUZZ_SVG
+		if (c.rows)
+			svg(&c);
+		free(c.rows);
+		c.rows = NULL;
+#endif
+		xls_stats_free(c.st);
+		c.st = NULL;
+		xls_scan(&log, &ht, XLS_ITER_PHYSICAL, &phys, &tot, &err);
+#ifdef FUZZ_RECOVER
+		if (mode == 1)
+			recover(&c, &src, &log, &ht, false);
+		if (mode == 2 && c.has_blkno)
+			recover(&c, &src, &log, &ht, true);
+#endif
+	}
+	fflush(devnull);
+	xls_log_release(&log);
+	xls_source_close(&src);
+	return 0;
+}

@@ -1,0 +1,70 @@
+# Fuzzing (libFuzzer) and the seed generator; included by the top-level
+# Makefile after its own rules.  See tests/fuzz/README.
+#
+#   make fuzz                     build build-fuzz/fuzz-log, seed the corpus
+#                                 from tests/images, fuzz for FUZZ_SECONDS
+#   make fuzz FUZZ_SECONDS=1800   longer
+#   make fuzz-replay              run every saved crash and corpus input once
+#
+# The library is rebuilt with clang into build-fuzz/ with
+# -fsanitize=fuzzer-no-link,address,undefined; the harness links with
+# -fsanitize=fuzzer.  UBSan checks are built recoverable and run with
+# halt_on_error=1, so every UBSan report is a crash to the fuzzer except
+# those tests/fuzz/ubsan.supp lists: open bugs that already have a TODO
+# regression input, which would otherwise stop every run at once.
+
+FUZZ_BUILD	:= build-fuzz
+FUZZ_CC		?= clang
+FUZZ_CFLAGS	?= -g -O1
+FUZZ_SAN	= -fsanitize=address,undefined -fno-omit-frame-pointer
+FUZZ_SECONDS	?= 60
+FUZZ_MAX_LEN	?= 1048576
+# Extra libFuzzer flags, e.g. FUZZ_ARGS='-jobs=1 -workers=1' or '-seed=1'.
+FUZZ_ARGS	?=
+FUZZ_OBJ	:= $(SRC_LIB:src/%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_BIN	:= $(FUZZ_BUILD)/fuzz-log
+SEEDGEN		:= $(BUILD)/tests/xls-seedgen
+
+# The seed generator is a test tool: t0610 cuts its small logs with it.
+tests: $(SEEDGEN)
+
+$(SEEDGEN): tests/fuzz/xls-seedgen.c $(BUILD)/libxls.a
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) $(XCFLAGS) -o $@ $< $(BUILD)/libxls.a $(LIBS)
+
+$(FUZZ_BUILD)/%.o: src/%.c config.mk
+	@mkdir -p $(FUZZ_BUILD)
+	$(FUZZ_CC) $(CPPFLAGS) -DXLS_VERSION='"$(VERSION)"' -std=c11 $(WARN) \
+		$(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_BIN): tests/fuzz/fuzz-log.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(CPPFLAGS) -Isrc -std=c11 $(WARN) $(FUZZ_CFLAGS) $(FUZZ_SAN) \
+		-fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LIBS)
+
+-include $(FUZZ_OBJ:.o=.d)
+
+$(FUZZ_BUILD)/seeds/.stamp: tests/fuzz/mkseeds.sh $(PROG) $(SEEDGEN) \
+			    $(wildcard tests/images/*.img.xz)
+	tests/fuzz/mkseeds.sh $(PROG) $(SEEDGEN) $(FUZZ_BUILD)
+	@touch $@
+
+FUZZ_ENV = UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$(CURDIR)/tests/fuzz/ubsan.supp
+
+FUZZ_RUN = $(FUZZ_ENV) $(FUZZ_BIN) -max_len=$(FUZZ_MAX_LEN) -timeout=25 -rss_limit_mb=2048 \
+	-dict=tests/fuzz/fuzz-log.dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/ \
+	-print_final_stats=1
+
+fuzz-deps:
+	@tools/install-deps fuzz
+
+fuzz: fuzz-deps $(FUZZ_BIN) $(FUZZ_BUILD)/seeds/.stamp
+	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	$(FUZZ_RUN) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_ARGS) \
+		$(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds tests/fuzz/crashes
+
+# Every saved crash, seed and corpus input once, no mutation.
+fuzz-replay: fuzz-deps $(FUZZ_BIN) $(FUZZ_BUILD)/seeds/.stamp
+	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	$(FUZZ_RUN) -runs=0 $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/seeds tests/fuzz/crashes
+
+.PHONY: fuzz fuzz-deps fuzz-replay

@@ -1,0 +1,139 @@
+#!/bin/sh
+# Mutation test: small valid logs cut out of the real kernel journals in
+# tests/images (by xls-seedgen, from a bare-log copy made by "copy"), then
+# mutated deterministically (tests/fuzz/mutate.pl: byte flips, truncations,
+# zeroed ranges, garbage blocks, shifted records, header and payload fields,
+# cycle stamps).  Every command must end by itself, without a signal, within
+# 20 seconds (a timeout is a hang, and a failure), and without a sanitizer
+# report.
+#
+#   XLS_MUTATIONS=N      how many mutations (default 200)
+#   XLS_MUTATE_SEED=S    generator seed (default 1; the run is reproducible)
+#   XLS_MUTATE_BATCH=B   mutations per TAP test (default 50)
+#
+# A failing mutation is kept in $XLS_BUILD/t0610-failures/ with a line in
+# its .txt saying how to reproduce it.
+. "$(dirname "$0")/lib/test-lib.sh"
+
+# Sanitizer reports must fail the test: abort (a signal), not exit 1.
+: "${ASAN_OPTIONS:=abort_on_error=1:halt_on_error=1:detect_leaks=1}"
+: "${UBSAN_OPTIONS:=abort_on_error=1:halt_on_error=1:print_stacktrace=1}"
+export ASAN_OPTIONS UBSAN_OPTIONS
+
+N=${XLS_MUTATIONS:-200}
+SEED=${XLS_MUTATE_SEED:-1}
+BATCH=${XLS_MUTATE_BATCH:-50}
+SEEDGEN="$XLS_BUILD/tests/xls-seedgen"
+MUTATE="$XLS_TOP/tests/fuzz/mutate.pl"
+FAILDIR="$XLS_BUILD/t0610-failures"
+
+if ! [ -x "$SEEDGEN" ] || ! command -v perl >/dev/null 2>&1 ||
+   ! command -v timeout >/dev/null 2>&1; then
+	test_skip 'mutation test' 'needs xls-seedgen (make tests), perl and timeout'
+	test_done
+fi
+
+# Slices of every bundled journal; each image is copied out with "copy"
+# and the 64 MiB copy cut into small logs, then removed.
+test_expect_success 'setup: small logs cut from the kernel journals' '
+	mkdir -p bases &&
+	for xz in "$IMAGES"/*.img.xz; do
+		name=$(basename "$xz" .img.xz)
+		case $name in *-log) continue ;; esac
+		img=$(image "$name") || return 1
+		set --
+		if [ -f "$IMAGES/$name-log.img.xz" ]; then
+			logimg=$(image "$name-log") || return 1
+			set -- -l "$logimg"
+		fi
+		"$XLS" copy "$@" "$img" "$name.log" >/dev/null || return 1
+		"$SEEDGEN" -f "$name.log" bases "$name" >/dev/null || return 1
+		rm -f "$name.log"
+	done &&
+	ls bases >bases.list &&
+	test -s bases.list
+'
+
+# The commands each mutation is run through; the last one rotates.
+run_all() {	# $1 input, $2 mutation index
+	set -- "$1" "$2"
+	for cmd in "info" "records --all" "trans --json" "bufs --json" "stats" \
+		   "$(extra_cmd "$2")"; do
+		rm -f m.svg
+		# shellcheck disable=SC2086
+		timeout 20 "$XLS" $cmd -f "$1" >/dev/null 2>err
+		rc=$?
+		if [ "$rc" -ge 124 ] || grep -q 'Sanitizer\|runtime error' err; then
+			echo "xfs_logscope $cmd -f: exit $rc$( [ "$rc" -eq 124 ] && echo ' (timeout: hang)')"
+			head -20 err
+			return 1
+		fi
+		[ "$rc" -le 4 ] || { echo "xfs_logscope $cmd -f: exit $rc"; return 1; }
+	done
+	return 0
+}
+
+# recover, history and SVG output where this build has them.
+has_svg=false
+"$XLS" bufs --help 2>/dev/null | grep -q -- --svg && has_svg=true
+has_recover=false
+"$XLS" recover --help >/dev/null 2>&1 && has_recover=true
+has_history=false
+"$XLS" history --help >/dev/null 2>&1 && has_history=true
+
+extra_cmd() {
+	case $(($1 % 12)) in
+	0) echo "records" ;;
+	1) echo "bufs -v" ;;
+	2) echo "stats --json" ;;
+	3) echo "trans" ;;
+	4) echo "records --all --csv" ;;
+	5) echo "bufs --csv -v" ;;
+	6|7) if $has_recover; then echo "recover$( [ $(($1 % 12)) = 7 ] && echo ' --json -v')"
+	     else echo "trans --csv"; fi ;;
+	8|9) if $has_history; then echo "history -v --blkno=$(($1 % 12 - 7))"
+	     else echo "bufs -v --json"; fi ;;
+	10) if $has_svg; then echo "bufs --top=5 --svg=m.svg"
+	    else echo "stats"; fi ;;
+	11) if $has_history; then echo "history -v --blkno=2 --svg=m.svg"
+	    else echo "info --json"; fi ;;
+	esac
+}
+
+run_batch() {	# $1 first index, $2 last index
+	nb=$(wc -l <bases.list)
+	fails=0
+	i=$1
+	while [ "$i" -le "$2" ]; do
+		# The base is chosen from the index alone, so any one mutation
+		# can be rerun by itself.
+		k=$(( (i * 2654435761 + SEED) % nb + 1 ))
+		base=$(sed -n "${k}p" bases.list)
+		what=$(perl "$MUTATE" "$SEED" "$i" "bases/$base" m.log) || return 1
+		if ! run_all m.log "$i" >fail.out 2>&1; then
+			fails=$((fails + 1))
+			mkdir -p "$FAILDIR"
+			cp m.log "$FAILDIR/seed$SEED-$i.log"
+			{
+				echo "mutation $i of seed $SEED: $base: $what"
+				cat fail.out
+				echo "reproduce: perl tests/fuzz/mutate.pl $SEED $i BASE out.log, BASE = $base from xls-seedgen"
+			} >"$FAILDIR/seed$SEED-$i.txt"
+			echo "FAILED: mutation $i ($base: $what)"
+			cat fail.out
+		fi
+		i=$((i + 1))
+	done
+	[ "$fails" -eq 0 ]
+}
+
+first=1
+while [ "$first" -le "$N" ]; do
+	last=$((first + BATCH - 1))
+	[ "$last" -le "$N" ] || last=$N
+	test_expect_success "mutations $first-$last (seed $SEED): no signal, no hang, no sanitizer report" "
+		run_batch $first $last
+	"
+	first=$((last + 1))
+done
+test_done

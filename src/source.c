@@ -213,6 +213,9 @@ static const char *sb_check(const uint8_t *sb)
 		return "bad AG size";
 	if (SB_BE32(sb, sb_logblocks) == 0)
 		return "no log blocks";
+	/* XFS_MAX_LOG_BYTES: mkfs and the kernel refuse larger logs */
+	if ((uint64_t)SB_BE32(sb, sb_logblocks) * bsize > 2ull * 1024 * 1024 * 1024)
+		return "log larger than 2 GiB";
 	return NULL;
 }
 

@@ -233,8 +233,6 @@ static void write_file(const char *path, const uint8_t *img, size_t len)
  * Records [first, first + n) as one seed of @layout.  Returns false when the
  * window does not fit a seed.
  */
-static bool tiny;	/* -S: also a wrapped single record (see seed()) */
-
 static bool seed(const char *dir, const char *name, size_t first, size_t n,
 		 bool wrap, bool zero_crc)
 {
@@ -255,19 +253,14 @@ static bool seed(const char *dir, const char *name, size_t first, size_t n,
 		/*
 		 * Cross the physical end in the middle of the payload of the
 		 * last-but-one record, so that the last record's header lies
-		 * after the end and before the head: head validation then finds
-		 * it without looking back past block 0.  A single record wraps
-		 * only with @tiny: its header is then before the end and the
-		 * head after it, which xfs_logscope cannot find in a log
-		 * shorter than one maximal record (see tests/fuzz/README).
+		 * after the end; a single record is cut in the middle of its
+		 * own payload, so that the head is found only by looking back
+		 * past block 0 to its header (in logs shorter than one maximal
+		 * record this needed the fix in a9de17a).
 		 */
 		size_t k = n >= 2 ? first + n - 2 : first;
 		uint32_t off = 0;
 
-		if (n < 2 && !tiny) {
-			free(img);
-			return false;
-		}
 		for (size_t i = first; i < k; i++)
 			off += recs[i].hblks + recs[i].data_blks;
 		off += recs[k].hblks + (recs[k].data_blks + 1) / 2;
@@ -597,10 +590,8 @@ static void synth(const char *dir, const char *name)
 	seed(dir, nm, 0, 3, true, true);
 	seed(dir, nm, 0, 1, false, true);
 	seed(dir, nm, 1, 1, false, true);
-	/* a small log whose last record crosses the physical end */
-	tiny = true;
+	/* a small log whose only record crosses the physical end */
 	seed(dir, nm, 0, 1, true, false);
-	tiny = false;
 }
 
 static void usage(void) __attribute__((noreturn));

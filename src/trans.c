@@ -19,6 +19,8 @@
 #define MAX_OPEN_TRANS	1024u		/* a hostile log cannot grow this */
 #define TID_BUCKETS	1024u
 #define ARENA_MAX	(16u << 20)	/* one item's bytes */
+/* All arenas together: 1024 hostile open items must not take 16 GiB. */
+#define ARENA_BUDGET	(256ull << 20)
 #define OPHDR_SIZE	((uint32_t)sizeof(xlog_op_header_t))
 #define THDR_SIZE	((uint32_t)sizeof(struct xfs_trans_header))
 
@@ -49,6 +51,7 @@ struct xls_trans_table {
 	uint32_t		nslots;		/* allocated, open or free */
 	uint32_t		nopen;		/* slot[0 .. nopen) are open */
 	struct open_trans	*last;		/* found last; NULL when closed */
+	uint64_t		arena_bytes;	/* allocated by all arenas */
 	/* open transactions by tid: a hostile log can keep 1024 open */
 	struct open_trans	*bucket[TID_BUCKETS];
 	bool			full_reported;
@@ -248,7 +251,8 @@ static int mark_corrupt(const struct op_ctx *c, struct open_trans *ot,
 		      ot->t.tid, why);
 }
 
-static int arena_append(struct open_trans *ot, const uint8_t *p, uint32_t len)
+static int arena_append(struct xls_trans_table *tt, struct open_trans *ot,
+			const uint8_t *p, uint32_t len)
 {
 	if (ot->arena_used + len > ot->arena_cap) {
 		size_t cap = ot->arena_cap ? ot->arena_cap : 65536;
@@ -256,11 +260,13 @@ static int arena_append(struct open_trans *ot, const uint8_t *p, uint32_t len)
 
 		while (cap < ot->arena_used + len)
 			cap *= 2;
-		if (cap > ARENA_MAX)
+		if (cap > ARENA_MAX ||
+		    tt->arena_bytes - ot->arena_cap + cap > ARENA_BUDGET)
 			return -1;
 		n = realloc(ot->arena, cap);
 		if (!n)
 			return -1;
+		tt->arena_bytes += cap - ot->arena_cap;
 		ot->arena = n;
 		ot->arena_cap = cap;
 	}
@@ -343,8 +349,8 @@ static int add_region(const struct op_ctx *c, struct open_trans *ot,
 		ot->item_type = type;
 		ot->ri_total = size;
 	}
-	if (arena_append(ot, dp, len))
-		return mark_corrupt(c, ot, "item larger than 16 MiB");
+	if (arena_append(c->tt, ot, dp, len))
+		return mark_corrupt(c, ot, "item larger than 16 MiB, or items of open transactions over 256 MiB");
 	ot->reg_off[ot->ri_cnt] = (uint32_t)(ot->arena_used - len);
 	ot->reg_len[ot->ri_cnt] = len;
 	ot->ri_cnt++;
@@ -371,8 +377,8 @@ static int add_continuation(const struct op_ctx *c, struct open_trans *ot,
 	}
 	if (ot->ri_cnt == 0)
 		return mark_corrupt(c, ot, "continuation with no region to continue");
-	if (arena_append(ot, dp, len))
-		return mark_corrupt(c, ot, "item larger than 16 MiB");
+	if (arena_append(c->tt, ot, dp, len))
+		return mark_corrupt(c, ot, "item larger than 16 MiB, or items of open transactions over 256 MiB");
 	ot->reg_len[ot->ri_cnt - 1] += len;
 	ot->item_op_bytes += OPHDR_SIZE;
 	ot->t.op_bytes += OPHDR_SIZE;

@@ -8,38 +8,7 @@
 # manifest of what it wrote; "xls-synth -C" checks that xfs_logscope's JSON
 # holds every fact of it, field for field.
 . "$(dirname "$0")/lib/test-lib.sh"
-SYNTH="$XLS_BUILD/tests/xls-synth"
-
-# synth NAME SCENARIO [OPTIONS]: write NAME.img and its manifest NAME.man
-synth() {
-	n=$1
-	shift
-	"$SYNTH" "$@" "$TRASH/$n.img" >"$TRASH/$n.man"
-}
-# run WANT NAME CMD [OPTIONS]: xfs_logscope CMD --json [OPTIONS] NAME.img
-# into NAME.CMD; the exit status must be exactly WANT
-run() {
-	want=$1 n=$2 cmd=$3
-	shift 3
-	test_expect_code "$want" "$XLS" "$cmd" --json "$@" "$TRASH/$n.img" >"$TRASH/$n.$cmd"
-}
-# run01 NAME CMD [OPTIONS]: the same, exit status 0 or 1 (decoded)
-run01() {
-	n=$1 cmd=$2
-	shift 2
-	"$XLS" "$cmd" --json "$@" "$TRASH/$n.img" >"$TRASH/$n.$cmd"
-	rc=$?
-	[ "$rc" -le 1 ] || { echo "$XLS $cmd $n: exit $rc" >&2; return 1; }
-}
-# check NAME CMD [KINDS]: NAME.CMD has every manifest line of KINDS
-check() {
-	"$SYNTH" -C "$TRASH/$1.man" "$TRASH/$1.$2" ${3:+"$3"}
-}
-# expect FILE <<EOF: FILE has every line of the manifest on standard input
-# ("KIND "key":value ..."; "count KIND N")
-expect() {
-	"$SYNTH" -C - "$TRASH/$1"
-}
+. "$XLS_TOP/tests/lib/synth-lib.sh"
 test_expect_success 'xls-synth is built and lists its scenarios' '
 	test -x "$SYNTH" && "$SYNTH" -l | grep -q "^bufs "
 '

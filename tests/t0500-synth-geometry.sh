@@ -6,52 +6,9 @@
 # sectors (v5 sb_logsectlog 12, v4 SECTORBIT), logs formatted in a later
 # cycle as xfs_repair does, bare log files, and clean logs.
 . "$(dirname "$0")/lib/test-lib.sh"
-SYNTH="$XLS_BUILD/tests/xls-synth"
-
-# synth NAME SCENARIO [OPTIONS]: write NAME.img and its manifest NAME.man
-synth() {
-	n=$1
-	shift
-	"$SYNTH" "$@" "$TRASH/$n.img" >"$TRASH/$n.man"
-}
-# run WANT NAME CMD [OPTIONS]: xfs_logscope CMD --json [OPTIONS] NAME.img
-# into NAME.CMD; the exit status must be exactly WANT
-run() {
-	want=$1 n=$2 cmd=$3
-	shift 3
-	test_expect_code "$want" "$XLS" "$cmd" --json "$@" "$TRASH/$n.img" >"$TRASH/$n.$cmd"
-}
-# run01 NAME CMD [OPTIONS]: the same, exit status 0 or 1 (decoded)
-run01() {
-	n=$1 cmd=$2
-	shift 2
-	"$XLS" "$cmd" --json "$@" "$TRASH/$n.img" >"$TRASH/$n.$cmd"
-	rc=$?
-	[ "$rc" -le 1 ] || { echo "$XLS $cmd $n: exit $rc" >&2; return 1; }
-}
-# check NAME CMD [KINDS]: NAME.CMD has every manifest line of KINDS
-check() {
-	"$SYNTH" -C "$TRASH/$1.man" "$TRASH/$1.$2" ${3:+"$3"}
-}
-# expect FILE <<EOF: FILE has every line of the manifest on standard input
-# ("KIND "key":value ..."; "count KIND N")
-expect() {
-	"$SYNTH" -C - "$TRASH/$1"
-}
+. "$XLS_TOP/tests/lib/synth-lib.sh"
 if command -v blkid >/dev/null 2>&1; then
-	# all NAME WANT [OPTIONS]: info, records, trans and bufs -v of NAME.img
-# into NAME.info, NAME.records, NAME.trans, NAME.bufs.  info, trans and bufs
-# must exit WANT; records, which has no transaction stage and so sees only
-# record-level findings, exits 0 or 1 when WANT is 1.
-all() {
-	n=$1 want=$2
-	shift 2
-	run "$want" "$n" info "$@" &&
-	if [ "$want" -eq 1 ]; then run01 "$n" records "$@"; else run "$want" "$n" records "$@"; fi &&
-	run "$want" "$n" trans "$@" &&
-	run "$want" "$n" bufs -v "$@"
-}
-test_expect_success 'libblkid takes the synthesized images for XFS' '
+	test_expect_success 'libblkid takes the synthesized images for XFS' '
 		synth v5 bufs && synth v4 bufs -1 &&
 		test "$(blkid -p -o value -s TYPE v5.img)" = xfs &&
 		test "$(blkid -p -o value -s TYPE v4.img)" = xfs

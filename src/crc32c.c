@@ -10,14 +10,12 @@
 #include "crc32c_table.h"
 #include "crc32c_shift.h"
 
-/* Carry a raw CRC register through XLS_CRC32C_STREAM zero bytes. */
+/* Carry a raw CRC register through the zero bytes of shift table @t. */
 static inline uint32_t
-crc32c_shift_stream(uint32_t c)
+crc32c_shift(const uint32_t (*t)[256], uint32_t c)
 {
-	return xls_crc32c_shift4k[0][c & 0xff] ^
-	       xls_crc32c_shift4k[1][(c >> 8) & 0xff] ^
-	       xls_crc32c_shift4k[2][(c >> 16) & 0xff] ^
-	       xls_crc32c_shift4k[3][c >> 24];
+	return t[0][c & 0xff] ^ t[1][(c >> 8) & 0xff] ^
+	       t[2][(c >> 16) & 0xff] ^ t[3][c >> 24];
 }
 
 #if defined(__x86_64__)
@@ -70,6 +68,32 @@ xls_crc32c_update_sw(uint32_t crc, const void *buf, size_t len)
  * reached after the CPU check.  memcpy() compiles to a plain unaligned load
  * and avoids aliasing and alignment undefined behaviour.
  */
+__attribute__((target("sse4.2"))) static inline const unsigned char *
+crc32c_hw_streams(unsigned long long *crc, const unsigned char *p, size_t *len,
+		  size_t stream, const uint32_t (*shift)[256])
+{
+	unsigned long long c = *crc;
+
+	for (; *len >= 3 * stream; p += 3 * stream, *len -= 3 * stream) {
+		unsigned long long c1 = 0, c2 = 0;
+
+		for (size_t i = 0; i < stream; i += 8) {
+			unsigned long long v0, v1, v2;
+
+			memcpy(&v0, p + i, 8);
+			memcpy(&v1, p + stream + i, 8);
+			memcpy(&v2, p + 2 * stream + i, 8);
+			c = _mm_crc32_u64(c, v0);
+			c1 = _mm_crc32_u64(c1, v1);
+			c2 = _mm_crc32_u64(c2, v2);
+		}
+		c = crc32c_shift(shift, crc32c_shift(shift, (uint32_t)c) ^ (uint32_t)c1) ^
+		    (uint32_t)c2;
+	}
+	*crc = c;
+	return p;
+}
+
 __attribute__((target("sse4.2"))) uint32_t
 xls_crc32c_update_hw(uint32_t crc, const void *buf, size_t len)
 {
@@ -78,26 +102,13 @@ xls_crc32c_update_hw(uint32_t crc, const void *buf, size_t len)
 
 	/*
 	 * crc32 has a latency of three cycles and a throughput of one: run
-	 * three independent 4 KiB streams and join them with the shift
-	 * table, crc(c, A.B) = shift_|B|(crc(c, A)) ^ crc(0, B).
+	 * three independent streams and join them with a shift table,
+	 * crc(c, A.B) = shift_|B|(crc(c, A)) ^ crc(0, B).  4 KiB streams
+	 * while they fit, then 512-byte ones, so that a record of a few KiB
+	 * does not go one word at a time.
 	 */
-	for (; len >= 3 * XLS_CRC32C_STREAM; p += 3 * XLS_CRC32C_STREAM,
-	     len -= 3 * XLS_CRC32C_STREAM) {
-		unsigned long long c1 = 0, c2 = 0;
-
-		for (size_t i = 0; i < XLS_CRC32C_STREAM; i += 8) {
-			unsigned long long v0, v1, v2;
-
-			memcpy(&v0, p + i, 8);
-			memcpy(&v1, p + XLS_CRC32C_STREAM + i, 8);
-			memcpy(&v2, p + 2 * XLS_CRC32C_STREAM + i, 8);
-			c = _mm_crc32_u64(c, v0);
-			c1 = _mm_crc32_u64(c1, v1);
-			c2 = _mm_crc32_u64(c2, v2);
-		}
-		c = crc32c_shift_stream(crc32c_shift_stream((uint32_t)c) ^ (uint32_t)c1) ^
-		    (uint32_t)c2;
-	}
+	p = crc32c_hw_streams(&c, p, &len, XLS_CRC32C_STREAM, xls_crc32c_shift4k);
+	p = crc32c_hw_streams(&c, p, &len, XLS_CRC32C_SHORT_STREAM, xls_crc32c_shift512);
 	for (; len >= 8; p += 8, len -= 8) {
 		unsigned long long v;
 

@@ -150,11 +150,12 @@ u_test_table(struct tap *t)
 }
 
 /*
- * The 4 KiB shift table of the three-stream hardware path: entry [j][v]
- * is v << 8j pushed through 4096 * 8 zero bits, one bit at a time.
+ * A shift table of the three-stream hardware path: entry [j][v] is
+ * v << 8j pushed through @bytes * 8 zero bits, one bit at a time.
  */
 static void
-u_test_shift_table(struct tap *t)
+u_test_shift_table(struct tap *t, const uint32_t (*table)[256],
+		   unsigned int bytes)
 {
 	unsigned int bad = 0;
 
@@ -162,16 +163,17 @@ u_test_shift_table(struct tap *t)
 		for (unsigned int v = 0; v < 256; v++) {
 			uint32_t c = (uint32_t)v << (8 * j);
 
-			for (unsigned int b = 0; b < 8 * XLS_CRC32C_STREAM; b++)
+			for (unsigned int b = 0; b < 8 * bytes; b++)
 				c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
-			if (c != xls_crc32c_shift4k[j][v] && bad++ < 5)
-				tap_diag("shift4k[%u][%u] = %08" PRIx32
-					 ", expected %08" PRIx32, j, v,
-					 xls_crc32c_shift4k[j][v], c);
+			if (c != table[j][v] && bad++ < 5)
+				tap_diag("shift %u [%u][%u] = %08" PRIx32
+					 ", expected %08" PRIx32, bytes, j, v,
+					 table[j][v], c);
 		}
 	}
 	tap_ok(t, bad == 0,
-	       "all 4x256 4 KiB shift table entries match a bit-by-bit rebuild");
+	       "all 4x256 %u-byte shift table entries match a bit-by-bit rebuild",
+	       bytes);
 }
 
 int
@@ -193,7 +195,8 @@ main(void)
 		 (unsigned long long)U_SEED, have_hw ? "available" : "absent");
 
 	u_test_table(&t);
-	u_test_shift_table(&t);
+	u_test_shift_table(&t, xls_crc32c_shift4k, XLS_CRC32C_STREAM);
+	u_test_shift_table(&t, xls_crc32c_shift512, XLS_CRC32C_SHORT_STREAM);
 	u_test_vectors(&t, &sw);
 	u_test_chaining(&t, &sw, pool, &rng);
 	u_test_vectors(&t, &any);

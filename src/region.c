@@ -12,10 +12,9 @@
  * is bounded by an ASSERT after the loop.  Here the walk is bounded by both,
  * and whichever runs out first is reported.
  *
- * Runs are found independently of the regions, and each placed region is
- * matched to the run it starts in by a cursor that only moves forward, so
- * the whole reconstruction costs one pass over the runs plus one step per
- * region, with word-at-a-time bitmap scans throughout.
+ * The runs are found once, word at a time; placing the regions then walks
+ * the list of runs with a cursor that only moves forward, so the whole
+ * reconstruction costs one scan of the map plus one step per region.
  */
 #include <stddef.h>
 #include <string.h>
@@ -70,76 +69,97 @@ rg_format_problems(const struct xls_item *it, const struct xls_buf_format *blf)
 	return p;
 }
 
-/* Fill res->runs (capped) and count every run of the map. */
-static void
-rg_find_runs(const uint32_t *map, unsigned int words,
+/* Every run a map of at most XFS_BLF_DATAMAP_SIZE words can hold. */
+#define RG_MAX_RUNS	(XFS_BLF_DATAMAP_SIZE * XLS_BLF_BITS_PER_WORD / 2)
+
+struct rg_span {
+	uint16_t	first;
+	uint16_t	end;		/* one past the last chunk */
+};
+
+/*
+ * Find every run of the map once, into @spans (all of them) and res->runs
+ * (capped); everything after works on the spans, not on the bits.
+ */
+static uint32_t
+rg_find_runs(const uint32_t *map, unsigned int words, struct rg_span *spans,
 	     struct xls_region_result *res)
 {
 	unsigned int pos = 0;
+	uint32_t n = 0;
 	int s;
 
 	while ((s = xls_next_bit(map, words, pos)) >= 0) {
-		unsigned int n = xls_contig_bits(map, words, (unsigned int)s);
+		unsigned int len = xls_contig_bits(map, words, (unsigned int)s);
 
+		spans[n].first = (uint16_t)s;
+		spans[n].end = (uint16_t)(s + len);
 		if (res->nruns_stored < RG_CAP) {
 			struct xls_run *r = &res->runs[res->nruns_stored++];
 
 			r->first_chunk = (uint32_t)s;
-			r->nchunks = n;
+			r->nchunks = len;
 			r->nregions = 0;
 		}
-		res->nruns++;
-		pos = (unsigned int)s + n;	/* n >= 1: bit s is set */
+		n++;
+		pos = (unsigned int)s + len;	/* len >= 1: bit s is set */
 	}
+	res->nruns = n;
+	return n;
 }
 
-/* The run containing the placed chunks, advanced forward only. */
-struct rg_cursor {
-	bool		valid;
-	uint32_t	idx;
-	uint32_t	start;
-	uint32_t	end;		/* one past the last chunk */
-	uint32_t	nregions;	/* regions placed in it so far */
-};
+/* The first run ending after @bit: the one holding the next set bit. */
+static uint32_t
+rg_run_after(const struct rg_span *spans, uint32_t nruns, uint32_t r,
+	     uint32_t bit)
+{
+	while (r < nruns && spans[r].end <= bit)
+		r++;
+	return r;
+}
 
 /*
- * Account a region placed at set bit @chunk: move the cursor to the run
- * holding it, count the region in that run, and record a split point when
- * the run already had a region.
+ * Account a region placed in run @run: count it there, and record a split
+ * point when the run already had one.  @in_run counts the regions placed
+ * in the current run, which only moves forward.
  */
 static void
-rg_account(const uint32_t *map, unsigned int words, struct rg_cursor *c,
-	   uint32_t chunk, struct xls_region_result *res)
+rg_account(uint32_t run, uint32_t chunk, uint32_t *cur_run, uint32_t *in_run,
+	   struct xls_region_result *res)
 {
-	while (!c->valid || chunk >= c->end) {
-		int s = xls_next_bit(map, words, c->valid ? c->end : 0);
+	struct xls_split *sp;
 
-		if (s < 0 || (uint32_t)s > chunk)
-			return;		/* not a set bit: cannot happen */
-		c->idx = c->valid ? c->idx + 1 : 0;
-		c->valid = true;
-		c->start = (uint32_t)s;
-		c->end = c->start + xls_contig_bits(map, words, c->start);
-		c->nregions = 0;
+	if (run != *cur_run) {
+		*cur_run = run;
+		*in_run = 0;
 	}
-
-	c->nregions++;
-	if (c->idx < res->nruns_stored)
-		res->runs[c->idx].nregions++;
-	if (c->nregions < 2)
+	++*in_run;
+	if (run < res->nruns_stored)
+		res->runs[run].nregions++;
+	if (*in_run < 2)
 		return;
 
-	if (c->nregions == 2)
+	if (*in_run == 2)
 		res->nsplit_runs++;
 	res->nsplits++;
-	if (res->nsplits_stored < RG_CAP) {
-		struct xls_split *sp = &res->splits[res->nsplits_stored++];
+	if (res->nsplits_stored >= RG_CAP)
+		return;
+	sp = &res->splits[res->nsplits_stored++];
+	sp->run = run;
+	sp->chunk = chunk;
+	sp->offset = chunk << XFS_BLF_SHIFT;
+	sp->page_boundary = sp->offset % RG_PAGE == 0;
+}
 
-		sp->run = c->idx;
-		sp->chunk = chunk;
-		sp->offset = chunk << XFS_BLF_SHIFT;
-		sp->page_boundary = sp->offset % RG_PAGE == 0;
-	}
+/* Set bits below @limit: the runs' lengths, clipped. */
+static uint32_t
+rg_chunks_below(const struct rg_span *spans, uint32_t nruns, uint32_t limit)
+{
+	uint32_t n = 0;
+
+	for (uint32_t r = 0; r < nruns && spans[r].first < limit; r++)
+		n += (spans[r].end < limit ? spans[r].end : limit) - spans[r].first;
+	return n;
 }
 
 int
@@ -151,9 +171,9 @@ xls_region_reconstruct(const struct xls_item *it,
 	unsigned int words = rg_map_words(blf);
 	uint32_t nreg = (it->regions && it->nregions > 0) ? it->nregions : 0;
 	uint32_t buf_chunks = rg_buffer_chunks(blf);
-	struct rg_cursor cur = { 0 };
-	unsigned int bit = 0;
-	uint32_t i;
+	struct rg_span spans[RG_MAX_RUNS];
+	uint32_t nruns, r = 0, cur_run = UINT32_MAX, in_run = 0;
+	uint32_t bit = 0, i;
 
 	/* The arrays are written entry by entry: clear only the counts. */
 	memset(res, 0, offsetof(struct xls_region_result, places));
@@ -171,18 +191,20 @@ xls_region_reconstruct(const struct xls_item *it,
 			res->problems |= XLS_RP_EMPTY_REGION;
 	}
 
-	rg_find_runs(map, words, res);
+	nruns = rg_find_runs(map, words, spans, res);
 
 	for (i = 1; i < nreg; i++) {
 		uint32_t len = it->regions[i].len;
-		unsigned int contig, nbits;
-		int b = xls_next_bit(map, words, bit);
+		uint32_t b, contig, nbits;
 
-		if (b < 0) {
+		/* the next set bit at or after bit, and its run */
+		r = rg_run_after(spans, nruns, r, bit);
+		if (r == nruns) {
 			res->problems |= XLS_RP_REGIONS_LEFT;
 			break;
 		}
-		contig = xls_contig_bits(map, words, (unsigned int)b);
+		b = spans[r].first > bit ? spans[r].first : bit;
+		contig = spans[r].end - b;
 
 		/*
 		 * The kernel's trim: only a region shorter than the run cuts
@@ -200,23 +222,23 @@ xls_region_reconstruct(const struct xls_item *it,
 		if (res->nplaces < RG_CAP) {
 			struct xls_region_place *p = &res->places[res->nplaces++];
 
-			p->offset = (uint32_t)b << XFS_BLF_SHIFT;
+			p->offset = b << XFS_BLF_SHIFT;
 			p->len = nbits << XFS_BLF_SHIFT;
-			p->first_chunk = (uint32_t)b;
+			p->first_chunk = b;
 			p->nchunks = nbits;
 			p->region_len = len;
 		}
 		if (nbits > 0)
-			rg_account(map, words, &cur, (uint32_t)b, res);
-		bit = (unsigned int)b + nbits;
+			rg_account(r, b, &cur_run, &in_run, res);
+		bit = b + nbits;
 	}
 	/* after a REGIONS_LEFT stop this finds nothing, by construction */
-	if (xls_next_bit(map, words, bit) >= 0)
+	if (rg_run_after(spans, nruns, r, bit) < nruns)
 		res->problems |= XLS_RP_BITS_LEFT;
 
-	if (xls_next_bit(map, words, buf_chunks) >= 0)
+	if (nruns && spans[nruns - 1].end > buf_chunks)
 		res->problems |= XLS_RP_BITS_BEYOND_BUF;
-	res->dirty_chunks = xls_popcount_bits(map, words, buf_chunks);
+	res->dirty_chunks = rg_chunks_below(spans, nruns, buf_chunks);
 	res->dirty_bytes = (uint64_t)res->dirty_chunks << XFS_BLF_SHIFT;
 	if (res->dirty_bytes > res->buf_bytes)
 		res->dirty_bytes = res->buf_bytes;

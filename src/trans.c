@@ -23,6 +23,7 @@
 #define ARENA_BUDGET	(256ull << 20)
 #define OPHDR_SIZE	((uint32_t)sizeof(xlog_op_header_t))
 #define THDR_SIZE	((uint32_t)sizeof(struct xfs_trans_header))
+#define ARENA_FULL	"item larger than 16 MiB, or items of open transactions over 256 MiB"
 
 struct open_trans {
 	struct xls_trans	t;
@@ -38,12 +39,22 @@ struct open_trans {
 	uint16_t		item_type;
 	enum xls_endian		item_endian;
 	uint64_t		item_op_bytes;
+	/*
+	 * Regions [0, ri_copied) are in the arena; the later ones are still
+	 * where the current record holds them (reg_src): most items end in
+	 * the record they start in, and are handed out without a copy.  The
+	 * arena has room reserved for them at reg_off all the same, so that
+	 * memory use and its limits do not depend on when they are copied.
+	 */
+	uint32_t		ri_copied;
 	uint32_t		reg_off[XLS_MAX_REGIONS_IN_ITEM];
 	uint32_t		reg_len[XLS_MAX_REGIONS_IN_ITEM];
+	const uint8_t		*reg_src[XLS_MAX_REGIONS_IN_ITEM];
 	struct xls_region	regions[XLS_MAX_REGIONS_IN_ITEM];
 	uint8_t			*arena;
-	size_t			arena_used;
+	size_t			arena_used;	/* reserved, copied or not */
 	size_t			arena_cap;
+	bool			borrowing;	/* listed in tt->borrowers */
 };
 
 struct xls_trans_table {
@@ -54,6 +65,9 @@ struct xls_trans_table {
 	uint64_t		arena_bytes;	/* allocated by all arenas */
 	/* open transactions by tid: a hostile log can keep 1024 open */
 	struct open_trans	*bucket[TID_BUCKETS];
+	/* slots with regions still in the current record (no duplicates) */
+	struct open_trans	*borrowers[MAX_OPEN_TRANS];
+	uint32_t		nborrowers;
 	bool			full_reported;
 };
 
@@ -170,7 +184,8 @@ static struct open_trans *open_new(struct xls_trans_table *tt)
 	ot = tt->slot[tt->nopen++];
 	arena = ot->arena;
 	cap = ot->arena_cap;
-	memset(ot, 0, offsetof(struct open_trans, reg_off));
+	memset(ot, 0, offsetof(struct open_trans, ri_copied));
+	ot->ri_copied = 0;
 	ot->arena = arena;
 	ot->arena_cap = cap;
 	ot->arena_used = 0;
@@ -208,7 +223,8 @@ static int item_emit(struct open_trans *ot, const struct xls_trans_sink *sink)
 	if (ot->ri_cnt == 0)
 		return 0;
 	for (uint32_t i = 0; i < ot->ri_cnt; i++) {
-		ot->regions[i].data = ot->arena + ot->reg_off[i];
+		ot->regions[i].data = i < ot->ri_copied ?
+				      ot->arena + ot->reg_off[i] : ot->reg_src[i];
 		ot->regions[i].len = ot->reg_len[i];
 	}
 	it.type = ot->item_type;
@@ -221,7 +237,7 @@ static int item_emit(struct open_trans *ot, const struct xls_trans_sink *sink)
 	if (!rc && sink->item)
 		rc = sink->item(sink->ctx, &ot->t, &it);
 	ot->t.nitems++;
-	ot->ri_total = ot->ri_cnt = 0;
+	ot->ri_total = ot->ri_cnt = ot->ri_copied = 0;
 	ot->item_op_bytes = 0;
 	ot->arena_used = 0;
 	return rc;
@@ -251,8 +267,9 @@ static int mark_corrupt(const struct op_ctx *c, struct open_trans *ot,
 		      ot->t.tid, why);
 }
 
-static int arena_append(struct xls_trans_table *tt, struct open_trans *ot,
-			const uint8_t *p, uint32_t len)
+/* Room for @len more bytes in the arena; -1 past the limits. */
+static int arena_reserve(struct xls_trans_table *tt, struct open_trans *ot,
+			 uint32_t len)
 {
 	if (ot->arena_used + len > ot->arena_cap) {
 		size_t cap = ot->arena_cap ? ot->arena_cap : 65536;
@@ -270,9 +287,25 @@ static int arena_append(struct xls_trans_table *tt, struct open_trans *ot,
 		ot->arena = n;
 		ot->arena_cap = cap;
 	}
-	memcpy(ot->arena + ot->arena_used, p, len);
-	ot->arena_used += len;
 	return 0;
+}
+
+/* Copy the regions still in the record into the room kept for them. */
+static void arena_copy_borrowed(struct open_trans *ot)
+{
+	for (uint32_t i = ot->ri_copied; i < ot->ri_cnt; i++)
+		memcpy(ot->arena + ot->reg_off[i], ot->reg_src[i], ot->reg_len[i]);
+	ot->ri_copied = ot->ri_cnt;
+}
+
+/* The record is done with: what its open items borrowed moves to arenas. */
+static void copy_all_borrowed(struct xls_trans_table *tt)
+{
+	for (uint32_t i = 0; i < tt->nborrowers; i++) {
+		arena_copy_borrowed(tt->borrowers[i]);
+		tt->borrowers[i]->borrowing = false;
+	}
+	tt->nborrowers = 0;
 }
 
 static void header_parse(struct open_trans *ot)
@@ -349,10 +382,16 @@ static int add_region(const struct op_ctx *c, struct open_trans *ot,
 		ot->item_type = type;
 		ot->ri_total = size;
 	}
-	if (arena_append(c->tt, ot, dp, len))
-		return mark_corrupt(c, ot, "item larger than 16 MiB, or items of open transactions over 256 MiB");
-	ot->reg_off[ot->ri_cnt] = (uint32_t)(ot->arena_used - len);
+	if (arena_reserve(c->tt, ot, len))
+		return mark_corrupt(c, ot, ARENA_FULL);
+	if (!ot->borrowing) {
+		ot->borrowing = true;
+		c->tt->borrowers[c->tt->nborrowers++] = ot;
+	}
+	ot->reg_off[ot->ri_cnt] = (uint32_t)ot->arena_used;
 	ot->reg_len[ot->ri_cnt] = len;
+	ot->reg_src[ot->ri_cnt] = dp;
+	ot->arena_used += len;
 	ot->ri_cnt++;
 	ot->item_op_bytes += OPHDR_SIZE;
 	ot->t.op_bytes += OPHDR_SIZE;
@@ -377,8 +416,12 @@ static int add_continuation(const struct op_ctx *c, struct open_trans *ot,
 	}
 	if (ot->ri_cnt == 0)
 		return mark_corrupt(c, ot, "continuation with no region to continue");
-	if (arena_append(c->tt, ot, dp, len))
-		return mark_corrupt(c, ot, "item larger than 16 MiB, or items of open transactions over 256 MiB");
+	/* The region grows in the arena, after what it holds so far. */
+	if (arena_reserve(c->tt, ot, len))
+		return mark_corrupt(c, ot, ARENA_FULL);
+	arena_copy_borrowed(ot);
+	memcpy(ot->arena + ot->arena_used, dp, len);
+	ot->arena_used += len;
 	ot->reg_len[ot->ri_cnt - 1] += len;
 	ot->item_op_bytes += OPHDR_SIZE;
 	ot->t.op_bytes += OPHDR_SIZE;
@@ -514,13 +557,16 @@ int xls_trans_feed(struct xls_trans_table *tt, const struct xls_rec *rec,
 		c.op = &op;
 		rc = process_op(&c);
 		if (rc)
-			return rc;
+			break;
 	}
-	sum->unused_bytes = xls_op_iter_unused(&it);
-	sum->op_problem = r < 0 ? it.why : NULL;
-	if (r < 0)
-		return bad_op(&c, &it);
-	return 0;
+	if (!rc) {
+		sum->unused_bytes = xls_op_iter_unused(&it);
+		sum->op_problem = r < 0 ? it.why : NULL;
+		if (r < 0)
+			rc = bad_op(&c, &it);
+	}
+	copy_all_borrowed(tt);
+	return rc;
 }
 
 int xls_trans_finish(struct xls_trans_table *tt, const struct xls_trans_sink *sink)

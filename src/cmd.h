@@ -20,6 +20,7 @@ struct xls_options {
 	bool			all;		/* records: physical order */
 	bool			verbose;
 	bool			progress;	/* progress on stderr */
+	unsigned int		threads;	/* 0: as many as pay (1 or 2) */
 	const char		*out_path;	/* copy: destination */
 	/* bufs filters */
 	const char		*type_filter;

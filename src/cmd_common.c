@@ -1,3 +1,4 @@
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <uuid/uuid.h>
@@ -15,6 +16,21 @@ const char *xls_log_state_name(enum xls_log_state s)
 	return "?";
 }
 
+/*
+ * Read-ahead pays only when the reader thread gets a CPU of its own; the
+ * affinity mask is what this process may really use (taskset, cgroups).
+ */
+static bool read_ahead_pays(unsigned int threads)
+{
+	cpu_set_t set;
+
+	if (threads)
+		return threads > 1;
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return false;
+	return CPU_COUNT(&set) > 1;
+}
+
 int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		 struct xls_error *err)
 {
@@ -27,6 +43,7 @@ int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		xls_source_close(&c->src);
 		return -1;
 	}
+	c->log.read_ahead = read_ahead_pays(opt->threads);
 	if (xls_log_find_head_tail(&c->log, &c->ht, err)) {
 		xls_cmd_close(c);
 		return -1;

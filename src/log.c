@@ -14,6 +14,7 @@
 #include "ondisk.h"
 #include "crc32c.h"
 #include "log.h"
+#include "log_readahead.h"
 
 #define BB			512u
 #define CYCLE_WORDS		(XLOG_HEADER_CYCLE_SIZE / BB)	/* 64 */
@@ -78,6 +79,18 @@ static bool is_header_block(const uint8_t *b)
 	return xls_be32(b) == XLOG_HEADER_MAGIC_NUM;
 }
 
+/*
+ * The buffer the next window is read into: a read-ahead thread must not
+ * overwrite records its caller may still be decoding, so it takes a free
+ * one from its ring.  NULL when that thread has been told to stop.
+ */
+static uint8_t *window_buffer(struct xls_log *log)
+{
+	if (log->ra)
+		log->win = xls_readahead_window(log->ra);
+	return log->win;
+}
+
 /* Make the window hold @n blocks from @blk (no wrap); returns a pointer. */
 static const uint8_t *window_get(struct xls_log *log, uint32_t blk, uint32_t n,
 				 int *rc)
@@ -88,6 +101,10 @@ static const uint8_t *window_get(struct xls_log *log, uint32_t blk, uint32_t n,
 		return log->win + (size_t)(blk - log->win_start) * BB;
 	log->win_n = 0;
 	log->win_start = blk;
+	if (!window_buffer(log)) {
+		*rc = -ECANCELED;
+		return NULL;
+	}
 	n = log->nblks - blk < XLS_WIN_BLKS ? log->nblks - blk : XLS_WIN_BLKS;
 	*rc = read_phys(log, blk, n, log->win);
 	if (*rc)
@@ -104,10 +121,11 @@ int xls_log_init(struct xls_log *log, const struct xls_source *src,
 	log->nblks = src->geo.log_bbs;
 	/* A bare log has no superblock: trust each record's h_version. */
 	log->logv2 = src->geo.logv2 || !src->geo.has_sb;
-	log->win = malloc((size_t)XLS_WIN_BLKS * BB);
+	log->win_buf = malloc((size_t)XLS_WIN_BLKS * BB);
+	log->win = log->win_buf;
 	log->scratch = malloc((size_t)XLS_MAX_REC_BLKS * BB);
 	log->crc_ok = calloc(((size_t)log->nblks + 63) / 64, sizeof(uint64_t));
-	if (!log->win || !log->scratch || !log->crc_ok) {
+	if (!log->win_buf || !log->scratch || !log->crc_ok) {
 		xls_log_release(log);
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	}
@@ -116,10 +134,10 @@ int xls_log_init(struct xls_log *log, const struct xls_source *src,
 
 void xls_log_release(struct xls_log *log)
 {
-	free(log->win);
+	free(log->win_buf);
 	free(log->scratch);
 	free(log->crc_ok);
-	log->win = log->scratch = NULL;
+	log->win = log->win_buf = log->scratch = NULL;
 	log->crc_ok = NULL;
 }
 
@@ -325,6 +343,14 @@ static const uint8_t *rec_load(struct xls_log *log, uint32_t blk,
 		base = (uint8_t *)window_get(log, blk, total, rc);
 		if (!base)
 			return NULL;
+	} else if (log->ra) {
+		/* A window of its own, so that it lives as long as the others. */
+		rec->wrapped = true;
+		log->win_n = 0;
+		base = window_buffer(log);
+		*rc = base ? read_phys(log, blk, total, base) : -ECANCELED;
+		if (*rc)
+			return NULL;
 	} else {
 		rec->wrapped = true;
 		base = log->scratch;
@@ -431,6 +457,19 @@ static int iter_skip_to_header(struct xls_rec_iter *it, struct xls_error *err)
 	return 0;
 }
 
+void xls_rec_iter_read_ahead(struct xls_rec_iter *it)
+{
+	if (!it->ra && !it->log->ra)
+		xls_readahead_start(it);
+}
+
+void xls_rec_iter_release(struct xls_rec_iter *it)
+{
+	if (it->ra)
+		xls_readahead_stop(it->ra);
+	it->ra = NULL;
+}
+
 int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
 		      struct xls_error *err)
 {
@@ -439,6 +478,8 @@ int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
 	uint32_t total;
 	int rc = 0;
 
+	if (it->ra)
+		return xls_readahead_next(it->ra, it, rec, err);
 	if (it->mode == XLS_ITER_PHYSICAL && !iter_at_end(it) &&
 	    iter_skip_to_header(it, err))
 		return -1;

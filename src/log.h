@@ -67,11 +67,15 @@ struct xls_head_tail {
 #define XLS_MAX_HBLKS	8u		/* 256 KiB record / 32 KiB per header */
 #define XLS_MAX_REC_BLKS (XLS_MAX_HBLKS + (XLOG_MAX_RECORD_BSIZE / 512u))
 
+struct xls_readahead;
+
 struct xls_log {
 	const struct xls_source	*src;
 	uint32_t		nblks;		/* log size in basic blocks */
 	bool			logv2;
-	uint8_t			*win;		/* XLS_WIN_BLKS blocks */
+	bool			read_ahead;	/* scans may use a reader thread */
+	uint8_t			*win_buf;	/* XLS_WIN_BLKS blocks */
+	uint8_t			*win;		/* the window: win_buf, or read-ahead's */
 	uint32_t		win_start;	/* first physical block in win */
 	uint32_t		win_n;		/* valid blocks in win */
 	uint8_t			*scratch;	/* a record that wraps, contiguous */
@@ -82,6 +86,8 @@ struct xls_log {
 	 * same, unchanged records need not checksum them again.
 	 */
 	uint64_t		*crc_ok;
+	/* While a read-ahead thread runs, the window above is its alone. */
+	struct xls_readahead	*ra;
 };
 
 /* Allocate buffers for reading the log of @src.  Returns 0 or -1 (@err set). */
@@ -119,7 +125,7 @@ struct xls_rec_iter {
 	uint32_t		gap_blk;
 	uint32_t		gap_blks;
 	const char		*gap_why;
-	char			why_buf[160];
+	struct xls_readahead	*ra;		/* records come from a reader thread */
 };
 
 /* Iterate records in [@from, @to) (LSN mode), or the whole log (physical). */
@@ -133,6 +139,20 @@ void xls_rec_iter_init(struct xls_rec_iter *it, struct xls_log *log,
  */
 int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
 		      struct xls_error *err);
+
+/*
+ * Have a second thread read, CRC-check and unpack records ahead of the
+ * caller, who decodes each in place while the next ones are read (both
+ * cores busy on a full log).  Call before the first xls_rec_iter_next();
+ * the records and their order are the same as without it.  Falls back to
+ * reading in the caller's thread when no thread can be started.  While it
+ * runs, the log may not be used other than through @it, and
+ * xls_rec_iter_release() must end it.
+ */
+void xls_rec_iter_read_ahead(struct xls_rec_iter *it);
+
+/* End the iteration: stops the reader thread, if any.  Always safe. */
+void xls_rec_iter_release(struct xls_rec_iter *it);
 
 /*
  * Check a record header block; NULL when valid, else the reason.

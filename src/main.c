@@ -27,6 +27,7 @@ enum {
 	OPT_REPLAY,
 	OPT_DIFF,
 	OPT_SVG,
+	OPT_THREADS,
 };
 
 struct command {
@@ -43,6 +44,8 @@ static const struct argp_option input_options[] = {
 	{ "logdev", 'l', "LOGDEV", 0, "the external log device or file", 1 },
 	{ "file", 'f', NULL, 0, "DEV is a bare log (written by copy or xfs_logprint -C)", 1 },
 	{ "force", OPT_FORCE, NULL, 0, "read a device even if it is mounted", 1 },
+	{ "threads", OPT_THREADS, "N", 0,
+	  "1: read and decode in one thread; 2: read, check and unpack records in a second one (default with 2 CPUs or more)", 1 },
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	{ "json", OPT_JSON, NULL, 0, "JSON Lines: one object per line", 2 },
 	{ "csv", OPT_CSV, NULL, 0, "comma-separated values with a header line", 2 },
@@ -160,6 +163,11 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 		if (parse_number(arg, &v) || v < 0 || v > 100000)
 			argp_error(state, "bad count '%s'", arg);
 		o->top = (unsigned int)v;
+		break;
+	case OPT_THREADS:
+		if (parse_number(arg, &v) || v < 1 || v > 2)
+			argp_error(state, "bad thread count '%s' (1 or 2)", arg);
+		o->threads = (unsigned int)v;
 		break;
 	case OPT_REPLAY: o->replay_path = arg; break;
 	case OPT_DIFF:	o->diff = true; break;

@@ -145,6 +145,8 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	}
 	xls_rec_iter_init(&it, log, mode, ht->tail_blk, ht->head_blk);
+	if (log->read_ahead)
+		xls_rec_iter_read_ahead(&it);
 	walk_total = mode == XLS_ITER_PHYSICAL ? log->nblks :
 		     xls_log_distance(log, ht->tail_blk, ht->head_blk);
 	while (!rc && (r = xls_rec_iter_next(&it, &rec, err)) > 0) {
@@ -170,6 +172,7 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 						 sum.op_problem, sum.ops);
 		}
 	}
+	xls_rec_iter_release(&it);
 	if (r < 0)
 		rc = -1;
 	if (!rc && tt)

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ondisk.h"
 #include "crc32c.h"
@@ -17,6 +18,7 @@
 #include "log_readahead.h"
 
 #define BB			512u
+#define WINDOW_ALIGN		(2u << 20)	/* a huge page on x86-64 */
 #define CYCLE_WORDS		(XLOG_HEADER_CYCLE_SIZE / BB)	/* 64 */
 #define REC_SIZE		sizeof(xlog_rec_header_t)	/* CRC'd header bytes */
 #define REC_SIZE_I386		(offsetof(xlog_rec_header_t, h_size) + 4)
@@ -113,6 +115,24 @@ static const uint8_t *window_get(struct xls_log *log, uint32_t blk, uint32_t n,
 	return log->win;
 }
 
+uint8_t *xls_log_window_alloc(void)
+{
+	size_t bytes = (size_t)XLS_WIN_BLKS * BB;
+	void *p = NULL;
+
+	/*
+	 * A window is written by the kernel and read twice per log byte: on
+	 * huge pages (where the system allows them) that is two page faults
+	 * instead of a thousand, and far fewer TLB misses.
+	 */
+	if (posix_memalign(&p, WINDOW_ALIGN, bytes) != 0)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 int xls_log_init(struct xls_log *log, const struct xls_source *src,
 		 struct xls_error *err)
 {
@@ -121,7 +141,7 @@ int xls_log_init(struct xls_log *log, const struct xls_source *src,
 	log->nblks = src->geo.log_bbs;
 	/* A bare log has no superblock: trust each record's h_version. */
 	log->logv2 = src->geo.logv2 || !src->geo.has_sb;
-	log->win_buf = malloc((size_t)XLS_WIN_BLKS * BB);
+	log->win_buf = xls_log_window_alloc();
 	log->win = log->win_buf;
 	log->scratch = malloc((size_t)XLS_MAX_REC_BLKS * BB);
 	log->crc_ok = calloc(((size_t)log->nblks + 63) / 64, sizeof(uint64_t));

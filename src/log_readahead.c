@@ -152,7 +152,7 @@ int xls_readahead_start(struct xls_rec_iter *it)
 	if (!ra)
 		return -1;
 	for (uint32_t i = 0; i < RA_WINDOWS; i++) {
-		ra->window[i] = malloc((size_t)XLS_WIN_BLKS * 512u);
+		ra->window[i] = xls_log_window_alloc();
 		if (!ra->window[i]) {
 			ra_free(ra);
 			return -1;

@@ -24,4 +24,7 @@ void xls_readahead_stop(struct xls_readahead *ra);
  */
 uint8_t *xls_readahead_window(struct xls_readahead *ra);
 
+/* A window buffer of XLS_WIN_BLKS blocks (free()); NULL if out of memory. */
+uint8_t *xls_log_window_alloc(void);
+
 #endif /* XLS_LOG_READAHEAD_H */

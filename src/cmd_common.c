@@ -17,18 +17,19 @@ const char *xls_log_state_name(enum xls_log_state s)
 }
 
 /*
- * Read-ahead pays only when the reader thread gets a CPU of its own; the
- * affinity mask is what this process may really use (taskset, cgroups).
+ * --threads, or by default: read-ahead pays only when the reader thread
+ * gets a CPU of its own; the affinity mask is what this process may really
+ * use (taskset, cgroups).
  */
-static bool read_ahead_pays(unsigned int threads)
+static enum xls_read_ahead read_ahead_mode(unsigned int threads)
 {
 	cpu_set_t set;
 
 	if (threads)
-		return threads > 1;
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return false;
-	return CPU_COUNT(&set) > 1;
+		return threads > 1 ? XLS_READ_AHEAD_ON : XLS_READ_AHEAD_OFF;
+	if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2)
+		return XLS_READ_AHEAD_OFF;
+	return XLS_READ_AHEAD_AUTO;
 }
 
 int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
@@ -43,7 +44,7 @@ int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		xls_source_close(&c->src);
 		return -1;
 	}
-	c->log.read_ahead = read_ahead_pays(opt->threads);
+	c->log.read_ahead = read_ahead_mode(opt->threads);
 	if (xls_log_find_head_tail(&c->log, &c->ht, err)) {
 		xls_cmd_close(c);
 		return -1;

@@ -69,11 +69,18 @@ struct xls_head_tail {
 
 struct xls_readahead;
 
+/* Whether scans read records in a second thread (xls_rec_iter_read_ahead). */
+enum xls_read_ahead {
+	XLS_READ_AHEAD_OFF,
+	XLS_READ_AHEAD_AUTO,	/* when the walk is long enough to pay */
+	XLS_READ_AHEAD_ON,
+};
+
 struct xls_log {
 	const struct xls_source	*src;
 	uint32_t		nblks;		/* log size in basic blocks */
 	bool			logv2;
-	bool			read_ahead;	/* scans may use a reader thread */
+	enum xls_read_ahead	read_ahead;	/* for scans; OFF after init */
 	uint8_t			*win_buf;	/* XLS_WIN_BLKS blocks */
 	uint8_t			*win;		/* the window: win_buf, or read-ahead's */
 	uint32_t		win_start;	/* first physical block in win */

@@ -45,7 +45,7 @@ static const struct argp_option input_options[] = {
 	{ "file", 'f', NULL, 0, "DEV is a bare log (written by copy or xfs_logprint -C)", 1 },
 	{ "force", OPT_FORCE, NULL, 0, "read a device even if it is mounted", 1 },
 	{ "threads", OPT_THREADS, "N", 0,
-	  "1: read and decode in one thread; 2: read, check and unpack records in a second one (default with 2 CPUs or more)", 1 },
+	  "1: read and decode in one thread; 2: read, check and unpack records in a second one (default with 2 CPUs or more and 32 MiB of log to read)", 1 },
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	{ "json", OPT_JSON, NULL, 0, "JSON Lines: one object per line", 2 },
 	{ "csv", OPT_CSV, NULL, 0, "comma-separated values with a header line", 2 },

@@ -6,6 +6,13 @@
 #include "ops.h"
 #include "scan.h"
 
+/*
+ * Starting the reader thread and its 16 MiB of windows costs a few
+ * milliseconds: it pays from a walk of about 32 MiB (here a 29 MiB walk was
+ * 3 ms slower with it, a 43 MiB one 5 ms faster).
+ */
+#define READ_AHEAD_MIN_BLKS	(32u << 11)
+
 struct scan_state {
 	const struct xls_scan_sink	*sink;
 	struct xls_scan_totals		*tot;
@@ -145,10 +152,11 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	}
 	xls_rec_iter_init(&it, log, mode, ht->tail_blk, ht->head_blk);
-	if (log->read_ahead)
-		xls_rec_iter_read_ahead(&it);
 	walk_total = mode == XLS_ITER_PHYSICAL ? log->nblks :
 		     xls_log_distance(log, ht->tail_blk, ht->head_blk);
+	if (log->read_ahead == XLS_READ_AHEAD_ON ||
+	    (log->read_ahead == XLS_READ_AHEAD_AUTO && walk_total >= READ_AHEAD_MIN_BLKS))
+		xls_rec_iter_read_ahead(&it);
 	while (!rc && (r = xls_rec_iter_next(&it, &rec, err)) > 0) {
 		if (r == XLS_ITER_GAP) {
 			rc = gap_finding(&st, &it);

@@ -38,6 +38,29 @@ test_expect_success '--threads takes 1 or 2' '
 	"$XLS" info --threads 2 "$img" >/dev/null
 '
 
+# threads_started ARGS...: how many threads xfs_logscope ARGS starts
+threads_started() {
+	strace -f -qq -e trace=clone,clone3 -o trace.out "$XLS" "$@" >/dev/null 2>&1
+	grep -c "clone" trace.out
+}
+
+if command -v strace >/dev/null 2>&1 &&
+   strace -f -qq -e trace=clone,clone3 -o /dev/null true 2>/dev/null; then
+	test_expect_success 'a reader thread with --threads 2; none with 1, nor by default on a short log' '
+		img=$(image dir64k) &&
+		test "$(threads_started stats --threads 2 "$img")" = 1 &&
+		test "$(threads_started stats --threads 1 "$img")" = 0 &&
+		test "$(threads_started stats "$img")" = 0 &&
+		test "$(threads_started records --all --threads 2 "$img")" = 1 &&
+		# the whole 64 MiB log: long enough, when there are two CPUs
+		if [ "$(nproc)" -ge 2 ]; then
+			test "$(threads_started records --all "$img")" = 1
+		fi
+	'
+else
+	test_skip 'reader thread started or not' 'needs strace'
+fi
+
 for xz in "$IMAGES"/*.img.xz; do
 	name=$(basename "$xz" .img.xz)
 	case $name in *-log) continue ;; esac

@@ -19,7 +19,8 @@ static int info_item(void *ctx, const struct xls_trans *t, const struct xls_item
 	struct info_ctx *ic = ctx;
 
 	(void)t;
-	xls_fields_reset(&ic->fs);
+	/* only the findings are wanted: no field is kept or formatted */
+	xls_fields_discard(&ic->fs);
 	if (xls_item_describe(it, &ic->fs))
 		ic->c->findings++;
 	if (it->type == XFS_LI_BUF) {

@@ -10,7 +10,14 @@ void xls_fields_reset(struct xls_fieldset *fs)
 {
 	fs->n = 0;
 	fs->overflow = false;
+	fs->discard = false;
 	fs->strused = 0;
+}
+
+void xls_fields_discard(struct xls_fieldset *fs)
+{
+	xls_fields_reset(fs);
+	fs->discard = true;
 }
 
 static struct xls_field *field_add(struct xls_fieldset *fs, const char *key,
@@ -18,6 +25,8 @@ static struct xls_field *field_add(struct xls_fieldset *fs, const char *key,
 {
 	struct xls_field *f;
 
+	if (fs->discard)
+		return NULL;
 	if (fs->n >= XLS_FIELDS_MAX) {
 		fs->overflow = true;
 		return NULL;
@@ -111,6 +120,8 @@ void xls_field_strf(struct xls_fieldset *fs, const char *key, const char *fmt, .
 	char buf[1024];
 	va_list ap;
 
+	if (fs->discard)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
@@ -138,15 +149,22 @@ const struct xls_field *xls_fields_get(const struct xls_fieldset *fs,
 }
 
 /* Append to @buf at *@pos, never past @bufsz, always NUL-terminated. */
+/*
+ * Append @s, cut to what fits; *@pos grows by its whole length either way,
+ * as with snprintf, so that a full buffer stays full.  Called once per flag
+ * name of every item described: no format parsing.
+ */
 static void buf_append(char *buf, size_t bufsz, size_t *pos, const char *s)
 {
-	int w;
+	size_t len = strlen(s), n = len;
 
 	if (*pos >= bufsz)
 		return;
-	w = snprintf(buf + *pos, bufsz - *pos, "%s", s);
-	if (w > 0)
-		*pos += (size_t)w;
+	if (n > bufsz - *pos - 1)
+		n = bufsz - *pos - 1;
+	memcpy(buf + *pos, s, n);
+	buf[*pos + n] = '\0';
+	*pos += len;
 }
 
 void xls_flags_to_str(uint64_t flags, const struct xls_flag_name *table,
@@ -174,4 +192,15 @@ void xls_flags_to_str(uint64_t flags, const struct xls_flag_name *table,
 			 (unsigned long long)rest);
 		buf_append(buf, bufsz, &pos, tmp);
 	}
+}
+
+void xls_field_flags(struct xls_fieldset *fs, const char *key, uint64_t flags,
+		     const struct xls_flag_name *table, size_t ntable)
+{
+	char names[256];
+
+	if (fs->discard)
+		return;
+	xls_flags_to_str(flags, table, ntable, names, sizeof(names));
+	xls_field_str(fs, key, names);
 }

@@ -41,6 +41,7 @@ struct xls_field {
 struct xls_fieldset {
 	unsigned int		n;
 	bool			overflow;	/* a field or string did not fit */
+	bool			discard;	/* keeps nothing (xls_fields_discard) */
 	struct xls_field	f[XLS_FIELDS_MAX];
 	size_t			strused;
 	char			strbuf[XLS_FIELDS_STRBUF];
@@ -48,6 +49,13 @@ struct xls_fieldset {
 
 /* Empty @fs for reuse; no allocation is ever made. */
 void xls_fields_reset(struct xls_fieldset *fs);
+
+/*
+ * Make @fs a set that keeps nothing and formats nothing, for a caller that
+ * wants only what a describer returns (its findings), not its fields.
+ * xls_fields_reset() makes it an ordinary set again.
+ */
+void xls_fields_discard(struct xls_fieldset *fs);
 
 void xls_field_uint(struct xls_fieldset *fs, const char *key, uint64_t v);
 void xls_field_int(struct xls_fieldset *fs, const char *key, int64_t v);
@@ -78,5 +86,9 @@ struct xls_flag_name {
 };
 void xls_flags_to_str(uint64_t flags, const struct xls_flag_name *table,
 		      size_t ntable, char *buf, size_t bufsz);
+
+/* A field of the names of @flags in @table (xls_flags_to_str), up to 255 bytes. */
+void xls_field_flags(struct xls_fieldset *fs, const char *key, uint64_t flags,
+		     const struct xls_flag_name *table, size_t ntable);
 
 #endif /* XLS_FIELDS_H */

@@ -117,7 +117,7 @@ static void parent_rec(struct xls_desc *d, const struct xls_region *r,
 
 void xls_describe_attri(struct xls_desc *d)
 {
-	char names[96], opname[24];
+	char opname[24];
 	uint32_t op_flags, op, filter, name_len, new_name_len = 0, value_len;
 	const struct xls_region *name_r, *new_name_r = NULL, *value_r = NULL;
 	const struct xls_region *new_value_r = NULL;
@@ -157,10 +157,8 @@ void xls_describe_attri(struct xls_desc *d)
 		xls_field_uint(d->fs, "new_name_len", new_name_len);
 	xls_field_uint(d->fs, "value_len", value_len);
 	xls_field_hex(d->fs, "attr_filter", filter);
-	xls_flags_to_str(filter, attr_filter_names,
-			 sizeof(attr_filter_names) / sizeof(attr_filter_names[0]),
-			 names, sizeof(names));
-	xls_field_str(d->fs, "attr_filter_names", names);
+	xls_field_flags(d->fs, "attr_filter_names", filter, attr_filter_names,
+			sizeof(attr_filter_names) / sizeof(attr_filter_names[0]));
 
 	if (op_flags & ~(uint32_t)XFS_ATTRI_OP_FLAGS_TYPE_MASK)
 		xls_desc_finding(d, "alfi_op_flags 0x%x has bits above the op code",

@@ -110,7 +110,6 @@ void xls_describe_buf(struct xls_desc *d)
 {
 	struct xls_buf_format bf;
 	const char *why;
-	char names[160];
 	uint64_t data_bytes = 0, need;
 
 	if (xls_buf_format_parse(d->it, &bf, &why) < 0) {
@@ -123,8 +122,8 @@ void xls_describe_buf(struct xls_desc *d)
 	xls_field_uint(d->fs, "bytes", (uint64_t)bf.blf_len * BBSIZE);
 	xls_field_uint(d->fs, "map_size", bf.blf_map_size);
 	xls_field_hex(d->fs, "flags", bf.blf_flags);
-	xls_blf_flags_str(bf.blf_flags, names, sizeof(names));
-	xls_field_str(d->fs, "flag_names", names);
+	xls_field_flags(d->fs, "flag_names", bf.blf_flags & ~(uint64_t)XFS_BLFT_MASK,
+			blf_flag_names, sizeof(blf_flag_names) / sizeof(blf_flag_names[0]));
 	xls_field_str(d->fs, "buf_type", xls_blft_name(xls_blft(bf.blf_flags)));
 	for (uint32_t i = 1; i < d->it->nregions; i++)
 		data_bytes += d->it->regions[i].len;

@@ -382,7 +382,6 @@ static const struct xls_flag_name xmi_flags[] = {
 
 void xls_describe_xmi(struct xls_desc *d)
 {
-	char names[160];
 	uint64_t flags;
 
 	if (!xls_desc_need(d, XMI_SIZE, NULL))
@@ -397,9 +396,7 @@ void xls_describe_xmi(struct xls_desc *d)
 	xls_field_uint(d->fs, "startoff2", xls_d64(d, XMI_STARTOFF2));
 	xls_field_uint(d->fs, "blockcount", xls_d64(d, XMI_BLOCKCOUNT));
 	xls_field_hex(d->fs, "flags", flags);
-	xls_flags_to_str(flags, xmi_flags, ARRAY_SIZE(xmi_flags), names,
-			 sizeof(names));
-	xls_field_str(d->fs, "flag_names", names);
+	xls_field_flags(d->fs, "flag_names", flags, xmi_flags, ARRAY_SIZE(xmi_flags));
 	/* file sizes; the kernel keeps them as xfs_fsize_t (signed) in core */
 	xls_field_int(d->fs, "isize1", (int64_t)xls_d64(d, XMI_ISIZE1));
 	xls_field_int(d->fs, "isize2", (int64_t)xls_d64(d, XMI_ISIZE2));

@@ -132,7 +132,6 @@ static void check_fork(struct xls_desc *d, uint32_t idx, const char *fork,
 void xls_describe_inode(struct xls_desc *d)
 {
 	const struct ilf_layout *l;
-	char names[200];
 	uint32_t fields, dsize, asize, want_regions, idx;
 	uint64_t ino;
 
@@ -156,10 +155,8 @@ void xls_describe_inode(struct xls_desc *d)
 
 	xls_field_hex(d->fs, "ino", ino);
 	xls_field_hex(d->fs, "fields", fields);
-	xls_flags_to_str(fields, ilog_names,
-			 sizeof(ilog_names) / sizeof(ilog_names[0]),
-			 names, sizeof(names));
-	xls_field_str(d->fs, "field_names", names);
+	xls_field_flags(d->fs, "field_names", fields, ilog_names,
+			sizeof(ilog_names) / sizeof(ilog_names[0]));
 	xls_field_uint(d->fs, "asize", asize);
 	xls_field_uint(d->fs, "dsize", dsize);
 	xls_field_hex(d->fs, "blkno", xls_d64(d, l->blkno));

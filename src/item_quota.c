@@ -24,7 +24,6 @@ void xls_describe_dquot(struct xls_desc *d)
 {
 	const struct xls_region *r;
 	const size_t ddq_size = sizeof(struct xfs_disk_dquot);
-	char names[96];
 	uint32_t id;
 	uint16_t magic;
 	uint8_t type;
@@ -49,10 +48,8 @@ void xls_describe_dquot(struct xls_desc *d)
 	type = xls_reg_get8(r, DDQ(d_type));
 	xls_field_hex(d->fs, "d_magic", magic);
 	xls_field_hex(d->fs, "d_type", type);
-	xls_flags_to_str(type, dq_type_names,
-			 sizeof(dq_type_names) / sizeof(dq_type_names[0]),
-			 names, sizeof(names));
-	xls_field_str(d->fs, "d_type_names", names);
+	xls_field_flags(d->fs, "d_type_names", type, dq_type_names,
+			sizeof(dq_type_names) / sizeof(dq_type_names[0]));
 	xls_field_uint(d->fs, "d_id", xls_reg_be32(r, DDQ(d_id)));
 
 	if (r->len < ddq_size)
@@ -82,15 +79,12 @@ static const struct xls_flag_name qflag_names[] = {
 
 void xls_describe_quotaoff(struct xls_desc *d)
 {
-	char names[200];
 	uint32_t flags;
 
 	if (!xls_desc_need(d, offsetof(struct xfs_qoff_logformat, qf_pad), NULL))
 		return;
 	flags = xls_d32(d, offsetof(struct xfs_qoff_logformat, qf_flags));
 	xls_field_hex(d->fs, "qflags", flags);
-	xls_flags_to_str(flags, qflag_names,
-			 sizeof(qflag_names) / sizeof(qflag_names[0]),
-			 names, sizeof(names));
-	xls_field_str(d->fs, "qflag_names", names);
+	xls_field_flags(d->fs, "qflag_names", flags, qflag_names,
+			sizeof(qflag_names) / sizeof(qflag_names[0]));
 }

@@ -107,6 +107,34 @@ static void test_emit__full_field_set_fits_a_line(struct tap *t)
 	       "a field set filled to its limit is written whole (%zu bytes)", strlen(got));
 }
 
+static void test_fields__flags_to_str(struct tap *t)
+{
+	static const struct xls_flag_name names[] = {
+		{ 0x1, "core" }, { 0x2, "ddata" }, { 0x0, "never" }, { 0x6, "both" },
+	};
+	char buf[64], small[8];
+	bool ok = true;
+
+	xls_flags_to_str(0x0, names, 4, buf, sizeof(buf));
+	ok &= strcmp(buf, "") == 0;
+	xls_flags_to_str(0x1, names, 4, buf, sizeof(buf));
+	ok &= strcmp(buf, "core") == 0;
+	xls_flags_to_str(0x7, names, 4, buf, sizeof(buf));
+	ok &= strcmp(buf, "core|ddata|both") == 0;
+	xls_flags_to_str(0x31, names, 4, buf, sizeof(buf));
+	ok &= strcmp(buf, "core|UNKNOWN(0x30)") == 0;
+	/* cut to the buffer, always terminated */
+	xls_flags_to_str(0x7, names, 4, small, sizeof(small));
+	ok &= strcmp(small, "core|dd") == 0;
+	xls_flags_to_str(0x1, names, 4, small, 5);
+	ok &= strcmp(small, "core") == 0;
+	xls_flags_to_str(0x3, names, 4, small, 5);
+	ok &= strcmp(small, "core") == 0;
+	xls_flags_to_str(0x3, names, 4, small, 1);
+	ok &= strcmp(small, "") == 0;
+	tap_ok(t, ok, "flag names: joined by |, unknown bits in hex, cut to the buffer");
+}
+
 int main(void)
 {
 	struct tap t = { 0 };
@@ -116,5 +144,6 @@ int main(void)
 	test_emit__csv_quoting(&t);
 	test_emit__text_pairs(&t);
 	test_emit__full_field_set_fits_a_line(&t);
+	test_fields__flags_to_str(&t);
 	return tap_done(&t);
 }

@@ -44,19 +44,19 @@ static int on_begin(void *ctx, const struct xls_trans *t)
  * regions) are folded into the name, and the region count is shown only
  * when it disagrees with what the format declares.
  */
-static void print_item_text(FILE *f, uint32_t index, const struct xls_item *it,
-			    const struct xls_fieldset *fs)
+static void print_item_text(struct xls_out *o, uint32_t index,
+			    const struct xls_item *it, const struct xls_fieldset *fs)
 {
 	const struct xls_field *name = xls_fields_get(fs, "item");
 
-	fprintf(f, "  %4u %-9s", index, name ? name->v.s : "?");
+	xls_out_textf(o, "  %4u %-9s", index, name ? name->v.s : "?");
 	if (it->nregions != it->size)
-		fprintf(f, " regions=%u/%u", it->nregions, it->size);
+		xls_out_textf(o, " regions=%u/%u", it->nregions, it->size);
 	if (!xls_item_type_name(it->type))
-		fprintf(f, " type=0x%04x", it->type);
-	fputc(' ', f);
-	xls_out_text_pairs(f, fs, 4);
-	fputc('\n', f);
+		xls_out_textf(o, " type=0x%04x", it->type);
+	xls_out_textf(o, " ");
+	xls_out_text_pairs(o, fs, 4);
+	xls_out_text_end(o);
 }
 
 static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
@@ -73,7 +73,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	if (xls_item_describe(it, &fs))
 		c->findings++;
 	if (c->out.fmt == XLS_FMT_TEXT) {
-		print_item_text(c->out.f, t->nitems, it, &fs);
+		print_item_text(&c->out, t->nitems, it, &fs);
 	} else {
 		xls_out_record(&c->out, "item", &fs);
 	}

@@ -4,6 +4,7 @@
  * as xfs_logprint users read them.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "ondisk.h"
@@ -225,51 +226,118 @@ static void out_json(struct xls_out *o, const char *kind,
 	out_flush_line(o);
 }
 
-static void csv_cell(FILE *f, const char *s)
+static void csv_string(struct xls_out *o, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
+		out_str(o, s);
 		return;
 	}
-	fputc('"', f);
+	out_char(o, '"');
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+			out_char(o, '"');
+		out_char(o, *s);
 	}
-	fputc('"', f);
+	out_char(o, '"');
+}
+
+static void text_value(struct xls_out *o, const struct xls_field *fld);
+
+/* Only strings can hold a comma, quote or newline: numbers go as they are. */
+static void csv_value(struct xls_out *o, const struct xls_field *fld)
+{
+	if (fld->kind == XLS_FIELD_STR)
+		csv_string(o, fld->v.s);
+	else if (fld->kind == XLS_FIELD_JSON)
+		csv_string(o, fld->text ? fld->text : fld->v.s);
+	else
+		text_value(o, fld);
 }
 
 static void out_csv(struct xls_out *o, const struct xls_fieldset *fs)
 {
-	char buf[XLS_FIELDS_STRBUF];
-
 	if (!o->csv_header_done) {
 		for (unsigned int i = 0; i < fs->n; i++) {
 			if (i)
-				fputc(',', o->f);
-			csv_cell(o->f, fs->f[i].key);
+				out_char(o, ',');
+			csv_string(o, fs->f[i].key);
 		}
-		fputc('\n', o->f);
+		out_char(o, '\n');
+		out_flush_line(o);
 		o->csv_header_done = true;
 	}
 	for (unsigned int i = 0; i < fs->n; i++) {
 		if (i)
-			fputc(',', o->f);
-		xls_field_format(&fs->f[i], buf, sizeof(buf));
-		csv_cell(o->f, buf);
+			out_char(o, ',');
+		csv_value(o, &fs->f[i]);
 	}
-	fputc('\n', o->f);
+	out_char(o, '\n');
+	out_flush_line(o);
 }
 
-void xls_out_text_pairs(FILE *f, const struct xls_fieldset *fs, unsigned int nskip)
+/* A value as xls_field_format() writes it, without stdio but for reals. */
+static void text_value(struct xls_out *o, const struct xls_field *fld)
 {
-	char buf[XLS_FIELDS_STRBUF];
+	char buf[64];
 
-	for (unsigned int i = nskip; i < fs->n; i++) {
-		xls_field_format(&fs->f[i], buf, sizeof(buf));
-		fprintf(f, "%s%s=%s", i > nskip ? " " : "", fs->f[i].key, buf);
+	switch (fld->kind) {
+	case XLS_FIELD_UINT:
+	case XLS_FIELD_INT:
+		json_value(o, fld);	/* the same digits */
+		break;
+	case XLS_FIELD_HEX:
+		out_hex(o, fld->v.u);
+		break;
+	case XLS_FIELD_LSN:
+		out_u64(o, xls_lsn_cycle(fld->v.u));
+		out_char(o, '/');
+		out_u64(o, xls_lsn_block(fld->v.u));
+		break;
+	case XLS_FIELD_BOOL:
+		out_str(o, fld->v.b ? "yes" : "no");
+		break;
+	case XLS_FIELD_REAL:
+		xls_field_format(fld, buf, sizeof(buf));
+		out_str(o, buf);
+		break;
+	case XLS_FIELD_STR:
+		out_str(o, fld->v.s);
+		break;
+	case XLS_FIELD_JSON:
+		out_str(o, fld->text ? fld->text : fld->v.s);
+		break;
 	}
+}
+
+void xls_out_textf(struct xls_out *o, const char *fmt, ...)
+{
+	size_t room = sizeof(o->line) - o->len;
+	va_list ap;
+	int w;
+
+	va_start(ap, fmt);
+	w = vsnprintf(o->line + o->len, room, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		o->len += (size_t)w < room ? (size_t)w : room - 1;
+}
+
+void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
+			unsigned int nskip)
+{
+	for (unsigned int i = nskip; i < fs->n; i++) {
+		if (i > nskip)
+			out_char(o, ' ');
+		out_str(o, fs->f[i].key);
+		out_char(o, '=');
+		text_value(o, &fs->f[i]);
+	}
+}
+
+void xls_out_text_end(struct xls_out *o)
+{
+	out_char(o, '\n');
+	out_flush_line(o);
 }
 
 void xls_out_record(struct xls_out *o, const char *kind,
@@ -283,9 +351,10 @@ void xls_out_record(struct xls_out *o, const char *kind,
 		out_csv(o, fs);
 		break;
 	case XLS_FMT_TEXT:
-		fprintf(o->f, "%s ", kind);
-		xls_out_text_pairs(o->f, fs, 0);
-		fputc('\n', o->f);
+		out_str(o, kind);
+		out_char(o, ' ');
+		xls_out_text_pairs(o, fs, 0);
+		xls_out_text_end(o);
 		break;
 	}
 }
@@ -297,21 +366,43 @@ void xls_out_table_heading(FILE *f, const struct xls_column *cols, unsigned int 
 	fputc('\n', f);
 }
 
+/* @fld's text, or "-" for none, padded to @width as printf's "%*s" pads. */
+static void table_cell(struct xls_out *o, const struct xls_field *fld, int width)
+{
+	size_t start = o->len, vlen, want, pad;
+
+	if (fld)
+		text_value(o, fld);
+	else
+		out_char(o, '-');
+	vlen = o->len - start;
+	want = width < 0 ? (size_t)-(long)width : (size_t)width;
+	if (vlen >= want)
+		return;
+	pad = want - vlen;
+	if (pad > sizeof(o->line) - o->len)
+		return;
+	if (width > 0) {
+		memmove(o->line + start + pad, o->line + start, vlen);
+		memset(o->line + start, ' ', pad);
+	} else {
+		memset(o->line + o->len, ' ', pad);
+	}
+	o->len += pad;
+}
+
 void xls_out_table_row(FILE *f, const struct xls_column *cols, unsigned int n,
 		       const struct xls_fieldset *fs)
 {
-	char buf[XLS_FIELDS_STRBUF];
+	struct xls_out row;	/* the line buffer only: nothing to clear */
 
+	xls_out_init(&row, f, XLS_FMT_TEXT);
 	for (unsigned int i = 0; i < n; i++) {
-		const struct xls_field *fld = xls_fields_get(fs, cols[i].key);
-
-		if (fld)
-			xls_field_format(fld, buf, sizeof(buf));
-		else
-			snprintf(buf, sizeof(buf), "-");
-		fprintf(f, "%s%*s", i ? " " : "", cols[i].width, buf);
+		if (i)
+			out_char(&row, ' ');
+		table_cell(&row, xls_fields_get(fs, cols[i].key), cols[i].width);
 	}
-	fputc('\n', f);
+	xls_out_text_end(&row);
 }
 
 int xls_out_finish(struct xls_out *o)

@@ -43,8 +43,17 @@ void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt);
 void xls_out_record(struct xls_out *o, const char *kind,
 		    const struct xls_fieldset *fs);
 
-/* Text only: "key=value key=value" of @fs, skipping @nskip leading keys. */
-void xls_out_text_pairs(FILE *f, const struct xls_fieldset *fs, unsigned int nskip);
+/*
+ * Text lines built piece by piece in the line buffer, like JSON ones:
+ * printf-style text, then "key=value key=value" of @fs (skipping @nskip
+ * leading keys; values as xls_field_format() writes them), then the end
+ * of the line, which writes it out.
+ */
+void xls_out_textf(struct xls_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
+			unsigned int nskip);
+void xls_out_text_end(struct xls_out *o);
 
 /* Text table heading and row for @cols; missing keys print "-". */
 void xls_out_table_heading(FILE *f, const struct xls_column *cols, unsigned int n);

@@ -135,6 +135,42 @@ static void test_fields__flags_to_str(struct tap *t)
 	tap_ok(t, ok, "flag names: joined by |, unknown bits in hex, cut to the buffer");
 }
 
+/* A table row against printf's "%s%*s" per column, which it replaced. */
+static void test_emit__table_row_padding(struct tap *t)
+{
+	static const struct xls_column cols[] = {
+		{ "u", "U", 6 }, { "s", "S", -5 }, { "missing", "M", 3 },
+		{ "h", "H", 4 }, { "lsn", "LSN", -8 }, { "long", "L", 3 },
+		{ "r", "R", 7 }, { "last", "Z", -1 },
+	};
+	struct xls_fieldset fs;
+	char want[256], *got = NULL;
+	size_t size;
+	FILE *f;
+
+	xls_fields_reset(&fs);
+	xls_field_uint(&fs, "u", 42);
+	xls_field_str(&fs, "s", "ab");
+	xls_field_hex(&fs, "h", 0x1234);
+	xls_field_lsn(&fs, "lsn", (3ull << 32) | 77);
+	xls_field_str(&fs, "long", "longer than its column");
+	xls_field_real(&fs, "r", 12.345);
+	xls_field_str(&fs, "last", "");
+	snprintf(want, sizeof(want), "%*s %*s %*s %*s %*s %*s %*s %*s\n",
+		 6, "42", -5, "ab", 3, "-", 4, "0x1234", -8, "3/77",
+		 3, "longer than its column", 7, "12.35", -1, "");
+	f = open_memstream(&got, &size);
+	if (!f) {
+		tap_ok(t, false, "open_memstream");
+		return;
+	}
+	xls_out_table_row(f, cols, sizeof(cols) / sizeof(cols[0]), &fs);
+	fclose(f);
+	tap_ok(t, got && strcmp(got, want) == 0,
+	       "table rows pad right and left as printf does, '-' for a missing key");
+	free(got);
+}
+
 int main(void)
 {
 	struct tap t = { 0 };
@@ -145,5 +181,6 @@ int main(void)
 	test_emit__text_pairs(&t);
 	test_emit__full_field_set_fits_a_line(&t);
 	test_fields__flags_to_str(&t);
+	test_emit__table_row_padding(&t);
 	return tap_done(&t);
 }

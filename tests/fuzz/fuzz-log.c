@@ -64,6 +64,7 @@ static struct xls_buf_analysis *ba;
 
 struct fuzz_ctx {
 	struct xls_out		out;
+	struct xls_out		text;		/* trans's text lines */
 	struct xls_stats	*st;
 	uint64_t		items;
 	int64_t			last_blkno;	/* of a buffer item: history's --blkno */
@@ -127,7 +128,8 @@ static int on_item(void *vctx, const struct xls_trans *t, const struct xls_item 
 	xls_field_lsn(&fs, "lsn", t->lsn);
 	xls_item_describe(it, &fs);
 	xls_out_record(&c->out, "item", &fs);
-	xls_out_text_pairs(c->out.f, &fs, 4);
+	xls_out_text_pairs(&c->text, &fs, 4);
+	xls_out_text_end(&c->text);
 
 	if (it->type != XFS_LI_BUF) {
 		if (c->st)
@@ -340,6 +342,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	xls_out_init(&c.out, devnull, XLS_FMT_JSON);
+	xls_out_init(&c.text, devnull, XLS_FMT_TEXT);
+	/* Every other input is scanned with the read-ahead thread. */
+	log.read_ahead = size & 1 ? XLS_READ_AHEAD_ON : XLS_READ_AHEAD_OFF;
 	if (xls_log_find_head_tail(&log, &ht, &err) == 0) {
 		/*
 		 * The stats tables and the recovery passes each cost more than

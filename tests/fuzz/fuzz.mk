@@ -26,7 +26,14 @@ FUZZ_BIN	:= $(FUZZ_BUILD)/fuzz-log
 SEEDGEN		:= $(BUILD)/tests/xls-seedgen
 
 # The seed generator is a test tool: t0610 cuts its small logs with it.
-tests: $(SEEDGEN)
+# The harness is type-checked with every build of the tests, so that a
+# change of an interface it calls cannot wait for the next fuzzing run.
+tests: $(SEEDGEN) $(BUILD)/tests/fuzz-log.checked
+
+$(BUILD)/tests/fuzz-log.checked: tests/fuzz/fuzz-log.c $(wildcard src/*.h) config.mk
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(CPPFLAGS) -Isrc $(XCFLAGS) -Werror -fsyntax-only $<
+	@touch $@
 
 $(SEEDGEN): tests/fuzz/xls-seedgen.c $(BUILD)/libxls.a
 	@mkdir -p $(BUILD)/tests
@@ -38,7 +45,7 @@ $(FUZZ_BUILD)/%.o: src/%.c config.mk
 		$(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(FUZZ_BIN): tests/fuzz/fuzz-log.c $(FUZZ_OBJ)
-	$(FUZZ_CC) $(CPPFLAGS) -Isrc -std=c11 $(WARN) $(FUZZ_CFLAGS) $(FUZZ_SAN) \
+	$(FUZZ_CC) $(CPPFLAGS) -Isrc -std=c11 $(WARN) -Werror $(FUZZ_CFLAGS) $(FUZZ_SAN) \
 		-fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LIBS)
 
 -include $(FUZZ_OBJ:.o=.d)

@@ -26,14 +26,6 @@ pad() {
 	truncate -s "$want" "$2"
 }
 
-# recover, history and SVG output where this build has them.
-has_svg=false
-"$XLS" bufs --help 2>/dev/null | grep -q -- --svg && has_svg=true
-has_recover=false
-"$XLS" recover --help >/dev/null 2>&1 && has_recover=true
-has_history=false
-"$XLS" history --help >/dev/null 2>&1 && has_history=true
-
 run_one() {	# command words... (the input is the last argument)
 	rm -f m.svg
 	timeout 20 "$XLS" "$@" >out 2>err
@@ -53,19 +45,13 @@ run_all() {	# $1 input
 	done
 	# the buffers bufs --json found (its output is still in "out")
 	grep -o '"blkno":"0x[0-9a-f]*"' out | cut -d'"' -f4 | sort -u | head -8 >blknos
-	if $has_recover; then
-		run_one recover -f "$1" || return 1
-		run_one recover --json -v -f "$1" || return 1
-	fi
-	if $has_svg; then
-		run_one bufs --top=20 --svg=m.svg -f "$1" || return 1
-	fi
-	if $has_history; then
-		for b in $(cat blknos) 0x2; do
-			run_one history -v --blkno="$b" -f "$1" || return 1
-			run_one history --svg=m.svg --blkno="$b" -f "$1" || return 1
-		done
-	fi
+	run_one recover -f "$1" || return 1
+	run_one recover --json -v -f "$1" || return 1
+	run_one bufs --top=20 --svg=m.svg -f "$1" || return 1
+	for b in $(cat blknos) 0x2; do
+		run_one history -v --blkno="$b" -f "$1" || return 1
+		run_one history --svg=m.svg --blkno="$b" -f "$1" || return 1
+	done
 }
 
 # Like test_expect_success, but a failure is a TODO while the bug is open.

@@ -76,14 +76,6 @@ run_all() {	# $1 input, $2 mutation index
 	return 0
 }
 
-# recover, history and SVG output where this build has them.
-has_svg=false
-"$XLS" bufs --help 2>/dev/null | grep -q -- --svg && has_svg=true
-has_recover=false
-"$XLS" recover --help >/dev/null 2>&1 && has_recover=true
-has_history=false
-"$XLS" history --help >/dev/null 2>&1 && has_history=true
-
 extra_cmd() {
 	case $(($1 % 12)) in
 	0) echo "records" ;;
@@ -92,14 +84,11 @@ extra_cmd() {
 	3) echo "trans" ;;
 	4) echo "records --all --csv" ;;
 	5) echo "bufs --csv -v" ;;
-	6|7) if $has_recover; then echo "recover$( [ $(($1 % 12)) = 7 ] && echo ' --json -v')"
-	     else echo "trans --csv"; fi ;;
-	8|9) if $has_history; then echo "history -v --blkno=$(($1 % 12 - 7))"
-	     else echo "bufs -v --json"; fi ;;
-	10) if $has_svg; then echo "bufs --top=5 --svg=m.svg"
-	    else echo "stats"; fi ;;
-	11) if $has_history; then echo "history -v --blkno=2 --svg=m.svg"
-	    else echo "info --json"; fi ;;
+	6) echo "recover" ;;
+	7) echo "recover --json -v" ;;
+	8|9) echo "history -v --blkno=$(($1 % 12 - 7))" ;;
+	10) echo "bufs --top=5 --svg=m.svg" ;;
+	11) echo "history -v --blkno=2 --svg=m.svg" ;;
 	esac
 }
 

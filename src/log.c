@@ -93,6 +93,19 @@ static uint8_t *window_buffer(struct xls_log *log)
 	return log->win;
 }
 
+/*
+ * Where a record that wraps is put together: the scratch buffer, or under
+ * read-ahead a window of its own, so that it lives as long as the records
+ * in the other windows.  NULL when the reader thread has been told to stop.
+ */
+static uint8_t *wrap_buffer(struct xls_log *log)
+{
+	if (!log->ra)
+		return log->scratch;
+	log->win_n = 0;
+	return window_buffer(log);
+}
+
 /* Make the window hold @n blocks from @blk (no wrap); returns a pointer. */
 static const uint8_t *window_get(struct xls_log *log, uint32_t blk, uint32_t n,
 				 int *rc)
@@ -363,18 +376,10 @@ static const uint8_t *rec_load(struct xls_log *log, uint32_t blk,
 		base = (uint8_t *)window_get(log, blk, total, rc);
 		if (!base)
 			return NULL;
-	} else if (log->ra) {
-		/* A window of its own, so that it lives as long as the others. */
-		rec->wrapped = true;
-		log->win_n = 0;
-		base = window_buffer(log);
-		*rc = base ? read_phys(log, blk, total, base) : -ECANCELED;
-		if (*rc)
-			return NULL;
 	} else {
 		rec->wrapped = true;
-		base = log->scratch;
-		*rc = read_phys(log, blk, total, base);
+		base = wrap_buffer(log);
+		*rc = base ? read_phys(log, blk, total, base) : -ECANCELED;
 		if (*rc)
 			return NULL;
 	}

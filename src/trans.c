@@ -184,8 +184,7 @@ static struct open_trans *open_new(struct xls_trans_table *tt)
 	ot = tt->slot[tt->nopen++];
 	arena = ot->arena;
 	cap = ot->arena_cap;
-	memset(ot, 0, offsetof(struct open_trans, ri_copied));
-	ot->ri_copied = 0;
+	memset(ot, 0, offsetof(struct open_trans, reg_off));
 	ot->arena = arena;
 	ot->arena_cap = cap;
 	ot->arena_used = 0;

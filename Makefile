@@ -6,9 +6,12 @@ WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 SAN_CFLAGS ?=
 XCFLAGS = -std=c11 $(WARN) $(SAN_CFLAGS)
 
-SRC_ALL := $(wildcard src/*.c)
-SRC_CMD := $(filter src/main.c src/cmd_%.c,$(SRC_ALL))
+# One folder per stage of the pipeline (doc/layout.md); the commands in
+# src/cmd link against the stages, archived in libxls.a with the tests.
+SRC_ALL := $(wildcard src/*/*.c)
+SRC_CMD := $(wildcard src/cmd/*.c)
 SRC_LIB := $(filter-out $(SRC_CMD),$(SRC_ALL))
+HDR_ALL := $(wildcard src/*/*.h)
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/%.o)
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/u-*.c)
@@ -40,8 +43,8 @@ $(BUILD)/libxls.a: $(OBJ_LIB)
 	$(AR) rcs $@ $^
 
 $(BUILD)/%.o: src/%.c config.mk
-	@mkdir -p $(BUILD)
-	$(CC) $(CPPFLAGS) -DXLS_VERSION='"$(VERSION)"' $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Isrc -DXLS_VERSION='"$(VERSION)"' $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libxls.a
 	@mkdir -p $(BUILD)/tests

@@ -34,20 +34,20 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ondisk.h"
-#include "analysis.h"
-#include "emit.h"
-#include "item.h"
-#include "log.h"
-#include "region.h"
-#include "scan.h"
-#include "source.h"
-#if __has_include("recover.h")
-#include "recover.h"
+#include "base/ondisk.h"
+#include "analysis/analysis.h"
+#include "report/emit.h"
+#include "items/item.h"
+#include "log/log.h"
+#include "analysis/region.h"
+#include "trans/scan.h"
+#include "source/source.h"
+#if __has_include("recover/recover.h")
+#include "recover/recover.h"
 #define FUZZ_RECOVER 1
 #endif
-#if __has_include("svg.h")
-#include "svg.h"
+#if __has_include("report/svg.h")
+#include "report/svg.h"
 #define FUZZ_SVG 1
 #define FUZZ_SVG_ROWS 256
 #endif

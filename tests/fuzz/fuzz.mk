@@ -30,7 +30,7 @@ SEEDGEN		:= $(BUILD)/tests/xls-seedgen
 # change of an interface it calls cannot wait for the next fuzzing run.
 tests: $(SEEDGEN) $(BUILD)/tests/fuzz-log.checked
 
-$(BUILD)/tests/fuzz-log.checked: tests/fuzz/fuzz-log.c $(wildcard src/*.h) config.mk
+$(BUILD)/tests/fuzz-log.checked: tests/fuzz/fuzz-log.c $(HDR_ALL) config.mk
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(CPPFLAGS) -Isrc $(XCFLAGS) -Werror -fsyntax-only $<
 	@touch $@
@@ -40,8 +40,8 @@ $(SEEDGEN): tests/fuzz/xls-seedgen.c $(BUILD)/libxls.a
 	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) $(XCFLAGS) -o $@ $< $(BUILD)/libxls.a $(LIBS)
 
 $(FUZZ_BUILD)/%.o: src/%.c config.mk
-	@mkdir -p $(FUZZ_BUILD)
-	$(FUZZ_CC) $(CPPFLAGS) -DXLS_VERSION='"$(VERSION)"' -std=c11 $(WARN) \
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) -Isrc -DXLS_VERSION='"$(VERSION)"' -std=c11 $(WARN) \
 		$(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(FUZZ_BIN): tests/fuzz/fuzz-log.c $(FUZZ_OBJ)

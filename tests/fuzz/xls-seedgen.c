@@ -47,10 +47,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ondisk.h"
-#include "crc32c.h"
-#include "log.h"
-#include "source.h"
+#include "base/ondisk.h"
+#include "base/crc32c.h"
+#include "log/log.h"
+#include "source/source.h"
 
 #define BB		512u
 #define CYCLE_WORDS	(XLOG_HEADER_CYCLE_SIZE / BB)	/* 64 */

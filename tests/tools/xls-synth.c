@@ -75,8 +75,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ondisk.h"
-#include "crc32c.h"
+#include "base/ondisk.h"
+#include "base/crc32c.h"
 
 #define BB		512u
 #define OPHDR		((uint32_t)sizeof(xlog_op_header_t))		/* 12 */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "bitmap.h"
+#include "base/bitmap.h"
 
 #define U_SEED		0x2545f4914f6cdd1dull
 #define U_MAX_WORDS	17u

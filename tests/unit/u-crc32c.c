@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "tap.h"
-#include "crc32c.h"
-#include "crc32c_table.h"
-#include "crc32c_shift.h"
+#include "base/crc32c.h"
+#include "base/crc32c_table.h"
+#include "base/crc32c_shift.h"
 
 #define U_SEED		0x9e3779b97f4a7c15ull
 #define U_RANDOM_BUFS	3000

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "emit.h"
+#include "report/emit.h"
 
 /* Run @fs through a writer of @fmt and return what it wrote (static). */
 static const char *render(enum xls_format fmt, const struct xls_fieldset *fs)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "item.h"
+#include "items/item.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_REGIONS	8

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "region.h"
+#include "analysis/region.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define U_MAX_REG	300u		/* more than a kernel item may hold */

@@ -1,0 +1,79 @@
+/* copy: write the log out to a new file, as xfs_logprint -C does. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+
+#define COPY_CHUNK	(4u << 20)
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int copy_log(const struct xls_source *src, int fd, const char *dst,
+		    struct xls_error *err)
+{
+	uint64_t total = (uint64_t)src->geo.log_bbs * 512, off;
+	uint8_t *buf = malloc(COPY_CHUNK);
+	int rc = 0;
+
+	if (!buf)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	for (off = 0; off < total && !rc; off += COPY_CHUNK) {
+		size_t n = total - off < COPY_CHUNK ? (size_t)(total - off) : COPY_CHUNK;
+
+		rc = xls_source_read(src, off, buf, n);
+		if (rc) {
+			xls_error_set(err, XLS_EXIT_INPUT, "cannot read '%s' at log byte %llu: %s",
+				      src->path, (unsigned long long)off, strerror(-rc));
+			break;
+		}
+		rc = write_all(fd, buf, n);
+		if (rc)
+			xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s': %s",
+				      dst, strerror(-rc));
+	}
+	free(buf);
+	return rc ? -1 : 0;
+}
+
+int xls_cmd_copy(const struct xls_options *opt, struct xls_error *err)
+{
+	struct xls_source src;
+	int fd, rc;
+
+	if (xls_source_open(&src, &opt->src, err))
+		return err->status;
+	fd = open(opt->out_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		xls_error_set(err, XLS_EXIT_USAGE, "cannot create '%s': %s",
+			      opt->out_path, strerror(errno));
+		xls_source_close(&src);
+		return err->status;
+	}
+	rc = copy_log(&src, fd, opt->out_path, err);
+	if (close(fd) < 0 && !rc)
+		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s': %s",
+				   opt->out_path, strerror(errno));
+	if (!rc && opt->fmt == XLS_FMT_TEXT)
+		printf("copied %llu bytes of log from '%s' to '%s'\n",
+		       (unsigned long long)src.geo.log_bbs * 512, src.path, opt->out_path);
+	xls_source_close(&src);
+	return rc ? err->status : XLS_EXIT_OK;
+}

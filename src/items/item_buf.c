@@ -1,0 +1,140 @@
+/*
+ * Buffer log items (XFS_LI_BUF): struct xfs_buf_log_format in regions[0],
+ * one data region per logged run of 128-byte chunks after it.
+ *
+ * The writer logs only offsetof(blf_data_map) + blf_map_size words of the
+ * format (xfs_buf_log_format_size()), so the region is usually shorter than
+ * the 88-byte struct; recovery (xfs_buf_log_check_iovec) accepts it when it
+ * holds the fixed part and blf_map_size words of bitmap.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "items/item.h"
+#include "items/item_priv.h"
+
+#define BLF_FIXED	offsetof(struct xfs_buf_log_format, blf_data_map)
+
+static const char *const blft_names[] = {
+	[XFS_BLFT_UNKNOWN_BUF]		= "unknown",
+	[XFS_BLFT_UDQUOT_BUF]		= "udquot",
+	[XFS_BLFT_PDQUOT_BUF]		= "pdquot",
+	[XFS_BLFT_GDQUOT_BUF]		= "gdquot",
+	[XFS_BLFT_BTREE_BUF]		= "btree",
+	[XFS_BLFT_AGF_BUF]		= "agf",
+	[XFS_BLFT_AGFL_BUF]		= "agfl",
+	[XFS_BLFT_AGI_BUF]		= "agi",
+	[XFS_BLFT_DINO_BUF]		= "dino",
+	[XFS_BLFT_SYMLINK_BUF]		= "symlink",
+	[XFS_BLFT_DIR_BLOCK_BUF]	= "dir_block",
+	[XFS_BLFT_DIR_DATA_BUF]		= "dir_data",
+	[XFS_BLFT_DIR_FREE_BUF]		= "dir_free",
+	[XFS_BLFT_DIR_LEAF1_BUF]	= "dir_leaf1",
+	[XFS_BLFT_DIR_LEAFN_BUF]	= "dir_leafn",
+	[XFS_BLFT_DA_NODE_BUF]		= "da_node",
+	[XFS_BLFT_ATTR_LEAF_BUF]	= "attr_leaf",
+	[XFS_BLFT_ATTR_RMT_BUF]		= "attr_rmt",
+	[XFS_BLFT_SB_BUF]		= "sb",
+	[XFS_BLFT_RTBITMAP_BUF]		= "rtbitmap",
+	[XFS_BLFT_RTSUMMARY_BUF]	= "rtsummary",
+};
+
+/* "blft_N" names for the values enum xfs_blft leaves unnamed (21..31). */
+static const char *const blft_unnamed[] = {
+	"blft_21", "blft_22", "blft_23", "blft_24", "blft_25", "blft_26",
+	"blft_27", "blft_28", "blft_29", "blft_30", "blft_31",
+};
+
+const char *xls_blft_name(unsigned int blft)
+{
+	const size_t nnamed = sizeof(blft_names) / sizeof(blft_names[0]);
+
+	if (blft < nnamed && blft_names[blft])
+		return blft_names[blft];
+	if (blft >= nnamed && blft - nnamed < sizeof(blft_unnamed) / sizeof(blft_unnamed[0]))
+		return blft_unnamed[blft - nnamed];
+	return "blft_invalid";
+}
+
+static const struct xls_flag_name blf_flag_names[] = {
+	{ XFS_BLF_INODE_BUF,	"inode_buf" },
+	{ XFS_BLF_CANCEL,	"cancel" },
+	{ XFS_BLF_UDQUOT_BUF,	"udquot_buf" },
+	{ XFS_BLF_PDQUOT_BUF,	"pdquot_buf" },
+	{ XFS_BLF_GDQUOT_BUF,	"gdquot_buf" },
+};
+
+void xls_blf_flags_str(uint16_t blf_flags, char *buf, size_t bufsz)
+{
+	xls_flags_to_str(blf_flags & ~(uint32_t)XFS_BLFT_MASK, blf_flag_names,
+			 sizeof(blf_flag_names) / sizeof(blf_flag_names[0]),
+			 buf, bufsz);
+}
+
+int xls_buf_format_parse(const struct xls_item *it, struct xls_buf_format *out,
+			 const char **why)
+{
+	const struct xls_region *r;
+	enum xls_endian e = it->endian;
+	uint32_t fit;
+
+	memset(out, 0, sizeof(*out));
+	if (!it->regions || it->nregions == 0 || !it->regions[0].data) {
+		*why = "buffer item has no format region";
+		return -1;
+	}
+	r = &it->regions[0];
+	if (r->len < BLF_FIXED) {
+		*why = "buffer format region shorter than the fixed part of xfs_buf_log_format";
+		return -1;
+	}
+	out->blf_type = xls_reg_get16(r, e, offsetof(struct xfs_buf_log_format, blf_type));
+	out->blf_size = xls_reg_get16(r, e, offsetof(struct xfs_buf_log_format, blf_size));
+	out->blf_flags = xls_reg_get16(r, e, offsetof(struct xfs_buf_log_format, blf_flags));
+	out->blf_len = xls_reg_get16(r, e, offsetof(struct xfs_buf_log_format, blf_len));
+	out->blf_blkno = (int64_t)xls_reg_get64(r, e, offsetof(struct xfs_buf_log_format, blf_blkno));
+	out->blf_map_size = xls_reg_get32(r, e, offsetof(struct xfs_buf_log_format, blf_map_size));
+
+	fit = (uint32_t)((r->len - BLF_FIXED) / sizeof(uint32_t));
+	out->map_words = out->blf_map_size;
+	if (out->map_words > XFS_BLF_DATAMAP_SIZE)
+		out->map_words = XFS_BLF_DATAMAP_SIZE;
+	if (out->map_words > fit)
+		out->map_words = fit;
+	for (uint32_t i = 0; i < out->map_words; i++)
+		out->blf_data_map[i] = xls_reg_get32(r, e, BLF_FIXED + 4 * (uint64_t)i);
+	*why = NULL;
+	return 0;
+}
+
+void xls_describe_buf(struct xls_desc *d)
+{
+	struct xls_buf_format bf;
+	const char *why;
+	uint64_t data_bytes = 0, need;
+
+	if (xls_buf_format_parse(d->it, &bf, &why) < 0) {
+		xls_desc_need(d, BLF_FIXED, NULL);
+		return;
+	}
+
+	xls_field_hex(d->fs, "blkno", (uint64_t)bf.blf_blkno);
+	xls_field_uint(d->fs, "len", bf.blf_len);
+	xls_field_uint(d->fs, "bytes", (uint64_t)bf.blf_len * BBSIZE);
+	xls_field_uint(d->fs, "map_size", bf.blf_map_size);
+	xls_field_hex(d->fs, "flags", bf.blf_flags);
+	xls_field_flags(d->fs, "flag_names", bf.blf_flags & ~(uint64_t)XFS_BLFT_MASK,
+			blf_flag_names, sizeof(blf_flag_names) / sizeof(blf_flag_names[0]));
+	xls_field_str(d->fs, "buf_type", xls_blft_name(xls_blft(bf.blf_flags)));
+	for (uint32_t i = 1; i < d->it->nregions; i++)
+		data_bytes += d->it->regions[i].len;
+	xls_field_uint(d->fs, "data_bytes", data_bytes);
+
+	if (bf.blf_map_size > XFS_BLF_DATAMAP_SIZE)
+		xls_desc_finding(d, "blf_map_size %u exceeds %d words",
+				 bf.blf_map_size, (int)XFS_BLF_DATAMAP_SIZE);
+	need = BLF_FIXED + (uint64_t)bf.blf_map_size * sizeof(uint32_t);
+	if (d->fmt->len < need)
+		xls_desc_finding(d, "buf format region is %u bytes, %llu needed for %u map words",
+				 d->fmt->len, (unsigned long long)need,
+				 bf.blf_map_size);
+}

@@ -1,0 +1,180 @@
+/*
+ * Log stage: find head and tail as recovery does, and iterate log records,
+ * each validated, CRC-checked and with its cycle-stamped words restored.
+ */
+#ifndef XLS_LOG_H
+#define XLS_LOG_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "base/err.h"
+#include "source/source.h"
+
+enum xls_crc_state {
+	XLS_CRC_OK,		/* stored CRC matches */
+	XLS_CRC_OK_I386,	/* matches only over the 324-byte i386 header */
+	XLS_CRC_ZERO,		/* stored CRC is 0: accepted, as mkfs writes 0 */
+	XLS_CRC_BAD,		/* mismatch */
+};
+
+/* One log record, header in host order, payload restored. */
+struct xls_rec {
+	uint32_t	blk;		/* physical block of the header */
+	uint32_t	hblks;		/* header blocks, extended headers included */
+	uint32_t	data_blks;	/* payload blocks: BTOBB(h_len) */
+	uint32_t	h_magicno;
+	uint32_t	h_cycle;
+	uint32_t	h_version;
+	uint32_t	h_len;
+	uint64_t	h_lsn;
+	uint64_t	h_tail_lsn;
+	uint32_t	h_crc;		/* as stored (little-endian on disk) */
+	uint32_t	h_prev_block;
+	uint32_t	h_num_logops;
+	uint32_t	h_fmt;
+	uint8_t		h_fs_uuid[16];
+	uint32_t	h_size;		/* as stored */
+	uint32_t	crc_calc;	/* what the kernel computes */
+	enum xls_crc_state crc;
+	bool		wrapped;	/* crosses the physical end of the log */
+	bool		uuid_mismatch;	/* h_fs_uuid differs from the superblock's */
+	uint32_t	bad_stamps;	/* payload blocks with an unexpected cycle */
+	uint32_t	first_bad_stamp; /* index of the first such block */
+	const uint8_t	*data;		/* h_len bytes; valid until the next call */
+};
+
+enum xls_log_state {
+	XLS_LOG_CLEAN,		/* unmount record at the head */
+	XLS_LOG_DIRTY,
+	XLS_LOG_ZEROED,		/* totally zeroed: no record at all */
+};
+
+struct xls_head_tail {
+	enum xls_log_state state;
+	uint32_t	head_blk;	/* where the next record would go */
+	uint32_t	tail_blk;
+	uint32_t	head_cycle;	/* cycle of the last record */
+	uint32_t	last_rec_blk;	/* header block of the last record */
+	uint64_t	last_lsn;	/* its h_lsn */
+	uint64_t	tail_lsn;	/* its h_tail_lsn */
+	uint32_t	found_head_blk;	/* head before torn-write trimming */
+	uint32_t	found_tail_blk;	/* tail before overwrite detection */
+	bool		torn;		/* head trimmed: bad CRC near the head */
+	bool		tail_moved;	/* tail moved past corrupt records */
+};
+
+#define XLS_WIN_BLKS	8192u		/* read-ahead window: 4 MiB */
+#define XLS_MAX_HBLKS	8u		/* 256 KiB record / 32 KiB per header */
+#define XLS_MAX_REC_BLKS (XLS_MAX_HBLKS + (XLOG_MAX_RECORD_BSIZE / 512u))
+
+struct xls_readahead;
+
+/* Whether scans read records in a second thread (xls_rec_iter_read_ahead). */
+enum xls_read_ahead {
+	XLS_READ_AHEAD_OFF,
+	XLS_READ_AHEAD_AUTO,	/* when the walk is long enough to pay */
+	XLS_READ_AHEAD_ON,
+};
+
+struct xls_log {
+	const struct xls_source	*src;
+	uint32_t		nblks;		/* log size in basic blocks */
+	bool			logv2;
+	enum xls_read_ahead	read_ahead;	/* for scans; OFF after init */
+	uint8_t			*win_buf;	/* XLS_WIN_BLKS blocks */
+	uint8_t			*win;		/* the window: win_buf, or read-ahead's */
+	uint32_t		win_start;	/* first physical block in win */
+	uint32_t		win_n;		/* valid blocks in win */
+	uint8_t			*scratch;	/* a record that wraps, contiguous */
+	/*
+	 * One bit per log block: set on the header block of a record whose
+	 * CRC matched in an earlier pass (head and tail verification runs
+	 * the kernel's CRC pass over tail..head), so later passes over the
+	 * same, unchanged records need not checksum them again.
+	 */
+	uint64_t		*crc_ok;
+	/* While a read-ahead thread runs, the window above is its alone. */
+	struct xls_readahead	*ra;
+};
+
+/* Allocate buffers for reading the log of @src.  Returns 0 or -1 (@err set). */
+int xls_log_init(struct xls_log *log, const struct xls_source *src,
+		 struct xls_error *err);
+void xls_log_release(struct xls_log *log);
+
+/*
+ * Find head and tail as xlog_find_tail() does: cycle search, partial
+ * record back-up, unmount record check, torn-write trimming of the head
+ * (CRC of the last XLOG_MAX_ICLOGS records) and tail overwrite detection.
+ * Returns 0, or -1 with @err set when the log has no usable record.
+ */
+int xls_log_find_head_tail(struct xls_log *log, struct xls_head_tail *ht,
+			   struct xls_error *err);
+
+enum xls_iter_mode {
+	XLS_ITER_LSN,		/* tail to head, following record lengths */
+	XLS_ITER_PHYSICAL,	/* every record header in block order */
+};
+
+enum xls_iter_result {
+	XLS_ITER_END = 0,
+	XLS_ITER_RECORD = 1,	/* *rec filled */
+	XLS_ITER_GAP = 2,	/* blocks skipped: gap_blk, gap_blks, gap_why */
+};
+
+struct xls_rec_iter {
+	struct xls_log		*log;
+	enum xls_iter_mode	mode;
+	uint32_t		next_blk;
+	uint32_t		end_blk;	/* LSN mode: the head */
+	uint64_t		walked;		/* blocks consumed, bounds every walk */
+	bool			done;
+	uint32_t		gap_blk;
+	uint32_t		gap_blks;
+	const char		*gap_why;
+	struct xls_readahead	*ra;		/* records come from a reader thread */
+};
+
+/* Iterate records in [@from, @to) (LSN mode), or the whole log (physical). */
+void xls_rec_iter_init(struct xls_rec_iter *it, struct xls_log *log,
+		       enum xls_iter_mode mode, uint32_t from, uint32_t to);
+
+/*
+ * Next record.  Returns an enum xls_iter_result, or -1 with @err set on a
+ * read error.  A header that fails validation is reported as a gap and the
+ * walk resynchronises on the next valid header; it never loops.
+ */
+int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
+		      struct xls_error *err);
+
+/*
+ * Have a second thread read, CRC-check and unpack records ahead of the
+ * caller, who decodes each in place while the next ones are read (both
+ * cores busy on a full log).  Call before the first xls_rec_iter_next();
+ * the records and their order are the same as without it.  Falls back to
+ * reading in the caller's thread when no thread can be started.  While it
+ * runs, the log may not be used other than through @it, and
+ * xls_rec_iter_release() must end it.
+ */
+void xls_rec_iter_read_ahead(struct xls_rec_iter *it);
+
+/* End the iteration: stops the reader thread, if any.  Always safe. */
+void xls_rec_iter_release(struct xls_rec_iter *it);
+
+/*
+ * Check a record header block; NULL when valid, else the reason.
+ * @h_size_out gets the record buffer size to use (h_size, or the mkfs
+ * workaround value).
+ */
+const char *xls_rec_header_check(const uint8_t *hdr, uint32_t blk,
+				 uint32_t nblks, bool logv2, uint32_t log_sunit,
+				 uint32_t *h_size_out);
+
+/* Blocks between two physical blocks going forward around the log. */
+static inline uint32_t xls_log_distance(const struct xls_log *log,
+					uint32_t from, uint32_t to)
+{
+	return to >= from ? to - from : log->nblks - from + to;
+}
+
+#endif /* XLS_LOG_H */

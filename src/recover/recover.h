@@ -1,0 +1,272 @@
+/*
+ * Recovery stage: what kernel log recovery would do with the journal,
+ * buffer by buffer, without writing anything.
+ *
+ * Two scans of the log, as xlog_do_log_recovery() makes two passes: pass 1
+ * builds the reference-counted table of cancelled buffers
+ * (xlog_recover_buf_commit_pass1), pass 2 takes every committed
+ * transaction at its commit record, puts its items in the order
+ * xlog_recover_reorder_trans() gives them and decides each buffer item as
+ * xlog_recover_buf_commit_pass2() would: cancelled, skipped because the
+ * block on the data device carries a newer LSN (xlog_recover_get_buf_lsn),
+ * or replayed, and why.  The first 512 bytes of every buffer recovery
+ * touches are simulated through the run (replayed regions, the LSN the
+ * write verifier stamps when the LSN changes), so a later transaction sees
+ * what the kernel's would.
+ *
+ * Memory is bounded by the transactions open at once and by the number of
+ * distinct buffers and pending intents, never by the length of the log.
+ */
+#ifndef XLS_RECOVER_H
+#define XLS_RECOVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/err.h"
+#include "base/finding.h"
+#include "log/log.h"
+#include "analysis/region.h"
+#include "trans/scan.h"
+#include "source/source.h"
+#include "trans/trans.h"
+
+/* The four lists of xlog_recover_reorder_trans(), in replay order. */
+enum xls_rlist {
+	XLS_RL_BUFFER,		/* buffers, in log order */
+	XLS_RL_ITEM,		/* every other item, in log order */
+	XLS_RL_INODE_BUF,	/* XFS_BLF_INODE_BUF buffers, last logged first */
+	XLS_RL_CANCEL,		/* XFS_BLF_CANCEL buffers, last logged first */
+};
+
+enum xls_rdecision {
+	XLS_RD_NONE,		/* nothing to decide (intents, done items...) */
+	XLS_RD_REPLAY,		/* block LSN older than the transaction's */
+	XLS_RD_REPLAY_ALWAYS,	/* recovered whatever the block says (reason) */
+	XLS_RD_SKIP_CANCELLED,	/* in the cancel table: a later cancel follows */
+	XLS_RD_SKIP_LSN,	/* block LSN >= the transaction's LSN */
+	XLS_RD_CANCEL,		/* a cancel item: drops one table reference */
+	XLS_RD_SKIP_QUOTAOFF,	/* dquot buffer of a quota type turned off */
+	XLS_RD_FAIL,		/* recovery fails on this item (fail_why) */
+	XLS_RD_COUNT
+};
+
+/* One di_next_unlinked field an inode buffer item replays. */
+struct xls_runlinked {
+	uint32_t	slot;		/* inode index in the buffer */
+	uint32_t	offset;		/* byte offset of the field */
+	uint32_t	value;		/* agino as logged (0xffffffff: end) */
+	bool		readable;	/* false: the kernel would read past its region */
+};
+
+/* A buffer item as recovery sees it. */
+struct xls_rbuf {
+	int64_t		blkno;		/* blf_blkno, daddr */
+	uint32_t	len;		/* blf_len, 512-byte blocks */
+	uint16_t	blf_flags;
+	unsigned int	blft;
+	const struct xls_buf_format *blf;
+	const struct xls_region_result *res;	/* regions as recovery places them */
+	double		dirty_pct;
+	/* what recovery read from the block before deciding */
+	bool		block_read;	/* false: no data device, or read error */
+	bool		from_replay;	/* state left by an earlier replay, not disk */
+	uint32_t	magic;		/* the magic that identified it, 0 if none */
+	const char	*magic_name;	/* "XDD3", "agi", ... or "unknown" */
+	bool		has_lsn;
+	uint64_t	block_lsn;
+	uint32_t	cancel_refs;	/* table references when processed */
+	/* after the decision */
+	const char	*kernel_warning; /* validate_buf_type's message, or NULL */
+	/* a segment of a multi-extent buffer (one format per extent) */
+	uint32_t	compound;	/* 1-based id within the transaction; 0 none */
+	uint32_t	seg;		/* 1-based segment index */
+	uint32_t	nseg;		/* segments logged */
+	uint32_t	block_bytes;	/* size of the whole block (dir block size) */
+	uint64_t	seg_offset;	/* byte offset in the block */
+	bool		seg_offset_exact; /* false: a clean segment may precede it */
+	bool		block_start;	/* carries the block's header */
+	const char	*seg_note;	/* what recovery does to this segment */
+	/* XFS_BLF_INODE_BUF: the fields xlog_recover_do_inode_buffer replays */
+	uint32_t	nunlinked;
+	const struct xls_runlinked *unlinked;
+	/* with xls_recover_opts.keep_blkno: the logged bytes of each place */
+	const uint8_t	*data;		/* res->places[i] bytes, concatenated */
+};
+
+/* An inode item's logged regions (kept for the buffer history follows). */
+struct xls_rinode {
+	enum xls_endian	endian;		/* of the log dinode and the format */
+	uint32_t	fields;		/* ilf_fields */
+	uint32_t	rdev;
+	uint32_t	nregions;
+	const uint8_t	*reg[4];	/* [1] log dinode, [2] [3] forks */
+	uint32_t	reg_len[4];
+};
+
+/* An icreate item (xfs_icreate_log). */
+struct xls_ricreate {
+	uint32_t	ag, agbno, count, isize, length, gen;
+};
+
+struct xls_ritem {
+	uint32_t		order;		/* 1-based, recovery order */
+	uint32_t		index;		/* 1-based, as logged */
+	uint16_t		type;		/* XFS_LI_* */
+	enum xls_rlist		list;
+	enum xls_rdecision	decision;
+	const char		*reason;	/* stable short key, "" if none */
+	char			detail[192];	/* one human sentence */
+	const char		*fail_why;	/* decision FAIL or a fatal note */
+	const struct xls_rbuf	*buf;		/* XFS_LI_BUF only */
+	bool			has_id;		/* intents and done items */
+	uint64_t		id;
+	bool			has_ino;	/* inode items */
+	uint64_t		ino;
+	int64_t			ino_blkno;	/* inode items: the cluster buffer */
+	uint32_t		ino_len;
+	uint32_t		ino_boffset;
+	/* with xls_recover_opts.keep_blkno: what the inode item logged */
+	const struct xls_rinode	*inode;
+	const struct xls_ricreate *icreate;	/* icreate items */
+};
+
+/* A transaction as recovery treats it. */
+struct xls_rtrans {
+	const struct xls_trans	*t;
+	uint32_t		seq;		/* 1-based among committed ones */
+	bool			replayed;	/* committed: pass 2 processes it */
+	uint32_t		flushed;	/* buffers written first: its LSN is new */
+	uint32_t		nitems;
+};
+
+/* An intent with no done item: work recovery would finish. */
+struct xls_rintent {
+	uint16_t	type;		/* XFS_LI_EFI, ...; XFS_LI_IUNLINK: an AGI bucket */
+	const char	*kind;		/* "efi", ..., "unlinked" */
+	uint64_t	id;
+	uint32_t	tid;
+	uint64_t	lsn;
+	char		what[160];
+};
+
+/* An entry of the cancel table after pass 1. */
+struct xls_rcancel {
+	int64_t		blkno;
+	uint32_t	len;
+	uint32_t	refs;
+};
+
+struct xls_recover_summary {
+	uint64_t	trans_replayed;		/* committed, processed in pass 2 */
+	uint64_t	trans_discarded;	/* no commit record */
+	uint64_t	trans_corrupt;
+	uint64_t	items;
+	uint64_t	buffers;
+	uint64_t	decisions[XLS_RD_COUNT];
+	uint64_t	always_by_reason[16];	/* see xls_rreason_name() */
+	uint64_t	cancel_entries;		/* table after pass 1 */
+	uint64_t	cancel_refs;
+	uint64_t	compound_buffers;
+	uint64_t	compound_segments;
+	uint64_t	kernel_warnings;
+	uint64_t	unlinked_fields;
+	uint64_t	intents_pending;
+	uint64_t	buffers_touched;	/* distinct (blkno, len) replayed */
+	bool		fails;			/* recovery would stop */
+	uint64_t	fail_lsn;
+	char		fail_why[256];
+};
+
+struct xls_recover_opts {
+	/* keep the logged bytes of buffer items at this daddr (history) */
+	bool		keep;
+	int64_t		keep_blkno;
+};
+
+struct xls_recover_sink {
+	void	*ctx;
+	/* after pass 1, once per cancel table entry, in blkno order */
+	int	(*cancel)(void *ctx, const struct xls_rcancel *c);
+	/* pass 2, every transaction that ends: committed or not */
+	int	(*trans)(void *ctx, const struct xls_rtrans *rt);
+	/* pass 2, each item of a committed transaction in recovery order */
+	int	(*item)(void *ctx, const struct xls_rtrans *rt,
+			const struct xls_ritem *ri);
+	/* buffer items of discarded (uncommitted) transactions, for history */
+	int	(*discarded_buf)(void *ctx, const struct xls_trans *t,
+				 const struct xls_ritem *ri);
+	/* after pass 2, each intent left without its done item */
+	int	(*intent)(void *ctx, const struct xls_rintent *in);
+	int	(*finding)(void *ctx, const struct xls_finding *f);
+	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
+};
+
+struct xls_recover;
+
+/*
+ * A recovery run over @src's log.  Reads the superblock itself (inode and
+ * directory block sizes).  NULL with @err set on failure.
+ */
+struct xls_recover *xls_recover_new(const struct xls_source *src,
+				    const struct xls_recover_opts *o,
+				    struct xls_error *err);
+void xls_recover_free(struct xls_recover *r);
+
+/*
+ * Run both passes over tail..head, calling @sink.  Returns 0, -1 with
+ * @err set, or the non-zero value a sink callback returned.
+ */
+int xls_recover_run(struct xls_recover *r, struct xls_log *log,
+		    const struct xls_head_tail *ht,
+		    const struct xls_recover_sink *sink, struct xls_error *err);
+
+const struct xls_recover_summary *xls_recover_summary(const struct xls_recover *r);
+
+/*
+ * Geometry recovery uses: sb_inodesize, the directory block size, v5, and
+ * whether the data device could be read.
+ */
+uint32_t xls_recover_inodesize(const struct xls_recover *r);
+bool xls_recover_v5(const struct xls_recover *r);
+
+/* "replay", "replay_always", "skip_cancelled", ... (JSON, CSV). */
+const char *xls_rdecision_key(enum xls_rdecision d);
+/* "replay", "replay: always (v4)", "skip: cancelled", ... (text). */
+void xls_rdecision_text(const struct xls_ritem *ri, char *buf, size_t bufsz);
+/* "buffer", "item", "inode_buffer", "cancel". */
+const char *xls_rlist_name(enum xls_rlist l);
+/* Name of reason index @i of always_by_reason, NULL past the end. */
+const char *xls_rreason_name(unsigned int i);
+
+/*
+ * Replay inode item @ri of a transaction at @lsn into the inode cluster
+ * buffer image @buf of @len bytes (the buffer at ri->ino_blkno), as
+ * xlog_recover_inode_commit_pass2() does: the log dinode converted to disk
+ * order (xfs_log_dinode_to_disk, di_lsn set to @lsn, di_next_unlinked left
+ * alone), the device number, the forks (a bmbt root converted to its
+ * on-disk form), then the inode CRC.  Returns 0, or -1 with *@why set when
+ * recovery would fail (bad magic) or the item cannot be applied.
+ */
+int xls_recover_apply_inode(const struct xls_recover *r, const struct xls_ritem *ri,
+			    uint64_t lsn, uint8_t *buf, uint32_t len, const char **why);
+
+/* Length of an inode cluster buffer in 512-byte blocks, 0 if unknown. */
+uint32_t xls_recover_cluster_bb(const struct xls_recover *r);
+
+/*
+ * When icreate item @ri initialises the cluster buffer at @blkno, write
+ * into @buf (@len bytes) what xfs_ialloc_inode_init() writes and return
+ * true; else false.
+ */
+bool xls_recover_apply_icreate(const struct xls_recover *r, const struct xls_ritem *ri,
+			       int64_t blkno, uint8_t *buf, uint32_t len);
+
+/*
+ * Recompute the CRC of each v3 inode of an inode buffer image @buf of
+ * @len bytes whose di_next_unlinked was replayed, as
+ * xlog_recover_do_inode_buffer() does (xfs_dinode_calc_crc).
+ */
+void xls_recover_inode_crc(uint8_t *buf, uint32_t len, uint32_t inodesize,
+			   uint32_t slot);
+
+#endif /* XLS_RECOVER_H */

@@ -1,0 +1,413 @@
+/*
+ * Writers for text, JSON Lines and CSV.  JSON strings are escaped per RFC
+ * 8259; CSV fields per RFC 4180.  LSNs print as "cycle/block" everywhere,
+ * as xfs_logprint users read them.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "base/ondisk.h"
+#include "report/emit.h"
+
+void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
+{
+	o->f = f;
+	o->fmt = fmt;
+	o->csv_header_done = false;
+	o->len = 0;
+}
+
+void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
+{
+	switch (fld->kind) {
+	case XLS_FIELD_UINT:
+		snprintf(buf, bufsz, "%" PRIu64, fld->v.u);
+		break;
+	case XLS_FIELD_INT:
+		snprintf(buf, bufsz, "%" PRId64, fld->v.i);
+		break;
+	case XLS_FIELD_HEX:
+		snprintf(buf, bufsz, "0x%" PRIx64, fld->v.u);
+		break;
+	case XLS_FIELD_BOOL:
+		snprintf(buf, bufsz, "%s", fld->v.b ? "yes" : "no");
+		break;
+	case XLS_FIELD_REAL:
+		snprintf(buf, bufsz, "%.2f", fld->v.d);
+		break;
+	case XLS_FIELD_LSN:
+		snprintf(buf, bufsz, "%u/%u", xls_lsn_cycle(fld->v.u),
+			 xls_lsn_block(fld->v.u));
+		break;
+	case XLS_FIELD_STR:
+		snprintf(buf, bufsz, "%s", fld->v.s);
+		break;
+	case XLS_FIELD_JSON:
+		snprintf(buf, bufsz, "%s", fld->text ? fld->text : fld->v.s);
+		break;
+	}
+}
+
+/*
+ * Line buffer appenders: JSON output is the hot path of "bufs --json" and
+ * "trans --json", so it is formatted by hand, not by stdio per character.
+ * A line that would overflow the buffer is cut (never overrun); no field
+ * set comes near 64 KiB.
+ */
+static void out_mem(struct xls_out *o, const char *p, size_t n)
+{
+	if (n > sizeof(o->line) - o->len)
+		n = sizeof(o->line) - o->len;
+	memcpy(o->line + o->len, p, n);
+	o->len += n;
+}
+
+static void out_str(struct xls_out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+static void out_char(struct xls_out *o, char c)
+{
+	if (o->len < sizeof(o->line))
+		o->line[o->len++] = c;
+}
+
+static void out_u64(struct xls_out *o, uint64_t v)
+{
+	char buf[24];
+	size_t i = sizeof(buf);
+
+	do {
+		buf[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_mem(o, buf + i, sizeof(buf) - i);
+}
+
+static void out_flush_line(struct xls_out *o)
+{
+	fwrite(o->line, 1, o->len, o->f);
+	o->len = 0;
+}
+
+/* Bytes that JSON strings must escape: '"', '\\' and the controls. */
+static bool json_needs_escape(unsigned char ch)
+{
+	return ch < 0x20 || ch == '"' || ch == '\\' || ch == 0x7f;
+}
+
+static void json_string(struct xls_out *o, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	out_char(o, '"');
+	while (*s) {
+		const char *run = s;
+		unsigned char ch;
+
+		while (*s && !json_needs_escape((unsigned char)*s))
+			s++;
+		out_mem(o, run, (size_t)(s - run));
+		ch = (unsigned char)*s;
+		if (!ch)
+			break;
+		s++;
+		if (ch == '"' || ch == '\\') {
+			out_char(o, '\\');
+			out_char(o, (char)ch);
+		} else if (ch == '\n') {
+			out_str(o, "\\n");
+		} else if (ch == '\t') {
+			out_str(o, "\\t");
+		} else {
+			out_str(o, "\\u00");
+			out_char(o, hex[ch >> 4]);
+			out_char(o, hex[ch & 15]);
+		}
+	}
+	out_char(o, '"');
+}
+
+static void out_hex(struct xls_out *o, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char buf[16];
+	size_t i = sizeof(buf);
+
+	do {
+		buf[--i] = hex[v & 15];
+		v >>= 4;
+	} while (v);
+	out_mem(o, "0x", 2);
+	out_mem(o, buf + i, sizeof(buf) - i);
+}
+
+/* "%.4f" for the percentages and means this tool prints, without stdio. */
+static void out_real4(struct xls_out *o, double d)
+{
+	char buf[64];
+	uint64_t scaled, frac;
+
+	if (!(d >= 0 && d < 1e14)) {
+		snprintf(buf, sizeof(buf), "%.4f", d);
+		out_str(o, buf);
+		return;
+	}
+	{
+		/* round half to even, as printf does */
+		double x = d * 10000.0;
+		uint64_t fl = (uint64_t)x;
+		double rest = x - (double)fl;
+
+		scaled = fl + (rest > 0.5 || (rest == 0.5 && (fl & 1)));
+	}
+	out_u64(o, scaled / 10000);
+	out_char(o, '.');
+	frac = scaled % 10000;
+	for (uint64_t div = 1000; div; div /= 10)
+		out_char(o, (char)('0' + frac / div % 10));
+}
+
+static void json_value(struct xls_out *o, const struct xls_field *fld)
+{
+	switch (fld->kind) {
+	case XLS_FIELD_UINT:
+		out_u64(o, fld->v.u);
+		break;
+	case XLS_FIELD_INT:
+		if (fld->v.i < 0) {
+			out_char(o, '-');
+			out_u64(o, -(uint64_t)fld->v.i);
+		} else {
+			out_u64(o, (uint64_t)fld->v.i);
+		}
+		break;
+	case XLS_FIELD_BOOL:
+		out_str(o, fld->v.b ? "true" : "false");
+		break;
+	case XLS_FIELD_REAL:
+		out_real4(o, fld->v.d);
+		break;
+	case XLS_FIELD_JSON:
+		out_str(o, fld->v.s);
+		break;
+	case XLS_FIELD_STR:
+		json_string(o, fld->v.s);
+		break;
+	case XLS_FIELD_HEX:
+		out_char(o, '"');
+		out_hex(o, fld->v.u);
+		out_char(o, '"');
+		break;
+	case XLS_FIELD_LSN:
+		out_char(o, '"');
+		out_u64(o, xls_lsn_cycle(fld->v.u));
+		out_char(o, '/');
+		out_u64(o, xls_lsn_block(fld->v.u));
+		out_char(o, '"');
+		break;
+	}
+}
+
+static void out_json(struct xls_out *o, const char *kind,
+		     const struct xls_fieldset *fs)
+{
+	out_str(o, "{\"kind\":");
+	json_string(o, kind);
+	for (unsigned int i = 0; i < fs->n; i++) {
+		out_char(o, ',');
+		json_string(o, fs->f[i].key);
+		out_char(o, ':');
+		json_value(o, &fs->f[i]);
+	}
+	out_str(o, "}\n");
+	out_flush_line(o);
+}
+
+static void csv_string(struct xls_out *o, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		out_str(o, s);
+		return;
+	}
+	out_char(o, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			out_char(o, '"');
+		out_char(o, *s);
+	}
+	out_char(o, '"');
+}
+
+static void text_value(struct xls_out *o, const struct xls_field *fld);
+
+/* Only strings can hold a comma, quote or newline: numbers go as they are. */
+static void csv_value(struct xls_out *o, const struct xls_field *fld)
+{
+	if (fld->kind == XLS_FIELD_STR)
+		csv_string(o, fld->v.s);
+	else if (fld->kind == XLS_FIELD_JSON)
+		csv_string(o, fld->text ? fld->text : fld->v.s);
+	else
+		text_value(o, fld);
+}
+
+static void out_csv(struct xls_out *o, const struct xls_fieldset *fs)
+{
+	if (!o->csv_header_done) {
+		for (unsigned int i = 0; i < fs->n; i++) {
+			if (i)
+				out_char(o, ',');
+			csv_string(o, fs->f[i].key);
+		}
+		out_char(o, '\n');
+		out_flush_line(o);
+		o->csv_header_done = true;
+	}
+	for (unsigned int i = 0; i < fs->n; i++) {
+		if (i)
+			out_char(o, ',');
+		csv_value(o, &fs->f[i]);
+	}
+	out_char(o, '\n');
+	out_flush_line(o);
+}
+
+/* A value as xls_field_format() writes it, without stdio but for reals. */
+static void text_value(struct xls_out *o, const struct xls_field *fld)
+{
+	char buf[64];
+
+	switch (fld->kind) {
+	case XLS_FIELD_UINT:
+	case XLS_FIELD_INT:
+		json_value(o, fld);	/* the same digits */
+		break;
+	case XLS_FIELD_HEX:
+		out_hex(o, fld->v.u);
+		break;
+	case XLS_FIELD_LSN:
+		out_u64(o, xls_lsn_cycle(fld->v.u));
+		out_char(o, '/');
+		out_u64(o, xls_lsn_block(fld->v.u));
+		break;
+	case XLS_FIELD_BOOL:
+		out_str(o, fld->v.b ? "yes" : "no");
+		break;
+	case XLS_FIELD_REAL:
+		xls_field_format(fld, buf, sizeof(buf));
+		out_str(o, buf);
+		break;
+	case XLS_FIELD_STR:
+		out_str(o, fld->v.s);
+		break;
+	case XLS_FIELD_JSON:
+		out_str(o, fld->text ? fld->text : fld->v.s);
+		break;
+	}
+}
+
+void xls_out_textf(struct xls_out *o, const char *fmt, ...)
+{
+	size_t room = sizeof(o->line) - o->len;
+	va_list ap;
+	int w;
+
+	va_start(ap, fmt);
+	w = vsnprintf(o->line + o->len, room, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		o->len += (size_t)w < room ? (size_t)w : room - 1;
+}
+
+void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
+			unsigned int nskip)
+{
+	for (unsigned int i = nskip; i < fs->n; i++) {
+		if (i > nskip)
+			out_char(o, ' ');
+		out_str(o, fs->f[i].key);
+		out_char(o, '=');
+		text_value(o, &fs->f[i]);
+	}
+}
+
+void xls_out_text_end(struct xls_out *o)
+{
+	out_char(o, '\n');
+	out_flush_line(o);
+}
+
+void xls_out_record(struct xls_out *o, const char *kind,
+		    const struct xls_fieldset *fs)
+{
+	switch (o->fmt) {
+	case XLS_FMT_JSON:
+		out_json(o, kind, fs);
+		break;
+	case XLS_FMT_CSV:
+		out_csv(o, fs);
+		break;
+	case XLS_FMT_TEXT:
+		out_str(o, kind);
+		out_char(o, ' ');
+		xls_out_text_pairs(o, fs, 0);
+		xls_out_text_end(o);
+		break;
+	}
+}
+
+void xls_out_table_heading(FILE *f, const struct xls_column *cols, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		fprintf(f, "%s%*s", i ? " " : "", cols[i].width, cols[i].heading);
+	fputc('\n', f);
+}
+
+/* @fld's text, or "-" for none, padded to @width as printf's "%*s" pads. */
+static void table_cell(struct xls_out *o, const struct xls_field *fld, int width)
+{
+	size_t start = o->len, vlen, want, pad;
+
+	if (fld)
+		text_value(o, fld);
+	else
+		out_char(o, '-');
+	vlen = o->len - start;
+	want = width < 0 ? (size_t)-(long)width : (size_t)width;
+	if (vlen >= want)
+		return;
+	pad = want - vlen;
+	if (pad > sizeof(o->line) - o->len)
+		return;
+	if (width > 0) {
+		memmove(o->line + start + pad, o->line + start, vlen);
+		memset(o->line + start, ' ', pad);
+	} else {
+		memset(o->line + o->len, ' ', pad);
+	}
+	o->len += pad;
+}
+
+void xls_out_table_row(FILE *f, const struct xls_column *cols, unsigned int n,
+		       const struct xls_fieldset *fs)
+{
+	struct xls_out row;	/* the line buffer only: nothing to clear */
+
+	xls_out_init(&row, f, XLS_FMT_TEXT);
+	for (unsigned int i = 0; i < n; i++) {
+		if (i)
+			out_char(&row, ' ');
+		table_cell(&row, xls_fields_get(fs, cols[i].key), cols[i].width);
+	}
+	xls_out_text_end(&row);
+}
+
+int xls_out_finish(struct xls_out *o)
+{
+	if (fflush(o->f) != 0 || ferror(o->f))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * Report stage: writers that print field sets as text, JSON Lines or CSV.
+ * Every command feeds the same field sets to whichever writer was chosen.
+ */
+#ifndef XLS_EMIT_H
+#define XLS_EMIT_H
+
+#include <stdio.h>
+#include <stdbool.h>
+#include "report/fields.h"
+
+enum xls_format {
+	XLS_FMT_TEXT,
+	XLS_FMT_JSON,
+	XLS_FMT_CSV,
+};
+
+/* A column of a text table: field key, heading, width (negative: left). */
+struct xls_column {
+	const char	*key;
+	const char	*heading;
+	int		width;
+};
+
+/* One output line is built here, then written with a single fwrite. */
+#define XLS_LINE_MAX	(64 * 1024)
+
+struct xls_out {
+	FILE		*f;
+	enum xls_format	fmt;
+	bool		csv_header_done;
+	size_t		len;
+	char		line[XLS_LINE_MAX];
+};
+
+void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt);
+
+/*
+ * Write one record: JSON {"kind":@kind,...} with every field; CSV with
+ * the field keys as the header on the first call (callers keep one field
+ * layout per CSV stream); text as "kind key=value ..." on one line.
+ */
+void xls_out_record(struct xls_out *o, const char *kind,
+		    const struct xls_fieldset *fs);
+
+/*
+ * Text lines built piece by piece in the line buffer, like JSON ones:
+ * printf-style text, then "key=value key=value" of @fs (skipping @nskip
+ * leading keys; values as xls_field_format() writes them), then the end
+ * of the line, which writes it out.
+ */
+void xls_out_textf(struct xls_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
+			unsigned int nskip);
+void xls_out_text_end(struct xls_out *o);
+
+/* Text table heading and row for @cols; missing keys print "-". */
+void xls_out_table_heading(FILE *f, const struct xls_column *cols, unsigned int n);
+void xls_out_table_row(FILE *f, const struct xls_column *cols, unsigned int n,
+		       const struct xls_fieldset *fs);
+
+/* A field's value as text into @buf (the same form text output uses). */
+void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz);
+
+/* Flush and check the stream; returns 0 or -1 when output failed. */
+int xls_out_finish(struct xls_out *o);
+
+#endif /* XLS_EMIT_H */

@@ -1,0 +1,383 @@
+/*
+ * Source stage: find the log and its geometry.  Every descriptor is opened
+ * O_RDONLY; nothing in this tool ever writes to its input.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <linux/fs.h>
+#include <blkid/blkid.h>
+
+#include "base/ondisk.h"
+#include "source/source.h"
+
+#define BBSIZE_BYTES	512u
+
+static int read_fully(int fd, uint64_t off, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int xls_source_read(const struct xls_source *src, uint64_t off, void *buf,
+		    size_t len)
+{
+	return read_fully(src->log_fd, src->geo.log_offset + off, buf, len);
+}
+
+int xls_source_read_data(const struct xls_source *src, uint64_t off, void *buf,
+			 size_t len)
+{
+	if (src->data_fd < 0)
+		return -ENODEV;
+	return read_fully(src->data_fd, off, buf, len);
+}
+
+static int device_size(int fd, uint64_t *bytes)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISBLK(st.st_mode)) {
+		if (ioctl(fd, BLKGETSIZE64, bytes) < 0)
+			return -errno;
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	*bytes = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* Is the block device @rdev mounted?  Looks at this process' mount table. */
+static bool rdev_is_mounted(dev_t rdev)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned int maj, min;
+
+		if (sscanf(line, "%*u %*u %u:%u", &maj, &min) == 2 &&
+		    makedev(maj, min) == rdev)
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * An image file is in use when a loop device backed by it is mounted; the
+ * loop driver records the backing path in sysfs.
+ */
+static bool image_is_mounted(const char *path)
+{
+	char real[PATH_MAX], sys[300], backing[PATH_MAX];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	if (!realpath(path, real))
+		return false;
+	d = opendir("/sys/block");
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		unsigned int maj, min;
+		FILE *f;
+
+		if (strncmp(de->d_name, "loop", 4) != 0)
+			continue;
+		snprintf(sys, sizeof(sys), "/sys/block/%s/loop/backing_file",
+			 de->d_name);
+		f = fopen(sys, "re");
+		if (!f)
+			continue;
+		if (fgets(backing, sizeof(backing), f)) {
+			backing[strcspn(backing, "\n")] = '\0';
+			if (strcmp(backing, real) == 0) {
+				snprintf(sys, sizeof(sys), "/sys/block/%s/dev",
+					 de->d_name);
+				fclose(f);
+				f = fopen(sys, "re");
+				if (f && fscanf(f, "%u:%u", &maj, &min) == 2 &&
+				    rdev_is_mounted(makedev(maj, min)))
+					found = true;
+			}
+		}
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+static bool input_is_mounted(int fd, const char *path)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return false;
+	if (S_ISBLK(st.st_mode))
+		return rdev_is_mounted(st.st_rdev);
+	return image_is_mounted(path);
+}
+
+static int open_input(const char *path, bool force, int *fdp, uint64_t *size,
+		      struct xls_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc;
+
+	if (fd < 0)
+		return xls_error_set(err, XLS_EXIT_INPUT, "cannot open '%s': %s",
+				     path, strerror(errno));
+	rc = device_size(fd, size);
+	if (rc) {
+		close(fd);
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' is neither a regular file nor a block device",
+				     path);
+	}
+	if (!force && input_is_mounted(fd, path)) {
+		close(fd);
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' is mounted: its log is live (use --force to read it anyway)",
+				     path);
+	}
+	*fdp = fd;
+	return 0;
+}
+
+/* libblkid's name for what @fd holds, into @type; "" when unrecognised. */
+static void probe_type(int fd, char *type, size_t typesz)
+{
+	blkid_probe pr = blkid_new_probe();
+	const char *val = NULL;
+
+	type[0] = '\0';
+	if (!pr)
+		return;
+	if (blkid_probe_set_device(pr, fd, 0, 0) == 0 &&
+	    blkid_do_safeprobe(pr) == 0 &&
+	    blkid_probe_lookup_value(pr, "TYPE", &val, NULL) == 0 && val)
+		snprintf(type, typesz, "%s", val);
+	blkid_free_probe(pr);
+}
+
+#define SB_BE16(sb, f)	xls_be16((sb) + offsetof(struct xfs_dsb, f))
+#define SB_BE32(sb, f)	xls_be32((sb) + offsetof(struct xfs_dsb, f))
+#define SB_BE64(sb, f)	xls_be64((sb) + offsetof(struct xfs_dsb, f))
+#define SB_U8(sb, f)	((sb)[offsetof(struct xfs_dsb, f)])
+
+/* Sanity limits from xfs_validate_sb_common, enough to trust the geometry. */
+static const char *sb_check(const uint8_t *sb)
+{
+	uint32_t bsize = SB_BE32(sb, sb_blocksize);
+	uint32_t ver = SB_BE16(sb, sb_versionnum) & XFS_SB_VERSION_NUMBITS;
+
+	if (SB_BE32(sb, sb_magicnum) != XFS_SB_MAGIC)
+		return "bad superblock magic";
+	if (ver < XFS_SB_VERSION_4 || ver > XFS_SB_VERSION_5)
+		return "unsupported superblock version";
+	if (bsize < 512 || bsize > 65536 || (bsize & (bsize - 1)))
+		return "bad block size";
+	if (SB_BE32(sb, sb_agblocks) == 0 || SB_U8(sb, sb_agblklog) > 31)
+		return "bad AG size";
+	if (SB_BE32(sb, sb_logblocks) == 0)
+		return "no log blocks";
+	/* XFS_MAX_LOG_BYTES: mkfs and the kernel refuse larger logs */
+	if ((uint64_t)SB_BE32(sb, sb_logblocks) * bsize > 2ull * 1024 * 1024 * 1024)
+		return "log larger than 2 GiB";
+	return NULL;
+}
+
+static void sb_to_geometry(const uint8_t *sb, struct xls_geometry *g)
+{
+	uint16_t ver = SB_BE16(sb, sb_versionnum);
+	bool v5 = (ver & XFS_SB_VERSION_NUMBITS) == XFS_SB_VERSION_5;
+	uint8_t sectlog = SB_U8(sb, sb_logsectlog);
+
+	g->has_sb = true;
+	g->sb_versionnum = ver;
+	g->blocksize = SB_BE32(sb, sb_blocksize);
+	g->sb_logstart = SB_BE64(sb, sb_logstart);
+	g->sb_logblocks = SB_BE32(sb, sb_logblocks);
+	g->crc = v5;
+	g->logv2 = v5 || (ver & XFS_SB_VERSION_LOGV2BIT);
+	g->log_sunit = g->logv2 ? SB_BE32(sb, sb_logsunit) : 0;
+	if (g->log_sunit == 1)	/* mkfs writes 1 for "none" */
+		g->log_sunit = 0;
+	g->sect_bbs = 1;
+	if ((v5 || (ver & XFS_SB_VERSION_SECTORBIT)) && sectlog >= 9 && sectlog <= 15)
+		g->sect_bbs = 1u << (sectlog - 9);
+	memcpy(g->uuid, sb + offsetof(struct xfs_dsb, sb_uuid), 16);
+	memcpy(g->meta_uuid, g->uuid, 16);
+	if (v5) {
+		if (SB_BE32(sb, sb_features_incompat) & XFS_SB_FEAT_INCOMPAT_META_UUID)
+			memcpy(g->meta_uuid, sb + offsetof(struct xfs_dsb, sb_meta_uuid), 16);
+		g->log_incompat = SB_BE32(sb, sb_features_log_incompat);
+	}
+	g->external = g->sb_logstart == 0;
+	g->log_bbs = (uint32_t)((uint64_t)g->sb_logblocks * g->blocksize / BBSIZE_BYTES);
+	if (!g->external) {
+		uint8_t agblklog = SB_U8(sb, sb_agblklog);
+		uint64_t agno = g->sb_logstart >> agblklog;
+		uint64_t agbno = g->sb_logstart & ((1ULL << agblklog) - 1);
+		uint64_t fsb = agno * SB_BE32(sb, sb_agblocks) + agbno;
+
+		g->log_offset = fsb * g->blocksize;
+	}
+}
+
+static int read_superblock(struct xls_source *src, struct xls_error *err)
+{
+	uint8_t sb[BBSIZE_BYTES];
+	const char *why;
+	int rc;
+
+	rc = read_fully(src->data_fd, 0, sb, sizeof(sb));
+	if (rc)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "cannot read the superblock of '%s': %s",
+				     src->data_path, strerror(-rc));
+	why = sb_check(sb);
+	if (why)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' is not an XFS filesystem (%s at byte 0)",
+				     src->data_path, why);
+	sb_to_geometry(sb, &src->geo);
+	return 0;
+}
+
+static int check_log_fits(const struct xls_source *src, struct xls_error *err)
+{
+	const struct xls_geometry *g = &src->geo;
+	uint64_t end = g->log_offset + (uint64_t)g->log_bbs * BBSIZE_BYTES;
+
+	if (g->log_bbs < 64)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s': log of %u blocks is too small to be real",
+				     src->path, g->log_bbs);
+	if (end > src->log_dev_bytes)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' is truncated: the log ends at byte %llu but the %s has %llu bytes",
+				     src->path, (unsigned long long)end,
+				     g->external ? "log device" : "image",
+				     (unsigned long long)src->log_dev_bytes);
+	return 0;
+}
+
+static int open_bare_log(struct xls_source *src, const struct xls_source_opts *o,
+			 struct xls_error *err)
+{
+	if (open_input(o->path, o->force, &src->log_fd, &src->log_dev_bytes, err))
+		return -1;
+	src->path = strdup(o->path);
+	src->geo.log_bbs = (uint32_t)(src->log_dev_bytes / BBSIZE_BYTES);
+	src->geo.sect_bbs = 1;
+	if (src->log_dev_bytes / BBSIZE_BYTES > UINT32_MAX)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' is too large to be an XFS log", o->path);
+	return check_log_fits(src, err);
+}
+
+static int open_with_superblock(struct xls_source *src,
+				const struct xls_source_opts *o,
+				struct xls_error *err)
+{
+	char type[64];
+	uint64_t data_bytes;
+
+	if (open_input(o->path, o->force, &src->data_fd, &data_bytes, err))
+		return -1;
+	src->data_path = strdup(o->path);
+	probe_type(src->data_fd, type, sizeof(type));
+	if (type[0] && strcmp(type, "xfs") != 0)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' holds %s, not an XFS filesystem%s", o->path, type,
+				     strcmp(type, "xfs_external_log") == 0 ?
+				     " (use -f to read a bare log)" : "");
+	if (read_superblock(src, err))
+		return -1;
+	if (src->geo.external && !o->logdev)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' has an external log: give the log device with -l",
+				     o->path);
+	if (!src->geo.external && o->logdev)
+		return xls_error_set(err, XLS_EXIT_USAGE,
+				     "'%s' has an internal log; -l '%s' makes no sense",
+				     o->path, o->logdev);
+	if (src->geo.external) {
+		if (open_input(o->logdev, o->force, &src->log_fd,
+			       &src->log_dev_bytes, err))
+			return -1;
+		src->path = strdup(o->logdev);
+		probe_type(src->log_fd, type, sizeof(type));
+		if (type[0] && strcmp(type, "xfs_external_log") != 0)
+			return xls_error_set(err, XLS_EXIT_INPUT,
+					     "'%s' holds %s, not an XFS external log",
+					     o->logdev, type);
+	} else {
+		src->log_fd = src->data_fd;
+		src->log_dev_bytes = data_bytes;
+		src->path = strdup(o->path);
+	}
+	return check_log_fits(src, err);
+}
+
+int xls_source_open(struct xls_source *src, const struct xls_source_opts *o,
+		    struct xls_error *err)
+{
+	int rc;
+
+	memset(src, 0, sizeof(*src));
+	src->log_fd = -1;
+	src->data_fd = -1;
+	rc = o->bare_log ? open_bare_log(src, o, err) :
+			   open_with_superblock(src, o, err);
+	if (rc == 0 && !src->path)
+		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (rc)
+		xls_source_close(src);
+	return rc;
+}
+
+void xls_source_close(struct xls_source *src)
+{
+	if (src->log_fd >= 0)
+		close(src->log_fd);
+	if (src->data_fd >= 0 && src->data_fd != src->log_fd)
+		close(src->data_fd);
+	free(src->path);
+	free(src->data_path);
+	src->path = src->data_path = NULL;
+	src->log_fd = src->data_fd = -1;
+}

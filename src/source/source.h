@@ -1,0 +1,65 @@
+/*
+ * Source stage: open the filesystem image, block device, external log or
+ * bare log read-only, read the superblock, and describe where the log is.
+ */
+#ifndef XLS_SOURCE_H
+#define XLS_SOURCE_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/err.h"
+
+struct xls_source_opts {
+	const char	*path;		/* data device or image (or bare log with bare_log) */
+	const char	*logdev;	/* external log device or file, or NULL */
+	bool		bare_log;	/* -f: @path is the log itself, no superblock */
+	bool		force;		/* read a mounted device anyway */
+};
+
+struct xls_geometry {
+	uint64_t	log_offset;	/* byte offset of the log in the log input */
+	uint32_t	log_bbs;	/* length of the log in 512-byte blocks */
+	uint32_t	sect_bbs;	/* log sector size in 512-byte blocks */
+	uint32_t	log_sunit;	/* log stripe unit in bytes (0: none) */
+	bool		logv2;		/* v2 log (large records, stripe unit) */
+	bool		crc;		/* v5 filesystem: CRC mismatches are fatal */
+	bool		external;	/* log on its own device */
+	bool		has_sb;		/* false for a bare log */
+	uint32_t	blocksize;	/* fs block size, 0 without a superblock */
+	uint32_t	sb_versionnum;
+	uint64_t	sb_logstart;	/* fsblock of an internal log */
+	uint32_t	sb_logblocks;
+	uint8_t		uuid[16];	/* sb_uuid: what log records must carry */
+	uint8_t		meta_uuid[16];	/* sb_meta_uuid (== uuid unless changed) */
+	uint32_t	log_incompat;	/* sb_features_log_incompat */
+};
+
+struct xls_source {
+	char			*path;		/* what the log is read from */
+	char			*data_path;	/* the data device, NULL for a bare log */
+	int			log_fd;
+	int			data_fd;	/* == log_fd for an internal log; -1 if none */
+	uint64_t		log_dev_bytes;	/* size of the log input */
+	struct xls_geometry	geo;
+};
+
+/* Open and probe per @o; on failure sets @err, leaves @src closed, returns -1. */
+int xls_source_open(struct xls_source *src, const struct xls_source_opts *o,
+		    struct xls_error *err);
+
+/*
+ * Read @len bytes at byte @off of the log (not of the device) into @buf.
+ * Returns 0, or -errno (-EIO for a short read).  Never writes the input.
+ */
+int xls_source_read(const struct xls_source *src, uint64_t off, void *buf,
+		    size_t len);
+
+/* Read @len bytes at absolute byte @off of the data device. */
+int xls_source_read_data(const struct xls_source *src, uint64_t off, void *buf,
+			 size_t len);
+
+/* Close and free; safe on a zeroed or already closed source. */
+void xls_source_close(struct xls_source *src);
+
+#endif /* XLS_SOURCE_H */

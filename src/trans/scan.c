@@ -1,0 +1,190 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/ondisk.h"
+#include "ops/ops.h"
+#include "trans/scan.h"
+
+/*
+ * Starting the reader thread and its 16 MiB of windows costs a few
+ * milliseconds: it pays from a walk of about 32 MiB (here a 29 MiB walk was
+ * 3 ms slower with it, a 43 MiB one 5 ms faster).
+ */
+#define READ_AHEAD_MIN_BLKS	(32u << 11)
+
+struct scan_state {
+	const struct xls_scan_sink	*sink;
+	struct xls_scan_totals		*tot;
+};
+
+static int finding(struct scan_state *st, const struct xls_finding *f)
+{
+	st->tot->findings++;
+	return st->sink->finding ? st->sink->finding(st->sink->ctx, f) : 0;
+}
+
+static int on_finding(void *ctx, const struct xls_finding *f)
+{
+	return finding(ctx, f);
+}
+
+static int on_begin(void *ctx, const struct xls_trans *t)
+{
+	struct scan_state *st = ctx;
+
+	return st->sink->begin ? st->sink->begin(st->sink->ctx, t) : 0;
+}
+
+static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
+{
+	struct scan_state *st = ctx;
+
+	st->tot->items++;
+	return st->sink->item ? st->sink->item(st->sink->ctx, t, it) : 0;
+}
+
+static int on_end(void *ctx, const struct xls_trans *t)
+{
+	struct scan_state *st = ctx;
+
+	st->tot->trans[t->state]++;
+	return st->sink->end ? st->sink->end(st->sink->ctx, t) : 0;
+}
+
+static void summarize_ops(const struct xls_rec *rec, struct xls_rec_summary *s)
+{
+	struct xls_op_iter it;
+	struct xls_op op;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	xls_op_iter_init(&it, rec);
+	while ((r = xls_op_iter_next(&it, &op)) > 0) {
+		s->ops++;
+		s->op_header_bytes += (uint32_t)sizeof(xlog_op_header_t);
+		s->op_data_bytes += op.oh_len;
+	}
+	s->unused_bytes = xls_op_iter_unused(&it);
+	s->op_problem = r < 0 ? it.why : NULL;
+}
+
+static int rec_finding(struct scan_state *st, const struct xls_rec *rec,
+		       const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int rec_finding(struct scan_state *st, const struct xls_rec *rec,
+		       const char *kind, const char *fmt, ...)
+{
+	struct xls_finding f = {
+		.kind = kind, .lsn = rec->h_lsn, .rec_blk = rec->blk, .offset = -1,
+	};
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f.msg, sizeof(f.msg), fmt, ap);
+	va_end(ap);
+	return finding(st, &f);
+}
+
+static int check_record(struct scan_state *st, const struct xls_rec *rec)
+{
+	int rc = 0;
+
+	if (rec->crc == XLS_CRC_BAD) {
+		st->tot->crc_bad++;
+		rc = rec_finding(st, rec, "crc",
+				 "record CRC mismatch: stored 0x%08x, computed 0x%08x",
+				 rec->h_crc, rec->crc_calc);
+	} else if (rec->crc == XLS_CRC_ZERO) {
+		st->tot->crc_zero++;
+	}
+	if (!rc && rec->bad_stamps) {
+		st->tot->bad_stamp_records++;
+		rc = rec_finding(st, rec, "cycle",
+				 "%u of %u payload blocks carry the wrong cycle, the first at payload block %u",
+				 rec->bad_stamps, rec->data_blks, rec->first_bad_stamp);
+	}
+	if (!rc && rec->uuid_mismatch) {
+		st->tot->uuid_mismatch++;
+		rc = rec_finding(st, rec, "uuid",
+				 "record belongs to another filesystem (h_fs_uuid differs from the superblock)");
+	}
+	if (rec->wrapped)
+		st->tot->wrapped++;
+	return rc;
+}
+
+static int gap_finding(struct scan_state *st, const struct xls_rec_iter *it)
+{
+	struct xls_finding f = {
+		.kind = "header", .rec_blk = it->gap_blk, .offset = -1,
+	};
+
+	st->tot->gaps++;
+	st->tot->gap_blks += it->gap_blks;
+	snprintf(f.msg, sizeof(f.msg),
+		 "invalid record header at log block %u (%s); skipped %u blocks",
+		 it->gap_blk, it->gap_why, it->gap_blks);
+	return finding(st, &f);
+}
+
+int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
+	     enum xls_iter_mode mode, const struct xls_scan_sink *sink,
+	     struct xls_scan_totals *tot, struct xls_error *err)
+{
+	struct scan_state st = { .sink = sink, .tot = tot };
+	struct xls_trans_sink ts = {
+		.ctx = &st, .begin = on_begin, .item = on_item, .end = on_end,
+		.finding = on_finding,
+	};
+	struct xls_trans_table *tt = NULL;
+	struct xls_rec_summary sum;
+	struct xls_rec_iter it;
+	struct xls_rec rec;
+	uint64_t walk_total;
+	int r = 0, rc = 0;
+
+	memset(tot, 0, sizeof(*tot));
+	if (sink->want_trans) {
+		tt = xls_trans_table_new();
+		if (!tt)
+			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	}
+	xls_rec_iter_init(&it, log, mode, ht->tail_blk, ht->head_blk);
+	walk_total = mode == XLS_ITER_PHYSICAL ? log->nblks :
+		     xls_log_distance(log, ht->tail_blk, ht->head_blk);
+	if (log->read_ahead == XLS_READ_AHEAD_ON ||
+	    (log->read_ahead == XLS_READ_AHEAD_AUTO && walk_total >= READ_AHEAD_MIN_BLKS))
+		xls_rec_iter_read_ahead(&it);
+	while (!rc && (r = xls_rec_iter_next(&it, &rec, err)) > 0) {
+		if (r == XLS_ITER_GAP) {
+			rc = gap_finding(&st, &it);
+			continue;
+		}
+		tot->records++;
+		if (sink->progress && (tot->records & 1023) == 0)
+			sink->progress(sink->ctx, it.walked, walk_total);
+		rc = check_record(&st, &rec);
+		/* The trans stage walks the ops anyway: one walk serves both. */
+		if (!rc && tt)
+			rc = xls_trans_feed(tt, &rec, &ts, &sum);
+		else if (!rc && sink->record)
+			summarize_ops(&rec, &sum);
+		if (!rc && sink->record) {
+			rc = sink->record(sink->ctx, &rec, &sum);
+			/* Without the trans stage, nobody else reports it. */
+			if (!rc && !tt && sum.op_problem)
+				rc = rec_finding(&st, &rec, "op",
+						 "%s after %u ops; the rest of the record is skipped",
+						 sum.op_problem, sum.ops);
+		}
+	}
+	xls_rec_iter_release(&it);
+	if (r < 0)
+		rc = -1;
+	if (!rc && tt)
+		rc = xls_trans_finish(tt, &ts);
+	xls_trans_table_free(tt);
+	return rc;
+}

@@ -1,0 +1,52 @@
+/*
+ * The pipeline driver: records from the log stage, their ops through the
+ * trans stage, every callback into one sink.  Commands are sinks.
+ */
+#ifndef XLS_SCAN_H
+#define XLS_SCAN_H
+
+#include <stdint.h>
+#include "base/err.h"
+#include "base/finding.h"
+#include "log/log.h"
+#include "trans/trans.h"
+
+struct xls_scan_totals {
+	uint64_t	records;
+	uint64_t	crc_bad;
+	uint64_t	crc_zero;
+	uint64_t	gaps;
+	uint64_t	gap_blks;
+	uint64_t	bad_stamp_records;
+	uint64_t	uuid_mismatch;
+	uint64_t	wrapped;
+	uint64_t	findings;
+	uint64_t	trans[XLS_TRANS_CORRUPT + 1];	/* by end state */
+	uint64_t	items;
+};
+
+struct xls_scan_sink {
+	void	*ctx;
+	int	(*record)(void *ctx, const struct xls_rec *rec,
+			  const struct xls_rec_summary *s);
+	/* The trans stage runs only when some of these are set. */
+	int	(*begin)(void *ctx, const struct xls_trans *t);
+	int	(*item)(void *ctx, const struct xls_trans *t,
+			const struct xls_item *it);
+	int	(*end)(void *ctx, const struct xls_trans *t);
+	int	(*finding)(void *ctx, const struct xls_finding *f);
+	/* Called now and then with blocks walked of the blocks to walk. */
+	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
+	bool	want_trans;
+};
+
+/*
+ * Walk the log (tail to head, or physical order) feeding @sink; @tot
+ * counts what was seen.  Returns 0, -1 with @err set on a read error or
+ * allocation failure, or the non-zero value a sink callback returned.
+ */
+int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
+	     enum xls_iter_mode mode, const struct xls_scan_sink *sink,
+	     struct xls_scan_totals *tot, struct xls_error *err);
+
+#endif /* XLS_SCAN_H */

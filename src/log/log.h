@@ -1,6 +1,7 @@
 /*
- * Log stage: find head and tail as recovery does, and iterate log records,
- * each validated, CRC-checked and with its cycle-stamped words restored.
+ * Log stage: find head and tail as recovery does (headtail.c), and iterate
+ * log records, each validated, CRC-checked and with its cycle-stamped words
+ * restored (record.c); log/readahead.h reads them in a second thread.
  */
 #ifndef XLS_LOG_H
 #define XLS_LOG_H
@@ -67,9 +68,7 @@ struct xls_head_tail {
 #define XLS_MAX_HBLKS	8u		/* 256 KiB record / 32 KiB per header */
 #define XLS_MAX_REC_BLKS (XLS_MAX_HBLKS + (XLOG_MAX_RECORD_BSIZE / 512u))
 
-struct xls_readahead;
-
-/* Whether scans read records in a second thread (xls_rec_iter_read_ahead). */
+/* Whether scans read records in a second thread (log/readahead.h). */
 enum xls_read_ahead {
 	XLS_READ_AHEAD_OFF,
 	XLS_READ_AHEAD_AUTO,	/* when the walk is long enough to pay */
@@ -93,8 +92,13 @@ struct xls_log {
 	 * same, unchanged records need not checksum them again.
 	 */
 	uint64_t		*crc_ok;
-	/* While a read-ahead thread runs, the window above is its alone. */
-	struct xls_readahead	*ra;
+	/*
+	 * Set while a read-ahead thread runs the iteration: each new window
+	 * is read into the buffer this returns (a window no record the
+	 * caller may still hold lies in), NULL when the thread must stop.
+	 */
+	uint8_t			*(*window_hook)(void *ctx);
+	void			*window_ctx;
 };
 
 /* Allocate buffers for reading the log of @src.  Returns 0 or -1 (@err set). */
@@ -132,7 +136,6 @@ struct xls_rec_iter {
 	uint32_t		gap_blk;
 	uint32_t		gap_blks;
 	const char		*gap_why;
-	struct xls_readahead	*ra;		/* records come from a reader thread */
 };
 
 /* Iterate records in [@from, @to) (LSN mode), or the whole log (physical). */
@@ -148,20 +151,6 @@ int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
 		      struct xls_error *err);
 
 /*
- * Have a second thread read, CRC-check and unpack records ahead of the
- * caller, who decodes each in place while the next ones are read (both
- * cores busy on a full log).  Call before the first xls_rec_iter_next();
- * the records and their order are the same as without it.  Falls back to
- * reading in the caller's thread when no thread can be started.  While it
- * runs, the log may not be used other than through @it, and
- * xls_rec_iter_release() must end it.
- */
-void xls_rec_iter_read_ahead(struct xls_rec_iter *it);
-
-/* End the iteration: stops the reader thread, if any.  Always safe. */
-void xls_rec_iter_release(struct xls_rec_iter *it);
-
-/*
  * Check a record header block; NULL when valid, else the reason.
  * @h_size_out gets the record buffer size to use (h_size, or the mkfs
  * workaround value).
@@ -169,6 +158,9 @@ void xls_rec_iter_release(struct xls_rec_iter *it);
 const char *xls_rec_header_check(const uint8_t *hdr, uint32_t blk,
 				 uint32_t nblks, bool logv2, uint32_t log_sunit,
 				 uint32_t *h_size_out);
+
+/* A window buffer of XLS_WIN_BLKS blocks (free()); NULL if out of memory. */
+uint8_t *xls_log_window_alloc(void);
 
 /* Blocks between two physical blocks going forward around the log. */
 static inline uint32_t xls_log_distance(const struct xls_log *log,

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/ondisk.h"
+#include "log/readahead.h"
 #include "ops/ops.h"
 #include "trans/scan.h"
 
@@ -140,9 +141,10 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 	};
 	struct xls_trans_table *tt = NULL;
 	struct xls_rec_summary sum;
-	struct xls_rec_iter it;
+	struct xls_rec_reader rd;
 	struct xls_rec rec;
 	uint64_t walk_total;
+	bool thread;
 	int r = 0, rc = 0;
 
 	memset(tot, 0, sizeof(*tot));
@@ -151,20 +153,19 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 		if (!tt)
 			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	}
-	xls_rec_iter_init(&it, log, mode, ht->tail_blk, ht->head_blk);
 	walk_total = mode == XLS_ITER_PHYSICAL ? log->nblks :
 		     xls_log_distance(log, ht->tail_blk, ht->head_blk);
-	if (log->read_ahead == XLS_READ_AHEAD_ON ||
-	    (log->read_ahead == XLS_READ_AHEAD_AUTO && walk_total >= READ_AHEAD_MIN_BLKS))
-		xls_rec_iter_read_ahead(&it);
-	while (!rc && (r = xls_rec_iter_next(&it, &rec, err)) > 0) {
+	thread = log->read_ahead == XLS_READ_AHEAD_ON ||
+		 (log->read_ahead == XLS_READ_AHEAD_AUTO && walk_total >= READ_AHEAD_MIN_BLKS);
+	xls_rec_reader_init(&rd, log, mode, ht->tail_blk, ht->head_blk, thread);
+	while (!rc && (r = xls_rec_reader_next(&rd, &rec, err)) > 0) {
 		if (r == XLS_ITER_GAP) {
-			rc = gap_finding(&st, &it);
+			rc = gap_finding(&st, &rd.it);
 			continue;
 		}
 		tot->records++;
 		if (sink->progress && (tot->records & 1023) == 0)
-			sink->progress(sink->ctx, it.walked, walk_total);
+			sink->progress(sink->ctx, rd.it.walked, walk_total);
 		rc = check_record(&st, &rec);
 		/* The trans stage walks the ops anyway: one walk serves both. */
 		if (!rc && tt)
@@ -180,7 +181,7 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 						 sum.op_problem, sum.ops);
 		}
 	}
-	xls_rec_iter_release(&it);
+	xls_rec_reader_release(&rd);
 	if (r < 0)
 		rc = -1;
 	if (!rc && tt)

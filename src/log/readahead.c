@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log/log_readahead.h"
+#include "log/readahead.h"
 
 #define RA_WINDOWS	4u
 #define RA_QUEUE	1024u	/* records queued ahead of the caller */
@@ -70,8 +70,14 @@ static int free_window(const struct xls_readahead *ra)
 	return -1;
 }
 
-uint8_t *xls_readahead_window(struct xls_readahead *ra)
+/*
+ * The log's window hook while the thread runs: a window of XLS_WIN_BLKS
+ * blocks no queued record lies in, waiting for the caller to release one;
+ * NULL when the caller stopped.
+ */
+static uint8_t *readahead_window(void *ctx)
 {
+	struct xls_readahead *ra = ctx;
 	uint8_t *buf = NULL;
 	int w = -1;
 
@@ -145,17 +151,18 @@ static void ra_free(struct xls_readahead *ra)
 	free(ra);
 }
 
-int xls_readahead_start(struct xls_rec_iter *it)
+/* Start the reader thread on a copy of @it; NULL if it cannot run. */
+static struct xls_readahead *readahead_start(struct xls_rec_iter *it)
 {
 	struct xls_readahead *ra = calloc(1, sizeof(*ra));
 
 	if (!ra)
-		return -1;
+		return NULL;
 	for (uint32_t i = 0; i < RA_WINDOWS; i++) {
 		ra->window[i] = xls_log_window_alloc();
 		if (!ra->window[i]) {
 			ra_free(ra);
-			return -1;
+			return NULL;
 		}
 	}
 	ra->log = it->log;
@@ -167,22 +174,24 @@ int xls_readahead_start(struct xls_rec_iter *it)
 	pthread_cond_init(&ra->reader_cv, NULL);
 	pthread_cond_init(&ra->caller_cv, NULL);
 	/* From here the log's window belongs to the reader. */
-	it->log->ra = ra;
+	it->log->window_hook = readahead_window;
+	it->log->window_ctx = ra;
 	it->log->win_n = 0;
 	if (pthread_create(&ra->thread, NULL, reader, ra) != 0) {
-		it->log->ra = NULL;
+		it->log->window_hook = NULL;
+		it->log->window_ctx = NULL;
 		pthread_cond_destroy(&ra->caller_cv);
 		pthread_cond_destroy(&ra->reader_cv);
 		pthread_mutex_destroy(&ra->lock);
 		ra_free(ra);
-		return -1;
+		return NULL;
 	}
-	it->ra = ra;
-	return 0;
+	return ra;
 }
 
-int xls_readahead_next(struct xls_readahead *ra, struct xls_rec_iter *it,
-		       struct xls_rec *rec, struct xls_error *err)
+/* The caller's side of the iteration: the next queued result. */
+static int readahead_next(struct xls_readahead *ra, struct xls_rec_iter *it,
+			  struct xls_rec *rec, struct xls_error *err)
 {
 	struct ra_entry *e;
 	int result;
@@ -223,7 +232,8 @@ again:
 	return ra->last;
 }
 
-void xls_readahead_stop(struct xls_readahead *ra)
+/* Stop and join the reader; the log gets its own window back. */
+static void readahead_stop(struct xls_readahead *ra)
 {
 	struct xls_log *log = ra->log;
 
@@ -232,11 +242,38 @@ void xls_readahead_stop(struct xls_readahead *ra)
 	pthread_cond_broadcast(&ra->reader_cv);
 	pthread_mutex_unlock(&ra->lock);
 	pthread_join(ra->thread, NULL);
-	log->ra = NULL;
+	log->window_hook = NULL;
+	log->window_ctx = NULL;
 	log->win = log->win_buf;
 	log->win_n = 0;
 	pthread_cond_destroy(&ra->caller_cv);
 	pthread_cond_destroy(&ra->reader_cv);
 	pthread_mutex_destroy(&ra->lock);
 	ra_free(ra);
+}
+
+void xls_rec_reader_init(struct xls_rec_reader *rd, struct xls_log *log,
+			 enum xls_iter_mode mode, uint32_t from, uint32_t to,
+			 bool thread)
+{
+	xls_rec_iter_init(&rd->it, log, mode, from, to);
+	rd->ra = NULL;
+	/* one reader thread per log at a time: its windows are the log's */
+	if (thread && !log->window_hook)
+		rd->ra = readahead_start(&rd->it);
+}
+
+int xls_rec_reader_next(struct xls_rec_reader *rd, struct xls_rec *rec,
+			struct xls_error *err)
+{
+	if (rd->ra)
+		return readahead_next(rd->ra, &rd->it, rec, err);
+	return xls_rec_iter_next(&rd->it, rec, err);
+}
+
+void xls_rec_reader_release(struct xls_rec_reader *rd)
+{
+	if (rd->ra)
+		readahead_stop(rd->ra);
+	rd->ra = NULL;
 }

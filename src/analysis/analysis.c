@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashmap.h"
 #include "base/ondisk.h"
 #include "analysis/analysis.h"
 
@@ -61,7 +62,8 @@ void xls_buf_fields(const struct xls_buf_analysis *ba, struct xls_fieldset *fs)
 #define ITEM_TYPE_BASE		XFS_LI_EFI
 #define ITEM_TYPE_SLOTS		32		/* 0x1236 .. 0x1255 */
 #define TS_ROWS			512		/* distinct (type, size) pairs */
-#define HOT_CAP			(1u << 16)	/* tracked buffers */
+#define HOT_CAP			(1u << 16)	/* tracked buffers, at 3/4 */
+#define HOT_MAX			(HOT_CAP / 4 * 3)
 #define PCT_BINS		101		/* 0 .. 100 % */
 
 struct ts_row {
@@ -81,7 +83,6 @@ struct hot {
 	int64_t		blkno;
 	uint32_t	len;
 	uint16_t	blft;
-	bool		used;
 	bool		mixed;		/* logged under more than one type */
 	uint64_t	count;
 	uint64_t	bytes;
@@ -101,8 +102,9 @@ struct xls_stats {
 	struct ts_row	ts[TS_ROWS];
 	uint32_t	nts;
 	struct ts_row	ts_other;
-	struct hot	*hot;
+	struct hot	*hot;		/* HOT_MAX, in the order first seen */
 	uint32_t	nhot;
+	struct xls_hashmap hot_index;	/* (blkno, len) -> index in hot */
 	uint64_t	hot_purged;	/* counts dropped to bound the table */
 };
 
@@ -112,7 +114,7 @@ struct xls_stats *xls_stats_new(void)
 
 	if (!st)
 		return NULL;
-	st->hot = calloc(HOT_CAP, sizeof(*st->hot));
+	st->hot = calloc(HOT_MAX, sizeof(*st->hot));
 	if (!st->hot) {
 		free(st);
 		return NULL;
@@ -122,8 +124,10 @@ struct xls_stats *xls_stats_new(void)
 
 void xls_stats_free(struct xls_stats *st)
 {
-	if (st)
+	if (st) {
 		free(st->hot);
+		xls_hashmap_free(&st->hot_index);
+	}
 	free(st);
 }
 
@@ -163,13 +167,6 @@ static struct ts_row *ts_find(struct xls_stats *st, uint16_t blft, uint32_t len)
 	return &st->ts[st->nts++];
 }
 
-static uint32_t hot_hash(int64_t blkno, uint32_t len)
-{
-	uint64_t h = (uint64_t)blkno * 0x9e3779b97f4a7c15ull ^ len;
-
-	return (uint32_t)(h >> 40) & (HOT_CAP - 1);
-}
-
 /*
  * Keep the table at most 3/4 full by dropping the least counted buffers:
  * a buffer that appears often is never dropped, so the hottest survive;
@@ -180,55 +177,49 @@ static void hot_purge(struct xls_stats *st)
 	uint64_t limit = 1;
 
 	while (st->nhot > HOT_CAP / 2) {
-		struct hot *old = st->hot;
+		uint32_t n = 0;
 
-		st->hot = calloc(HOT_CAP, sizeof(*st->hot));
-		if (!st->hot) {
-			st->hot = old;
-			return;
-		}
-		st->nhot = 0;
-		for (uint32_t i = 0; i < HOT_CAP; i++) {
-			uint32_t h;
-
-			if (!old[i].used)
-				continue;
-			if (old[i].count <= limit) {
+		for (uint32_t i = 0; i < st->nhot; i++) {
+			if (st->hot[i].count <= limit) {
 				st->hot_purged++;
 				continue;
 			}
-			for (h = hot_hash(old[i].blkno, old[i].len); st->hot[h].used;
-			     h = (h + 1) & (HOT_CAP - 1))
-				;
-			st->hot[h] = old[i];
-			st->nhot++;
+			st->hot[n++] = st->hot[i];
 		}
-		free(old);
+		st->nhot = n;
 		limit++;
 	}
+	xls_hashmap_clear(&st->hot_index);
+	for (uint32_t i = 0; i < st->nhot; i++)
+		xls_hashmap_put(&st->hot_index, (uint64_t)st->hot[i].blkno,
+				st->hot[i].len, i);
 }
 
 static void hot_add(struct xls_stats *st, const struct xls_buf_analysis *ba)
 {
 	int64_t blkno = ba->blf.blf_blkno;
 	uint32_t len = ba->blf.blf_len;
-	uint32_t h = hot_hash(blkno, len);
+	uint32_t *idx = xls_hashmap_find(&st->hot_index, (uint64_t)blkno, len);
+	struct hot *h;
 
-	while (st->hot[h].used && (st->hot[h].blkno != blkno || st->hot[h].len != len))
-		h = (h + 1) & (HOT_CAP - 1);
-	if (!st->hot[h].used) {
-		st->hot[h].used = true;
-		st->hot[h].blkno = blkno;
-		st->hot[h].len = len;
-		st->hot[h].blft = (uint16_t)ba->blft;
-		st->nhot++;
+	if (!idx) {
+		/* no memory for the index: the buffer goes uncounted */
+		if (xls_hashmap_put(&st->hot_index, (uint64_t)blkno, len, st->nhot))
+			return;
+		h = &st->hot[st->nhot++];
+		memset(h, 0, sizeof(*h));
+		h->blkno = blkno;
+		h->len = len;
+		h->blft = (uint16_t)ba->blft;
+	} else {
+		h = &st->hot[*idx];
 	}
-	if (st->hot[h].blft != ba->blft)
-		st->hot[h].mixed = true;
-	st->hot[h].blft = (uint16_t)ba->blft;
-	st->hot[h].count++;
-	st->hot[h].bytes += ba->log_cost;
-	if (st->nhot >= HOT_CAP / 4 * 3)
+	if (h->blft != ba->blft)
+		h->mixed = true;
+	h->blft = (uint16_t)ba->blft;
+	h->count++;
+	h->bytes += ba->log_cost;
+	if (st->nhot >= HOT_MAX)
 		hot_purge(st);
 }
 
@@ -451,7 +442,9 @@ static int hot_cmp_count(const void *a, const void *b)
 		return x->count < y->count ? 1 : -1;
 	if (x->bytes != y->bytes)
 		return x->bytes < y->bytes ? 1 : -1;
-	return (x->blkno > y->blkno) - (x->blkno < y->blkno);
+	if (x->blkno != y->blkno)
+		return x->blkno > y->blkno ? 1 : -1;
+	return (x->len > y->len) - (x->len < y->len);
 }
 
 static int hot_cmp_bytes(const void *a, const void *b)
@@ -474,9 +467,8 @@ static void emit_hot(const struct xls_stats *st, unsigned int top,
 
 	if (!h)
 		return;
-	for (uint32_t i = 0; i < HOT_CAP; i++)
-		if (st->hot[i].used)
-			h[n++] = st->hot[i];
+	for (uint32_t i = 0; i < st->nhot; i++)
+		h[n++] = st->hot[i];
 	qsort(h, n, sizeof(*h), cmp);
 	for (uint32_t i = 0; i < n && i < top; i++) {
 		xls_fields_reset(&fs);

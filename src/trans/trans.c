@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashmap.h"
 #include "base/ondisk.h"
 #include "trans/trans.h"
 
 #define MAX_OPEN_TRANS	1024u		/* a hostile log cannot grow this */
-#define TID_BUCKETS	1024u
 #define ARENA_MAX	(16u << 20)	/* one item's bytes */
 /* All arenas together: 1024 hostile open items must not take 16 GiB. */
 #define ARENA_BUDGET	(256ull << 20)
@@ -27,7 +27,7 @@
 
 struct open_trans {
 	struct xls_trans	t;
-	struct open_trans	*hnext;		/* same tid bucket */
+	uint32_t		id;		/* index in tt->byid */
 	bool			begun;
 	bool			header_done;	/* recovery's "itemq not empty" */
 	uint8_t			hdr[sizeof(struct xfs_trans_header)];
@@ -64,7 +64,8 @@ struct xls_trans_table {
 	struct open_trans	*last;		/* found last; NULL when closed */
 	uint64_t		arena_bytes;	/* allocated by all arenas */
 	/* open transactions by tid: a hostile log can keep 1024 open */
-	struct open_trans	*bucket[TID_BUCKETS];
+	struct xls_hashmap	tids;		/* tid -> id */
+	struct open_trans	*byid[MAX_OPEN_TRANS];
 	/* slots with regions still in the current record (no duplicates) */
 	struct open_trans	*borrowers[MAX_OPEN_TRANS];
 	uint32_t		nborrowers;
@@ -104,6 +105,7 @@ void xls_trans_table_free(struct xls_trans_table *tt)
 		free(tt->slot[i]->arena);
 		free(tt->slot[i]);
 	}
+	xls_hashmap_free(&tt->tids);
 	free(tt);
 }
 
@@ -130,40 +132,15 @@ static int report(const struct op_ctx *c, const char *kind, const char *fmt, ...
 	return c->sink->finding(c->sink->ctx, &f);
 }
 
-static uint32_t tid_bucket(uint32_t tid)
-{
-	return (uint32_t)((tid * 0x9e3779b1u) >> 22) & (TID_BUCKETS - 1);
-}
-
 static struct open_trans *find_open(struct xls_trans_table *tt, uint32_t tid)
 {
-	struct open_trans *ot;
+	const uint32_t *id;
 
 	/* Ops mostly come in runs of one transaction: try the last one first. */
 	if (tt->last && tt->last->t.tid == tid)
 		return tt->last;
-	for (ot = tt->bucket[tid_bucket(tid)]; ot; ot = ot->hnext)
-		if (ot->t.tid == tid)
-			return tt->last = ot;
-	return NULL;
-}
-
-static void hash_add(struct xls_trans_table *tt, struct open_trans *ot)
-{
-	struct open_trans **head = &tt->bucket[tid_bucket(ot->t.tid)];
-
-	ot->hnext = *head;
-	*head = ot;
-}
-
-static void hash_del(struct xls_trans_table *tt, struct open_trans *ot)
-{
-	struct open_trans **pp = &tt->bucket[tid_bucket(ot->t.tid)];
-
-	while (*pp && *pp != ot)
-		pp = &(*pp)->hnext;
-	if (*pp)
-		*pp = ot->hnext;
+	id = xls_hashmap_find(&tt->tids, tid, 0);
+	return id ? (tt->last = tt->byid[*id]) : NULL;
 }
 
 /* Take a free slot, reusing its arena; NULL when the table is full. */
@@ -171,6 +148,7 @@ static struct open_trans *open_new(struct xls_trans_table *tt)
 {
 	struct open_trans *ot;
 	uint8_t *arena;
+	uint32_t id;
 	size_t cap;
 
 	if (tt->nopen == tt->nslots) {
@@ -179,12 +157,16 @@ static struct open_trans *open_new(struct xls_trans_table *tt)
 		tt->slot[tt->nslots] = calloc(1, sizeof(struct open_trans));
 		if (!tt->slot[tt->nslots])
 			return NULL;
+		tt->slot[tt->nslots]->id = tt->nslots;
+		tt->byid[tt->nslots] = tt->slot[tt->nslots];
 		tt->nslots++;
 	}
 	ot = tt->slot[tt->nopen++];
 	arena = ot->arena;
 	cap = ot->arena_cap;
+	id = ot->id;
 	memset(ot, 0, offsetof(struct open_trans, reg_off));
+	ot->id = id;
 	ot->arena = arena;
 	ot->arena_cap = cap;
 	ot->arena_used = 0;
@@ -195,7 +177,7 @@ static void close_slot(struct xls_trans_table *tt, struct open_trans *ot)
 {
 	if (tt->last == ot)
 		tt->last = NULL;
-	hash_del(tt, ot);
+	xls_hashmap_del(&tt->tids, ot->t.tid, 0);
 	for (uint32_t i = 0; i < tt->nopen; i++) {
 		if (tt->slot[i] != ot)
 			continue;
@@ -461,7 +443,10 @@ static int start_trans(const struct op_ctx *c)
 			      MAX_OPEN_TRANS);
 	}
 	ot->t.tid = c->op->oh_tid;
-	hash_add(c->tt, ot);
+	if (xls_hashmap_put(&c->tt->tids, ot->t.tid, 0, ot->id)) {
+		close_slot(c->tt, ot);
+		return report(c, "trans_table", "out of memory for the table of open transactions");
+	}
 	ot->t.lsn = c->rec->h_lsn;
 	ot->t.state = XLS_TRANS_OPEN;
 	ot->t.op_bytes = OPHDR_SIZE;

@@ -20,7 +20,7 @@
 #include <string.h>
 #include "analysis/region.h"
 #include "base/bitmap.h"
-#include "report/fields.h"
+#include "base/flags.h"
 
 #define RG_CAP		XLS_MAX_REGIONS_IN_ITEM
 #define RG_PAGE		4096u
@@ -266,9 +266,9 @@ xls_region_problems_str(unsigned int problems, char *buf, size_t bufsz)
 		buf[0] = '\0';
 		return;
 	}
-	xls_flags_to_str(problems, rg_problem_names,
-			 sizeof(rg_problem_names) / sizeof(rg_problem_names[0]),
-			 buf, bufsz);
+	static const struct xls_flag_table t = XLS_FLAG_TABLE(rg_problem_names);
+
+	xls_flags_to_str(problems, &t, buf, bufsz);
 }
 
 void

@@ -1,18 +1,22 @@
 /*
  * What every command shares: its options, the opened input, the chosen
- * writer, and the one way findings are reported.
+ * writer, and the one sink findings and progress of every stage go to.
+ * A command is thin: options, then the stages, then the report.
  */
 #ifndef XLS_CMD_H
 #define XLS_CMD_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "report/emit.h"
+#include <stdio.h>
 #include "base/err.h"
 #include "base/finding.h"
+#include "source/source.h"
 #include "log/log.h"
 #include "trans/scan.h"
-#include "source/source.h"
+#include "report/describe.h"
+#include "report/emit.h"
+#include "report/svg.h"
 
 struct xls_options {
 	struct xls_source_opts	src;
@@ -35,6 +39,13 @@ struct xls_options {
 	const char		*svg_path;	/* history, bufs: heat map */
 };
 
+/* What happens to findings. */
+enum xls_findings {
+	XLS_FINDINGS_PRINT,	/* each one, in the chosen format (CSV: stderr) */
+	XLS_FINDINGS_COUNT,	/* counted for the exit status only */
+	XLS_FINDINGS_IGNORE,	/* neither: a second scan of the same log */
+};
+
 struct xls_cmd {
 	const struct xls_options	*opt;
 	struct xls_source		src;
@@ -42,31 +53,43 @@ struct xls_cmd {
 	struct xls_head_tail		ht;
 	struct xls_out			out;
 	uint64_t			findings;
+	enum xls_findings		findings_mode;
 	bool				progress_shown;
+	/* for every stage: findings and progress to this command */
+	struct xls_report_sink		report;
 };
 
-/* Open the input, find head and tail.  Returns 0 or -1 with @err set. */
+/*
+ * Open the input and find head and tail; findings are printed until
+ * c->findings_mode says otherwise.  Returns 0 or -1 with @err set.
+ */
 int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		 struct xls_error *err);
 void xls_cmd_close(struct xls_cmd *c);
 
-/* Print a finding in the chosen format (text: "finding ..." line). */
-int xls_cmd_finding(struct xls_cmd *c, const struct xls_finding *f);
-
-/*
- * A scan sink progress callback for @c (a struct xls_cmd *): a percentage
- * on standard error when it is a terminal, erased when the scan ends.
- */
-void xls_cmd_progress(void *c, uint64_t done, uint64_t total);
-
 /* Exit status for a finished command: findings make it 1. */
 int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err);
 
-/* Fields shared by info and stats: input, geometry, head and tail. */
-void xls_cmd_geometry_fields(const struct xls_cmd *c, struct xls_fieldset *fs);
+/* Write @fs as a record of @kind in the chosen format. */
+void xls_cmd_record(struct xls_cmd *c, const char *kind, const struct xls_fieldset *fs);
 
-/* "clean", "dirty", "zeroed". */
-const char *xls_log_state_name(enum xls_log_state s);
+/* "key   value" lines of every field of @fs, keys padded to @width. */
+void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,
+			 int width, const char *indent);
+
+/*
+ * A new file for output (--svg): NULL with @err set when @path exists or
+ * cannot be made.
+ */
+FILE *xls_cmd_create(const char *path, struct xls_error *err);
+
+/* The heat map of @panels to new file @path under @title. */
+int xls_cmd_write_svg(const char *path, const char *title,
+		      const struct xls_heat_panel *panels, unsigned int npanels,
+		      bool decisions, struct xls_error *err);
+
+/* Does buffer type name @type pass the --type filter? */
+bool xls_cmd_type_wanted(const struct xls_options *o, const char *type);
 
 int xls_cmd_info(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_records(const struct xls_options *opt, struct xls_error *err);
@@ -76,7 +99,5 @@ int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_history(const struct xls_options *opt, struct xls_error *err);
-/* bufs --svg: heat map of the --top hottest buffers (cmd_history.c). */
-int xls_cmd_bufs_svg(const struct xls_options *opt, struct xls_error *err);
 
 #endif /* XLS_CMD_H */

@@ -1,10 +1,15 @@
-/* bufs: per transaction, per buffer item, what was dirty and what it cost. */
+/*
+ * bufs: per transaction, per buffer item, what was dirty and what it cost;
+ * with --svg, a heat map of the --top most often logged buffers instead.
+ */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/ondisk.h"
 #include "analysis/analysis.h"
+#include "analysis/stats.h"
 #include "cmd/cmd.h"
 
 static const struct xls_column buf_columns[] = {
@@ -24,10 +29,14 @@ static const struct xls_column buf_columns[] = {
 };
 #define NCOLS (sizeof(buf_columns) / sizeof(buf_columns[0]))
 
+/* The most buffers --svg draws, and how many by default. */
+#define SVG_TOP_MAX	64
+#define SVG_TOP_DEFAULT	10
+
 struct bufs_ctx {
 	struct xls_cmd		*c;
-	struct xls_buf_analysis	*ba;
-	uint32_t		segment;	/* buffer formats seen in this trans */
+	struct xls_buf_analysis	ba;
+	struct xls_fieldset	fs;
 };
 
 static bool wanted(const struct xls_options *o, const struct xls_trans *t,
@@ -38,7 +47,7 @@ static bool wanted(const struct xls_options *o, const struct xls_trans *t,
 	if (o->has_blkno && (!ba->parsed || ba->blf.blf_blkno != o->blkno))
 		return false;
 	if (o->type_filter && (!ba->parsed ||
-			       strcmp(o->type_filter, xls_blft_name(ba->blft)) != 0))
+			       !xls_cmd_type_wanted(o, xls_blft_name(ba->blft))))
 		return false;
 	return true;
 }
@@ -61,128 +70,270 @@ static void print_regions(FILE *f, const struct xls_buf_analysis *ba)
 			r->splits[i].page_boundary ? " on a 4 KiB page boundary" : "");
 }
 
-/*
- * The raw inputs of the reconstruction -- bitmap words and logged region
- * lengths -- so that its result can be checked by an independent
- * implementation (tests/lib/recovery-ref.pl).
- */
-static void raw_fields(struct xls_fieldset *fs, const struct xls_item *it,
-		       const struct xls_buf_analysis *ba)
-{
-	char json[4096], words[200];
-	size_t pos = 0, wpos = 0;
-
-	for (uint32_t i = 0; i < ba->blf.map_words; i++)
-		wpos += (size_t)snprintf(words + wpos, sizeof(words) - wpos, "%s%08x",
-					 i ? " " : "", ba->blf.blf_data_map[i]);
-	xls_field_str(fs, "data_map", words);
-	pos += (size_t)snprintf(json, sizeof(json), "[");
-	for (uint32_t i = 1; i < it->nregions && pos < sizeof(json) - 16; i++)
-		pos += (size_t)snprintf(json + pos, sizeof(json) - pos, "%s%u",
-					i > 1 ? "," : "", it->regions[i].len);
-	snprintf(json + pos, sizeof(json) - pos, "]");
-	xls_field_json(fs, "region_lens", json, "-");
-}
-
-static void json_regions(struct xls_fieldset *fs, const struct xls_item *it,
-			 const struct xls_buf_analysis *ba)
-{
-	const struct xls_region_result *r = &ba->res;
-	char json[12288], text[8];
-	size_t pos = 0;
-
-	pos += (size_t)snprintf(json, sizeof(json), "[");
-	for (uint32_t i = 0; i < r->nplaces && pos < sizeof(json) - 64; i++)
-		pos += (size_t)snprintf(json + pos, sizeof(json) - pos,
-					"%s{\"offset\":%u,\"len\":%u}", i ? "," : "",
-					r->places[i].offset, r->places[i].len);
-	snprintf(json + pos, sizeof(json) - pos, "]");
-	snprintf(text, sizeof(text), "-");
-	xls_field_json(fs, "region_list", json, text);
-	pos = (size_t)snprintf(json, sizeof(json), "[");
-	for (uint32_t i = 0; i < r->nsplits_stored && pos < sizeof(json) - 80; i++)
-		pos += (size_t)snprintf(json + pos, sizeof(json) - pos,
-					"%s{\"chunk\":%u,\"offset\":%u,\"page_boundary\":%s}",
-					i ? "," : "", r->splits[i].chunk, r->splits[i].offset,
-					r->splits[i].page_boundary ? "true" : "false");
-	snprintf(json + pos, sizeof(json) - pos, "]");
-	xls_field_json(fs, "split_list", json, text);
-	raw_fields(fs, it, ba);
-}
-
 static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
 {
 	struct bufs_ctx *bc = ctx;
 	struct xls_cmd *c = bc->c;
-	struct xls_fieldset fs;
+	struct xls_fieldset *fs = &bc->fs;
 
 	if (it->type != XFS_LI_BUF)
 		return 0;
-	xls_buf_analyse(it, bc->ba);
-	bc->segment++;
-	if (!wanted(c->opt, t, bc->ba))
+	xls_buf_analyse(it, &bc->ba);
+	if (!wanted(c->opt, t, &bc->ba))
 		return 0;
-	xls_fields_reset(&fs);
-	xls_field_hex(&fs, "tid", t->tid);
-	xls_field_lsn(&fs, "lsn", t->lsn);
-	xls_field_uint(&fs, "item", t->nitems);
-	xls_buf_fields(bc->ba, &fs);
-	if (c->opt->verbose && c->out.fmt == XLS_FMT_JSON && bc->ba->parsed)
-		json_regions(&fs, it, bc->ba);
+	xls_fields_reset(fs);
+	xls_field_hex(fs, "tid", t->tid);
+	xls_field_lsn(fs, "lsn", t->lsn);
+	xls_field_uint(fs, "item", t->nitems);
+	xls_describe_buf(&bc->ba, fs);
+	if (c->opt->verbose && c->out.fmt == XLS_FMT_JSON && bc->ba.parsed)
+		xls_describe_buf_regions(&bc->ba, it, fs);
 	if (c->out.fmt == XLS_FMT_TEXT) {
-		xls_out_table_row(c->out.f, buf_columns, NCOLS, &fs);
-		if (c->opt->verbose && bc->ba->parsed)
-			print_regions(c->out.f, bc->ba);
+		xls_out_table_row(c->out.f, buf_columns, NCOLS, fs);
+		if (c->opt->verbose && bc->ba.parsed)
+			print_regions(c->out.f, &bc->ba);
 	} else {
-		xls_out_record(&c->out, "buf", &fs);
+		xls_cmd_record(c, "buf", fs);
 	}
-	if (bc->ba->parsed && bc->ba->res.problems)
+	if (bc->ba.parsed && bc->ba.res.problems)
 		c->findings++;
 	return 0;
 }
 
-static int on_finding(void *ctx, const struct xls_finding *f)
-{
-	struct bufs_ctx *bc = ctx;
+/* ------------------------------------------------------------------ */
+/* --svg */
 
-	return xls_cmd_finding(bc->c, f);
+struct hot_buf {
+	struct xls_stats_hot	h;
+	struct xls_heat_row	*rows;
+	uint32_t		nrows, caprows;
+};
+
+struct svg_ctx {
+	struct xls_cmd		*c;
+	struct xls_stats	*st;
+	struct xls_buf_analysis	ba;
+	struct hot_buf		*hot;
+	uint32_t		nhot;
+	int			pass;
+};
+
+/* Pass 1: the statistics of the buffers that pass the filters. */
+static int svg_count(void *ctx, const struct xls_trans *t, const struct xls_item *it)
+{
+	struct svg_ctx *sc = ctx;
+
+	if (it->type != XFS_LI_BUF)
+		return 0;
+	xls_buf_analyse(it, &sc->ba);
+	if (sc->ba.parsed && wanted(sc->c->opt, t, &sc->ba))
+		xls_stats_item(sc->st, it, &sc->ba);
+	return 0;
 }
 
-static void on_progress(void *ctx, uint64_t done, uint64_t total)
+static struct xls_heat_row *add_row(struct hot_buf *hb)
 {
-	struct bufs_ctx *bc = ctx;
+	if (hb->nrows == hb->caprows) {
+		uint32_t cap = hb->caprows ? hb->caprows * 2 : 64;
+		struct xls_heat_row *n = realloc(hb->rows, sizeof(*n) * cap);
 
-	xls_cmd_progress(bc->c, done, total);
+		if (!n)
+			return NULL;
+		hb->rows = n;
+		hb->caprows = cap;
+	}
+	return &hb->rows[hb->nrows++];
+}
+
+/* Pass 2: a row for every appearance of a hot buffer. */
+static int svg_draw(void *ctx, const struct xls_trans *t, const struct xls_item *it)
+{
+	struct svg_ctx *sc = ctx;
+	const struct xls_buf_format *blf = &sc->ba.blf;
+
+	if (it->type != XFS_LI_BUF)
+		return 0;
+	xls_buf_analyse(it, &sc->ba);
+	if (!sc->ba.parsed || !wanted(sc->c->opt, t, &sc->ba))
+		return 0;
+	for (uint32_t i = 0; i < sc->nhot; i++) {
+		struct hot_buf *hb = &sc->hot[i];
+		struct xls_heat_row *row;
+
+		if (hb->h.blkno != blf->blf_blkno || hb->h.len != blf->blf_len)
+			continue;
+		row = add_row(hb);
+		if (!row)
+			return -ENOMEM;
+		memset(row, 0, sizeof(*row));
+		row->lsn = t->lsn;
+		row->tid = t->tid;
+		row->kind = XLS_HEAT_DIRTY;
+		row->nchunks = blf->blf_len * 4u;
+		memcpy(row->map, blf->blf_data_map, sizeof(row->map));
+	}
+	return 0;
+}
+
+static const char *hot_type(const struct hot_buf *hb)
+{
+	return hb->h.mixed ? "mixed" : xls_blft_name(hb->h.blft);
+}
+
+static int svg_write(struct svg_ctx *sc, struct xls_error *err)
+{
+	struct xls_cmd *c = sc->c;
+	struct xls_heat_panel *p = calloc(sc->nhot ? sc->nhot : 1, sizeof(*p));
+	char title[200];
+	int rc;
+
+	if (!p)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	for (uint32_t i = 0; i < sc->nhot; i++) {
+		const struct hot_buf *hb = &sc->hot[i];
+
+		snprintf(p[i].title, sizeof(p[i].title),
+			 "%u. daddr 0x%llx, %s, %u bytes: %u appearances", i + 1,
+			 (unsigned long long)hb->h.blkno, hot_type(hb), hb->h.len * 512,
+			 hb->nrows);
+		p[i].nchunks = hb->h.len * 4;
+		p[i].nrows = hb->nrows;
+		p[i].rows = hb->rows;
+	}
+	snprintf(title, sizeof(title), "xfs_logscope bufs: the %u most often logged buffers of %s",
+		 sc->nhot, c->src.data_path ? c->src.data_path : c->src.path);
+	rc = xls_cmd_write_svg(c->opt->svg_path, title, p, sc->nhot, false, err);
+	free(p);
+	return rc;
+}
+
+static void svg_report(struct svg_ctx *sc)
+{
+	struct xls_cmd *c = sc->c;
+	struct xls_fieldset fs;
+
+	for (uint32_t i = 0; i < sc->nhot; i++) {
+		const struct hot_buf *hb = &sc->hot[i];
+
+		if (c->out.fmt == XLS_FMT_TEXT) {
+			fprintf(c->out.f, "%3u  daddr 0x%-10llx %6u bytes  %-10s %u appearances\n",
+				i + 1, (unsigned long long)hb->h.blkno, hb->h.len * 512,
+				hot_type(hb), hb->nrows);
+			continue;
+		}
+		xls_fields_reset(&fs);
+		xls_field_uint(&fs, "panel", i + 1);
+		xls_field_hex(&fs, "blkno", (uint64_t)hb->h.blkno);
+		xls_field_uint(&fs, "len", (uint64_t)hb->h.len * 512);
+		xls_field_str(&fs, "type", hot_type(hb));
+		xls_field_uint(&fs, "appearances", hb->nrows);
+		xls_cmd_record(c, "svg_panel", &fs);
+	}
+	if (c->out.fmt == XLS_FMT_TEXT)
+		fprintf(c->out.f, "svg: wrote the heat map of %u buffer%s to '%s'\n",
+			sc->nhot, sc->nhot == 1 ? "" : "s", c->opt->svg_path);
+}
+
+/* The hottest buffers of pass 1, to draw in pass 2. */
+static int svg_pick(struct svg_ctx *sc, unsigned int top)
+{
+	struct xls_stats_hot *h = calloc(top, sizeof(*h));
+	bool exact;
+
+	if (!h)
+		return -ENOMEM;
+	sc->nhot = xls_stats_hot(sc->st, XLS_HOT_BY_APPEARANCES, top, h, &exact);
+	for (uint32_t i = 0; i < sc->nhot; i++)
+		sc->hot[i].h = h[i];
+	free(h);
+	return 0;
+}
+
+static int bufs_svg(struct svg_ctx *sc, struct xls_error *err)
+{
+	struct xls_cmd *c = sc->c;
+	struct xls_scan_sink sink = {
+		.ctx = sc, .item = svg_count, .report = &c->report, .want_trans = true,
+	};
+	unsigned int top = c->opt->top ? c->opt->top : SVG_TOP_DEFAULT;
+	struct xls_scan_totals tot;
+	int rc;
+
+	if (top > SVG_TOP_MAX)
+		top = SVG_TOP_MAX;
+	sc->st = xls_stats_new();
+	sc->hot = calloc(top, sizeof(*sc->hot));
+	if (!sc->st || !sc->hot)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
+	if (!rc)
+		rc = svg_pick(sc, top);
+	if (!rc) {
+		/* the same log again: its findings are counted already */
+		c->findings_mode = XLS_FINDINGS_IGNORE;
+		sink.item = svg_draw;
+		rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
+	}
+	if (rc == -ENOMEM)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (!rc && !sc->nhot)
+		rc = xls_error_set(err, XLS_EXIT_USAGE, "no buffer item matches: nothing to draw");
+	if (!rc)
+		rc = svg_write(sc, err);
+	if (!rc)
+		svg_report(sc);
+	return rc;
+}
+
+static int run_svg(struct xls_cmd *c, struct xls_error *err)
+{
+	struct svg_ctx *sc = calloc(1, sizeof(*sc));
+	int rc;
+
+	if (!sc)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	sc->c = c;
+	/* findings are counted for the exit status; the output is the picture */
+	c->findings_mode = XLS_FINDINGS_COUNT;
+	rc = bufs_svg(sc, err);
+	for (uint32_t i = 0; sc->hot && i < sc->nhot; i++)
+		free(sc->hot[i].rows);
+	free(sc->hot);
+	xls_stats_free(sc->st);
+	free(sc);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int run_table(struct xls_cmd *c, struct xls_error *err)
+{
+	struct bufs_ctx *bc = malloc(sizeof(*bc));
+	struct xls_scan_sink sink = {
+		.ctx = bc, .item = on_item, .report = &c->report, .want_trans = true,
+	};
+	struct xls_scan_totals tot;
+	int rc;
+
+	if (!bc)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	bc->c = c;
+	if (c->out.fmt == XLS_FMT_TEXT)
+		xls_out_table_heading(c->out.f, buf_columns, NCOLS);
+	rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
+	free(bc);
+	return rc;
 }
 
 int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err)
 {
-	struct xls_scan_totals tot;
-	struct bufs_ctx bc;
-	struct xls_scan_sink sink = {
-		.ctx = &bc, .item = on_item, .finding = on_finding,
-		.progress = on_progress,
-		.want_trans = true,
-	};
 	struct xls_cmd c;
 	int rc;
 
-	if (opt->svg_path)	/* a heat map of the hottest buffers instead */
-		return xls_cmd_bufs_svg(opt, err);
-	memset(&bc, 0, sizeof(bc));
-	bc.ba = malloc(sizeof(*bc.ba));
-	if (!bc.ba)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
-	if (xls_cmd_open(&c, opt, err)) {
-		free(bc.ba);
+	if (xls_cmd_open(&c, opt, err))
 		return err->status;
-	}
-	bc.c = &c;
-	if (opt->fmt == XLS_FMT_TEXT)
-		xls_out_table_heading(c.out.f, buf_columns, NCOLS);
-	rc = xls_scan(&c.log, &c.ht, XLS_ITER_LSN, &sink, &tot, err);
+	rc = opt->svg_path ? run_svg(&c, err) : run_table(&c, err);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
-	free(bc.ba);
 	return rc;
 }

@@ -1,20 +1,13 @@
+/* What the commands share: opening the input, findings, progress, status. */
+#include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <uuid/uuid.h>
+#include <unistd.h>
 
 #include "base/ondisk.h"
 #include "cmd/cmd.h"
-
-const char *xls_log_state_name(enum xls_log_state s)
-{
-	switch (s) {
-	case XLS_LOG_CLEAN:	return "clean";
-	case XLS_LOG_DIRTY:	return "dirty";
-	case XLS_LOG_ZEROED:	return "zeroed";
-	}
-	return "?";
-}
 
 /*
  * --threads, or by default: read-ahead pays only when the reader thread
@@ -32,11 +25,62 @@ static enum xls_read_ahead read_ahead_mode(unsigned int threads)
 	return XLS_READ_AHEAD_AUTO;
 }
 
+/* The one finding sink: print, count, or ignore, as the command says. */
+static int cmd_finding(void *ctx, const struct xls_finding *f)
+{
+	struct xls_cmd *c = ctx;
+	struct xls_fieldset fs;
+
+	if (c->findings_mode == XLS_FINDINGS_IGNORE)
+		return 0;
+	c->findings++;
+	if (c->findings_mode == XLS_FINDINGS_COUNT)
+		return 0;
+	switch (c->out.fmt) {
+	case XLS_FMT_CSV:
+		/* Findings would break the CSV's one layout: they go to stderr. */
+		fprintf(stderr, "xfs_logscope: %s: finding: %s\n", c->src.path, f->msg);
+		break;
+	case XLS_FMT_TEXT:
+		fprintf(c->out.f, "finding: ");
+		if (f->lsn)
+			fprintf(c->out.f, "LSN %u/%u ", xls_lsn_cycle(f->lsn),
+				xls_lsn_block(f->lsn));
+		else
+			fprintf(c->out.f, "block %u ", f->rec_blk);
+		if (f->offset >= 0)
+			fprintf(c->out.f, "offset %lld ", (long long)f->offset);
+		fprintf(c->out.f, "%s: %s\n", f->kind, f->msg);
+		break;
+	case XLS_FMT_JSON:
+		xls_fields_reset(&fs);
+		xls_describe_finding(f, &fs);
+		xls_out_record(&c->out, "finding", &fs);
+		break;
+	}
+	return 0;
+}
+
+/* The one progress sink: a percentage on standard error when it is a terminal. */
+static void cmd_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct xls_cmd *c = ctx;
+
+	if (!c->opt->progress || !total)
+		return;
+	fprintf(stderr, "\rxfs_logscope: %3u%% of %llu log blocks",
+		(unsigned int)(done * 100 / total), (unsigned long long)total);
+	c->progress_shown = true;
+}
+
 int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		 struct xls_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	c->opt = opt;
+	c->report.ctx = c;
+	c->report.finding = cmd_finding;
+	c->report.progress = cmd_progress;
 	xls_out_init(&c->out, stdout, opt->fmt);
 	if (xls_source_open(&c->src, &opt->src, err))
 		return -1;
@@ -67,53 +111,6 @@ void xls_cmd_close(struct xls_cmd *c)
 	xls_source_close(&c->src);
 }
 
-int xls_cmd_finding(struct xls_cmd *c, const struct xls_finding *f)
-{
-	struct xls_fieldset fs;
-
-	c->findings++;
-	xls_fields_reset(&fs);
-	xls_field_str(&fs, "finding", f->kind);
-	if (f->lsn)
-		xls_field_lsn(&fs, "lsn", f->lsn);
-	xls_field_uint(&fs, "rec_blk", f->rec_blk);
-	if (f->offset >= 0)
-		xls_field_uint(&fs, "offset", (uint64_t)f->offset);
-	if (f->has_tid)
-		xls_field_hex(&fs, "tid", f->tid);
-	xls_field_str(&fs, "msg", f->msg);
-	if (c->out.fmt == XLS_FMT_CSV) {
-		/* Findings would break the CSV's one layout: they go to stderr. */
-		fprintf(stderr, "xfs_logscope: %s: finding: %s\n", c->src.path, f->msg);
-		return 0;
-	}
-	if (c->out.fmt == XLS_FMT_TEXT) {
-		fprintf(c->out.f, "finding: ");
-		if (f->lsn)
-			fprintf(c->out.f, "LSN %u/%u ", xls_lsn_cycle(f->lsn),
-				xls_lsn_block(f->lsn));
-		else
-			fprintf(c->out.f, "block %u ", f->rec_blk);
-		if (f->offset >= 0)
-			fprintf(c->out.f, "offset %lld ", (long long)f->offset);
-		fprintf(c->out.f, "%s: %s\n", f->kind, f->msg);
-		return 0;
-	}
-	xls_out_record(&c->out, "finding", &fs);
-	return 0;
-}
-
-void xls_cmd_progress(void *ctx, uint64_t done, uint64_t total)
-{
-	struct xls_cmd *c = ctx;
-
-	if (!c->opt->progress || !total)
-		return;
-	fprintf(stderr, "\rxfs_logscope: %3u%% of %llu log blocks",
-		(unsigned int)(done * 100 / total), (unsigned long long)total);
-	c->progress_shown = true;
-}
-
 int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err)
 {
 	if (c->progress_shown)
@@ -127,38 +124,52 @@ int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err)
 	return c->findings ? XLS_EXIT_FINDINGS : XLS_EXIT_OK;
 }
 
-void xls_cmd_geometry_fields(const struct xls_cmd *c, struct xls_fieldset *fs)
+void xls_cmd_record(struct xls_cmd *c, const char *kind, const struct xls_fieldset *fs)
 {
-	const struct xls_geometry *g = &c->src.geo;
-	const struct xls_head_tail *ht = &c->ht;
-	char uuid[40];
+	xls_out_record(&c->out, kind, fs);
+}
 
-	xls_field_str(fs, "input", c->src.path);
-	xls_field_str(fs, "log_location", !g->has_sb ? "bare" :
-		      g->external ? "external" : "internal");
-	xls_field_uint(fs, "log_offset", g->log_offset);
-	xls_field_uint(fs, "log_blocks", g->log_bbs);
-	xls_field_uint(fs, "log_bytes", (uint64_t)g->log_bbs * 512);
-	xls_field_uint(fs, "sector_size", (uint64_t)g->sect_bbs * 512);
-	xls_field_uint(fs, "log_sunit", g->log_sunit);
-	xls_field_uint(fs, "log_version", c->log.logv2 ? 2 : 1);
-	xls_field_bool(fs, "crc", g->crc);
-	if (g->has_sb) {
-		uuid_unparse_lower(g->uuid, uuid);
-		xls_field_str(fs, "uuid", uuid);
-		xls_field_uint(fs, "sb_version", g->sb_versionnum & XFS_SB_VERSION_NUMBITS);
-		xls_field_uint(fs, "block_size", g->blocksize);
+void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,
+			 int width, const char *indent)
+{
+	char buf[XLS_FIELDS_STRBUF];
+
+	for (unsigned int i = 0; i < fs->n; i++) {
+		xls_field_format(&fs->f[i], buf, sizeof(buf));
+		fprintf(c->out.f, "%s%-*s %s\n", indent, width, fs->f[i].key, buf);
 	}
-	xls_field_str(fs, "state", xls_log_state_name(ht->state));
-	xls_field_uint(fs, "head_blk", ht->head_blk);
-	xls_field_uint(fs, "tail_blk", ht->tail_blk);
-	xls_field_lsn(fs, "last_lsn", ht->last_lsn);
-	xls_field_lsn(fs, "tail_lsn", ht->tail_lsn);
-	xls_field_uint(fs, "active_blocks",
-		       ht->state == XLS_LOG_ZEROED ? 0 :
-		       xls_log_distance(&c->log, ht->tail_blk, ht->head_blk));
-	xls_field_bool(fs, "torn_head", ht->torn);
-	if (ht->torn)
-		xls_field_uint(fs, "torn_from_blk", ht->found_head_blk);
-	xls_field_bool(fs, "tail_moved", ht->tail_moved);
+}
+
+bool xls_cmd_type_wanted(const struct xls_options *o, const char *type)
+{
+	return !o->type_filter || strcmp(o->type_filter, type) == 0;
+}
+
+FILE *xls_cmd_create(const char *path, struct xls_error *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f) {
+		xls_error_set(err, XLS_EXIT_USAGE, "cannot create '%s': %s",
+			      path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return f;
+}
+
+int xls_cmd_write_svg(const char *path, const char *title,
+		      const struct xls_heat_panel *panels, unsigned int npanels,
+		      bool decisions, struct xls_error *err)
+{
+	FILE *f = xls_cmd_create(path, err);
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = xls_svg_heatmap(f, title, panels, npanels, decisions);
+	if (fclose(f) != 0 || rc)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s'", path);
+	return 0;
 }

@@ -5,12 +5,13 @@
 
 #include "base/ondisk.h"
 #include "analysis/analysis.h"
+#include "analysis/stats.h"
 #include "cmd/cmd.h"
 
 struct stats_ctx {
 	struct xls_cmd		*c;
 	struct xls_stats	*st;
-	struct xls_buf_analysis	*ba;
+	struct xls_buf_analysis	ba;
 	const char		*section;	/* text: the table being printed */
 };
 
@@ -29,8 +30,8 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 
 	(void)t;
 	if (it->type == XFS_LI_BUF) {
-		xls_buf_analyse(it, sc->ba);
-		xls_stats_item(sc->st, it, sc->ba);
+		xls_buf_analyse(it, &sc->ba);
+		xls_stats_item(sc->st, it, &sc->ba);
 	} else {
 		xls_stats_item(sc->st, it, NULL);
 	}
@@ -42,15 +43,6 @@ static int on_end(void *ctx, const struct xls_trans *t)
 	struct stats_ctx *sc = ctx;
 
 	xls_stats_trans(sc->st, t);
-	return 0;
-}
-
-static int on_finding(void *ctx, const struct xls_finding *f)
-{
-	struct stats_ctx *sc = ctx;
-
-	sc->c->findings++;
-	(void)f;
 	return 0;
 }
 
@@ -97,14 +89,10 @@ static void emit_text(struct stats_ctx *sc, const char *kind,
 		      const struct xls_fieldset *fs)
 {
 	FILE *f = sc->c->out.f;
-	char buf[64];
 
 	if (strcmp(kind, "total") == 0) {
 		fprintf(f, "Totals\n");
-		for (unsigned int i = 0; i < fs->n; i++) {
-			xls_field_format(&fs->f[i], buf, sizeof(buf));
-			fprintf(f, "  %-28s %s\n", fs->f[i].key, buf);
-		}
+		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
 		return;
 	}
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
@@ -130,55 +118,47 @@ static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
 		emit_text(sc, kind, fs);
 		break;
 	case XLS_FMT_JSON:
-		xls_out_record(&sc->c->out, kind, fs);
+		xls_cmd_record(sc->c, kind, fs);
 		break;
 	case XLS_FMT_CSV:
 		/* One layout per CSV stream: the buffer type table. */
 		if (strcmp(kind, "buftype") == 0)
-			xls_out_record(&sc->c->out, kind, fs);
+			xls_cmd_record(sc->c, kind, fs);
 		break;
 	}
-}
-
-static void on_progress(void *ctx, uint64_t done, uint64_t total)
-{
-	struct stats_ctx *sc = ctx;
-
-	xls_cmd_progress(sc->c, done, total);
 }
 
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
 {
 	struct xls_scan_totals tot;
-	struct stats_ctx sc;
+	struct stats_ctx *sc = calloc(1, sizeof(*sc));
 	struct xls_scan_sink sink = {
-		.ctx = &sc, .record = on_record, .item = on_item, .end = on_end,
-		.finding = on_finding, .want_trans = true,
-		.progress = on_progress,
+		.ctx = sc, .record = on_record, .item = on_item, .end = on_end,
+		.want_trans = true,
 	};
 	struct xls_cmd c;
 	int rc;
 
-	memset(&sc, 0, sizeof(sc));
-	sc.st = xls_stats_new();
-	sc.ba = malloc(sizeof(*sc.ba));
-	if (!sc.st || !sc.ba) {
-		xls_stats_free(sc.st);
-		free(sc.ba);
+	if (sc)
+		sc->st = xls_stats_new();
+	if (!sc || !sc->st) {
+		free(sc);
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
 	}
 	if (xls_cmd_open(&c, opt, err)) {
-		xls_stats_free(sc.st);
-		free(sc.ba);
+		xls_stats_free(sc->st);
+		free(sc);
 		return err->status;
 	}
-	sc.c = &c;
+	c.findings_mode = XLS_FINDINGS_COUNT;
+	sc->c = &c;
+	sink.report = &c.report;
 	rc = xls_scan(&c.log, &c.ht, XLS_ITER_LSN, &sink, &tot, err);
 	if (!rc)
-		xls_stats_report(sc.st, opt->top, emit_row, &sc);
+		xls_describe_stats(sc->st, opt->top, emit_row, sc);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
-	xls_stats_free(sc.st);
-	free(sc.ba);
+	xls_stats_free(sc->st);
+	free(sc);
 	return rc;
 }

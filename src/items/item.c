@@ -1,56 +1,55 @@
 /*
- * Items stage: name each log item type and dispatch to its decoder.  One
- * table gives the name and the decoder of every known XFS_LI_* type; an
- * unknown type is described by its common fields only, never fatal.
+ * Items stage: the one table of log item types (name, family, intent and
+ * done pairing, whether recovery knows it), and decoding an item by its
+ * family.
  */
 #include <stdio.h>
 #include <stdarg.h>
 #include <string.h>
+
 #include "items/item.h"
 #include "items/item_priv.h"
-
-struct xls_item_type {
-	uint16_t	type;
-	const char	*name;
-	void		(*describe)(struct xls_desc *d);	/* NULL: common fields only */
-};
 
 /*
  * Indexed by type - XFS_LI_EFI: the types are numbered from 0x1236 with
  * two gaps, so a lookup is one bounds check, not a search (it runs for
- * every item of the log).
+ * every item of the log).  Every done type is its intent's type + 1.
  */
 #define TYPE_BASE	XFS_LI_EFI
-#define TYPE(t, n, f)	[(t) - TYPE_BASE] = { (t), (n), (f) }
+#define ITEM(t, n, f)	[(t) - TYPE_BASE] = { (t), (n), (f), XLS_ROLE_ITEM, 0, true }
+#define INTENT(t, n, f)	[(t) - TYPE_BASE] = { (t), (n), (f), XLS_ROLE_INTENT, (t) + 1, true }
+#define DONE(t, n, f)	[(t) - TYPE_BASE] = { (t), (n), (f), XLS_ROLE_DONE, (t) - 1, true }
 
 static const struct xls_item_type item_types[] = {
-	TYPE(XFS_LI_EFI,	"efi",	xls_describe_efi),
-	TYPE(XFS_LI_EFD,	"efd",	xls_describe_efd),
-	TYPE(XFS_LI_IUNLINK,	"iunlink",	NULL),
-	TYPE(XFS_LI_INODE,	"inode",	xls_describe_inode),
-	TYPE(XFS_LI_BUF,	"buf",	xls_describe_buf),
-	TYPE(XFS_LI_DQUOT,	"dquot",	xls_describe_dquot),
-	TYPE(XFS_LI_QUOTAOFF,	"quotaoff",	xls_describe_quotaoff),
-	TYPE(XFS_LI_ICREATE,	"icreate",	xls_describe_icreate),
-	TYPE(XFS_LI_RUI,	"rui",	xls_describe_rui),
-	TYPE(XFS_LI_RUD,	"rud",	xls_describe_rud),
-	TYPE(XFS_LI_CUI,	"cui",	xls_describe_cui),
-	TYPE(XFS_LI_CUD,	"cud",	xls_describe_cud),
-	TYPE(XFS_LI_BUI,	"bui",	xls_describe_bui),
-	TYPE(XFS_LI_BUD,	"bud",	xls_describe_bud),
-	TYPE(XFS_LI_ATTRI,	"attri",	xls_describe_attri),
-	TYPE(XFS_LI_ATTRD,	"attrd",	xls_describe_attrd),
-	TYPE(XFS_LI_XMI,	"xmi",	xls_describe_xmi),
-	TYPE(XFS_LI_XMD,	"xmd",	xls_describe_xmd),
-	TYPE(XFS_LI_EFI_RT,	"efi_rt",	xls_describe_efi),
-	TYPE(XFS_LI_EFD_RT,	"efd_rt",	xls_describe_efd),
-	TYPE(XFS_LI_RUI_RT,	"rui_rt",	xls_describe_rui),
-	TYPE(XFS_LI_RUD_RT,	"rud_rt",	xls_describe_rud),
-	TYPE(XFS_LI_CUI_RT,	"cui_rt",	xls_describe_cui),
-	TYPE(XFS_LI_CUD_RT,	"cud_rt",	xls_describe_cud),
+	INTENT(XFS_LI_EFI,	"efi",		XLS_FAMILY_FREE_EXTENTS),
+	DONE(XFS_LI_EFD,	"efd",		XLS_FAMILY_FREE_EXTENTS),
+	/* never logged: recovery has no ops for it */
+	[XFS_LI_IUNLINK - TYPE_BASE] = { XFS_LI_IUNLINK, "iunlink", XLS_FAMILY_NONE,
+					 XLS_ROLE_ITEM, 0, false },
+	ITEM(XFS_LI_INODE,	"inode",	XLS_FAMILY_INODE),
+	ITEM(XFS_LI_BUF,	"buf",		XLS_FAMILY_BUF),
+	ITEM(XFS_LI_DQUOT,	"dquot",	XLS_FAMILY_DQUOT),
+	ITEM(XFS_LI_QUOTAOFF,	"quotaoff",	XLS_FAMILY_QUOTAOFF),
+	ITEM(XFS_LI_ICREATE,	"icreate",	XLS_FAMILY_ICREATE),
+	INTENT(XFS_LI_RUI,	"rui",		XLS_FAMILY_MAP_EXTENTS),
+	DONE(XFS_LI_RUD,	"rud",		XLS_FAMILY_DONE),
+	INTENT(XFS_LI_CUI,	"cui",		XLS_FAMILY_PHYS_EXTENTS),
+	DONE(XFS_LI_CUD,	"cud",		XLS_FAMILY_DONE),
+	INTENT(XFS_LI_BUI,	"bui",		XLS_FAMILY_MAP_EXTENTS),
+	DONE(XFS_LI_BUD,	"bud",		XLS_FAMILY_DONE),
+	INTENT(XFS_LI_ATTRI,	"attri",	XLS_FAMILY_ATTRI),
+	DONE(XFS_LI_ATTRD,	"attrd",	XLS_FAMILY_DONE),
+	INTENT(XFS_LI_XMI,	"xmi",		XLS_FAMILY_XMI),
+	DONE(XFS_LI_XMD,	"xmd",		XLS_FAMILY_DONE),
+	INTENT(XFS_LI_EFI_RT,	"efi_rt",	XLS_FAMILY_FREE_EXTENTS),
+	DONE(XFS_LI_EFD_RT,	"efd_rt",	XLS_FAMILY_FREE_EXTENTS),
+	INTENT(XFS_LI_RUI_RT,	"rui_rt",	XLS_FAMILY_MAP_EXTENTS),
+	DONE(XFS_LI_RUD_RT,	"rud_rt",	XLS_FAMILY_DONE),
+	INTENT(XFS_LI_CUI_RT,	"cui_rt",	XLS_FAMILY_PHYS_EXTENTS),
+	DONE(XFS_LI_CUD_RT,	"cud_rt",	XLS_FAMILY_DONE),
 };
 
-static const struct xls_item_type *item_type_find(uint16_t type)
+const struct xls_item_type *xls_item_type_find(uint16_t type)
 {
 	size_t i = (uint16_t)(type - TYPE_BASE);
 
@@ -62,7 +61,7 @@ static const struct xls_item_type *item_type_find(uint16_t type)
 
 const char *xls_item_type_name(uint16_t type)
 {
-	const struct xls_item_type *t = item_type_find(type);
+	const struct xls_item_type *t = xls_item_type_find(type);
 
 	return t ? t->name : NULL;
 }
@@ -79,11 +78,11 @@ int xls_item_detect(const uint8_t *p, uint32_t len, uint16_t *type,
 	}
 	le = xls_le16(p);
 	be = xls_be16(p);
-	if (item_type_find(le)) {
+	if (xls_item_type_find(le)) {
 		*type = le;
 		return 0;
 	}
-	if (item_type_find(be)) {
+	if (xls_item_type_find(be)) {
 		*type = be;
 		*endian = XLS_BIG_ENDIAN;
 		return 0;
@@ -92,141 +91,116 @@ int xls_item_detect(const uint8_t *p, uint32_t len, uint16_t *type,
 	return -1;
 }
 
-void xls_desc_finding(struct xls_desc *d, const char *fmt, ...)
+void xls_item_problem(struct xls_item_problems *p, const char *fmt, ...)
 {
-	size_t room = sizeof(d->find) - d->nfind;
+	size_t room = sizeof(p->text) - p->len;
 	va_list ap;
 	int w;
 
+	p->count++;
 	if (room <= 1)
 		return;
-	if (d->nfind) {
-		w = snprintf(d->find + d->nfind, room, "; ");
+	if (p->len) {
+		w = snprintf(p->text + p->len, room, "; ");
 		if (w < 0 || (size_t)w >= room) {
-			d->nfind = sizeof(d->find) - 1;
+			p->len = sizeof(p->text) - 1;
 			return;
 		}
-		d->nfind += (size_t)w;
+		p->len += (size_t)w;
 		room -= (size_t)w;
 	}
 	va_start(ap, fmt);
-	w = vsnprintf(d->find + d->nfind, room, fmt, ap);
+	w = vsnprintf(p->text + p->len, room, fmt, ap);
 	va_end(ap);
 	if (w < 0)
 		return;
-	d->nfind += (size_t)w < room ? (size_t)w : room - 1;
+	p->len += (size_t)w < room ? (size_t)w : room - 1;
 }
 
-bool xls_desc_need(struct xls_desc *d, uint64_t need, const char *why)
+bool xls_item_intent_id(const struct xls_item *it, uint64_t *id)
 {
-	uint32_t have = d->fmt ? d->fmt->len : 0;
+	const struct xls_region *fmt = xls_item_region(it, 0);
+
+	*id = 0;
+	if (!xls_reg_has(fmt, 0, 16))
+		return false;
+	*id = xls_reg_get64(fmt, it->endian, 8);
+	return true;
+}
+
+bool xls_item_need(struct xls_item_problems *p, const char *name,
+		   const struct xls_region *fmt, uint64_t need, const char *why)
+{
+	uint32_t have = fmt ? fmt->len : 0;
 
 	if (have >= need)
 		return true;
-	xls_desc_finding(d, "%s format region is %u bytes, %llu needed%s%s",
-			 d->name, have, (unsigned long long)need,
+	xls_item_problem(p, "%s format region is %u bytes, %llu needed%s%s",
+			 name, have, (unsigned long long)need,
 			 why ? " " : "", why ? why : "");
 	return false;
 }
 
-void xls_describe_done_item(struct xls_desc *d, const char *key)
+static void problems_init(struct xls_item_problems *p)
 {
-	/* struct xfs_rud/cud/bud/xmd/attrd_log_format all share this shape. */
-	const size_t id_off = offsetof(struct xfs_rud_log_format, rud_rui_id);
-	const size_t size = sizeof(struct xfs_rud_log_format);
-
-	if (!xls_desc_need(d, size, NULL))
-		return;
-	xls_field_hex(d->fs, key, xls_d64(d, id_off));
-	if (d->fmt->len != size)
-		xls_desc_finding(d, "%s format region is %u bytes, expected %zu",
-				 d->name, d->fmt->len, size);
+	p->count = 0;
+	p->len = 0;
+	p->text[0] = '\0';
 }
 
-void xls_list_init(struct xls_list *l, const char *sep)
+int xls_item_decode(const struct xls_item *it, struct xls_item_decoded *d)
 {
-	l->sep = sep;
-	l->json[0] = '[';
-	l->json[1] = '\0';
-	l->jlen = 1;
-	l->text[0] = '\0';
-	l->tlen = 0;
-	l->shown = 0;
-	l->full = false;
-}
+	const struct xls_region *fmt = it->regions && it->nregions ? &it->regions[0] : NULL;
+	struct xls_item_problems *p = &d->problems;
 
-bool xls_list_add(struct xls_list *l, const char *json_obj, const char *text)
-{
-	size_t jn = strlen(json_obj), tn = strlen(text);
-	size_t jsep = l->shown ? 1 : 0, tsep = l->shown ? strlen(l->sep) : 0;
-
-	if (l->full || l->shown >= XLS_LIST_MAX_ENTRIES) {
-		l->full = true;
-		return false;
-	}
-	/* keep room for "]" and the terminating NUL */
-	if (l->jlen + jsep + jn + 2 > sizeof(l->json) ||
-	    l->tlen + tsep + tn + 1 > sizeof(l->text)) {
-		l->full = true;
-		return false;
-	}
-	if (jsep)
-		l->json[l->jlen++] = ',';
-	memcpy(l->json + l->jlen, json_obj, jn);
-	l->jlen += jn;
-	l->json[l->jlen] = '\0';
-	memcpy(l->text + l->tlen, l->sep, tsep);
-	l->tlen += tsep;
-	memcpy(l->text + l->tlen, text, tn);
-	l->tlen += tn;
-	l->text[l->tlen] = '\0';
-	l->shown++;
-	return true;
-}
-
-void xls_list_emit(struct xls_list *l, struct xls_fieldset *fs,
-		   const char *key, const char *shown_key, uint64_t total)
-{
-	l->json[l->jlen++] = ']';
-	l->json[l->jlen] = '\0';
-	xls_field_json(fs, key, l->json, l->text);
-	if (l->shown < total)
-		xls_field_uint(fs, shown_key, l->shown);
-}
-
-int xls_item_describe(const struct xls_item *it, struct xls_fieldset *fs)
-{
-	const struct xls_item_type *t = item_type_find(it->type);
-	struct xls_desc d;
-
-	d.it = it;
-	d.fs = fs;
-	d.fmt = (it->regions && it->nregions) ? &it->regions[0] : NULL;
-	d.name = t ? t->name : "item";
-	d.nfind = 0;
-	d.find[0] = '\0';
-
-	xls_field_str(fs, "item", t ? t->name : "unknown");
-	xls_field_hex(fs, "type_code", it->type);
-	xls_field_uint(fs, "size", it->size);
-	xls_field_uint(fs, "regions", it->nregions);
-
-	if (!d.fmt) {
-		xls_desc_finding(&d, "item has no regions");
-	} else if (d.fmt->len < 4 || !d.fmt->data) {
-		xls_desc_finding(&d, "format region is %u bytes, 4 needed",
-				 d.fmt->len);
-	} else {
-		if (it->size != it->nregions)
-			xls_desc_finding(&d, "item declares %u regions, %u present",
-					 it->size, it->nregions);
-		if (t && t->describe)
-			t->describe(&d);
-	}
-
-	if (d.nfind) {
-		xls_field_str(fs, "finding", d.find);
+	d->item = it;
+	d->type = xls_item_type_find(it->type);
+	d->has_format = false;
+	problems_init(p);
+	if (!fmt) {
+		xls_item_problem(p, "item has no regions");
 		return 1;
 	}
-	return 0;
+	if (fmt->len < 4 || !fmt->data) {
+		xls_item_problem(p, "format region is %u bytes, 4 needed", fmt->len);
+		return 1;
+	}
+	d->has_format = true;
+	if (it->size != it->nregions)
+		xls_item_problem(p, "item declares %u regions, %u present",
+				 it->size, it->nregions);
+	switch (d->type ? d->type->family : XLS_FAMILY_NONE) {
+	case XLS_FAMILY_BUF:
+		xls_buf_item_parse(it, &d->u.buf, p);
+		break;
+	case XLS_FAMILY_INODE:
+		xls_inode_item_parse(it, &d->u.inode, p);
+		break;
+	case XLS_FAMILY_FREE_EXTENTS:
+	case XLS_FAMILY_MAP_EXTENTS:
+	case XLS_FAMILY_PHYS_EXTENTS:
+		xls_extent_item_parse(it, &d->u.ext, p);
+		break;
+	case XLS_FAMILY_DONE:
+		xls_done_item_parse(it, &d->u.done, p);
+		break;
+	case XLS_FAMILY_ATTRI:
+		xls_attri_item_parse(it, &d->u.attri, p);
+		break;
+	case XLS_FAMILY_XMI:
+		xls_xmi_item_parse(it, &d->u.xmi, p);
+		break;
+	case XLS_FAMILY_DQUOT:
+		xls_dquot_item_parse(it, &d->u.dquot, p);
+		break;
+	case XLS_FAMILY_QUOTAOFF:
+		xls_quotaoff_item_parse(it, &d->u.qoff, p);
+		break;
+	case XLS_FAMILY_ICREATE:
+		xls_icreate_item_parse(it, &d->u.icreate, p);
+		break;
+	case XLS_FAMILY_NONE:
+		break;
+	}
+	return p->count ? 1 : 0;
 }

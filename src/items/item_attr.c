@@ -14,6 +14,8 @@
  */
 #include <stdio.h>
 #include <string.h>
+
+#include "base/flags.h"
 #include "items/item.h"
 #include "items/item_priv.h"
 
@@ -30,9 +32,6 @@ static_assert(ALFI(alfi_id) == 8 && ALFI_SIZE == 40, "xfs_attri_log_format layou
 #define PARENT_REC_INO	0
 #define PARENT_REC_GEN	8
 #define PARENT_REC_SIZE	12
-
-/* Longest name shown; the rest is counted in "name_shown". */
-#define ATTR_NAME_SHOW	256
 
 static const char *const attri_ops[] = {
 	[XFS_ATTRI_OP_FLAGS_SET]		= "set",
@@ -53,6 +52,8 @@ static const struct xls_flag_name attr_filter_names[] = {
 #define ATTR_FILTER_KNOWN (XFS_ATTR_ROOT | XFS_ATTR_SECURE | XFS_ATTR_PARENT | \
 			   XFS_ATTR_INCOMPLETE)
 
+const struct xls_flag_table xls_attr_filter_flag_table = XLS_FLAG_TABLE(attr_filter_names);
+
 static bool is_pptr_op(uint32_t op)
 {
 	return op == XFS_ATTRI_OP_FLAGS_PPTR_SET ||
@@ -61,140 +62,94 @@ static bool is_pptr_op(uint32_t op)
 }
 
 /* Check that region @idx is @len padded to 4 bytes; a missing one is
- * already reported as a region-count finding. */
-static const struct xls_region *attr_region(struct xls_desc *d, uint32_t idx,
-					    const char *what, uint32_t len)
+ * already reported as a region-count problem. */
+static const struct xls_region *attr_region(const struct xls_item *it, uint32_t idx,
+					    const char *what, uint32_t len,
+					    struct xls_item_problems *p)
 {
-	const struct xls_region *r = xls_desc_region(d, idx);
+	const struct xls_region *r = xls_item_region(it, idx);
 	uint64_t want = ((uint64_t)len + 3) & ~(uint64_t)3;
 
 	if (r && r->len != want)
-		xls_desc_finding(d, "attri %s region is %u bytes, %llu expected for length %u",
+		xls_item_problem(p, "attri %s region is %u bytes, %llu expected for length %u",
 				 what, r->len, (unsigned long long)want, len);
 	return r;
 }
 
-/* Emit name bytes as "@key" (printable ASCII) or "@key_hex". */
-static void attr_name(struct xls_desc *d, const struct xls_region *r,
-		      uint32_t name_len, const char *key, const char *hex_key,
-		      const char *shown_key)
-{
-	char buf[2 * ATTR_NAME_SHOW + 1];
-	uint32_t n = name_len;
-	bool printable = true;
-
-	if (!r || !r->data)
-		return;
-	if (n > r->len)
-		n = r->len;
-	if (n > ATTR_NAME_SHOW)
-		n = ATTR_NAME_SHOW;
-	for (uint32_t i = 0; i < n; i++)
-		if (r->data[i] < 0x20 || r->data[i] > 0x7e)
-			printable = false;
-	if (printable) {
-		memcpy(buf, r->data, n);
-		buf[n] = '\0';
-		xls_field_str(d->fs, key, buf);
-	} else {
-		for (uint32_t i = 0; i < n; i++)
-			snprintf(buf + 2 * i, 3, "%02x", r->data[i]);
-		buf[2 * n] = '\0';
-		xls_field_str(d->fs, hex_key, buf);
-	}
-	if (n < name_len)
-		xls_field_uint(d->fs, shown_key, n);
-}
-
-static void parent_rec(struct xls_desc *d, const struct xls_region *r,
-		       const char *ino_key, const char *gen_key)
+/* struct xfs_parent_rec in @r, when it holds one. */
+static bool parent_rec(const struct xls_region *r, uint64_t *ino, uint32_t *gen)
 {
 	if (!xls_reg_has(r, 0, PARENT_REC_SIZE))
-		return;
-	xls_field_hex(d->fs, ino_key, xls_reg_be64(r, PARENT_REC_INO));
-	xls_field_uint(d->fs, gen_key, xls_reg_be32(r, PARENT_REC_GEN));
+		return false;
+	*ino = xls_reg_be64(r, PARENT_REC_INO);
+	*gen = xls_reg_be32(r, PARENT_REC_GEN);
+	return true;
 }
 
-void xls_describe_attri(struct xls_desc *d)
+int xls_attri_item_parse(const struct xls_item *it, struct xls_attri_item *a,
+			 struct xls_item_problems *p)
 {
+	const struct xls_region *fmt = xls_item_region(it, 0);
+	enum xls_endian e = it->endian;
+	uint32_t before = p->count, idx, want;
 	char opname[24];
-	uint32_t op_flags, op, filter, name_len, new_name_len = 0, value_len;
-	const struct xls_region *name_r, *new_name_r = NULL, *value_r = NULL;
-	const struct xls_region *new_value_r = NULL;
-	const char *opstr;
-	uint32_t idx, want;
 
-	if (!xls_desc_need(d, ALFI_SIZE, NULL))
-		return;
-	if (d->fmt->len != ALFI_SIZE)
-		xls_desc_finding(d, "attri format region is %u bytes, expected %zu",
-				 d->fmt->len, (size_t)ALFI_SIZE);
+	memset(a, 0, sizeof(*a));
+	if (!xls_item_need(p, "attri", fmt, ALFI_SIZE, NULL))
+		return 1;
+	a->has_format = true;
+	if (fmt->len != ALFI_SIZE)
+		xls_item_problem(p, "attri format region is %u bytes, expected %zu",
+				 fmt->len, (size_t)ALFI_SIZE);
 
-	op_flags = xls_d32(d, ALFI(alfi_op_flags));
-	op = op_flags & XFS_ATTRI_OP_FLAGS_TYPE_MASK;
-	filter = xls_d32(d, ALFI(alfi_attr_filter));
-	value_len = xls_d32(d, ALFI(alfi_value_len));
-	if (op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE) {
-		name_len = xls_d16(d, ALFI_OLD_NAME_LEN);
-		new_name_len = xls_d16(d, ALFI_NEW_NAME_LEN);
+	a->op_flags = xls_reg_get32(fmt, e, ALFI(alfi_op_flags));
+	a->op = a->op_flags & XFS_ATTRI_OP_FLAGS_TYPE_MASK;
+	a->attr_filter = xls_reg_get32(fmt, e, ALFI(alfi_attr_filter));
+	a->value_len = xls_reg_get32(fmt, e, ALFI(alfi_value_len));
+	if (a->op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE) {
+		a->name_len = xls_reg_get16(fmt, e, ALFI_OLD_NAME_LEN);
+		a->new_name_len = xls_reg_get16(fmt, e, ALFI_NEW_NAME_LEN);
 	} else {
-		name_len = xls_d32(d, ALFI(alfi_name_len));
+		a->name_len = xls_reg_get32(fmt, e, ALFI(alfi_name_len));
 	}
-	opstr = op < sizeof(attri_ops) / sizeof(attri_ops[0]) ? attri_ops[op] : NULL;
-	if (!opstr) {
-		snprintf(opname, sizeof(opname), "op_%u", op);
-		opstr = opname;
-		xls_desc_finding(d, "unknown attri op %u", op);
-	}
+	a->op_name = a->op < sizeof(attri_ops) / sizeof(attri_ops[0]) ?
+		     attri_ops[a->op] : NULL;
+	if (!a->op_name)
+		xls_item_problem(p, "unknown attri op %u", a->op);
+	a->id = xls_reg_get64(fmt, e, ALFI(alfi_id));
+	a->ino = xls_reg_get64(fmt, e, ALFI(alfi_ino));
+	a->igen = xls_reg_get32(fmt, e, ALFI_IGEN);
+	a->pptr = is_pptr_op(a->op);
 
-	xls_field_hex(d->fs, "id", xls_d64(d, ALFI(alfi_id)));
-	xls_field_hex(d->fs, "ino", xls_d64(d, ALFI(alfi_ino)));
-	xls_field_uint(d->fs, "igen", xls_d32(d, ALFI_IGEN));
-	xls_field_str(d->fs, "op", opstr);
-	xls_field_hex(d->fs, "op_flags", op_flags);
-	xls_field_uint(d->fs, "name_len", name_len);
-	if (op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE)
-		xls_field_uint(d->fs, "new_name_len", new_name_len);
-	xls_field_uint(d->fs, "value_len", value_len);
-	xls_field_hex(d->fs, "attr_filter", filter);
-	xls_field_flags(d->fs, "attr_filter_names", filter, attr_filter_names,
-			sizeof(attr_filter_names) / sizeof(attr_filter_names[0]));
-
-	if (op_flags & ~(uint32_t)XFS_ATTRI_OP_FLAGS_TYPE_MASK)
-		xls_desc_finding(d, "alfi_op_flags 0x%x has bits above the op code",
-				 op_flags);
-	if (filter & ~ATTR_FILTER_KNOWN)
-		xls_desc_finding(d, "alfi_attr_filter 0x%x has unknown bits", filter);
-	if (is_pptr_op(op) && !(filter & XFS_ATTR_PARENT))
-		xls_desc_finding(d, "parent pointer op without the parent filter");
-	if (name_len == 0)
-		xls_desc_finding(d, "attri name length is 0");
+	if (a->op_flags & ~(uint32_t)XFS_ATTRI_OP_FLAGS_TYPE_MASK)
+		xls_item_problem(p, "alfi_op_flags 0x%x has bits above the op code",
+				 a->op_flags);
+	if (a->attr_filter & ~ATTR_FILTER_KNOWN)
+		xls_item_problem(p, "alfi_attr_filter 0x%x has unknown bits", a->attr_filter);
+	if (a->pptr && !(a->attr_filter & XFS_ATTR_PARENT))
+		xls_item_problem(p, "parent pointer op without the parent filter");
+	if (a->name_len == 0)
+		xls_item_problem(p, "attri name length is 0");
 
 	/* Regions in the order the writer logs them. */
 	idx = 1;
-	name_r = attr_region(d, idx++, "name", name_len);
-	if (op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE)
-		new_name_r = attr_region(d, idx++, "new name", new_name_len);
-	if (value_len)
-		value_r = attr_region(d, idx++, "value", value_len);
-	if (op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE && value_len)
-		new_value_r = attr_region(d, idx++, "new value", value_len);
+	a->name = attr_region(it, idx++, "name", a->name_len, p);
+	if (a->op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE)
+		a->new_name = attr_region(it, idx++, "new name", a->new_name_len, p);
+	if (a->value_len)
+		a->value = attr_region(it, idx++, "value", a->value_len, p);
+	if (a->op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE && a->value_len)
+		a->new_value = attr_region(it, idx++, "new value", a->value_len, p);
 	want = idx;
-	if (d->it->size != want)
-		xls_desc_finding(d, "attri declares %u regions, op %s with these lengths needs %u",
-				 d->it->size, opstr, want);
-
-	attr_name(d, name_r, name_len, "name", "name_hex", "name_shown");
-	if (new_name_r)
-		attr_name(d, new_name_r, new_name_len, "new_name", "new_name_hex",
-			  "new_name_shown");
-	if (is_pptr_op(op)) {
-		parent_rec(d, value_r, "parent_ino", "parent_gen");
-		parent_rec(d, new_value_r, "new_parent_ino", "new_parent_gen");
+	if (it->size != want) {
+		snprintf(opname, sizeof(opname), "op_%u", a->op);
+		xls_item_problem(p, "attri declares %u regions, op %s with these lengths needs %u",
+				 it->size, a->op_name ? a->op_name : opname, want);
 	}
-}
-
-void xls_describe_attrd(struct xls_desc *d)
-{
-	xls_describe_done_item(d, "attri_id");
+	if (a->pptr) {
+		a->has_parent = parent_rec(a->value, &a->parent_ino, &a->parent_gen);
+		a->has_new_parent = parent_rec(a->new_value, &a->new_parent_ino,
+					       &a->new_parent_gen);
+	}
+	return p->count > before;
 }

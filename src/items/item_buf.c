@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "base/flags.h"
 #include "items/item.h"
 #include "items/item_priv.h"
 
@@ -63,10 +64,11 @@ static const struct xls_flag_name blf_flag_names[] = {
 	{ XFS_BLF_GDQUOT_BUF,	"gdquot_buf" },
 };
 
+const struct xls_flag_table xls_blf_flag_table = XLS_FLAG_TABLE(blf_flag_names);
+
 void xls_blf_flags_str(uint16_t blf_flags, char *buf, size_t bufsz)
 {
-	xls_flags_to_str(blf_flags & ~(uint32_t)XFS_BLFT_MASK, blf_flag_names,
-			 sizeof(blf_flag_names) / sizeof(blf_flag_names[0]),
+	xls_flags_to_str(blf_flags & ~(uint32_t)XFS_BLFT_MASK, &xls_blf_flag_table,
 			 buf, bufsz);
 }
 
@@ -102,39 +104,35 @@ int xls_buf_format_parse(const struct xls_item *it, struct xls_buf_format *out,
 		out->map_words = fit;
 	for (uint32_t i = 0; i < out->map_words; i++)
 		out->blf_data_map[i] = xls_reg_get32(r, e, BLF_FIXED + 4 * (uint64_t)i);
+	out->fmt_len = r->len;
+	out->parsed = true;
 	*why = NULL;
 	return 0;
 }
 
-void xls_describe_buf(struct xls_desc *d)
+bool xls_buf_format_iovec_ok(const struct xls_buf_format *bf)
 {
-	struct xls_buf_format bf;
+	return (uint64_t)BLF_FIXED + 4ull * bf->blf_map_size <= bf->fmt_len;
+}
+
+int xls_buf_item_parse(const struct xls_item *it, struct xls_buf_format *bf,
+		       struct xls_item_problems *p)
+{
+	uint32_t before = p->count;
+	uint64_t need;
 	const char *why;
-	uint64_t data_bytes = 0, need;
 
-	if (xls_buf_format_parse(d->it, &bf, &why) < 0) {
-		xls_desc_need(d, BLF_FIXED, NULL);
-		return;
+	if (xls_buf_format_parse(it, bf, &why) < 0) {
+		xls_item_need(p, "buf", xls_item_region(it, 0), BLF_FIXED, NULL);
+		return 1;
 	}
-
-	xls_field_hex(d->fs, "blkno", (uint64_t)bf.blf_blkno);
-	xls_field_uint(d->fs, "len", bf.blf_len);
-	xls_field_uint(d->fs, "bytes", (uint64_t)bf.blf_len * BBSIZE);
-	xls_field_uint(d->fs, "map_size", bf.blf_map_size);
-	xls_field_hex(d->fs, "flags", bf.blf_flags);
-	xls_field_flags(d->fs, "flag_names", bf.blf_flags & ~(uint64_t)XFS_BLFT_MASK,
-			blf_flag_names, sizeof(blf_flag_names) / sizeof(blf_flag_names[0]));
-	xls_field_str(d->fs, "buf_type", xls_blft_name(xls_blft(bf.blf_flags)));
-	for (uint32_t i = 1; i < d->it->nregions; i++)
-		data_bytes += d->it->regions[i].len;
-	xls_field_uint(d->fs, "data_bytes", data_bytes);
-
-	if (bf.blf_map_size > XFS_BLF_DATAMAP_SIZE)
-		xls_desc_finding(d, "blf_map_size %u exceeds %d words",
-				 bf.blf_map_size, (int)XFS_BLF_DATAMAP_SIZE);
-	need = BLF_FIXED + (uint64_t)bf.blf_map_size * sizeof(uint32_t);
-	if (d->fmt->len < need)
-		xls_desc_finding(d, "buf format region is %u bytes, %llu needed for %u map words",
-				 d->fmt->len, (unsigned long long)need,
-				 bf.blf_map_size);
+	if (bf->blf_map_size > XFS_BLF_DATAMAP_SIZE)
+		xls_item_problem(p, "blf_map_size %u exceeds %d words",
+				 bf->blf_map_size, (int)XFS_BLF_DATAMAP_SIZE);
+	need = BLF_FIXED + (uint64_t)bf->blf_map_size * sizeof(uint32_t);
+	if (bf->fmt_len < need)
+		xls_item_problem(p, "buf format region is %u bytes, %llu needed for %u map words",
+				 bf->fmt_len, (unsigned long long)need,
+				 bf->blf_map_size);
+	return p->count > before;
 }

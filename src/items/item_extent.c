@@ -2,17 +2,19 @@
  * Intent and done items that carry extents or ids: EFI/EFD (also _RT),
  * RUI/RUD (also _RT), CUI/CUD (also _RT), BUI/BUD, XMI/XMD.  Each is a single
  * format region; its length must match what recovery expects for the
- * declared extent count, and a mismatch is a finding, never a read past the
+ * declared extent count, and a mismatch is a problem, never a read past the
  * region.
  */
 #include <stdio.h>
-#include <inttypes.h>
+#include <string.h>
+
+#include "base/flags.h"
 #include "items/item.h"
 #include "items/item_priv.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* ---- EFI / EFD ------------------------------------------------------ */
+/* ---- the headers ------------------------------------------------------ */
 
 /*
  * struct xfs_efi_log_format and struct xfs_efd_log_format share one layout:
@@ -20,79 +22,36 @@
  * 16 bytes (struct xfs_extent_64: u64 start, u32 len, u32 pad) from 64-bit
  * writers and 12 bytes (packed struct xfs_extent_32) from i386 ones.
  * Recovery (xfs_efi_copy_format) picks the layout by the region length.
+ * RUI, CUI and BUI have the same header and one extent size each.
  */
-#define EFI_HDR		offsetof(struct xfs_efi_log_format, efi_extents)
+#define EXT_HDR		offsetof(struct xfs_efi_log_format, efi_extents)
 #define EXT_START	offsetof(struct xfs_extent_64, ext_start)
 #define EXT_LEN		offsetof(struct xfs_extent_64, ext_len)
+#define ME(f)		offsetof(struct xfs_map_extent, f)
+#define PE(f)		offsetof(struct xfs_phys_extent, f)
 
-static void describe_free_extents(struct xls_desc *d, const char *id_key,
-				  bool intent)
+static_assert(offsetof(struct xfs_efd_log_format, efd_extents) == EXT_HDR,
+	      "efd header matches efi header");
+static_assert(offsetof(struct xfs_rui_log_format, rui_extents) == EXT_HDR,
+	      "rui header matches efi header");
+static_assert(offsetof(struct xfs_cui_log_format, cui_extents) == EXT_HDR,
+	      "cui header matches efi header");
+static_assert(offsetof(struct xfs_bui_log_format, bui_extents) == EXT_HDR,
+	      "bui header matches efi header");
+static_assert(offsetof(struct xfs_extent_32, ext_len) == EXT_LEN,
+	      "extent_32 len offset");
+
+static uint32_t d32(const struct xls_extent_item *x, uint64_t off)
 {
-	static_assert(offsetof(struct xfs_efd_log_format, efd_extents) == EFI_HDR,
-		      "efd header matches efi header");
-	static_assert(offsetof(struct xfs_extent_32, ext_len) == EXT_LEN,
-		      "extent_32 len offset");
-	const uint64_t s64 = sizeof(struct xfs_extent_64);
-	const uint64_t s32 = sizeof(struct xfs_extent_32);
-	uint32_t n, len = d->fmt->len;
-	uint64_t len64, len32, stride, count;
-	struct xls_list list;
-	char json[96], text[48];
-
-	if (!xls_desc_need(d, EFI_HDR, NULL))
-		return;
-	n = xls_d32(d, offsetof(struct xfs_efi_log_format, efi_nextents));
-	xls_field_hex(d->fs, id_key,
-		      xls_d64(d, offsetof(struct xfs_efi_log_format, efi_id)));
-	xls_field_uint(d->fs, "nextents", n);
-	if (intent && n == 0)
-		xls_desc_finding(d, "%s has no extents", d->name);
-
-	len64 = EFI_HDR + n * s64;
-	len32 = EFI_HDR + n * s32;
-	if (len == len64) {
-		stride = s64;
-	} else if (len == len32) {
-		stride = s32;
-	} else {
-		xls_desc_finding(d, "%s format region is %u bytes, %llu (64-bit) or %llu (32-bit) needed for %u extents",
-				 d->name, len, (unsigned long long)len64,
-				 (unsigned long long)len32, n);
-		stride = (len - EFI_HDR) % s64 == 0 ? s64 :
-			 (len - EFI_HDR) % s32 == 0 ? s32 : s64;
-	}
-	count = (len - EFI_HDR) / stride;
-	if (count > n)
-		count = n;
-	if (stride == s32 && n > 0)
-		xls_field_str(d->fs, "extent_layout", "32-bit");
-
-	xls_list_init(&list, " ");
-	for (uint64_t i = 0; i < count; i++) {
-		uint64_t off = EFI_HDR + i * stride;
-		uint64_t start = xls_d64(d, off + EXT_START);
-		uint32_t elen = xls_d32(d, off + EXT_LEN);
-
-		snprintf(json, sizeof(json), "{\"start\":%" PRIu64 ",\"len\":%" PRIu32 "}",
-			 start, elen);
-		snprintf(text, sizeof(text), "0x%" PRIx64 "+%" PRIu32, start, elen);
-		if (!xls_list_add(&list, json, text))
-			break;
-	}
-	xls_list_emit(&list, d->fs, "extents", "extents_shown", n);
+	return xls_reg_get32(x->fmt, x->endian, off);
 }
 
-void xls_describe_efi(struct xls_desc *d)
+static uint64_t d64(const struct xls_extent_item *x, uint64_t off)
 {
-	describe_free_extents(d, "id", true);
+	return xls_reg_get64(x->fmt, x->endian, off);
 }
 
-void xls_describe_efd(struct xls_desc *d)
-{
-	describe_free_extents(d, "efi_id", false);
-}
-
-/* ---- RUI / BUI: struct xfs_map_extent ------------------------------- */
+/* ---- names -------------------------------------------------------------- */
 
 static const char *const rmap_types[] = {
 	[XFS_RMAP_EXTENT_MAP]		= "map",
@@ -137,211 +96,229 @@ static const char *const rmap_owners[] = {
 	[6] = "inobt", [7] = "inodes", [8] = "refc", [9] = "cow",
 };
 
-static const char *code_name(const char *const *names, size_t n, uint32_t code)
+const struct xls_flag_table xls_rmap_flag_table = XLS_FLAG_TABLE(rmap_flags);
+const struct xls_flag_table xls_bmap_flag_table = XLS_FLAG_TABLE(bmap_flags);
+
+static const char *code_name(const char *const *names, size_t n, uint64_t code)
 {
 	return code < n ? names[code] : NULL;
 }
 
-/* Everything the map-extent decoder needs to know about one family. */
-struct map_family {
-	const char *const		*types;
-	size_t				ntypes;
-	const struct xls_flag_name	*flags;
-	size_t				nflags;
-	uint32_t			known_flags;
-	const char			*owner_label;	/* text: "owner" / "ino" */
-	bool				special_owners;
-};
+const char *xls_rmap_type_name(uint32_t code)
+{
+	return code_name(rmap_types, ARRAY_SIZE(rmap_types), code);
+}
 
-static const struct map_family rmap_family = {
-	rmap_types, ARRAY_SIZE(rmap_types), rmap_flags, ARRAY_SIZE(rmap_flags),
-	XFS_RMAP_EXTENT_FLAGS, "owner", true,
-};
+const char *xls_bmap_type_name(uint32_t code)
+{
+	return code_name(bmap_types, ARRAY_SIZE(bmap_types), code);
+}
 
-static const struct map_family bmap_family = {
-	bmap_types, ARRAY_SIZE(bmap_types), bmap_flags, ARRAY_SIZE(bmap_flags),
-	XFS_BMAP_EXTENT_TYPE_MASK | XFS_BMAP_EXTENT_ATTR_FORK |
-	XFS_BMAP_EXTENT_UNWRITTEN | XFS_BMAP_EXTENT_REALTIME, "ino", false,
-};
+const char *xls_refc_type_name(uint32_t code)
+{
+	return code_name(refc_types, ARRAY_SIZE(refc_types), code);
+}
 
-#define ME(f)		offsetof(struct xfs_map_extent, f)
-#define RUI_HDR		offsetof(struct xfs_rui_log_format, rui_extents)
+const char *xls_rmap_owner_name(uint64_t owner)
+{
+	if (owner < XFS_RMAP_OWN_COW)
+		return NULL;
+	return code_name(rmap_owners, ARRAY_SIZE(rmap_owners), -owner);
+}
+
+/* ---- extents -------------------------------------------------------------- */
+
+void xls_extent_item_free(const struct xls_extent_item *x, uint32_t i,
+			  struct xls_free_extent *out)
+{
+	uint64_t off = EXT_HDR + (uint64_t)i * x->stride;
+
+	out->start = d64(x, off + EXT_START);
+	out->len = d32(x, off + EXT_LEN);
+}
+
+void xls_extent_item_map(const struct xls_extent_item *x, uint32_t i,
+			 struct xls_map_extent *out)
+{
+	uint64_t off = EXT_HDR + (uint64_t)i * x->stride;
+
+	out->owner = d64(x, off + ME(me_owner));
+	out->startblock = d64(x, off + ME(me_startblock));
+	out->startoff = d64(x, off + ME(me_startoff));
+	out->len = d32(x, off + ME(me_len));
+	out->flags = d32(x, off + ME(me_flags));
+}
+
+void xls_extent_item_phys(const struct xls_extent_item *x, uint32_t i,
+			  struct xls_phys_extent *out)
+{
+	uint64_t off = EXT_HDR + (uint64_t)i * x->stride;
+
+	out->startblock = d64(x, off + PE(pe_startblock));
+	out->len = d32(x, off + PE(pe_len));
+	out->flags = d32(x, off + PE(pe_flags));
+}
+
+/* ---- parsing ---------------------------------------------------------- */
+
+/* The 16-byte header: id and declared count; false when it is cut short. */
+static bool parse_header(const struct xls_item *it, const char *name,
+			 struct xls_extent_item *x, struct xls_item_problems *p)
+{
+	memset(x, 0, sizeof(*x));
+	x->fmt = xls_item_region(it, 0);
+	x->endian = it->endian;
+	if (!xls_item_need(p, name, x->fmt, EXT_HDR, NULL))
+		return false;
+	x->has_header = true;
+	x->nextents = d32(x, offsetof(struct xfs_efi_log_format, efi_nextents));
+	x->id = d64(x, offsetof(struct xfs_efi_log_format, efi_id));
+	return true;
+}
+
+/* EFI/EFD: 64-bit or i386 extents, told apart by the region length. */
+static void parse_free(const struct xls_item_type *t, struct xls_extent_item *x,
+		       struct xls_item_problems *p)
+{
+	const uint64_t s64 = sizeof(struct xfs_extent_64);
+	const uint64_t s32 = sizeof(struct xfs_extent_32);
+	uint32_t n = x->nextents, len = x->fmt->len;
+	uint64_t len64 = EXT_HDR + n * s64, len32 = EXT_HDR + n * s32, count;
+
+	if (t->role == XLS_ROLE_INTENT && n == 0)
+		xls_item_problem(p, "%s has no extents", t->name);
+	if (len == len64) {
+		x->stride = (uint32_t)s64;
+	} else if (len == len32) {
+		x->stride = (uint32_t)s32;
+	} else {
+		xls_item_problem(p, "%s format region is %u bytes, %llu (64-bit) or %llu (32-bit) needed for %u extents",
+				 t->name, len, (unsigned long long)len64,
+				 (unsigned long long)len32, n);
+		x->stride = (uint32_t)((len - EXT_HDR) % s64 == 0 ? s64 :
+				       (len - EXT_HDR) % s32 == 0 ? s32 : s64);
+	}
+	count = (len - EXT_HDR) / x->stride;
+	x->count = (uint32_t)(count < n ? count : n);
+	x->layout32 = x->stride == s32;
+}
 
 /*
- * Check a u16 type, u16 size, u32 nextents, u64 id, extents[] format of
- * @esize-byte extents whose length must be exact (xfs_{rui,cui,bui}_log_
- * format_sizeof); return how many extents can be read, or -1.
+ * RUI, BUI, CUI: extents of one size, and the length must be exact
+ * (xfs_{rui,cui,bui}_log_format_sizeof).
  */
-static int64_t intent_header(struct xls_desc *d, uint64_t esize, uint32_t *np)
+static void parse_fixed(const struct xls_item_type *t, struct xls_extent_item *x,
+			uint32_t esize, struct xls_item_problems *p)
 {
-	uint32_t n, len = d->fmt->len;
-	uint64_t want, count;
+	uint32_t n = x->nextents, len = x->fmt->len;
+	uint64_t want = EXT_HDR + (uint64_t)n * esize, count;
 
-	if (!xls_desc_need(d, RUI_HDR, NULL))
-		return -1;
-	n = xls_d32(d, offsetof(struct xfs_rui_log_format, rui_nextents));
-	xls_field_hex(d->fs, "id", xls_d64(d, offsetof(struct xfs_rui_log_format, rui_id)));
-	xls_field_uint(d->fs, "nextents", n);
 	if (n == 0)
-		xls_desc_finding(d, "%s has no extents", d->name);
-	want = RUI_HDR + n * esize;
+		xls_item_problem(p, "%s has no extents", t->name);
 	if (len != want)
-		xls_desc_finding(d, "%s format region is %u bytes, %llu needed for %u extents",
-				 d->name, len, (unsigned long long)want, n);
-	count = (len - RUI_HDR) / esize;
-	*np = n;
-	return count < n ? (int64_t)count : (int64_t)n;
+		xls_item_problem(p, "%s format region is %u bytes, %llu needed for %u extents",
+				 t->name, len, (unsigned long long)want, n);
+	x->stride = esize;
+	count = (len - EXT_HDR) / esize;
+	x->count = (uint32_t)(count < n ? count : n);
 }
 
-/* Decode the map extents; returns the declared count, or -1. */
-static int64_t describe_map_extents(struct xls_desc *d,
-				    const struct map_family *fam)
+/* Known type codes and flags of RUI (rmap) or BUI (bmap) extents. */
+static void check_map(const struct xls_item_type *t, struct xls_extent_item *x,
+		      struct xls_item_problems *p)
 {
-	static_assert(offsetof(struct xfs_bui_log_format, bui_extents) == RUI_HDR,
-		      "bui header matches rui header");
-	struct xls_list list;
-	char json[320], text[160], fnames[96], tname[24], oname[24];
-	bool bad_type = false, bad_flags = false;
-	uint32_t n;
-	int64_t count = intent_header(d, sizeof(struct xfs_map_extent), &n);
+	bool bui = t->type == XFS_LI_BUI;
+	uint32_t known = bui ? XFS_BMAP_EXTENT_TYPE_MASK | XFS_BMAP_EXTENT_ATTR_FORK |
+			       XFS_BMAP_EXTENT_UNWRITTEN | XFS_BMAP_EXTENT_REALTIME :
+			       XFS_RMAP_EXTENT_FLAGS;
+	struct xls_map_extent m;
 
-	if (count < 0)
-		return -1;
-	xls_list_init(&list, "; ");
-	for (int64_t i = 0; i < count; i++) {
-		uint64_t off = RUI_HDR + (uint64_t)i * sizeof(struct xfs_map_extent);
-		uint64_t owner = xls_d64(d, off + ME(me_owner));
-		uint64_t startblock = xls_d64(d, off + ME(me_startblock));
-		uint64_t startoff = xls_d64(d, off + ME(me_startoff));
-		uint32_t len = xls_d32(d, off + ME(me_len));
-		uint32_t flags = xls_d32(d, off + ME(me_flags));
-		uint32_t code = flags & XFS_RMAP_EXTENT_TYPE_MASK;
-		uint32_t upper = flags & ~(uint32_t)XFS_RMAP_EXTENT_TYPE_MASK;
-		const char *type = code_name(fam->types, fam->ntypes, code);
-		const char *special = NULL;
-		char ownerjson[48] = "";
+	for (uint32_t i = 0; i < x->count; i++) {
+		uint32_t code;
 
-		if (!type) {
-			snprintf(tname, sizeof(tname), "type_%u", code);
-			type = tname;
-			bad_type = true;
-		}
-		if (flags & ~fam->known_flags)
-			bad_flags = true;
-		xls_flags_to_str(upper, fam->flags,
-				 fam->nflags, fnames, sizeof(fnames));
-		if (fam->special_owners && owner >= XFS_RMAP_OWN_COW)
-			special = code_name(rmap_owners, ARRAY_SIZE(rmap_owners),
-					    (uint32_t)-owner);
-		if (special) {
-			snprintf(ownerjson, sizeof(ownerjson), ",\"owner_name\":\"%s\"",
-				 special);
-			snprintf(oname, sizeof(oname), "%s", special);
-		} else {
-			snprintf(oname, sizeof(oname), "%" PRIu64, owner);
-		}
-		snprintf(json, sizeof(json),
-			 "{\"owner\":%" PRIu64 "%s,\"startblock\":%" PRIu64
-			 ",\"startoff\":%" PRIu64 ",\"len\":%" PRIu32
-			 ",\"flags\":\"0x%" PRIx32 "\",\"type\":\"%s\",\"flag_names\":\"%s\"}",
-			 owner, ownerjson, startblock, startoff, len, flags, type,
-			 fnames);
-		snprintf(text, sizeof(text), "%s%s%s %s=%s 0x%" PRIx64 "+%" PRIu32
-			 "@%" PRIu64, type,
-			 upper ? "|" : "", upper ? fnames : "",
-			 fam->owner_label, oname, startblock, len, startoff);
-		if (!xls_list_add(&list, json, text))
-			break;
+		xls_extent_item_map(x, i, &m);
+		code = m.flags & XFS_RMAP_EXTENT_TYPE_MASK;
+		if (!(bui ? xls_bmap_type_name(code) : xls_rmap_type_name(code)))
+			x->bad_type = true;
+		if (m.flags & ~known)
+			x->bad_flags = true;
 	}
-	xls_list_emit(&list, d->fs, "extents", "extents_shown", n);
-	if (bad_type)
-		xls_desc_finding(d, "%s has an extent with an unknown type code", d->name);
-	if (bad_flags)
-		xls_desc_finding(d, "%s has an extent with unknown flag bits", d->name);
-	return n;
-}
-
-void xls_describe_rui(struct xls_desc *d)
-{
-	describe_map_extents(d, &rmap_family);
-}
-
-void xls_describe_bui(struct xls_desc *d)
-{
-	int64_t n = describe_map_extents(d, &bmap_family);
-
+	if (x->bad_type)
+		xls_item_problem(p, "%s has an extent with an unknown type code", t->name);
+	if (x->bad_flags)
+		xls_item_problem(p, "%s has an extent with unknown flag bits", t->name);
 	/* Recovery takes exactly one mapping per BUI (XFS_BUI_MAX_FAST_EXTENTS). */
-	if (n >= 0 && n != 1)
-		xls_desc_finding(d, "bui_nextents is %lld, recovery accepts only 1",
-				 (long long)n);
+	if (bui && x->nextents != 1)
+		xls_item_problem(p, "bui_nextents is %lld, recovery accepts only 1",
+				 (long long)x->nextents);
 }
 
-/* ---- CUI: struct xfs_phys_extent ------------------------------------ */
-
-#define PE(f)		offsetof(struct xfs_phys_extent, f)
-
-void xls_describe_cui(struct xls_desc *d)
+static void check_phys(const struct xls_item_type *t, struct xls_extent_item *x,
+		       struct xls_item_problems *p)
 {
-	static_assert(offsetof(struct xfs_cui_log_format, cui_extents) == RUI_HDR,
-		      "cui header matches rui header");
-	struct xls_list list;
-	char json[160], text[80], tname[24];
-	bool bad = false;
-	uint32_t n;
-	int64_t count = intent_header(d, sizeof(struct xfs_phys_extent), &n);
+	struct xls_phys_extent e;
 
-	if (count < 0)
-		return;
-	xls_list_init(&list, "; ");
-	for (int64_t i = 0; i < count; i++) {
-		uint64_t off = RUI_HDR + (uint64_t)i * sizeof(struct xfs_phys_extent);
-		uint64_t startblock = xls_d64(d, off + PE(pe_startblock));
-		uint32_t len = xls_d32(d, off + PE(pe_len));
-		uint32_t flags = xls_d32(d, off + PE(pe_flags));
-		uint32_t code = flags & XFS_REFCOUNT_EXTENT_TYPE_MASK;
-		const char *type = code_name(refc_types, ARRAY_SIZE(refc_types), code);
-
-		if (!type || (flags & ~(uint32_t)XFS_REFCOUNT_EXTENT_FLAGS)) {
-			bad = true;
-			if (!type) {
-				snprintf(tname, sizeof(tname), "type_%u", code);
-				type = tname;
-			}
-		}
-		snprintf(json, sizeof(json),
-			 "{\"startblock\":%" PRIu64 ",\"len\":%" PRIu32
-			 ",\"flags\":\"0x%" PRIx32 "\",\"type\":\"%s\"}",
-			 startblock, len, flags, type);
-		snprintf(text, sizeof(text), "%s 0x%" PRIx64 "+%" PRIu32, type,
-			 startblock, len);
-		if (!xls_list_add(&list, json, text))
-			break;
+	for (uint32_t i = 0; i < x->count; i++) {
+		xls_extent_item_phys(x, i, &e);
+		if (!xls_refc_type_name(e.flags & XFS_REFCOUNT_EXTENT_TYPE_MASK) ||
+		    (e.flags & ~(uint32_t)XFS_REFCOUNT_EXTENT_FLAGS))
+			x->bad_type = true;
 	}
-	xls_list_emit(&list, d->fs, "extents", "extents_shown", n);
-	if (bad)
-		xls_desc_finding(d, "%s has an extent with unknown type or flags", d->name);
+	if (x->bad_type)
+		xls_item_problem(p, "%s has an extent with unknown type or flags", t->name);
 }
 
-/* ---- done items ------------------------------------------------------ */
-
-void xls_describe_rud(struct xls_desc *d)
+int xls_extent_item_parse(const struct xls_item *it, struct xls_extent_item *x,
+			  struct xls_item_problems *p)
 {
-	xls_describe_done_item(d, "rui_id");
+	const struct xls_item_type *t = xls_item_type_find(it->type);
+	uint32_t before = p->count;
+
+	if (!t || !parse_header(it, t->name, x, p)) {
+		if (!t)
+			memset(x, 0, sizeof(*x));
+		return p->count > before;
+	}
+	switch (t->family) {
+	case XLS_FAMILY_FREE_EXTENTS:
+		parse_free(t, x, p);
+		break;
+	case XLS_FAMILY_MAP_EXTENTS:
+		parse_fixed(t, x, sizeof(struct xfs_map_extent), p);
+		check_map(t, x, p);
+		break;
+	case XLS_FAMILY_PHYS_EXTENTS:
+		parse_fixed(t, x, sizeof(struct xfs_phys_extent), p);
+		check_phys(t, x, p);
+		break;
+	default:
+		break;
+	}
+	return p->count > before;
 }
 
-void xls_describe_cud(struct xls_desc *d)
-{
-	xls_describe_done_item(d, "cui_id");
-}
+/* ---- done items -------------------------------------------------------- */
 
-void xls_describe_bud(struct xls_desc *d)
+int xls_done_item_parse(const struct xls_item *it, struct xls_done_item *dn,
+			struct xls_item_problems *p)
 {
-	xls_describe_done_item(d, "bui_id");
-}
+	/* struct xfs_rud/cud/bud/xmd/attrd_log_format all share this shape. */
+	const size_t id_off = offsetof(struct xfs_rud_log_format, rud_rui_id);
+	const size_t size = sizeof(struct xfs_rud_log_format);
+	const struct xls_region *fmt = xls_item_region(it, 0);
+	const char *name = xls_item_type_name(it->type);
+	uint32_t before = p->count;
 
-void xls_describe_xmd(struct xls_desc *d)
-{
-	xls_describe_done_item(d, "xmi_id");
+	dn->has_id = false;
+	dn->id = 0;
+	if (!xls_item_need(p, name ? name : "item", fmt, size, NULL))
+		return 1;
+	dn->has_id = true;
+	dn->id = xls_reg_get64(fmt, it->endian, id_off);
+	if (fmt->len != size)
+		xls_item_problem(p, "%s format region is %u bytes, expected %zu",
+				 name ? name : "item", fmt->len, size);
+	return p->count > before;
 }
 
 /* ---- XMI ------------------------------------------------------------- */
@@ -380,31 +357,36 @@ static const struct xls_flag_name xmi_flags[] = {
 	{ 1ULL << 4,	"clear_ino2_reflink" },
 };
 
-void xls_describe_xmi(struct xls_desc *d)
+const struct xls_flag_table xls_xmi_flag_table = XLS_FLAG_TABLE(xmi_flags);
+
+int xls_xmi_item_parse(const struct xls_item *it, struct xls_xmi_item *x,
+		       struct xls_item_problems *p)
 {
-	uint64_t flags;
+	const struct xls_region *fmt = xls_item_region(it, 0);
+	enum xls_endian e = it->endian;
+	uint32_t before = p->count;
 
-	if (!xls_desc_need(d, XMI_SIZE, NULL))
-		return;
-	flags = xls_d64(d, XMI_FLAGS);
-	xls_field_hex(d->fs, "id", xls_d64(d, XMI_ID));
-	xls_field_hex(d->fs, "ino1", xls_d64(d, XMI_INODE1));
-	xls_field_hex(d->fs, "ino2", xls_d64(d, XMI_INODE2));
-	xls_field_uint(d->fs, "igen1", xls_d32(d, XMI_IGEN1));
-	xls_field_uint(d->fs, "igen2", xls_d32(d, XMI_IGEN2));
-	xls_field_uint(d->fs, "startoff1", xls_d64(d, XMI_STARTOFF1));
-	xls_field_uint(d->fs, "startoff2", xls_d64(d, XMI_STARTOFF2));
-	xls_field_uint(d->fs, "blockcount", xls_d64(d, XMI_BLOCKCOUNT));
-	xls_field_hex(d->fs, "flags", flags);
-	xls_field_flags(d->fs, "flag_names", flags, xmi_flags, ARRAY_SIZE(xmi_flags));
+	memset(x, 0, sizeof(*x));
+	if (!xls_item_need(p, "xmi", fmt, XMI_SIZE, NULL))
+		return 1;
+	x->has_format = true;
+	x->id = xls_reg_get64(fmt, e, XMI_ID);
+	x->inode1 = xls_reg_get64(fmt, e, XMI_INODE1);
+	x->inode2 = xls_reg_get64(fmt, e, XMI_INODE2);
+	x->igen1 = xls_reg_get32(fmt, e, XMI_IGEN1);
+	x->igen2 = xls_reg_get32(fmt, e, XMI_IGEN2);
+	x->startoff1 = xls_reg_get64(fmt, e, XMI_STARTOFF1);
+	x->startoff2 = xls_reg_get64(fmt, e, XMI_STARTOFF2);
+	x->blockcount = xls_reg_get64(fmt, e, XMI_BLOCKCOUNT);
+	x->flags = xls_reg_get64(fmt, e, XMI_FLAGS);
 	/* file sizes; the kernel keeps them as xfs_fsize_t (signed) in core */
-	xls_field_int(d->fs, "isize1", (int64_t)xls_d64(d, XMI_ISIZE1));
-	xls_field_int(d->fs, "isize2", (int64_t)xls_d64(d, XMI_ISIZE2));
-
-	if (d->fmt->len != XMI_SIZE)
-		xls_desc_finding(d, "xmi format region is %u bytes, expected %d",
-				 d->fmt->len, XMI_SIZE);
-	if (xls_d32(d, XMI_PAD) != 0)
-		xls_desc_finding(d, "xmi __pad is 0x%x, must be zero",
-				 xls_d32(d, XMI_PAD));
+	x->isize1 = (int64_t)xls_reg_get64(fmt, e, XMI_ISIZE1);
+	x->isize2 = (int64_t)xls_reg_get64(fmt, e, XMI_ISIZE2);
+	if (fmt->len != XMI_SIZE)
+		xls_item_problem(p, "xmi format region is %u bytes, expected %d",
+				 fmt->len, XMI_SIZE);
+	if (xls_reg_get32(fmt, e, XMI_PAD) != 0)
+		xls_item_problem(p, "xmi __pad is 0x%x, must be zero",
+				 xls_reg_get32(fmt, e, XMI_PAD));
+	return p->count > before;
 }

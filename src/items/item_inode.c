@@ -8,6 +8,9 @@
  * when ilf_fields says they were logged.
  */
 #include <stdio.h>
+#include <string.h>
+
+#include "base/flags.h"
 #include "items/item.h"
 #include "items/item_priv.h"
 
@@ -45,145 +48,195 @@ static const struct xls_flag_name ilog_names[] = {
 	{ XFS_ILOG_IVERSION,	"iversion" },
 };
 
+const struct xls_flag_table xls_ilog_flag_table = XLS_FLAG_TABLE(ilog_names);
+
 /* Offsets into struct xfs_log_dinode (host order throughout). */
 #define LDI(f)		offsetof(struct xfs_log_dinode, f)
-/* A v1/v2 core ends at di_next_unlinked (xfs_log_dinode_size()). */
-#define LDI_V2_SIZE	LDI(di_next_unlinked)
-#define LDI_V3_SIZE	sizeof(struct xfs_log_dinode)
+#define LDI_V2_SIZE	XLS_LOG_DINODE_V2_SIZE
+#define LDI_V3_SIZE	XLS_LOG_DINODE_V3_SIZE
 
-static void describe_core(struct xls_desc *d, const struct xls_region *r,
-			  uint64_t ilf_ino)
+static struct xls_log_ts get_ts(const struct xls_region *r, enum xls_endian e,
+			       uint64_t off)
 {
-	enum xls_endian e = d->it->endian;
-	uint16_t magic, mode;
-	int8_t version;
-	uint64_t flags2 = 0, nextents, anextents;
+	struct xls_log_ts t;
 
-	if (!xls_reg_has(r, 0, LDI_V2_SIZE)) {
-		xls_desc_finding(d, "inode core region is %u bytes, %zu needed",
-				 r->len, (size_t)LDI_V2_SIZE);
+	t.v = xls_reg_get64(r, e, off);
+	t.sec = (int32_t)xls_reg_get32(r, e, off);
+	t.nsec = (int32_t)xls_reg_get32(r, e, off + 4);
+	return t;
+}
+
+/* Every field of the log dinode in region @r; 0 where @r ends first. */
+static void parse_core(const struct xls_region *r, enum xls_endian e,
+		       struct xls_log_dinode *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->len = r->len;
+	c->di_magic = xls_reg_get16(r, e, LDI(di_magic));
+	c->di_mode = xls_reg_get16(r, e, LDI(di_mode));
+	c->di_version = (int8_t)xls_reg_get8(r, LDI(di_version));
+	c->di_format = (int8_t)xls_reg_get8(r, LDI(di_format));
+	c->di_metatype = xls_reg_get16(r, e, LDI(di_pad3));
+	c->di_uid = xls_reg_get32(r, e, LDI(di_uid));
+	c->di_gid = xls_reg_get32(r, e, LDI(di_gid));
+	c->di_nlink = xls_reg_get32(r, e, LDI(di_nlink));
+	c->di_projid_lo = xls_reg_get16(r, e, LDI(di_projid_lo));
+	c->di_projid_hi = xls_reg_get16(r, e, LDI(di_projid_hi));
+	c->di_big_nextents = xls_reg_get64(r, e, LDI(di_big_nextents));
+	c->di_flushiter = xls_reg_get16(r, e, LDI(di_flushiter));
+	c->di_atime = get_ts(r, e, LDI(di_atime));
+	c->di_mtime = get_ts(r, e, LDI(di_mtime));
+	c->di_ctime = get_ts(r, e, LDI(di_ctime));
+	c->di_size = (int64_t)xls_reg_get64(r, e, LDI(di_size));
+	c->di_nblocks = xls_reg_get64(r, e, LDI(di_nblocks));
+	c->di_extsize = xls_reg_get32(r, e, LDI(di_extsize));
+	c->di_nextents = xls_reg_get32(r, e, LDI(di_nextents));
+	c->di_anextents = xls_reg_get16(r, e, LDI(di_anextents));
+	c->di_forkoff = xls_reg_get8(r, LDI(di_forkoff));
+	c->di_aformat = (int8_t)xls_reg_get8(r, LDI(di_aformat));
+	c->di_dmevmask = xls_reg_get32(r, e, LDI(di_dmevmask));
+	c->di_dmstate = xls_reg_get16(r, e, LDI(di_dmstate));
+	c->di_flags = xls_reg_get16(r, e, LDI(di_flags));
+	c->di_gen = xls_reg_get32(r, e, LDI(di_gen));
+	c->di_next_unlinked = xls_reg_get32(r, e, LDI(di_next_unlinked));
+	c->di_crc = xls_reg_get32(r, e, LDI(di_crc));
+	c->di_changecount = xls_reg_get64(r, e, LDI(di_changecount));
+	c->di_lsn = xls_reg_get64(r, e, LDI(di_lsn));
+	c->di_flags2 = xls_reg_get64(r, e, LDI(di_flags2));
+	c->di_cowextsize = xls_reg_get32(r, e, LDI(di_cowextsize));
+	c->di_crtime = get_ts(r, e, LDI(di_crtime));
+	c->di_ino = xls_reg_get64(r, e, LDI(di_ino));
+	if (xls_reg_has(r, LDI(di_uuid), 16))
+		memcpy(c->di_uuid, r->data + LDI(di_uuid), 16);
+}
+
+uint64_t xls_log_dinode_flags2(const struct xls_log_dinode *d)
+{
+	return d->di_version >= 3 ? d->di_flags2 : 0;
+}
+
+/* di_big_nextents and di_big_anextents share their bytes with the others. */
+uint64_t xls_log_dinode_nextents(const struct xls_log_dinode *d)
+{
+	return xls_log_dinode_flags2(d) & XFS_DIFLAG2_NREXT64 ?
+	       d->di_big_nextents : d->di_nextents;
+}
+
+uint64_t xls_log_dinode_anextents(const struct xls_log_dinode *d)
+{
+	/* di_big_anextents is the u32 where di_nextents is otherwise */
+	return xls_log_dinode_flags2(d) & XFS_DIFLAG2_NREXT64 ?
+	       d->di_nextents : d->di_anextents;
+}
+
+static void check_core(struct xls_inode_item *ino, struct xls_item_problems *p)
+{
+	const struct xls_log_dinode *c = &ino->core;
+
+	if (!ino->core_v2) {
+		xls_item_problem(p, "inode core region is %u bytes, %zu needed",
+				 c->len, (size_t)LDI_V2_SIZE);
 		return;
 	}
-	magic = xls_reg_get16(r, e, LDI(di_magic));
-	mode = xls_reg_get16(r, e, LDI(di_mode));
-	version = (int8_t)xls_reg_get8(r, LDI(di_version));
-
-	xls_field_strf(d->fs, "mode", "%#o", mode);
-	xls_field_int(d->fs, "di_version", version);
-	xls_field_uint(d->fs, "di_format", xls_reg_get8(r, LDI(di_format)));
-	xls_field_uint(d->fs, "uid", xls_reg_get32(r, e, LDI(di_uid)));
-	xls_field_uint(d->fs, "gid", xls_reg_get32(r, e, LDI(di_gid)));
-	xls_field_uint(d->fs, "nlink", xls_reg_get32(r, e, LDI(di_nlink)));
-	xls_field_int(d->fs, "di_size", (int64_t)xls_reg_get64(r, e, LDI(di_size)));
-	xls_field_uint(d->fs, "nblocks", xls_reg_get64(r, e, LDI(di_nblocks)));
-
-	if (version >= 3 && xls_reg_has(r, LDI(di_flags2), 8))
-		flags2 = xls_reg_get64(r, e, LDI(di_flags2));
-	if (flags2 & XFS_DIFLAG2_NREXT64) {
-		nextents = xls_reg_get64(r, e, LDI(di_big_nextents));
-		anextents = xls_reg_get32(r, e, LDI(di_big_anextents));
-	} else {
-		nextents = xls_reg_get32(r, e, LDI(di_nextents));
-		anextents = xls_reg_get16(r, e, LDI(di_anextents));
+	if (c->di_version >= 3 && !ino->core_v3) {
+		xls_item_problem(p, "v%d inode core region is %u bytes, %zu needed",
+				 c->di_version, c->len, (size_t)LDI_V3_SIZE);
+	} else if (c->di_version >= 3 && c->di_ino != ino->ilf_ino) {
+		xls_item_problem(p, "di_ino 0x%llx differs from ilf_ino 0x%llx",
+				 (unsigned long long)c->di_ino,
+				 (unsigned long long)ino->ilf_ino);
 	}
-	xls_field_uint(d->fs, "nextents", nextents);
-	xls_field_uint(d->fs, "anextents", anextents);
-	xls_field_uint(d->fs, "forkoff", xls_reg_get8(r, LDI(di_forkoff)));
-	xls_field_hex(d->fs, "di_flags", xls_reg_get16(r, e, LDI(di_flags)));
-	xls_field_uint(d->fs, "gen", xls_reg_get32(r, e, LDI(di_gen)));
-
-	if (version < 3) {
-		xls_field_uint(d->fs, "flushiter",
-			       xls_reg_get16(r, e, LDI(di_flushiter)));
-	} else if (!xls_reg_has(r, 0, LDI_V3_SIZE)) {
-		xls_desc_finding(d, "v%d inode core region is %u bytes, %zu needed",
-				 version, r->len, (size_t)LDI_V3_SIZE);
-	} else {
-		uint64_t di_ino = xls_reg_get64(r, e, LDI(di_ino));
-
-		xls_field_hex(d->fs, "di_flags2", flags2);
-		xls_field_hex(d->fs, "di_ino", di_ino);
-		if (di_ino != ilf_ino)
-			xls_desc_finding(d, "di_ino 0x%llx differs from ilf_ino 0x%llx",
-					 (unsigned long long)di_ino,
-					 (unsigned long long)ilf_ino);
-	}
-	if (r->len > LDI_V3_SIZE)
-		xls_desc_finding(d, "inode core region is %u bytes, more than %zu",
-				 r->len, (size_t)LDI_V3_SIZE);
-	if (magic != XFS_DINODE_MAGIC)
-		xls_desc_finding(d, "di_magic 0x%04x is not 0x%04x (IN)", magic,
+	if (c->len > LDI_V3_SIZE)
+		xls_item_problem(p, "inode core region is %u bytes, more than %zu",
+				 c->len, (size_t)LDI_V3_SIZE);
+	if (c->di_magic != XFS_DINODE_MAGIC)
+		xls_item_problem(p, "di_magic 0x%04x is not 0x%04x (IN)", c->di_magic,
 				 XFS_DINODE_MAGIC);
 }
 
 /* A fork region must be the fork size rounded up to 4 (xlog_calc_iovec_len). */
-static void check_fork(struct xls_desc *d, uint32_t idx, const char *fork,
-		       uint32_t fsize)
+static void check_fork(const struct xls_region *r, const char *fork,
+		       uint32_t fsize, struct xls_item_problems *p)
 {
-	const struct xls_region *r = xls_desc_region(d, idx);
 	uint64_t want = ((uint64_t)fsize + 3) & ~(uint64_t)3;
 
-	/* a missing region is already reported as a region-count finding */
+	/* a missing region is already reported as a region-count problem */
 	if (r && r->len != want)
-		xls_desc_finding(d, "%s fork region is %u bytes, %llu expected for size %u",
+		xls_item_problem(p, "%s fork region is %u bytes, %llu expected for size %u",
 				 fork, r->len, (unsigned long long)want, fsize);
 }
 
-void xls_describe_inode(struct xls_desc *d)
+int xls_inode_item_parse(const struct xls_item *it, struct xls_inode_item *ino,
+			 struct xls_item_problems *p)
 {
+	const struct xls_region *fmt = xls_item_region(it, 0);
+	enum xls_endian e = it->endian;
 	const struct ilf_layout *l;
-	uint32_t fields, dsize, asize, want_regions, idx;
-	uint64_t ino;
+	uint32_t before = p->count, want_regions, idx, fields;
 
-	if (d->fmt->len >= ILF64_SIZE) {
+	memset(ino, 0, offsetof(struct xls_inode_item, core));
+	ino->data_fork = ino->attr_fork = NULL;
+	ino->nregions = it->nregions;
+	ino->regions = it->regions;
+	ino->fmt_len = fmt ? fmt->len : 0;
+	if (ino->fmt_len >= ILF64_SIZE) {
 		l = &ilf64;
-	} else if (d->fmt->len >= ILF32_SIZE) {
+	} else if (ino->fmt_len >= ILF32_SIZE) {
 		l = &ilf32;
+		ino->layout32 = true;
 	} else {
-		xls_desc_finding(d, "inode format region is %u bytes, %zu or %zu needed",
-				 d->fmt->len, ILF64_SIZE, ILF32_SIZE);
-		return;
+		xls_item_problem(p, "inode format region is %u bytes, %zu or %zu needed",
+				 ino->fmt_len, ILF64_SIZE, ILF32_SIZE);
+		return 1;
 	}
-	if (d->fmt->len != ILF64_SIZE && d->fmt->len != ILF32_SIZE)
-		xls_desc_finding(d, "inode format region is %u bytes, recovery accepts only %zu or %zu",
-				 d->fmt->len, ILF64_SIZE, ILF32_SIZE);
+	ino->has_format = true;
+	ino->format_exact = ino->fmt_len == ILF64_SIZE || ino->fmt_len == ILF32_SIZE;
+	if (!ino->format_exact)
+		xls_item_problem(p, "inode format region is %u bytes, recovery accepts only %zu or %zu",
+				 ino->fmt_len, ILF64_SIZE, ILF32_SIZE);
 
-	fields = xls_d32(d, l->fields);
-	asize = xls_d16(d, l->asize);
-	dsize = xls_d16(d, l->dsize);
-	ino = xls_d64(d, l->ino);
-
-	xls_field_hex(d->fs, "ino", ino);
-	xls_field_hex(d->fs, "fields", fields);
-	xls_field_flags(d->fs, "field_names", fields, ilog_names,
-			sizeof(ilog_names) / sizeof(ilog_names[0]));
-	xls_field_uint(d->fs, "asize", asize);
-	xls_field_uint(d->fs, "dsize", dsize);
-	xls_field_hex(d->fs, "blkno", xls_d64(d, l->blkno));
-	xls_field_int(d->fs, "buf_len", (int32_t)xls_d32(d, l->len));
-	xls_field_int(d->fs, "boffset", (int32_t)xls_d32(d, l->boffset));
-	if (fields & XFS_ILOG_DEV)
-		xls_field_hex(d->fs, "rdev", xls_d32(d, l->rdev));
+	fields = ino->ilf_fields = xls_reg_get32(fmt, e, l->fields);
+	ino->ilf_asize = xls_reg_get16(fmt, e, l->asize);
+	ino->ilf_dsize = xls_reg_get16(fmt, e, l->dsize);
+	ino->ilf_ino = xls_reg_get64(fmt, e, l->ino);
+	ino->ilf_rdev = xls_reg_get32(fmt, e, l->rdev);
+	ino->ilf_blkno = (int64_t)xls_reg_get64(fmt, e, l->blkno);
+	ino->ilf_len = (int32_t)xls_reg_get32(fmt, e, l->len);
+	ino->ilf_boffset = (int32_t)xls_reg_get32(fmt, e, l->boffset);
 
 	if (fields & (XFS_ILOG_TIMESTAMP | XFS_ILOG_IVERSION))
-		xls_desc_finding(d, "ilf_fields 0x%x has in-memory-only bits", fields);
+		xls_item_problem(p, "ilf_fields 0x%x has in-memory-only bits", fields);
 	if ((fields & XFS_ILOG_DFORK) & ((fields & XFS_ILOG_DFORK) - 1))
-		xls_desc_finding(d, "ilf_fields 0x%x logs the data fork more than one way", fields);
+		xls_item_problem(p, "ilf_fields 0x%x logs the data fork more than one way", fields);
 	if ((fields & XFS_ILOG_AFORK) & ((fields & XFS_ILOG_AFORK) - 1))
-		xls_desc_finding(d, "ilf_fields 0x%x logs the attr fork more than one way", fields);
+		xls_item_problem(p, "ilf_fields 0x%x logs the attr fork more than one way", fields);
 
 	/* Regions: format, core, then data fork and attr fork if logged. */
 	want_regions = 2u + !!(fields & XFS_ILOG_DFORK) + !!(fields & XFS_ILOG_AFORK);
-	if (d->it->size != want_regions)
-		xls_desc_finding(d, "ilf_size %u, ilf_fields 0x%x imply %u regions",
-				 d->it->size, fields, want_regions);
+	if (it->size != want_regions)
+		xls_item_problem(p, "ilf_size %u, ilf_fields 0x%x imply %u regions",
+				 it->size, fields, want_regions);
 
-	if (d->it->nregions >= 2)
-		describe_core(d, xls_desc_region(d, 1), ino);
+	if (it->nregions >= 2) {
+		const struct xls_region *r = xls_item_region(it, 1);
+
+		ino->has_core = true;
+		ino->core_v2 = xls_reg_has(r, 0, LDI_V2_SIZE);
+		ino->core_v3 = xls_reg_has(r, 0, LDI_V3_SIZE);
+		parse_core(r, e, &ino->core);
+		check_core(ino, p);
+	} else {
+		memset(&ino->core, 0, sizeof(ino->core));
+	}
 
 	idx = 2;
-	if (fields & XFS_ILOG_DFORK)
-		check_fork(d, idx++, "data", dsize);
-	if (fields & XFS_ILOG_AFORK)
-		check_fork(d, idx, "attr", asize);
+	if (fields & XFS_ILOG_DFORK) {
+		ino->data_fork = xls_item_region(it, idx++);
+		check_fork(ino->data_fork, "data", ino->ilf_dsize, p);
+	}
+	if (fields & XFS_ILOG_AFORK) {
+		ino->attr_fork = xls_item_region(it, idx);
+		check_fork(ino->attr_fork, "attr", ino->ilf_asize, p);
+	}
+	return p->count > before;
 }

@@ -1,12 +1,11 @@
 /*
- * Private to the items stage: the describe context shared by the per-family
- * decoders (item_buf.c, item_inode.c, item_extent.c, item_attr.c,
- * item_quota.c, item_icreate.c), bounds-checked region readers, and a
- * bounded JSON/text list builder for extent arrays.
+ * Private to the items stage: what the per-family parsers (item_buf.c,
+ * item_inode.c, item_extent.c, item_attr.c, item_quota.c, item_icreate.c)
+ * share: bounds-checked region readers.
  *
  * Every read goes through xls_reg_has()/xls_reg_get*(), which never touch a
  * byte at or past region->len; decoders still check lengths explicitly so
- * that a short region becomes a finding with the numbers in it.
+ * that a short region becomes a problem with the numbers in it.
  */
 #ifndef XLS_ITEM_PRIV_H
 #define XLS_ITEM_PRIV_H
@@ -36,38 +35,6 @@
 #ifndef XFS_ILOG_IVERSION
 #define XFS_ILOG_IVERSION		0x8000
 #endif
-
-/* Longest "finding" text; several findings are joined with "; ". */
-#define XLS_FINDING_MAX		512
-
-struct xls_desc {
-	const struct xls_item		*it;
-	struct xls_fieldset		*fs;
-	const struct xls_region		*fmt;	/* regions[0] */
-	const char			*name;	/* "efi", for messages */
-	size_t				nfind;
-	char				find[XLS_FINDING_MAX];
-};
-
-/* Add a finding (printf-style); joined with earlier ones by "; ". */
-void xls_desc_finding(struct xls_desc *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/*
- * True when the format region holds at least @need bytes; otherwise adds
- * "<name> format region is N bytes, @need needed[ @why]" and returns false.
- * @why may be NULL.
- */
-bool xls_desc_need(struct xls_desc *d, uint64_t need, const char *why);
-
-/* Region @i of the item, or NULL when it is not present. */
-static inline const struct xls_region *xls_desc_region(const struct xls_desc *d,
-						       uint32_t i)
-{
-	if (!d->it->regions || i >= d->it->nregions)
-		return NULL;
-	return &d->it->regions[i];
-}
 
 /* Does @r hold @n bytes at @off?  Overflow-safe; NULL @r holds nothing. */
 static inline bool xls_reg_has(const struct xls_region *r, uint64_t off,
@@ -110,75 +77,21 @@ static inline uint64_t xls_reg_be64(const struct xls_region *r, uint64_t off)
 	return xls_reg_has(r, off, 8) ? xls_be64(r->data + off) : 0;
 }
 
-/* Shorthands for the format region in the item's byte order. */
-static inline uint16_t xls_d16(const struct xls_desc *d, uint64_t off)
-{
-	return xls_reg_get16(d->fmt, d->it->endian, off);
-}
-static inline uint32_t xls_d32(const struct xls_desc *d, uint64_t off)
-{
-	return xls_reg_get32(d->fmt, d->it->endian, off);
-}
-static inline uint64_t xls_d64(const struct xls_desc *d, uint64_t off)
-{
-	return xls_reg_get64(d->fmt, d->it->endian, off);
-}
-
 /*
- * A JSON array with its text rendering, built entry by entry within fixed
- * budgets so that the fieldset's 4 KiB string buffer always has room for
- * the rest of the item.  Entries that do not fit, or beyond
- * XLS_LIST_MAX_ENTRIES, are dropped and counted.
+ * True when the format region @fmt of item @name holds at least @need
+ * bytes; otherwise adds "<name> format region is N bytes, @need needed
+ * [@why]" to @p and returns false.  @why may be NULL.
  */
-#define XLS_LIST_MAX_ENTRIES	32
-#define XLS_LIST_JSON_MAX	1536
-#define XLS_LIST_TEXT_MAX	768
+bool xls_item_need(struct xls_item_problems *p, const char *name,
+		   const struct xls_region *fmt, uint64_t need, const char *why);
 
-struct xls_list {
-	const char	*sep;		/* between text entries */
-	size_t		jlen;
-	size_t		tlen;
-	unsigned int	shown;
-	bool		full;
-	char		json[XLS_LIST_JSON_MAX];
-	char		text[XLS_LIST_TEXT_MAX];
-};
-
-/* @sep separates entries in the text form (" ", or "; " when entries have spaces). */
-void xls_list_init(struct xls_list *l, const char *sep);
-/* Append one JSON object and its text; false (and nothing added) when full. */
-bool xls_list_add(struct xls_list *l, const char *json_obj, const char *text);
-/*
- * Emit the list as XLS_FIELD_JSON @key, then "@key_shown" (@shown_key) when
- * fewer than @total entries made it in.
- */
-void xls_list_emit(struct xls_list *l, struct xls_fieldset *fs,
-		   const char *key, const char *shown_key, uint64_t total);
-
-/* Per-family decoders; each adds fields and findings to @d. */
-void xls_describe_buf(struct xls_desc *d);
-void xls_describe_inode(struct xls_desc *d);
-void xls_describe_efi(struct xls_desc *d);
-void xls_describe_efd(struct xls_desc *d);
-void xls_describe_rui(struct xls_desc *d);
-void xls_describe_rud(struct xls_desc *d);
-void xls_describe_cui(struct xls_desc *d);
-void xls_describe_cud(struct xls_desc *d);
-void xls_describe_bui(struct xls_desc *d);
-void xls_describe_bud(struct xls_desc *d);
-void xls_describe_xmi(struct xls_desc *d);
-void xls_describe_xmd(struct xls_desc *d);
-void xls_describe_attri(struct xls_desc *d);
-void xls_describe_attrd(struct xls_desc *d);
-void xls_describe_dquot(struct xls_desc *d);
-void xls_describe_quotaoff(struct xls_desc *d);
-void xls_describe_icreate(struct xls_desc *d);
-
-/*
- * "Done" items laid out as {u16 type, u16 size, u32 pad, u64 id} (RUD, CUD,
- * BUD, XMD, ATTRD): check the 16-byte length recovery insists on and emit
- * the id under @key.
- */
-void xls_describe_done_item(struct xls_desc *d, const char *key);
+/* Region @i of @it, or NULL when it is not present. */
+static inline const struct xls_region *xls_item_region(const struct xls_item *it,
+						       uint32_t i)
+{
+	if (!it->regions || i >= it->nregions)
+		return NULL;
+	return &it->regions[i];
+}
 
 #endif /* XLS_ITEM_PRIV_H */

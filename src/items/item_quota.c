@@ -7,6 +7,9 @@
  * XFS_LI_QUOTAOFF: struct xfs_qoff_logformat, qf_flags in sb_qflags bits.
  */
 #include <stdio.h>
+#include <string.h>
+
+#include "base/flags.h"
 #include "items/item.h"
 #include "items/item_priv.h"
 
@@ -20,47 +23,46 @@ static const struct xls_flag_name dq_type_names[] = {
 	{ XFS_DQTYPE_BIGTIME,	"bigtime" },
 };
 
-void xls_describe_dquot(struct xls_desc *d)
+const struct xls_flag_table xls_dq_type_flag_table = XLS_FLAG_TABLE(dq_type_names);
+
+int xls_dquot_item_parse(const struct xls_item *it, struct xls_dquot_item *q,
+			 struct xls_item_problems *p)
 {
-	const struct xls_region *r;
+	const struct xls_region *fmt = xls_item_region(it, 0), *r;
 	const size_t ddq_size = sizeof(struct xfs_disk_dquot);
-	uint32_t id;
-	uint16_t magic;
-	uint8_t type;
+	enum xls_endian e = it->endian;
+	uint32_t before = p->count;
 
-	if (!xls_desc_need(d, sizeof(struct xfs_dq_logformat), NULL))
-		return;
-	id = xls_d32(d, QLF(qlf_id));
-	xls_field_uint(d->fs, "id", id);
-	xls_field_hex(d->fs, "blkno", xls_d64(d, QLF(qlf_blkno)));
-	xls_field_int(d->fs, "buf_len", (int32_t)xls_d32(d, QLF(qlf_len)));
-	xls_field_uint(d->fs, "boffset", xls_d32(d, QLF(qlf_boffset)));
+	memset(q, 0, sizeof(*q));
+	if (!xls_item_need(p, "dquot", fmt, sizeof(struct xfs_dq_logformat), NULL))
+		return 1;
+	q->has_format = true;
+	q->qlf_id = xls_reg_get32(fmt, e, QLF(qlf_id));
+	q->qlf_blkno = xls_reg_get64(fmt, e, QLF(qlf_blkno));
+	q->qlf_len = (int32_t)xls_reg_get32(fmt, e, QLF(qlf_len));
+	q->qlf_boffset = xls_reg_get32(fmt, e, QLF(qlf_boffset));
 
-	r = xls_desc_region(d, 1);
+	r = xls_item_region(it, 1);
 	if (!r)
-		return;
+		return p->count > before;
 	if (!xls_reg_has(r, 0, DDQ(d_id) + 4)) {
-		xls_desc_finding(d, "dquot region is %u bytes, %zu needed",
+		xls_item_problem(p, "dquot region is %u bytes, %zu needed",
 				 r->len, ddq_size);
-		return;
+		return 1;
 	}
-	magic = xls_reg_be16(r, DDQ(d_magic));
-	type = xls_reg_get8(r, DDQ(d_type));
-	xls_field_hex(d->fs, "d_magic", magic);
-	xls_field_hex(d->fs, "d_type", type);
-	xls_field_flags(d->fs, "d_type_names", type, dq_type_names,
-			sizeof(dq_type_names) / sizeof(dq_type_names[0]));
-	xls_field_uint(d->fs, "d_id", xls_reg_be32(r, DDQ(d_id)));
-
+	q->has_dquot = true;
+	q->d_magic = xls_reg_be16(r, DDQ(d_magic));
+	q->d_type = xls_reg_get8(r, DDQ(d_type));
+	q->d_id = xls_reg_be32(r, DDQ(d_id));
 	if (r->len < ddq_size)
-		xls_desc_finding(d, "dquot region is %u bytes, %zu needed",
+		xls_item_problem(p, "dquot region is %u bytes, %zu needed",
 				 r->len, ddq_size);
-	if (magic != XFS_DQUOT_MAGIC)
-		xls_desc_finding(d, "d_magic 0x%04x is not 0x%04x (DQ)", magic,
+	if (q->d_magic != XFS_DQUOT_MAGIC)
+		xls_item_problem(p, "d_magic 0x%04x is not 0x%04x (DQ)", q->d_magic,
 				 XFS_DQUOT_MAGIC);
-	if (xls_reg_be32(r, DDQ(d_id)) != id)
-		xls_desc_finding(d, "d_id %u differs from qlf_id %u",
-				 xls_reg_be32(r, DDQ(d_id)), id);
+	if (q->d_id != q->qlf_id)
+		xls_item_problem(p, "d_id %u differs from qlf_id %u", q->d_id, q->qlf_id);
+	return p->count > before;
 }
 
 static const struct xls_flag_name qflag_names[] = {
@@ -77,14 +79,19 @@ static const struct xls_flag_name qflag_names[] = {
 	{ XFS_PQUOTA_CHKD,	"pquota_chkd" },
 };
 
-void xls_describe_quotaoff(struct xls_desc *d)
-{
-	uint32_t flags;
+const struct xls_flag_table xls_qflag_table = XLS_FLAG_TABLE(qflag_names);
 
-	if (!xls_desc_need(d, offsetof(struct xfs_qoff_logformat, qf_pad), NULL))
-		return;
-	flags = xls_d32(d, offsetof(struct xfs_qoff_logformat, qf_flags));
-	xls_field_hex(d->fs, "qflags", flags);
-	xls_field_flags(d->fs, "qflag_names", flags, qflag_names,
-			sizeof(qflag_names) / sizeof(qflag_names[0]));
+int xls_quotaoff_item_parse(const struct xls_item *it, struct xls_quotaoff_item *q,
+			    struct xls_item_problems *p)
+{
+	const struct xls_region *fmt = xls_item_region(it, 0);
+
+	memset(q, 0, sizeof(*q));
+	if (!xls_item_need(p, "quotaoff", fmt,
+			   offsetof(struct xfs_qoff_logformat, qf_pad), NULL))
+		return 1;
+	q->has_format = true;
+	q->qf_flags = xls_reg_get32(fmt, it->endian,
+				    offsetof(struct xfs_qoff_logformat, qf_flags));
+	return 0;
 }

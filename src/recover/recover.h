@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include "base/err.h"
 #include "base/finding.h"
+#include "items/item.h"
 #include "log/log.h"
 #include "analysis/region.h"
 #include "trans/scan.h"
@@ -36,6 +37,20 @@ enum xls_rlist {
 	XLS_RL_ITEM,		/* every other item, in log order */
 	XLS_RL_INODE_BUF,	/* XFS_BLF_INODE_BUF buffers, last logged first */
 	XLS_RL_CANCEL,		/* XFS_BLF_CANCEL buffers, last logged first */
+};
+
+/* Why recovery replays a buffer without comparing LSNs. */
+enum xls_rreason {
+	XLS_RR_V4,		/* v4 filesystem: no LSN on disk */
+	XLS_RR_INODE_BUF,	/* each inode has its own LSN */
+	XLS_RR_DQUOT_BUF,	/* each dquot has its own LSN */
+	XLS_RR_ATTR_RMT,	/* remote attribute block, written synchronously */
+	XLS_RR_UNKNOWN_MAGIC,
+	XLS_RR_FOREIGN_UUID,
+	XLS_RR_RT_NO_HEADER,	/* rt bitmap or summary without rtgroups */
+	XLS_RR_LSN_NULL,	/* the block's LSN is -1 */
+	XLS_RR_UNREAD,		/* no data device, or the block cannot be read */
+	XLS_RR_COUNT
 };
 
 enum xls_rdecision {
@@ -93,14 +108,16 @@ struct xls_rbuf {
 	const uint8_t	*data;		/* res->places[i] bytes, concatenated */
 };
 
-/* An inode item's logged regions (kept for the buffer history follows). */
+/* What an inode item logged (kept for the buffer history follows). */
 struct xls_rinode {
-	enum xls_endian	endian;		/* of the log dinode and the format */
 	uint32_t	fields;		/* ilf_fields */
 	uint32_t	rdev;
-	uint32_t	nregions;
-	const uint8_t	*reg[4];	/* [1] log dinode, [2] [3] forks */
-	uint32_t	reg_len[4];
+	bool		has_core;
+	struct xls_log_dinode core;
+	const uint8_t	*dfork;		/* data fork as logged, or NULL */
+	uint32_t	dfork_len;
+	const uint8_t	*afork;		/* attr fork as logged, or NULL */
+	uint32_t	afork_len;
 };
 
 /* An icreate item (xfs_icreate_log). */
@@ -115,6 +132,7 @@ struct xls_ritem {
 	enum xls_rlist		list;
 	enum xls_rdecision	decision;
 	const char		*reason;	/* stable short key, "" if none */
+	enum xls_rreason	always;		/* XLS_RD_REPLAY_ALWAYS: why */
 	char			detail[192];	/* one human sentence */
 	const char		*fail_why;	/* decision FAIL or a fatal note */
 	const struct xls_rbuf	*buf;		/* XFS_LI_BUF only */
@@ -163,7 +181,7 @@ struct xls_recover_summary {
 	uint64_t	items;
 	uint64_t	buffers;
 	uint64_t	decisions[XLS_RD_COUNT];
-	uint64_t	always_by_reason[16];	/* see xls_rreason_name() */
+	uint64_t	always_by_reason[XLS_RR_COUNT];
 	uint64_t	cancel_entries;		/* table after pass 1 */
 	uint64_t	cancel_refs;
 	uint64_t	compound_buffers;
@@ -197,15 +215,15 @@ struct xls_recover_sink {
 				 const struct xls_ritem *ri);
 	/* after pass 2, each intent left without its done item */
 	int	(*intent)(void *ctx, const struct xls_rintent *in);
-	int	(*finding)(void *ctx, const struct xls_finding *f);
-	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
+	/* findings of both scans, once; progress over both */
+	const struct xls_report_sink *report;
 };
 
 struct xls_recover;
 
 /*
- * A recovery run over @src's log.  Reads the superblock itself (inode and
- * directory block sizes).  NULL with @err set on failure.
+ * A recovery run over @src's log, with the filesystem geometry of its
+ * superblock.  NULL with @err set on failure.
  */
 struct xls_recover *xls_recover_new(const struct xls_source *src,
 				    const struct xls_recover_opts *o,
@@ -222,21 +240,16 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 
 const struct xls_recover_summary *xls_recover_summary(const struct xls_recover *r);
 
-/*
- * Geometry recovery uses: sb_inodesize, the directory block size, v5, and
- * whether the data device could be read.
- */
-uint32_t xls_recover_inodesize(const struct xls_recover *r);
-bool xls_recover_v5(const struct xls_recover *r);
-
 /* "replay", "replay_always", "skip_cancelled", ... (JSON, CSV). */
 const char *xls_rdecision_key(enum xls_rdecision d);
 /* "replay", "replay: always (v4)", "skip: cancelled", ... (text). */
 void xls_rdecision_text(const struct xls_ritem *ri, char *buf, size_t bufsz);
 /* "buffer", "item", "inode_buffer", "cancel". */
 const char *xls_rlist_name(enum xls_rlist l);
-/* Name of reason index @i of always_by_reason, NULL past the end. */
-const char *xls_rreason_name(unsigned int i);
+/* "v4", "inode_buf", ... (the reason keys), NULL past the end. */
+const char *xls_rreason_name(enum xls_rreason r);
+
+/* ---- what a replay writes, for the image of a buffer (replay/) ---- */
 
 /*
  * Replay inode item @ri of a transaction at @lsn into the inode cluster
@@ -247,24 +260,24 @@ const char *xls_rreason_name(unsigned int i);
  * on-disk form), then the inode CRC.  Returns 0, or -1 with *@why set when
  * recovery would fail (bad magic) or the item cannot be applied.
  */
-int xls_recover_apply_inode(const struct xls_recover *r, const struct xls_ritem *ri,
+int xls_recover_apply_inode(const struct xls_geometry *g, const struct xls_ritem *ri,
 			    uint64_t lsn, uint8_t *buf, uint32_t len, const char **why);
 
 /* Length of an inode cluster buffer in 512-byte blocks, 0 if unknown. */
-uint32_t xls_recover_cluster_bb(const struct xls_recover *r);
+uint32_t xls_recover_cluster_bb(const struct xls_geometry *g);
 
 /*
- * When icreate item @ri initialises the cluster buffer at @blkno, write
- * into @buf (@len bytes) what xfs_ialloc_inode_init() writes and return
- * true; else false.
+ * When replayed icreate item @ri initialises the cluster buffer at @blkno,
+ * write into @buf (@len bytes) what xfs_ialloc_inode_init() writes and
+ * return true; else false.
  */
-bool xls_recover_apply_icreate(const struct xls_recover *r, const struct xls_ritem *ri,
+bool xls_recover_apply_icreate(const struct xls_geometry *g, const struct xls_ritem *ri,
 			       int64_t blkno, uint8_t *buf, uint32_t len);
 
 /*
- * Recompute the CRC of each v3 inode of an inode buffer image @buf of
- * @len bytes whose di_next_unlinked was replayed, as
- * xlog_recover_do_inode_buffer() does (xfs_dinode_calc_crc).
+ * Recompute the CRC of the v3 inode in slot @slot of an inode buffer image
+ * @buf of @len bytes, as xlog_recover_do_inode_buffer() does after
+ * replaying its di_next_unlinked (xfs_dinode_calc_crc).
  */
 void xls_recover_inode_crc(uint8_t *buf, uint32_t len, uint32_t inodesize,
 			   uint32_t slot);

@@ -5,10 +5,14 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/ondisk.h"
 #include "report/emit.h"
+
+/* Longest text form of one list element. */
+#define ELEM_TEXT_MAX	256
 
 void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 {
@@ -16,6 +20,36 @@ void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 	o->fmt = fmt;
 	o->csv_header_done = false;
 	o->len = 0;
+}
+
+static const void *list_elem(const struct xls_field *fld, uint32_t i)
+{
+	return (const unsigned char *)fld->v.p + (size_t)i * fld->list->stride;
+}
+
+/* The text form of a list into @buf, cut to @bufsz - 1 characters. */
+static void list_text_format(const struct xls_field *fld, char *buf, size_t bufsz)
+{
+	const struct xls_list *l = fld->list;
+	char elem[ELEM_TEXT_MAX];
+	size_t pos = 0;
+
+	if (!bufsz)
+		return;
+	buf[0] = '\0';
+	if (l->fixed_text || !l->text) {
+		snprintf(buf, bufsz, "%s", l->fixed_text ? l->fixed_text : "");
+		return;
+	}
+	for (uint32_t i = 0; i < fld->n && pos < bufsz - 1; i++) {
+		int w;
+
+		l->text(list_elem(fld, i), elem, sizeof(elem));
+		w = snprintf(buf + pos, bufsz - pos, "%s%s", i ? l->sep : "", elem);
+		if (w < 0)
+			break;
+		pos += (size_t)w;
+	}
 }
 
 void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
@@ -43,8 +77,8 @@ void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
 	case XLS_FIELD_STR:
 		snprintf(buf, bufsz, "%s", fld->v.s);
 		break;
-	case XLS_FIELD_JSON:
-		snprintf(buf, bufsz, "%s", fld->text ? fld->text : fld->v.s);
+	case XLS_FIELD_LIST:
+		list_text_format(fld, buf, bufsz);
 		break;
 	}
 }
@@ -170,6 +204,8 @@ static void out_real4(struct xls_out *o, double d)
 		out_char(o, (char)('0' + frac / div % 10));
 }
 
+static void json_list(struct xls_out *o, const struct xls_field *fld);
+
 static void json_value(struct xls_out *o, const struct xls_field *fld)
 {
 	switch (fld->kind) {
@@ -190,8 +226,8 @@ static void json_value(struct xls_out *o, const struct xls_field *fld)
 	case XLS_FIELD_REAL:
 		out_real4(o, fld->v.d);
 		break;
-	case XLS_FIELD_JSON:
-		out_str(o, fld->v.s);
+	case XLS_FIELD_LIST:
+		json_list(o, fld);
 		break;
 	case XLS_FIELD_STR:
 		json_string(o, fld->v.s);
@@ -209,6 +245,130 @@ static void json_value(struct xls_out *o, const struct xls_field *fld)
 		out_char(o, '"');
 		break;
 	}
+}
+
+/* An integer member of @size bytes at @p, zero- or sign-extended. */
+static uint64_t member_uint(const unsigned char *p, unsigned int size)
+{
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1:
+		memcpy(&v8, p, 1);
+		return v8;
+	case 2:
+		memcpy(&v16, p, 2);
+		return v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return v32;
+	default:
+		memcpy(&v64, p, 8);
+		return v64;
+	}
+}
+
+static int64_t member_int(const unsigned char *p, unsigned int size)
+{
+	uint64_t v = member_uint(p, size);
+	unsigned int shift = 64 - 8 * (size ? size : 8);
+
+	return (int64_t)(v << shift) >> shift;
+}
+
+/* One member of a list element as a field, for json_value(). */
+static bool member_field(const struct xls_member *m, const unsigned char *elem,
+			 struct xls_field *f)
+{
+	const unsigned char *p = elem + m->offset;
+
+	f->key = m->key;
+	f->kind = m->kind;
+	switch (m->kind) {
+	case XLS_FIELD_STR:
+		memcpy(&f->v.s, p, sizeof(f->v.s));
+		return f->v.s != NULL;
+	case XLS_FIELD_INT:
+		f->v.i = member_int(p, m->size);
+		return true;
+	case XLS_FIELD_BOOL:
+		f->v.b = member_uint(p, m->size) != 0;
+		return true;
+	default:
+		f->v.u = member_uint(p, m->size);
+		return true;
+	}
+}
+
+static void json_list(struct xls_out *o, const struct xls_field *fld)
+{
+	const struct xls_list *l = fld->list;
+	struct xls_field f;
+
+	out_char(o, '[');
+	for (uint32_t i = 0; i < fld->n; i++) {
+		const unsigned char *elem = list_elem(fld, i);
+		bool object = l->nmembers && l->members[0].key, first = true;
+
+		if (i)
+			out_char(o, ',');
+		if (object)
+			out_char(o, '{');
+		for (unsigned int k = 0; k < l->nmembers; k++) {
+			if (!member_field(&l->members[k], elem, &f))
+				continue;
+			if (object) {
+				if (!first)
+					out_char(o, ',');
+				json_string(o, f.key);
+				out_char(o, ':');
+			}
+			json_value(o, &f);
+			first = false;
+		}
+		if (object)
+			out_char(o, '}');
+	}
+	out_char(o, ']');
+}
+
+/* The text form of a list, appended to the line. */
+static void text_list(struct xls_out *o, const struct xls_field *fld)
+{
+	const struct xls_list *l = fld->list;
+	char elem[ELEM_TEXT_MAX];
+
+	if (l->fixed_text || !l->text) {
+		out_str(o, l->fixed_text ? l->fixed_text : "");
+		return;
+	}
+	for (uint32_t i = 0; i < fld->n; i++) {
+		if (i)
+			out_str(o, l->sep);
+		l->text(list_elem(fld, i), elem, sizeof(elem));
+		out_str(o, elem);
+	}
+}
+
+void xls_field_format_json(const struct xls_field *fld, char *buf, size_t bufsz)
+{
+	struct xls_out *o = malloc(sizeof(*o));
+	size_t n;
+
+	if (!bufsz)
+		return;
+	buf[0] = '\0';
+	if (!o)
+		return;
+	xls_out_init(o, NULL, XLS_FMT_JSON);
+	json_value(o, fld);
+	n = o->len < bufsz - 1 ? o->len : bufsz - 1;
+	memcpy(buf, o->line, n);
+	buf[n] = '\0';
+	free(o);
 }
 
 static void out_json(struct xls_out *o, const char *kind,
@@ -246,12 +406,16 @@ static void text_value(struct xls_out *o, const struct xls_field *fld);
 /* Only strings can hold a comma, quote or newline: numbers go as they are. */
 static void csv_value(struct xls_out *o, const struct xls_field *fld)
 {
-	if (fld->kind == XLS_FIELD_STR)
+	char buf[XLS_LINE_MAX / 4];
+
+	if (fld->kind == XLS_FIELD_STR) {
 		csv_string(o, fld->v.s);
-	else if (fld->kind == XLS_FIELD_JSON)
-		csv_string(o, fld->text ? fld->text : fld->v.s);
-	else
+	} else if (fld->kind == XLS_FIELD_LIST) {
+		list_text_format(fld, buf, sizeof(buf));
+		csv_string(o, buf);
+	} else {
 		text_value(o, fld);
+	}
 }
 
 static void out_csv(struct xls_out *o, const struct xls_fieldset *fs)
@@ -303,8 +467,8 @@ static void text_value(struct xls_out *o, const struct xls_field *fld)
 	case XLS_FIELD_STR:
 		out_str(o, fld->v.s);
 		break;
-	case XLS_FIELD_JSON:
-		out_str(o, fld->text ? fld->text : fld->v.s);
+	case XLS_FIELD_LIST:
+		text_list(o, fld);
 		break;
 	}
 }

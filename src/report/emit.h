@@ -63,6 +63,9 @@ void xls_out_table_row(FILE *f, const struct xls_column *cols, unsigned int n,
 /* A field's value as text into @buf (the same form text output uses). */
 void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz);
 
+/* A field's value as JSON into @buf (cut to @bufsz - 1 characters). */
+void xls_field_format_json(const struct xls_field *fld, char *buf, size_t bufsz);
+
 /* Flush and check the stream; returns 0 or -1 when output failed. */
 int xls_out_finish(struct xls_out *o);
 

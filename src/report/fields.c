@@ -12,6 +12,7 @@ void xls_fields_reset(struct xls_fieldset *fs)
 	fs->overflow = false;
 	fs->discard = false;
 	fs->strused = 0;
+	fs->elemused = 0;
 }
 
 void xls_fields_discard(struct xls_fieldset *fs)
@@ -34,7 +35,8 @@ static struct xls_field *field_add(struct xls_fieldset *fs, const char *key,
 	f = &fs->f[fs->n++];
 	f->key = key;
 	f->kind = kind;
-	f->text = NULL;
+	f->n = 0;
+	f->list = NULL;
 	return f;
 }
 
@@ -128,15 +130,37 @@ void xls_field_strf(struct xls_fieldset *fs, const char *key, const char *fmt, .
 	xls_field_str(fs, key, buf);
 }
 
-void xls_field_json(struct xls_fieldset *fs, const char *key,
-		    const char *json, const char *text)
+void xls_field_list(struct xls_fieldset *fs, const char *key,
+		    const struct xls_list *list, const void *elems, uint32_t n)
 {
-	struct xls_field *f = field_add(fs, key, XLS_FIELD_JSON);
+	struct xls_field *f = field_add(fs, key, XLS_FIELD_LIST);
 
 	if (!f)
 		return;
-	f->v.s = strbuf_copy(fs, json);
-	f->text = strbuf_copy(fs, text);
+	f->list = list;
+	f->v.p = elems;
+	f->n = elems ? n : 0;
+}
+
+void *xls_fields_alloc(struct xls_fieldset *fs, size_t bytes)
+{
+	size_t at = (fs->elemused + 7) & ~(size_t)7;
+	void *p;
+
+	if (fs->discard || bytes > sizeof(fs->elembuf) ||
+	    at > sizeof(fs->elembuf) - bytes) {
+		fs->overflow = true;
+		return NULL;
+	}
+	p = fs->elembuf + at;
+	memset(p, 0, bytes);
+	fs->elemused = at + bytes;
+	return p;
+}
+
+const char *xls_fields_strdup(struct xls_fieldset *fs, const char *s)
+{
+	return fs->discard ? "" : strbuf_copy(fs, s);
 }
 
 const struct xls_field *xls_fields_get(const struct xls_fieldset *fs,
@@ -148,59 +172,13 @@ const struct xls_field *xls_fields_get(const struct xls_fieldset *fs,
 	return NULL;
 }
 
-/* Append to @buf at *@pos, never past @bufsz, always NUL-terminated. */
-/*
- * Append @s, cut to what fits; *@pos grows by its whole length either way,
- * as with snprintf, so that a full buffer stays full.  Called once per flag
- * name of every item described: no format parsing.
- */
-static void buf_append(char *buf, size_t bufsz, size_t *pos, const char *s)
-{
-	size_t len = strlen(s), n = len;
-
-	if (*pos >= bufsz)
-		return;
-	if (n > bufsz - *pos - 1)
-		n = bufsz - *pos - 1;
-	memcpy(buf + *pos, s, n);
-	buf[*pos + n] = '\0';
-	*pos += len;
-}
-
-void xls_flags_to_str(uint64_t flags, const struct xls_flag_name *table,
-		      size_t ntable, char *buf, size_t bufsz)
-{
-	uint64_t rest = flags;
-	size_t pos = 0;
-	char tmp[40];
-
-	if (bufsz == 0)
-		return;
-	buf[0] = '\0';
-	if (flags == 0)
-		return;
-	for (size_t i = 0; i < ntable; i++) {
-		if ((flags & table[i].bit) != table[i].bit || !table[i].bit)
-			continue;
-		if (pos)
-			buf_append(buf, bufsz, &pos, "|");
-		buf_append(buf, bufsz, &pos, table[i].name);
-		rest &= ~table[i].bit;
-	}
-	if (rest) {
-		snprintf(tmp, sizeof(tmp), "%sUNKNOWN(0x%llx)", pos ? "|" : "",
-			 (unsigned long long)rest);
-		buf_append(buf, bufsz, &pos, tmp);
-	}
-}
-
 void xls_field_flags(struct xls_fieldset *fs, const char *key, uint64_t flags,
-		     const struct xls_flag_name *table, size_t ntable)
+		     const struct xls_flag_table *t)
 {
 	char names[256];
 
 	if (fs->discard)
 		return;
-	xls_flags_to_str(flags, table, ntable, names, sizeof(names));
+	xls_flags_to_str(flags, t, names, sizeof(names));
 	xls_field_str(fs, key, names);
 }

@@ -1,8 +1,15 @@
 /*
- * A decoded object as an ordered list of named, typed fields.  Decoders fill
- * one; the text, JSON and CSV writers read it.  This is the one table that
- * drives every output format, so keys are stable and documented in the man
- * page: never rename one.
+ * Report stage: a decoded object as an ordered list of named, typed
+ * fields.  The describers (report/describe*.c) fill one from the typed
+ * results of the stages; the text, JSON and CSV writers read it.  This is
+ * the one table that drives every output format, so keys are stable and
+ * documented in the man page: never rename one.
+ *
+ * A field may be a list: an array of scalars or of objects, described by a
+ * struct xls_list (what members each element has, where in the element
+ * they are) and read from the elements when the set is written -- the
+ * rowspec of btrfs-progs' format-output.  JSON writes the array; text and
+ * CSV write the list's text form.
  */
 #ifndef XLS_FIELDS_H
 #define XLS_FIELDS_H
@@ -10,9 +17,11 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include "base/flags.h"
 
 #define XLS_FIELDS_MAX		64
 #define XLS_FIELDS_STRBUF	16384
+#define XLS_FIELDS_ELEMBUF	8192
 
 enum xls_field_kind {
 	XLS_FIELD_UINT,		/* decimal unsigned */
@@ -20,22 +29,49 @@ enum xls_field_kind {
 	XLS_FIELD_HEX,		/* 0x-prefixed hex; a JSON string */
 	XLS_FIELD_STR,		/* text; a JSON string */
 	XLS_FIELD_BOOL,
-	XLS_FIELD_REAL,		/* decimal with 2 places in text, full in JSON */
+	XLS_FIELD_REAL,		/* decimal with 2 places in text, 4 in JSON */
 	XLS_FIELD_LSN,		/* cycle/block in text; JSON "cycle/block" string */
-	XLS_FIELD_JSON,		/* preformatted JSON value (array); text form beside it */
+	XLS_FIELD_LIST,		/* a JSON array; its text form elsewhere */
+};
+
+/* One member of the elements of a list. */
+struct xls_member {
+	const char		*key;	/* NULL: the element is this one value */
+	enum xls_field_kind	kind;	/* UINT, INT, HEX, BOOL, LSN or STR */
+	uint16_t		offset;	/* of the member in the element */
+	uint8_t			size;	/* integers: 1, 2, 4 or 8 bytes */
+	/* STR: a const char * member; NULL leaves the member out */
+};
+
+#define XLS_MEMBER(key, kind, type, field) \
+	{ (key), (kind), offsetof(type, field), sizeof(((type *)0)->field) }
+
+struct xls_list {
+	const struct xls_member	*members;
+	unsigned int		nmembers;
+	size_t			stride;		/* bytes per element */
+	/*
+	 * The text form: each element as text() writes it, joined by sep; or
+	 * fixed_text whatever the elements.
+	 */
+	void			(*text)(const void *elem, char *buf, size_t bufsz);
+	const char		*sep;
+	const char		*fixed_text;
 };
 
 struct xls_field {
 	const char		*key;	/* static string */
 	enum xls_field_kind	kind;
+	uint32_t		n;	/* LIST: elements */
 	union {
 		uint64_t	u;
 		int64_t		i;
 		double		d;
 		bool		b;
 		const char	*s;	/* points into the set's strbuf or static */
+		const void	*p;	/* LIST: the elements */
 	} v;
-	const char		*text;	/* XLS_FIELD_JSON: its text form */
+	const struct xls_list	*list;	/* LIST: what the elements are */
 };
 
 struct xls_fieldset {
@@ -44,7 +80,9 @@ struct xls_fieldset {
 	bool			discard;	/* keeps nothing (xls_fields_discard) */
 	struct xls_field	f[XLS_FIELDS_MAX];
 	size_t			strused;
+	size_t			elemused;
 	char			strbuf[XLS_FIELDS_STRBUF];
+	_Alignas(8) unsigned char elembuf[XLS_FIELDS_ELEMBUF];
 };
 
 /* Empty @fs for reuse; no allocation is ever made. */
@@ -68,27 +106,29 @@ void xls_field_str(struct xls_fieldset *fs, const char *key, const char *s);
 /* printf-style string field, copied into the set's string buffer. */
 void xls_field_strf(struct xls_fieldset *fs, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* A JSON array/object value with its text rendering; both are copied. */
-void xls_field_json(struct xls_fieldset *fs, const char *key,
-		    const char *json, const char *text);
+/* A field of the names of @flags in @t (xls_flags_to_str), up to 255 bytes. */
+void xls_field_flags(struct xls_fieldset *fs, const char *key, uint64_t flags,
+		     const struct xls_flag_table *t);
+
+/*
+ * A list of @n elements at @elems, read when the set is written: @elems
+ * must live until then -- the caller's own array, or memory from
+ * xls_fields_alloc().
+ */
+void xls_field_list(struct xls_fieldset *fs, const char *key,
+		    const struct xls_list *list, const void *elems, uint32_t n);
+
+/*
+ * @bytes of the set's own memory (8-byte aligned, zeroed), for the elements
+ * of a list or the strings they point to; NULL when the set is full.
+ */
+void *xls_fields_alloc(struct xls_fieldset *fs, size_t bytes);
+
+/* @s copied into the set's string buffer ("" when full). */
+const char *xls_fields_strdup(struct xls_fieldset *fs, const char *s);
 
 /* The field named @key, or NULL. */
 const struct xls_field *xls_fields_get(const struct xls_fieldset *fs,
 				       const char *key);
-
-/*
- * Flag names from a table; bits without a name print as UNKNOWN(0x..).
- * Writes "A|B|UNKNOWN(0x40)" (or "" when no bit is set) into @buf.
- */
-struct xls_flag_name {
-	uint64_t	bit;
-	const char	*name;
-};
-void xls_flags_to_str(uint64_t flags, const struct xls_flag_name *table,
-		      size_t ntable, char *buf, size_t bufsz);
-
-/* A field of the names of @flags in @table (xls_flags_to_str), up to 255 bytes. */
-void xls_field_flags(struct xls_fieldset *fs, const char *key, uint64_t flags,
-		     const struct xls_flag_name *table, size_t ntable);
 
 #endif /* XLS_FIELDS_H */

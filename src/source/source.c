@@ -21,6 +21,11 @@
 
 #define BBSIZE_BYTES	512u
 
+/* rtgroups come with the metadata directory tree (xfs_has_rtgroups) */
+#ifndef XFS_SB_FEAT_INCOMPAT_METADIR
+#define XFS_SB_FEAT_INCOMPAT_METADIR	(1u << 7)
+#endif
+
 static int read_fully(int fd, uint64_t off, void *buf, size_t len)
 {
 	uint8_t *p = buf;
@@ -219,6 +224,49 @@ static const char *sb_check(const uint8_t *sb)
 	return NULL;
 }
 
+/*
+ * Inode cluster size in blocks, as xfs_ialloc_setup_geometry() works it
+ * out: 8 KiB, scaled by the inode size on v5 when the chunk alignment
+ * allows, at least one block.
+ */
+static uint32_t cluster_blocks(const uint8_t *sb, const struct xls_geometry *g)
+{
+	uint32_t size = 8192;
+	uint32_t align = SB_BE32(sb, sb_inoalignmt);
+
+	if (!g->block_log || !g->inode_size)
+		return 0;
+	if (g->crc && align >= (size * (g->inode_size / 256)) >> g->block_log)
+		size *= g->inode_size / 256;
+	return size > g->blocksize ? size >> g->block_log : 1;
+}
+
+/* The filesystem geometry recovery needs, each value sanity-checked. */
+static void sb_to_fs_geometry(const uint8_t *sb, struct xls_geometry *g)
+{
+	uint32_t incompat = g->crc ? SB_BE32(sb, sb_features_incompat) : 0;
+
+	g->inode_size = SB_BE16(sb, sb_inodesize);
+	g->inode_log = SB_U8(sb, sb_inodelog);
+	if (g->inode_log < 8 || g->inode_log > 11 ||
+	    g->inode_size != 1u << g->inode_log)
+		g->inode_size = g->inode_log = 0;	/* not trusted */
+	if (SB_U8(sb, sb_dirblklog) <= 8)
+		g->dir_block_size = g->blocksize << SB_U8(sb, sb_dirblklog);
+	if (g->dir_block_size > XFS_MAX_BLOCKSIZE)
+		g->dir_block_size = 0;
+	g->ag_blocks = SB_BE32(sb, sb_agblocks);
+	g->block_log = SB_U8(sb, sb_blocklog);
+	if (g->block_log < 9 || g->block_log > 16 ||
+	    g->blocksize != 1u << g->block_log)
+		g->ag_blocks = g->block_log = 0;
+	g->inode_cluster_blocks = cluster_blocks(sb, g);
+	g->ag_block_log = SB_U8(sb, sb_agblklog);
+	g->inopb_log = SB_U8(sb, sb_inopblog);
+	g->has_meta_uuid = incompat & XFS_SB_FEAT_INCOMPAT_META_UUID;
+	g->has_rtgroups = incompat & XFS_SB_FEAT_INCOMPAT_METADIR;
+}
+
 static void sb_to_geometry(const uint8_t *sb, struct xls_geometry *g)
 {
 	uint16_t ver = SB_BE16(sb, sb_versionnum);
@@ -255,6 +303,7 @@ static void sb_to_geometry(const uint8_t *sb, struct xls_geometry *g)
 
 		g->log_offset = fsb * g->blocksize;
 	}
+	sb_to_fs_geometry(sb, g);
 }
 
 static int read_superblock(struct xls_source *src, struct xls_error *err)

@@ -33,6 +33,20 @@ struct xls_geometry {
 	uint8_t		uuid[16];	/* sb_uuid: what log records must carry */
 	uint8_t		meta_uuid[16];	/* sb_meta_uuid (== uuid unless changed) */
 	uint32_t	log_incompat;	/* sb_features_log_incompat */
+	/*
+	 * What recovery needs of the filesystem; 0 when the superblock's
+	 * value fails its sanity check (the feature then goes unmodelled).
+	 */
+	uint32_t	block_log;	/* sb_blocklog */
+	uint32_t	ag_blocks;	/* sb_agblocks */
+	uint32_t	ag_block_log;	/* sb_agblklog */
+	uint32_t	inode_size;	/* sb_inodesize */
+	uint32_t	inode_log;	/* sb_inodelog */
+	uint32_t	inopb_log;	/* sb_inopblog */
+	uint32_t	dir_block_size;	/* blocksize << sb_dirblklog */
+	uint32_t	inode_cluster_blocks;	/* xfs_ialloc_setup_geometry() */
+	bool		has_meta_uuid;	/* XFS_SB_FEAT_INCOMPAT_META_UUID */
+	bool		has_rtgroups;	/* XFS_SB_FEAT_INCOMPAT_METADIR */
 };
 
 struct xls_source {

@@ -22,7 +22,7 @@ struct scan_state {
 static int finding(struct scan_state *st, const struct xls_finding *f)
 {
 	st->tot->findings++;
-	return st->sink->finding ? st->sink->finding(st->sink->ctx, f) : 0;
+	return xls_report_finding(st->sink->report, f);
 }
 
 static int on_finding(void *ctx, const struct xls_finding *f)
@@ -164,8 +164,8 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 			continue;
 		}
 		tot->records++;
-		if (sink->progress && (tot->records & 1023) == 0)
-			sink->progress(sink->ctx, rd.it.walked, walk_total);
+		if ((tot->records & 1023) == 0)
+			xls_report_progress(sink->report, rd.it.walked, walk_total);
 		rc = check_record(&st, &rec);
 		/* The trans stage walks the ops anyway: one walk serves both. */
 		if (!rc && tt)

@@ -34,9 +34,8 @@ struct xls_scan_sink {
 	int	(*item)(void *ctx, const struct xls_trans *t,
 			const struct xls_item *it);
 	int	(*end)(void *ctx, const struct xls_trans *t);
-	int	(*finding)(void *ctx, const struct xls_finding *f);
-	/* Called now and then with blocks walked of the blocks to walk. */
-	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
+	/* findings of the log, ops and trans stages; blocks walked of the walk */
+	const struct xls_report_sink *report;
 	bool	want_trans;
 };
 

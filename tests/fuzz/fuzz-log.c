@@ -36,6 +36,8 @@
 
 #include "base/ondisk.h"
 #include "analysis/analysis.h"
+#include "analysis/stats.h"
+#include "report/describe.h"
 #include "report/emit.h"
 #include "items/item.h"
 #include "log/log.h"
@@ -44,6 +46,7 @@
 #include "source/source.h"
 #if __has_include("recover/recover.h")
 #include "recover/recover.h"
+#include "replay/replay.h"
 #define FUZZ_RECOVER 1
 #endif
 #if __has_include("report/svg.h")
@@ -69,6 +72,9 @@ struct fuzz_ctx {
 	uint64_t		items;
 	int64_t			last_blkno;	/* of a buffer item: history's --blkno */
 	bool			has_blkno;
+#ifdef FUZZ_RECOVER
+	struct xls_image	*img;		/* history: the buffer at last_blkno */
+#endif
 #ifdef FUZZ_SVG
 	struct xls_heat_row	*rows;		/* stats mode: every buffer, drawn */
 	uint32_t		nrows;
@@ -98,12 +104,7 @@ static int on_record(void *vctx, const struct xls_rec *rec,
 	if (c->st)
 		xls_stats_record(c->st, rec, s);
 	xls_fields_reset(&fs);
-	xls_field_lsn(&fs, "lsn", rec->h_lsn);
-	xls_field_uint(&fs, "blk", rec->blk);
-	xls_field_uint(&fs, "h_len", rec->h_len);
-	xls_field_uint(&fs, "ops_walked", s->ops);
-	xls_field_uint(&fs, "unused", s->unused_bytes);
-	xls_field_str(&fs, "notes", s->op_problem ? s->op_problem : "");
+	xls_describe_record(rec, s, &fs);
 	xls_out_record(&c->out, "record", &fs);
 	return 0;
 }
@@ -126,7 +127,7 @@ static int on_item(void *vctx, const struct xls_trans *t, const struct xls_item 
 	xls_fields_reset(&fs);
 	xls_field_hex(&fs, "tid", t->tid);
 	xls_field_lsn(&fs, "lsn", t->lsn);
-	xls_item_describe(it, &fs);
+	xls_describe_raw_item(it, &fs);
 	xls_out_record(&c->out, "item", &fs);
 	xls_out_text_pairs(&c->text, &fs, 4);
 	xls_out_text_end(&c->text);
@@ -143,8 +144,12 @@ static int on_item(void *vctx, const struct xls_trans *t, const struct xls_item 
 		c->has_blkno = true;
 	}
 	xls_fields_reset(&fs);
-	xls_buf_fields(ba, &fs);
+	xls_describe_buf(ba, &fs);
+	if (ba->parsed)
+		xls_describe_buf_regions(ba, it, &fs);
 	xls_out_record(&c->out, "buf", &fs);
+	xls_out_text_pairs(&c->text, &fs, 0);
+	xls_out_text_end(&c->text);
 	if (ba->parsed) {
 		xls_region_map_str(&ba->blf, &ba->res, 128, buf, sizeof(buf));
 		xls_region_map_str(&ba->blf, &ba->res, 0, buf, sizeof(buf));
@@ -183,8 +188,7 @@ static int on_finding(void *vctx, const struct xls_finding *f)
 	struct xls_fieldset fs;
 
 	xls_fields_reset(&fs);
-	xls_field_str(&fs, "finding", f->kind);
-	xls_field_str(&fs, "msg", f->msg);
+	xls_describe_finding(f, &fs);
 	xls_out_record(&c->out, "finding", &fs);
 	return 0;
 }
@@ -209,17 +213,20 @@ static int on_ritem(void *vctx, const struct xls_rtrans *rt,
 {
 	struct fuzz_ctx *c = vctx;
 	struct xls_fieldset fs;
-	char buf[256];
 
-	(void)rt;
-	xls_rdecision_text(ri, buf, sizeof(buf));
 	xls_fields_reset(&fs);
-	xls_field_str(&fs, "decision", xls_rdecision_key(ri->decision));
-	xls_field_str(&fs, "list", xls_rlist_name(ri->list));
-	xls_field_str(&fs, "reason", ri->reason ? ri->reason : "");
-	xls_field_str(&fs, "detail", ri->detail);
-	xls_field_str(&fs, "text", buf);
+	xls_describe_ritem(rt->t, ri, &fs);
 	xls_out_record(&c->out, "ritem", &fs);
+	xls_fields_reset(&fs);
+	xls_describe_ritem_row(ri, &fs);
+	xls_out_record(&c->text, "ritem", &fs);
+	if (ri->buf) {
+		xls_fields_reset(&fs);
+		xls_describe_ritem_csv(rt, ri, &fs);
+		xls_out_record(&c->out, "ritem", &fs);
+	}
+	if (c->img)
+		xls_image_take(c->img, rt, ri);
 	return 0;
 }
 
@@ -229,8 +236,7 @@ static int on_rintent(void *vctx, const struct xls_rintent *in)
 	struct xls_fieldset fs;
 
 	xls_fields_reset(&fs);
-	xls_field_str(&fs, "kind", in->kind);
-	xls_field_str(&fs, "what", in->what);
+	xls_describe_rintent(in, &fs);
 	xls_out_record(&c->out, "rintent", &fs);
 	return 0;
 }
@@ -238,8 +244,13 @@ static int on_rintent(void *vctx, const struct xls_rintent *in)
 static int on_rdiscarded(void *vctx, const struct xls_trans *t,
 			 const struct xls_ritem *ri)
 {
-	(void)t;
-	return on_ritem(vctx, NULL, ri);
+	struct fuzz_ctx *c = vctx;
+	struct xls_fieldset fs;
+
+	xls_fields_reset(&fs);
+	xls_describe_ritem(t, ri, &fs);
+	xls_out_record(&c->out, "ritem", &fs);
+	return 0;
 }
 
 /*
@@ -251,19 +262,43 @@ static void recover(struct fuzz_ctx *c, const struct xls_source *src,
 		    bool keep)
 {
 	struct xls_error err = { XLS_EXIT_OK, "" };
+	struct xls_report_sink report = { .ctx = c, .finding = on_finding };
 	struct xls_recover_sink rs = {
 		.ctx = c, .trans = on_rtrans, .item = on_ritem,
 		.discarded_buf = on_rdiscarded, .intent = on_rintent,
-		.finding = on_finding,
+		.report = &report,
 	};
 	struct xls_recover_opts o = { .keep = keep, .keep_blkno = c->last_blkno };
 	struct xls_recover *r = xls_recover_new(src, &o, &err);
+	struct xls_image img;
+	struct xls_image_range *ranges;
+	struct xls_fieldset fs;
+	uint32_t changed, nchunks, bytes;
+	int n;
 
 	if (!r)
 		return;
+	/* history: the image of the kept buffer, and its diff */
+	xls_image_init(&img, src, c->last_blkno);
+	c->img = keep ? &img : NULL;
 	xls_recover_run(r, log, ht, &rs, &err);
-	xls_recover_summary(r);
+	xls_fields_reset(&fs);
+	xls_describe_rsummary(xls_recover_summary(r), &fs);
+	xls_out_record(&c->out, "summary", &fs);
 	xls_recover_free(r);
+	if (keep && xls_image_final(&img, &bytes, NULL)) {
+		n = xls_image_diff(&img, &ranges, &changed, &nchunks);
+		if (n >= 0) {
+			xls_fields_reset(&fs);
+			xls_describe_diff(c->last_blkno, nchunks, changed, ranges,
+					  (uint32_t)n, &fs);
+			xls_out_record(&c->out, "diff", &fs);
+			xls_out_record(&c->text, "diff", &fs);
+			free(ranges);
+		}
+	}
+	xls_image_release(&img);
+	c->img = NULL;
 }
 #endif
 
@@ -319,12 +354,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct xls_head_tail ht;
 	struct xls_scan_totals tot;
 	struct fuzz_ctx c = { 0 };
+	struct xls_report_sink report = { .ctx = &c, .finding = on_finding };
 	struct xls_scan_sink sink = {
 		.ctx = &c, .record = on_record, .begin = on_begin, .item = on_item,
-		.end = on_end, .finding = on_finding, .want_trans = true,
+		.end = on_end, .report = &report, .want_trans = true,
 	};
 	struct xls_scan_sink phys = {
-		.ctx = &c, .record = on_record, .finding = on_finding,
+		.ctx = &c, .record = on_record, .report = &report,
 	};
 	char path[64];
 
@@ -362,7 +398,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* The report walks fixed-size tables: only worth it with records. */
 		if (xls_scan(&log, &ht, XLS_ITER_LSN, &sink, &tot, &err) == 0 &&
 		    c.st && tot.records)
-			xls_stats_report(c.st, 10, on_stats_row, &c);
+			xls_describe_stats(c.st, 10, on_stats_row, &c);
 #ifdef FUZZ_SVG
 		if (c.rows)
 			svg(&c);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "items/item.h"
 #include "report/emit.h"
 
 /* Run @fs through a writer of @fmt and return what it wrote (static). */
@@ -42,6 +43,13 @@ static void test_emit__json_escapes(struct tap *t)
 
 static void test_emit__json_numbers(struct tap *t)
 {
+	static const struct xls_member bare[] = {
+		XLS_MEMBER(NULL, XLS_FIELD_UINT, struct xls_region, len),
+	};
+	static const struct xls_list lens = {
+		bare, 1, sizeof(struct xls_region), NULL, NULL, "1 2",
+	};
+	static const struct xls_region regs[2] = { { NULL, 1 }, { NULL, 2 } };
 	struct xls_fieldset fs;
 	const char *got;
 
@@ -53,12 +61,64 @@ static void test_emit__json_numbers(struct tap *t)
 	xls_field_lsn(&fs, "l", ((uint64_t)7 << 32) | 42);
 	xls_field_bool(&fs, "b", true);
 	xls_field_real(&fs, "r", 12.5);
-	xls_field_json(&fs, "a", "[1,2]", "1 2");
+	xls_field_list(&fs, "a", &lens, regs, 2);
 	got = render(XLS_FMT_JSON, &fs);
 	tap_ok(t, strcmp(got, "{\"kind\":\"t\",\"u\":18446744073709551615,"
 			 "\"i\":-9223372036854775808,\"z\":0,\"h\":\"0xabc\","
 			 "\"l\":\"7/42\",\"b\":true,\"r\":12.5000,\"a\":[1,2]}\n") == 0,
-	       "JSON numbers, hex, LSN, bool, real and raw JSON");
+	       "JSON numbers, hex, LSN, bool, real and a list of numbers");
+}
+
+struct elem {
+	uint64_t	start;
+	uint32_t	len;
+	bool		ok;
+	const char	*name;		/* NULL: left out */
+};
+
+static void elem_text(const void *p, char *buf, size_t bufsz)
+{
+	const struct elem *e = p;
+
+	snprintf(buf, bufsz, "0x%llx+%u", (unsigned long long)e->start, e->len);
+}
+
+static void test_emit__lists(struct tap *t)
+{
+	static const struct xls_member members[] = {
+		XLS_MEMBER("start", XLS_FIELD_UINT, struct elem, start),
+		XLS_MEMBER("len", XLS_FIELD_HEX, struct elem, len),
+		XLS_MEMBER("ok", XLS_FIELD_BOOL, struct elem, ok),
+		XLS_MEMBER("name", XLS_FIELD_STR, struct elem, name),
+	};
+	static const struct xls_list list = {
+		members, 4, sizeof(struct elem), elem_text, "; ", NULL,
+	};
+	struct xls_fieldset fs;
+	struct elem *e;
+	const char *got;
+	char text[64];
+	bool ok = true;
+
+	xls_fields_reset(&fs);
+	e = xls_fields_alloc(&fs, 2 * sizeof(*e));
+	e[0] = (struct elem){ 18, 2, true, "a\"b" };
+	e[1] = (struct elem){ 4096, 255, false, NULL };
+	xls_field_list(&fs, "x", &list, e, 2);
+	xls_field_list(&fs, "none", &list, e, 0);
+	got = render(XLS_FMT_JSON, &fs);
+	ok &= strcmp(got, "{\"kind\":\"t\",\"x\":[{\"start\":18,\"len\":\"0x2\","
+		     "\"ok\":true,\"name\":\"a\\\"b\"},{\"start\":4096,"
+		     "\"len\":\"0xff\",\"ok\":false}],\"none\":[]}\n") == 0;
+	got = render(XLS_FMT_TEXT, &fs);
+	ok &= strcmp(got, "t x=0x12+2; 0x1000+255 none=\n") == 0;
+	got = render(XLS_FMT_CSV, &fs);
+	ok &= strcmp(got, "x,none\n0x12+2; 0x1000+255,\n") == 0;
+	xls_field_format(&fs.f[0], text, 12);
+	ok &= strcmp(text, "0x12+2; 0x1") == 0;
+	tap_ok(t, ok, "lists of objects: JSON arrays, optional members, text forms");
+	ok = xls_fields_alloc(&fs, XLS_FIELDS_ELEMBUF) == NULL && fs.overflow;
+	tap_ok(t, ok, "the set's element memory is bounded");
 }
 
 static void test_emit__csv_quoting(struct tap *t)
@@ -112,25 +172,26 @@ static void test_fields__flags_to_str(struct tap *t)
 	static const struct xls_flag_name names[] = {
 		{ 0x1, "core" }, { 0x2, "ddata" }, { 0x0, "never" }, { 0x6, "both" },
 	};
+	static const struct xls_flag_table tab = XLS_FLAG_TABLE(names);
 	char buf[64], small[8];
 	bool ok = true;
 
-	xls_flags_to_str(0x0, names, 4, buf, sizeof(buf));
+	xls_flags_to_str(0x0, &tab, buf, sizeof(buf));
 	ok &= strcmp(buf, "") == 0;
-	xls_flags_to_str(0x1, names, 4, buf, sizeof(buf));
+	xls_flags_to_str(0x1, &tab, buf, sizeof(buf));
 	ok &= strcmp(buf, "core") == 0;
-	xls_flags_to_str(0x7, names, 4, buf, sizeof(buf));
+	xls_flags_to_str(0x7, &tab, buf, sizeof(buf));
 	ok &= strcmp(buf, "core|ddata|both") == 0;
-	xls_flags_to_str(0x31, names, 4, buf, sizeof(buf));
+	xls_flags_to_str(0x31, &tab, buf, sizeof(buf));
 	ok &= strcmp(buf, "core|UNKNOWN(0x30)") == 0;
 	/* cut to the buffer, always terminated */
-	xls_flags_to_str(0x7, names, 4, small, sizeof(small));
+	xls_flags_to_str(0x7, &tab, small, sizeof(small));
 	ok &= strcmp(small, "core|dd") == 0;
-	xls_flags_to_str(0x1, names, 4, small, 5);
+	xls_flags_to_str(0x1, &tab, small, 5);
 	ok &= strcmp(small, "core") == 0;
-	xls_flags_to_str(0x3, names, 4, small, 5);
+	xls_flags_to_str(0x3, &tab, small, 5);
 	ok &= strcmp(small, "core") == 0;
-	xls_flags_to_str(0x3, names, 4, small, 1);
+	xls_flags_to_str(0x3, &tab, small, 1);
 	ok &= strcmp(small, "") == 0;
 	tap_ok(t, ok, "flag names: joined by |, unknown bits in hex, cut to the buffer");
 }
@@ -177,6 +238,7 @@ int main(void)
 
 	test_emit__json_escapes(&t);
 	test_emit__json_numbers(&t);
+	test_emit__lists(&t);
 	test_emit__csv_quoting(&t);
 	test_emit__text_pairs(&t);
 	test_emit__full_field_set_fits_a_line(&t);

@@ -1,0 +1,429 @@
+/*
+ * Analysis stage: log-wide statistics in bounded memory -- fixed tables, a
+ * 1 %-resolution dirty histogram per buffer type and size, and a bounded
+ * table of the most logged buffers -- read back as typed rows.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hashmap.h"
+#include "base/ondisk.h"
+#include "analysis/stats.h"
+
+#define ITEM_TYPE_BASE		XFS_LI_EFI
+#define ITEM_TYPE_SLOTS		32		/* 0x1236 .. 0x1255 */
+#define TS_ROWS			512		/* distinct (type, size) pairs */
+#define HOT_CAP			(1u << 16)	/* tracked buffers, at 3/4 */
+#define HOT_MAX			(HOT_CAP / 4 * 3)
+#define PCT_BINS		101		/* 0 .. 100 % */
+
+struct ts_row {
+	uint16_t	blft;
+	uint32_t	len;		/* bytes */
+	uint64_t	count;
+	uint64_t	regions;
+	uint64_t	runs;
+	uint64_t	split_runs;
+	uint64_t	dirty_bytes;
+	uint64_t	cost;
+	double		pct_sum;
+	uint32_t	pct_hist[PCT_BINS];
+};
+
+struct hot {
+	int64_t		blkno;
+	uint32_t	len;
+	uint16_t	blft;
+	bool		mixed;		/* logged under more than one type */
+	uint64_t	count;
+	uint64_t	bytes;
+};
+
+struct xls_stats {
+	uint64_t	records, rec_bytes, hdr_bytes, ext_bytes;
+	uint64_t	op_hdr_bytes, op_payload, pad_bytes, unused_bytes;
+	uint64_t	trans[XLS_TRANS_CORRUPT + 1];
+	uint64_t	th_num_items, trans_regions, trans_items;
+	uint64_t	trans_header_bytes, unmount_bytes;
+	uint64_t	items_by_type[ITEM_TYPE_SLOTS + 1];	/* last: unknown */
+	uint64_t	fmt_bytes, buf_data_bytes, other_data_bytes;
+	uint64_t	bufs, buf_unparsed, buf_inconsistent;
+	uint64_t	split_runs, splits, splits_on_page;
+	uint64_t	dirty_hist[11];				/* 10 % bins + 100 % */
+	struct ts_row	ts[TS_ROWS];
+	uint32_t	nts;
+	struct ts_row	ts_other;
+	struct hot	*hot;		/* HOT_MAX, in the order first seen */
+	uint32_t	nhot;
+	struct xls_hashmap hot_index;	/* (blkno, len) -> index in hot */
+	uint64_t	hot_purged;	/* counts dropped to bound the table */
+};
+
+struct xls_stats *xls_stats_new(void)
+{
+	struct xls_stats *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->hot = calloc(HOT_MAX, sizeof(*st->hot));
+	if (!st->hot) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+void xls_stats_free(struct xls_stats *st)
+{
+	if (st) {
+		free(st->hot);
+		xls_hashmap_free(&st->hot_index);
+	}
+	free(st);
+}
+
+void xls_stats_record(struct xls_stats *st, const struct xls_rec *rec,
+		      const struct xls_rec_summary *s)
+{
+	st->records++;
+	st->rec_bytes += (uint64_t)(rec->hblks + rec->data_blks) * 512;
+	st->hdr_bytes += 512;
+	st->ext_bytes += (uint64_t)(rec->hblks - 1) * 512;
+	st->op_hdr_bytes += s->op_header_bytes;
+	st->op_payload += s->op_data_bytes;
+	st->unused_bytes += s->unused_bytes;
+	st->pad_bytes += (uint64_t)rec->data_blks * 512 - rec->h_len;
+}
+
+void xls_stats_trans(struct xls_stats *st, const struct xls_trans *t)
+{
+	st->trans[t->state]++;
+	st->th_num_items += t->th_num_items;
+	st->trans_regions += t->nregions;
+	st->trans_items += t->nitems;
+	st->trans_header_bytes += t->header_bytes;
+	if (t->state == XLS_TRANS_UNMOUNT)
+		st->unmount_bytes += t->region_bytes;
+}
+
+static struct ts_row *ts_find(struct xls_stats *st, uint16_t blft, uint32_t len)
+{
+	for (uint32_t i = 0; i < st->nts; i++)
+		if (st->ts[i].blft == blft && st->ts[i].len == len)
+			return &st->ts[i];
+	if (st->nts == TS_ROWS)
+		return &st->ts_other;
+	st->ts[st->nts].blft = blft;
+	st->ts[st->nts].len = len;
+	return &st->ts[st->nts++];
+}
+
+/*
+ * Keep the table at most 3/4 full by dropping the least counted buffers:
+ * a buffer that appears often is never dropped, so the hottest survive;
+ * hot_purged tells the report that counts of dropped ones were lost.
+ */
+static void hot_purge(struct xls_stats *st)
+{
+	uint64_t limit = 1;
+
+	while (st->nhot > HOT_CAP / 2) {
+		uint32_t n = 0;
+
+		for (uint32_t i = 0; i < st->nhot; i++) {
+			if (st->hot[i].count <= limit) {
+				st->hot_purged++;
+				continue;
+			}
+			st->hot[n++] = st->hot[i];
+		}
+		st->nhot = n;
+		limit++;
+	}
+	xls_hashmap_clear(&st->hot_index);
+	for (uint32_t i = 0; i < st->nhot; i++)
+		xls_hashmap_put(&st->hot_index, (uint64_t)st->hot[i].blkno,
+				st->hot[i].len, i);
+}
+
+static void hot_add(struct xls_stats *st, const struct xls_buf_analysis *ba)
+{
+	int64_t blkno = ba->blf.blf_blkno;
+	uint32_t len = ba->blf.blf_len;
+	uint32_t *idx = xls_hashmap_find(&st->hot_index, (uint64_t)blkno, len);
+	struct hot *h;
+
+	if (!idx) {
+		/* no memory for the index: the buffer goes uncounted */
+		if (xls_hashmap_put(&st->hot_index, (uint64_t)blkno, len, st->nhot))
+			return;
+		h = &st->hot[st->nhot++];
+		memset(h, 0, sizeof(*h));
+		h->blkno = blkno;
+		h->len = len;
+		h->blft = (uint16_t)ba->blft;
+	} else {
+		h = &st->hot[*idx];
+	}
+	if (h->blft != ba->blft)
+		h->mixed = true;
+	h->blft = (uint16_t)ba->blft;
+	h->count++;
+	h->bytes += ba->log_cost;
+	if (st->nhot >= HOT_MAX)
+		hot_purge(st);
+}
+
+static void stats_buf(struct xls_stats *st, const struct xls_buf_analysis *ba)
+{
+	const struct xls_region_result *r = &ba->res;
+	struct ts_row *row;
+	unsigned int pct;
+
+	st->bufs++;
+	if (!ba->parsed) {
+		st->buf_unparsed++;
+		return;
+	}
+	if (r->problems)
+		st->buf_inconsistent++;
+	st->split_runs += r->nsplit_runs;
+	st->splits += r->nsplits;
+	for (uint32_t i = 0; i < r->nsplits_stored; i++)
+		st->splits_on_page += r->splits[i].page_boundary;
+	pct = (unsigned int)ba->dirty_pct;
+	if (pct > 100)
+		pct = 100;
+	st->dirty_hist[pct == 100 ? 10 : pct / 10]++;
+	row = ts_find(st, (uint16_t)ba->blft, (uint32_t)r->buf_bytes);
+	row->count++;
+	row->regions += r->nregions;
+	row->runs += r->nruns;
+	row->split_runs += r->nsplit_runs;
+	row->dirty_bytes += r->dirty_bytes;
+	row->cost += ba->log_cost;
+	row->pct_sum += ba->dirty_pct;
+	row->pct_hist[pct]++;
+	hot_add(st, ba);
+}
+
+void xls_stats_item(struct xls_stats *st, const struct xls_item *it,
+		    const struct xls_buf_analysis *ba)
+{
+	uint32_t slot = it->type - ITEM_TYPE_BASE;
+	uint64_t data = 0;
+
+	if (it->type < ITEM_TYPE_BASE || slot >= ITEM_TYPE_SLOTS ||
+	    !xls_item_type_name(it->type))
+		slot = ITEM_TYPE_SLOTS;
+	st->items_by_type[slot]++;
+	if (it->nregions)
+		st->fmt_bytes += it->regions[0].len;
+	for (uint32_t i = 1; i < it->nregions; i++)
+		data += it->regions[i].len;
+	if (it->type == XFS_LI_BUF) {
+		st->buf_data_bytes += data;
+		if (ba)
+			stats_buf(st, ba);
+	} else {
+		st->other_data_bytes += data;
+	}
+}
+
+
+/* ------------------------------------------------------------------ */
+/* reading the statistics back */
+
+void xls_stats_totals(const struct xls_stats *st, struct xls_stats_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->records = st->records;
+	t->log_bytes = st->rec_bytes;
+	memcpy(t->trans, st->trans, sizeof(t->trans));
+	t->items = st->trans_items;
+	t->regions = st->trans_regions;
+	t->th_num_items = st->th_num_items;
+	t->buffers = st->bufs;
+	t->split_runs = st->split_runs;
+	t->splits = st->splits;
+	t->splits_on_page = st->splits_on_page;
+	t->inconsistent_buffers = st->buf_inconsistent;
+	t->unparsed_buffers = st->buf_unparsed;
+}
+
+const char *xls_byte_category_name(enum xls_byte_category c)
+{
+	static const char *const names[XLS_BYTES_NCATEGORIES] = {
+		[XLS_BYTES_RECORD_HEADERS]	= "record_headers",
+		[XLS_BYTES_EXT_HEADERS]		= "extended_headers",
+		[XLS_BYTES_OP_HEADERS]		= "op_headers",
+		[XLS_BYTES_TRANS_HEADERS]	= "trans_headers",
+		[XLS_BYTES_ITEM_FORMATS]	= "item_formats",
+		[XLS_BYTES_BUFFER_DATA]		= "buffer_data",
+		[XLS_BYTES_OTHER_ITEM_DATA]	= "other_item_data",
+		[XLS_BYTES_UNMOUNT_UNTRACKED]	= "unmount_and_untracked",
+		[XLS_BYTES_UNUSED]		= "unused_record_space",
+		[XLS_BYTES_PADDING]		= "padding",
+	};
+
+	return c < XLS_BYTES_NCATEGORIES ? names[c] : "?";
+}
+
+void xls_stats_bytes(const struct xls_stats *st, uint64_t bytes[XLS_BYTES_NCATEGORIES])
+{
+	uint64_t tracked = st->trans_header_bytes + st->fmt_bytes +
+			   st->buf_data_bytes + st->other_data_bytes + st->unmount_bytes;
+	uint64_t untracked = st->op_payload > tracked ? st->op_payload - tracked : 0;
+
+	bytes[XLS_BYTES_RECORD_HEADERS] = st->hdr_bytes;
+	bytes[XLS_BYTES_EXT_HEADERS] = st->ext_bytes;
+	bytes[XLS_BYTES_OP_HEADERS] = st->op_hdr_bytes;
+	bytes[XLS_BYTES_TRANS_HEADERS] = st->trans_header_bytes;
+	bytes[XLS_BYTES_ITEM_FORMATS] = st->fmt_bytes;
+	bytes[XLS_BYTES_BUFFER_DATA] = st->buf_data_bytes;
+	bytes[XLS_BYTES_OTHER_ITEM_DATA] = st->other_data_bytes;
+	bytes[XLS_BYTES_UNMOUNT_UNTRACKED] = st->unmount_bytes + untracked;
+	bytes[XLS_BYTES_UNUSED] = st->unused_bytes;
+	bytes[XLS_BYTES_PADDING] = st->pad_bytes;
+}
+
+void xls_stats_items(const struct xls_stats *st,
+		     void (*fn)(void *ctx, const char *name, uint64_t count),
+		     void *ctx)
+{
+	for (uint32_t i = 0; i <= ITEM_TYPE_SLOTS; i++) {
+		const char *name = i < ITEM_TYPE_SLOTS ?
+				   xls_item_type_name((uint16_t)(ITEM_TYPE_BASE + i)) :
+				   "unknown";
+
+		if (st->items_by_type[i] && name)
+			fn(ctx, name, st->items_by_type[i]);
+	}
+}
+
+/* Smallest percent p with at least @q of the row's buffers at or below p. */
+static unsigned int hist_quantile(const struct ts_row *row, double q)
+{
+	uint64_t need = (uint64_t)((double)row->count * q + 0.999999), seen = 0;
+
+	for (unsigned int p = 0; p < PCT_BINS; p++) {
+		seen += row->pct_hist[p];
+		if (seen >= need && seen)
+			return p;
+	}
+	return 100;
+}
+
+static int ts_cmp(const void *a, const void *b)
+{
+	const struct ts_row *x = a, *y = b;
+
+	if (x->cost != y->cost)
+		return x->cost < y->cost ? 1 : -1;
+	return x->blft != y->blft ? (int)x->blft - (int)y->blft :
+	       (x->len > y->len) - (x->len < y->len);
+}
+
+static void type_row(const struct ts_row *row, const char *type,
+		     struct xls_stats_type_row *out)
+{
+	double n = (double)row->count;
+
+	out->type = type;
+	out->size = row->len;
+	out->count = row->count;
+	out->dirty_pct_mean = row->pct_sum / n;
+	out->dirty_pct_median = hist_quantile(row, 0.5);
+	out->dirty_pct_p90 = hist_quantile(row, 0.9);
+	out->regions_mean = (double)row->regions / n;
+	out->runs_mean = (double)row->runs / n;
+	out->split_runs = row->split_runs;
+	out->dirty_bytes = row->dirty_bytes;
+	out->bytes_logged = row->cost;
+}
+
+int xls_stats_type_rows(const struct xls_stats *st, struct xls_stats_type_row **out)
+{
+	struct ts_row *rows = malloc(sizeof(st->ts[0]) * (st->nts ? st->nts : 1));
+	struct xls_stats_type_row *r = malloc(sizeof(*r) * (st->nts + 1));
+	int n = 0;
+
+	*out = NULL;
+	if (!rows || !r) {
+		free(rows);
+		free(r);
+		return -1;
+	}
+	memcpy(rows, st->ts, sizeof(st->ts[0]) * st->nts);
+	qsort(rows, st->nts, sizeof(rows[0]), ts_cmp);
+	for (uint32_t i = 0; i < st->nts; i++)
+		type_row(&rows[i], xls_blft_name(rows[i].blft), &r[n++]);
+	if (st->ts_other.count)
+		type_row(&st->ts_other, "other", &r[n++]);
+	free(rows);
+	*out = r;
+	return n;
+}
+
+const char *xls_stats_hist_bin_name(unsigned int bin)
+{
+	static const char *const bins[XLS_STATS_HIST_BINS] = {
+		"0-10", "10-20", "20-30", "30-40", "40-50", "50-60",
+		"60-70", "70-80", "80-90", "90-100", "100",
+	};
+
+	return bin < XLS_STATS_HIST_BINS ? bins[bin] : "?";
+}
+
+void xls_stats_histogram(const struct xls_stats *st, uint64_t bins[XLS_STATS_HIST_BINS],
+			 uint64_t *parsed_buffers)
+{
+	memcpy(bins, st->dirty_hist, sizeof(st->dirty_hist));
+	*parsed_buffers = st->bufs - st->buf_unparsed;
+}
+
+static int hot_cmp_count(const void *a, const void *b)
+{
+	const struct hot *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? 1 : -1;
+	if (x->blkno != y->blkno)
+		return x->blkno > y->blkno ? 1 : -1;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+static int hot_cmp_bytes(const void *a, const void *b)
+{
+	const struct hot *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? 1 : -1;
+	return hot_cmp_count(a, b);
+}
+
+uint32_t xls_stats_hot(const struct xls_stats *st, enum xls_hot_order order,
+		       uint32_t top, struct xls_stats_hot *out, bool *exact)
+{
+	struct hot *h = malloc(sizeof(*h) * (st->nhot ? st->nhot : 1));
+	uint32_t n = 0;
+
+	*exact = st->hot_purged == 0;
+	if (!h)
+		return 0;
+	memcpy(h, st->hot, sizeof(*h) * st->nhot);
+	qsort(h, st->nhot, sizeof(*h),
+	      order == XLS_HOT_BY_BYTES ? hot_cmp_bytes : hot_cmp_count);
+	for (; n < st->nhot && n < top; n++) {
+		out[n].blkno = h[n].blkno;
+		out[n].len = h[n].len;
+		out[n].blft = h[n].blft;
+		out[n].mixed = h[n].mixed;
+		out[n].appearances = h[n].count;
+		out[n].bytes_logged = h[n].bytes;
+	}
+	free(h);
+	return n;
+}

@@ -1,0 +1,123 @@
+/*
+ * Analysis stage: statistics over a log in bounded memory -- log bytes by
+ * category, items by type, buffers by type and size with a 1 %-resolution
+ * dirty histogram each, and a bounded table of the most logged buffers --
+ * read back as typed rows for the report.
+ */
+#ifndef XLS_STATS_H
+#define XLS_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "analysis/analysis.h"
+#include "log/log.h"
+#include "ops/ops.h"
+#include "trans/trans.h"
+
+struct xls_stats;
+
+struct xls_stats *xls_stats_new(void);
+void xls_stats_free(struct xls_stats *st);
+
+void xls_stats_record(struct xls_stats *st, const struct xls_rec *rec,
+		      const struct xls_rec_summary *s);
+/* @ba: the analysis of a buffer item, NULL for other items. */
+void xls_stats_item(struct xls_stats *st, const struct xls_item *it,
+		    const struct xls_buf_analysis *ba);
+void xls_stats_trans(struct xls_stats *st, const struct xls_trans *t);
+
+struct xls_stats_totals {
+	uint64_t	records;
+	uint64_t	log_bytes;		/* record blocks, headers included */
+	uint64_t	trans[XLS_TRANS_CORRUPT + 1];	/* by end state */
+	uint64_t	items;
+	uint64_t	regions;
+	uint64_t	th_num_items;
+	uint64_t	buffers;
+	uint64_t	split_runs;
+	uint64_t	splits;
+	uint64_t	splits_on_page;
+	uint64_t	inconsistent_buffers;
+	uint64_t	unparsed_buffers;
+};
+
+void xls_stats_totals(const struct xls_stats *st, struct xls_stats_totals *t);
+
+/* Where the bytes of the log records went. */
+enum xls_byte_category {
+	XLS_BYTES_RECORD_HEADERS,
+	XLS_BYTES_EXT_HEADERS,
+	XLS_BYTES_OP_HEADERS,
+	XLS_BYTES_TRANS_HEADERS,
+	XLS_BYTES_ITEM_FORMATS,
+	XLS_BYTES_BUFFER_DATA,
+	XLS_BYTES_OTHER_ITEM_DATA,
+	XLS_BYTES_UNMOUNT_UNTRACKED,
+	XLS_BYTES_UNUSED,
+	XLS_BYTES_PADDING,
+	XLS_BYTES_NCATEGORIES
+};
+
+/* "record_headers", ... */
+const char *xls_byte_category_name(enum xls_byte_category c);
+void xls_stats_bytes(const struct xls_stats *st, uint64_t bytes[XLS_BYTES_NCATEGORIES]);
+
+/*
+ * Items by type: calls @fn for each type seen, in type order, unknown
+ * types last as "unknown".
+ */
+void xls_stats_items(const struct xls_stats *st,
+		     void (*fn)(void *ctx, const char *name, uint64_t count),
+		     void *ctx);
+
+/* Buffers of one type and size. */
+struct xls_stats_type_row {
+	const char	*type;		/* buffer type name, or "other" */
+	uint32_t	size;		/* bytes */
+	uint64_t	count;
+	double		dirty_pct_mean;
+	unsigned int	dirty_pct_median;
+	unsigned int	dirty_pct_p90;
+	double		regions_mean;
+	double		runs_mean;
+	uint64_t	split_runs;
+	uint64_t	dirty_bytes;
+	uint64_t	bytes_logged;
+};
+
+/*
+ * The type and size rows, most bytes logged first, into a malloc()ed array
+ * (*@rows, free() it); returns how many, or -1 when out of memory.
+ */
+int xls_stats_type_rows(const struct xls_stats *st, struct xls_stats_type_row **rows);
+
+/* The dirty-% histogram: 10 % bins, then exactly 100 %. */
+#define XLS_STATS_HIST_BINS	11
+const char *xls_stats_hist_bin_name(unsigned int bin);
+void xls_stats_histogram(const struct xls_stats *st, uint64_t bins[XLS_STATS_HIST_BINS],
+			 uint64_t *parsed_buffers);
+
+/* One of the most logged buffers. */
+struct xls_stats_hot {
+	int64_t		blkno;
+	uint32_t	len;		/* 512-byte blocks */
+	unsigned int	blft;
+	bool		mixed;		/* logged under more than one type */
+	uint64_t	appearances;
+	uint64_t	bytes_logged;
+};
+
+enum xls_hot_order {
+	XLS_HOT_BY_APPEARANCES,
+	XLS_HOT_BY_BYTES,
+};
+
+/*
+ * The @top hottest buffers in @order into @out (room for @top); returns
+ * how many.  *@exact is false when buffers seen less often were dropped
+ * to bound the table, so that counts may be low.
+ */
+uint32_t xls_stats_hot(const struct xls_stats *st, enum xls_hot_order order,
+		       uint32_t top, struct xls_stats_hot *out, bool *exact);
+
+#endif /* XLS_STATS_H */

@@ -1,0 +1,523 @@
+/*
+ * Recovery stage: inode items and icreate items.
+ *
+ *  - xlog_recover_inode_commit_pass2(): skipped when the cluster buffer is
+ *    cancelled or the on-disk v3 inode's LSN is newer (v4: di_flushiter);
+ *    a replay converts the log dinode to disk order (xfs_log_dinode_to_disk,
+ *    di_lsn set to the transaction's LSN, di_next_unlinked left alone),
+ *    writes the device number and the forks (a bmbt root converted to its
+ *    on-disk form) and recomputes the inode CRC.
+ *  - xlog_recover_icreate_commit_pass2(): one inode chunk at most; skipped
+ *    when any of its cluster buffers is cancelled, else
+ *    xfs_ialloc_inode_init() writes fresh inodes into each.
+ *
+ * What a replay writes is also exported (recover.h) for the image of a
+ * buffer as recovery leaves it (replay/).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/crc32c.h"
+#include "recover/recover_priv.h"
+
+#define LD(f)	offsetof(struct xfs_log_dinode, f)
+#define DI(f)	offsetof(struct xfs_dinode, f)
+
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)(v >> 16)); put16(p + 2, (uint16_t)v); }
+static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)(v >> 32)); put32(p + 4, (uint32_t)v); }
+
+/* ------------------------------------------------------------------ */
+/* capture */
+
+void xls_rinode_capture(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+			const struct xls_item *it)
+{
+	struct xls_item_problems p = { 0, 0, "" };
+	struct xls_inode_item ino;
+	struct xls_rinode *k = &rec->ino_keep;
+
+	xls_inode_item_parse(it, &ino, &p);
+	rec->ilf_fmt_len = ino.fmt_len;
+	if (!ino.has_format || !ino.format_exact)
+		return;
+	rec->has_ino = true;
+	rec->ino = ino.ilf_ino;
+	rec->iblkno = ino.ilf_blkno;
+	rec->ilen = (uint32_t)ino.ilf_len;
+	rec->iboff = (uint32_t)ino.ilf_boffset;
+	rec->ldi_flushiter = ino.has_core ? ino.core.di_flushiter : 0;
+	/* history: what the item logged, when it writes into the kept buffer */
+	if (!r->opt.keep || rec->iblkno != r->opt.keep_blkno)
+		return;
+	memset(k, 0, sizeof(*k));
+	k->fields = ino.ilf_fields;
+	k->rdev = ino.ilf_rdev;
+	k->has_core = ino.has_core;
+	k->core = ino.core;
+	rec->dfork_off = rec->afork_off = UINT32_MAX;
+	if (ino.data_fork) {
+		rec->dfork_off = xls_rstore_bytes(ts, ino.data_fork->data, ino.data_fork->len);
+		k->dfork_len = ino.data_fork->len;
+	}
+	if (ino.attr_fork) {
+		rec->afork_off = xls_rstore_bytes(ts, ino.attr_fork->data, ino.attr_fork->len);
+		k->afork_len = ino.attr_fork->len;
+	}
+	if ((ino.data_fork && rec->dfork_off == UINT32_MAX) ||
+	    (ino.attr_fork && rec->afork_off == UINT32_MAX)) {
+		r->err = -ENOMEM;
+		return;
+	}
+	rec->kept_inode = true;
+}
+
+void xls_ricreate_capture(struct rrec *rec, const struct xls_item *it)
+{
+	struct xls_item_problems p = { 0, 0, "" };
+	struct xls_icreate_item ic;
+
+	xls_icreate_item_parse(it, &ic, &p);
+	if (!ic.has_format)
+		return;
+	rec->has_icl = true;
+	rec->icl.ag = ic.icl_ag;
+	rec->icl.agbno = ic.icl_agbno;
+	rec->icl.count = ic.icl_count;
+	rec->icl.length = ic.icl_length;
+	rec->icl.isize = ic.icl_isize;
+	rec->icl.gen = ic.icl_gen;
+}
+
+static void inode_what(const struct rrec *rec, char *buf, size_t bufsz)
+{
+	if (rec->has_ino)
+		snprintf(buf, bufsz, "ino 0x%llx in buffer 0x%llx+%u",
+			 (unsigned long long)rec->ino, (unsigned long long)rec->iblkno,
+			 rec->iboff);
+	else
+		snprintf(buf, bufsz, "inode format region of %u bytes", rec->ilf_fmt_len);
+}
+
+static void icreate_what(const struct rrec *rec, char *buf, size_t bufsz)
+{
+	if (rec->has_icl)
+		snprintf(buf, bufsz, "initialise %u inodes at AG %u block 0x%x",
+			 rec->icl.count, rec->icl.ag, rec->icl.agbno);
+	else
+		buf[0] = '\0';
+}
+
+/* ------------------------------------------------------------------ */
+/* what a replay writes */
+
+/* xfs_log_dinode_to_disk_ts(): bigtime is one 64-bit count, else sec, nsec */
+static void put_ts(uint8_t *to, const struct xls_log_ts *ts, bool bigtime)
+{
+	if (bigtime) {
+		put64(to, ts->v);
+		return;
+	}
+	put32(to, (uint32_t)ts->sec);
+	put32(to + 4, (uint32_t)ts->nsec);
+}
+
+/* xfs_log_dinode_to_disk(): every field to big-endian, di_lsn = @lsn. */
+static void log_dinode_to_disk(const struct xls_log_dinode *ld, uint8_t *dip,
+			       uint64_t lsn)
+{
+	uint8_t version = (uint8_t)ld->di_version;
+	uint64_t flags2 = xls_log_dinode_flags2(ld);
+	bool bigtime = version >= 3 && (flags2 & XFS_DIFLAG2_BIGTIME);
+
+	put16(dip + DI(di_magic), ld->di_magic);
+	put16(dip + DI(di_mode), ld->di_mode);
+	dip[DI(di_version)] = version;
+	dip[DI(di_format)] = (uint8_t)ld->di_format;
+	/* di_onlink, di_metatype since Linux 6.13: zero unless a metadata inode */
+	put16(dip + DI(di_onlink), ld->di_metatype);
+	put32(dip + DI(di_uid), ld->di_uid);
+	put32(dip + DI(di_gid), ld->di_gid);
+	put32(dip + DI(di_nlink), ld->di_nlink);
+	put16(dip + DI(di_projid_lo), ld->di_projid_lo);
+	put16(dip + DI(di_projid_hi), ld->di_projid_hi);
+	put_ts(dip + DI(di_atime), &ld->di_atime, bigtime);
+	put_ts(dip + DI(di_mtime), &ld->di_mtime, bigtime);
+	put_ts(dip + DI(di_ctime), &ld->di_ctime, bigtime);
+	put64(dip + DI(di_size), (uint64_t)ld->di_size);
+	put64(dip + DI(di_nblocks), ld->di_nblocks);
+	put32(dip + DI(di_extsize), ld->di_extsize);
+	dip[DI(di_forkoff)] = ld->di_forkoff;
+	dip[DI(di_aformat)] = (uint8_t)ld->di_aformat;
+	put32(dip + DI(di_dmevmask), ld->di_dmevmask);
+	put16(dip + DI(di_dmstate), ld->di_dmstate);
+	put16(dip + DI(di_flags), ld->di_flags);
+	put32(dip + DI(di_gen), ld->di_gen);
+	if (version == 3) {
+		put64(dip + DI(di_changecount), ld->di_changecount);
+		put_ts(dip + DI(di_crtime), &ld->di_crtime, bigtime);
+		put64(dip + DI(di_flags2), flags2);
+		put32(dip + DI(di_cowextsize), ld->di_cowextsize);
+		put64(dip + DI(di_ino), ld->di_ino);
+		put64(dip + DI(di_lsn), lsn);
+		memset(dip + DI(di_pad2), 0, sizeof(((struct xfs_dinode *)0)->di_pad2));
+		memcpy(dip + DI(di_uuid), ld->di_uuid, 16);
+		put64(dip + DI(di_v3_pad), 0);
+	} else {
+		put16(dip + DI(di_flushiter), ld->di_flushiter);
+		memset(dip + DI(di_v2_pad), 0, 6);
+	}
+	/* the unions: the same bytes read as the other members */
+	if (version >= 3 && (flags2 & XFS_DIFLAG2_NREXT64)) {
+		put64(dip + DI(di_big_nextents), ld->di_big_nextents);
+		put32(dip + DI(di_big_anextents), ld->di_nextents);
+		put16(dip + DI(di_nrext64_pad), ld->di_anextents);
+	} else {
+		put32(dip + DI(di_nextents), ld->di_nextents);
+		put16(dip + DI(di_anextents), ld->di_anextents);
+	}
+}
+
+/*
+ * xfs_bmbt_to_bmdr(): an in-memory bmbt root (long btree header, keys,
+ * pointers after maxrecs keys) to the on-disk root (level, numrecs, keys,
+ * pointers after the fork's maxrecs keys).  Bounded by both sizes.
+ */
+static void bmbt_to_bmdr(bool crc, const uint8_t *rb, uint32_t rlen, uint8_t *db,
+			 uint32_t dlen)
+{
+	uint32_t hdr = crc ? XFS_BTREE_LBLOCK_CRC_LEN : XFS_BTREE_LBLOCK_LEN;
+	uint32_t rmax, dmax, n;
+
+	if (rlen < hdr || dlen < 4)
+		return;
+	rmax = (rlen - hdr) / 16;
+	dmax = (dlen - 4) / 16;
+	n = xls_be16(rb + 6);
+	memcpy(db, rb + 4, 4);		/* bb_level, bb_numrecs */
+	if (n > rmax)
+		n = rmax;
+	if (n > dmax)
+		n = dmax;
+	memcpy(db + 4, rb + hdr, (size_t)n * 8);
+	memcpy(db + 4 + (size_t)dmax * 8, rb + hdr + (size_t)rmax * 8, (size_t)n * 8);
+}
+
+static void copy_fork(const uint8_t *fork, uint32_t len, uint32_t kind_flags,
+		      bool crc, uint8_t *dst, uint32_t room)
+{
+	if (!fork)
+		return;
+	if (kind_flags & (XFS_ILOG_DBROOT | XFS_ILOG_ABROOT)) {
+		bmbt_to_bmdr(crc, fork, len, dst, room);
+		return;
+	}
+	memcpy(dst, fork, len < room ? len : room);
+}
+
+int xls_recover_apply_inode(const struct xls_geometry *g, const struct xls_ritem *ri,
+			    uint64_t lsn, uint8_t *buf, uint32_t len, const char **why)
+{
+	const struct xls_rinode *in = ri->inode;
+	const struct xls_log_dinode *ld;
+	uint32_t isize = g->inode_size, core, lit, forkoff, dsize, asize;
+	uint8_t *dip;
+
+	*why = NULL;
+	if (!in || !isize || !in->has_core) {
+		*why = "inode item regions not kept";
+		return -1;
+	}
+	if ((uint64_t)ri->ino_boffset + isize > len) {
+		*why = "ilf_boffset past the buffer";
+		return -1;
+	}
+	dip = buf + ri->ino_boffset;
+	if (xls_be16(dip) != XFS_DINODE_MAGIC) {
+		*why = "Bad inode magic number: recovery fails";
+		return -1;
+	}
+	/* a v3 log dinode is the whole struct, an older one ends before di_next_unlinked */
+	ld = &in->core;
+	if (ld->len < (ld->di_version >= 3 ? XLS_LOG_DINODE_V3_SIZE : XLS_LOG_DINODE_V2_SIZE) ||
+	    ld->di_magic != XFS_DINODE_MAGIC) {
+		*why = "Bad inode log record: recovery fails";
+		return -1;
+	}
+	log_dinode_to_disk(ld, dip, lsn);
+	core = dip[DI(di_version)] >= 3 ? sizeof(struct xfs_dinode) : DI(di_crc);
+	lit = isize > core ? isize - core : 0;
+	forkoff = (uint32_t)dip[DI(di_forkoff)] << 3;
+	dsize = forkoff && forkoff < lit ? forkoff : lit;
+	asize = forkoff && forkoff < lit ? lit - forkoff : 0;
+	if (in->fields & XFS_ILOG_DEV && lit >= 4)
+		put32(dip + core, in->rdev);
+	if (in->fields & XFS_ILOG_DFORK)
+		copy_fork(in->dfork, in->dfork_len, in->fields & XFS_ILOG_DFORK, g->crc,
+			  dip + core, dsize);
+	if (in->fields & XFS_ILOG_AFORK)
+		copy_fork(in->afork, in->afork_len, in->fields & XFS_ILOG_AFORK, g->crc,
+			  dip + core + dsize, asize);
+	if (g->crc)
+		xls_recover_inode_crc(buf, len, isize, ri->ino_boffset / isize);
+	return 0;
+}
+
+uint32_t xls_recover_cluster_bb(const struct xls_geometry *g)
+{
+	return g->inode_cluster_blocks && g->block_log ?
+	       g->inode_cluster_blocks << (g->block_log - 9) : 0;
+}
+
+/* The daddr of cluster buffer @i of icreate @ic. */
+static uint64_t icreate_daddr(const struct xls_geometry *g, const struct xls_ricreate *ic,
+			      uint32_t i)
+{
+	return ((uint64_t)ic->ag * g->ag_blocks + ic->agbno +
+		(uint64_t)i * g->inode_cluster_blocks) << (g->block_log - 9);
+}
+
+/*
+ * xfs_ialloc_inode_init() for cluster buffer @index of @ic into @buf of
+ * @len bytes: zeroed, then each inode's identity.  Only what @len holds
+ * is written: the simulated head of a buffer is shorter than the buffer.
+ */
+static void init_inodes(const struct xls_geometry *g, const struct xls_ricreate *ic,
+			uint32_t index, uint8_t *buf, uint32_t len)
+{
+	uint32_t agbno = ic->agbno + index * g->inode_cluster_blocks;
+	uint32_t per_cluster = (g->inode_cluster_blocks << g->block_log) >> g->inode_log;
+	uint64_t ino = ((uint64_t)ic->ag << (g->ag_block_log + g->inopb_log)) |
+		       ((uint64_t)agbno << g->inopb_log);
+	uint32_t isize = g->inode_size;
+
+	memset(buf, 0, len);
+	if (!isize)
+		return;
+	for (uint32_t i = 0; i < per_cluster && (uint64_t)i * isize < len; i++) {
+		uint8_t *dip = buf + (size_t)i * isize;
+		uint32_t room = len - i * isize;
+
+		if (room >= DI(di_version) + 1) {
+			put16(dip + DI(di_magic), XFS_DINODE_MAGIC);
+			dip[DI(di_version)] = g->crc ? 3 : 2;
+		}
+		if (room < isize)
+			continue;
+		put32(dip + DI(di_gen), ic->gen);
+		put32(dip + DI(di_next_unlinked), NULL_AGINO);
+		if (g->crc) {
+			put64(dip + DI(di_ino), ino + i);
+			memcpy(dip + DI(di_uuid), g->meta_uuid, 16);
+			xls_recover_inode_crc(buf, len, isize, i);
+		}
+	}
+}
+
+bool xls_recover_apply_icreate(const struct xls_geometry *g, const struct xls_ritem *ri,
+			       int64_t blkno, uint8_t *buf, uint32_t len)
+{
+	const struct xls_ricreate *ic = ri->icreate;
+	uint32_t nbufs;
+
+	if (!ic || ri->decision != XLS_RD_REPLAY || !g->inode_cluster_blocks ||
+	    !g->ag_blocks || !g->inode_size)
+		return false;
+	nbufs = ic->length / g->inode_cluster_blocks;
+	if (len != xls_recover_cluster_bb(g) * BBSIZE)
+		return false;
+	for (uint32_t j = 0; j < nbufs; j++) {
+		if (icreate_daddr(g, ic, j) != (uint64_t)blkno)
+			continue;
+		init_inodes(g, ic, j, buf, len);
+		return true;
+	}
+	return false;
+}
+
+void xls_recover_inode_crc(uint8_t *buf, uint32_t len, uint32_t inodesize,
+			   uint32_t slot)
+{
+	uint64_t off = (uint64_t)slot * inodesize;
+	uint8_t *dip;
+	uint32_t crc;
+
+	if (!inodesize || off + inodesize > len || inodesize < sizeof(struct xfs_dinode))
+		return;
+	dip = buf + off;
+	if (xls_be16(dip) != XFS_DINODE_MAGIC ||
+	    dip[offsetof(struct xfs_dinode, di_version)] < 3)
+		return;
+	/* xfs_update_cksum: crc32c with the field zeroed, stored inverted, LE */
+	memset(dip + XFS_DINODE_CRC_OFF, 0, 4);
+	crc = xls_crc32c(dip, inodesize);
+	for (int b = 0; b < 4; b++)
+		dip[XFS_DINODE_CRC_OFF + b] = (uint8_t)(crc >> (8 * b));
+}
+
+/* ------------------------------------------------------------------ */
+/* deciding */
+
+/* The LSN the last replay of inode @ino wrote into it, or 0. */
+static uint64_t ino_replayed_lsn(const struct xls_recover *r, uint64_t ino)
+{
+	const uint32_t *idx = xls_hashmap_find(&r->inolsn, ino, 0);
+
+	return idx ? r->inolsns[*idx] : 0;
+}
+
+static void ino_set_lsn(struct xls_recover *r, uint64_t ino, uint64_t lsn)
+{
+	uint32_t *idx = xls_hashmap_find(&r->inolsn, ino, 0);
+	uint64_t *l;
+
+	if (idx) {
+		r->inolsns[*idx] = lsn;
+		return;
+	}
+	l = xls_rvec_push((void **)&r->inolsns, &r->ninolsns, &r->capinolsns, sizeof(*l));
+	if (!l || xls_hashmap_put(&r->inolsn, ino, 0, r->ninolsns - 1)) {
+		r->err = -ENOMEM;
+		return;
+	}
+	*l = lsn;
+}
+
+bool xls_rstate_icreated(struct xls_recover *r, int64_t blkno, uint32_t len)
+{
+	const uint32_t *idx = xls_hashmap_find(&r->bufidx, (uint64_t)blkno, len);
+
+	return idx && r->states[*idx].icreated;
+}
+
+/*
+ * xlog_recover_icreate_commit_pass2(): skipped when any of its cluster
+ * buffers is cancelled, else xfs_ialloc_inode_init() writes fresh inodes
+ * into each: their buffers then carry the inode magic.
+ */
+void xls_ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
+{
+	struct xls_recover *r = d->r;
+	const struct xls_geometry *g = r->g;
+	uint32_t nbufs, cancelled = 0, bb;
+
+	char what[96];
+
+	icreate_what(rec, what, sizeof(what));
+	snprintf(d->ri.detail, sizeof(d->ri.detail), "%s", what);
+	if (!rec->has_icl || !g->inode_cluster_blocks || !g->ag_blocks)
+		return;
+	/* xlog_recover_icreate_commit_pass2: one inode chunk at most */
+	if (!rec->icl.count || !rec->icl.length || rec->icl.length % g->inode_cluster_blocks ||
+	    (uint64_t)rec->icl.length << g->block_log > 64ull * g->inode_size ||
+	    rec->icl.agbno >= g->ag_blocks) {
+		d->ri.decision = XLS_RD_FAIL;
+		d->ri.reason = "bad_icreate";
+		d->ri.fail_why = "bad icreate parameters: recovery fails";
+		xls_recover_fail(r, d->t->lsn, "transaction 0x%08x: bad icreate item", d->t->tid);
+		return;
+	}
+	nbufs = rec->icl.length / g->inode_cluster_blocks;
+	bb = g->inode_cluster_blocks << (g->block_log - 9);
+	for (uint32_t i = 0; i < nbufs; i++) {
+		uint64_t daddr = icreate_daddr(g, &rec->icl, i);
+
+		if (xls_hashmap_find(&r->cancel, daddr, bb))
+			cancelled++;
+	}
+	if (cancelled) {
+		d->ri.decision = XLS_RD_SKIP_CANCELLED;
+		d->ri.reason = "cancelled";
+		snprintf(d->ri.detail, sizeof(d->ri.detail), "%s: %u of %u cluster buffers cancelled%s",
+			 what, cancelled, nbufs,
+			 cancelled != nbufs ? " (partial inode chunk cancellation, skipped icreate)" : "");
+		return;
+	}
+	d->ri.decision = XLS_RD_REPLAY;
+	d->ri.reason = "icreate";
+	for (uint32_t i = 0; i < nbufs; i++) {
+		struct rstate *st = xls_rstate_get(r, (int64_t)icreate_daddr(g, &rec->icl, i), bb);
+
+		if (!st) {
+			r->err = -ENOMEM;
+			return;
+		}
+		init_inodes(g, &rec->icl, i, st->head, st->head_len);
+		st->replayed = st->icreated = true;
+		st->has_ops = false;
+		xls_rstate_queue(r, st);
+	}
+}
+
+/*
+ * xlog_recover_inode_commit_pass2, as far as the decision goes: skipped
+ * when the cluster buffer is cancelled, or when the v3 inode's LSN is
+ * newer than the transaction (strictly: checkpoints can share an LSN), or
+ * on v4 when its di_flushiter is.  A replay writes the transaction's LSN
+ * into di_lsn (xfs_log_dinode_to_disk).
+ */
+void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
+{
+	struct xls_recover *r = d->r;
+	uint8_t dino[sizeof(struct xfs_dinode)];
+	uint64_t lsn = 0;
+	const char *where = "on disk";
+	char a[24], b[24], what[96];
+	bool v3 = false;
+
+	inode_what(rec, what, sizeof(what));
+	d->ri.has_ino = rec->has_ino;
+	d->ri.ino = rec->ino;
+	d->ri.ino_blkno = rec->iblkno;
+	d->ri.ino_len = rec->ilen;
+	d->ri.ino_boffset = rec->iboff;
+	snprintf(d->ri.detail, sizeof(d->ri.detail), "%s", what);
+	if (!rec->has_ino)
+		return;
+	if (xls_hashmap_find(&r->cancel, (uint64_t)rec->iblkno, rec->ilen)) {
+		d->ri.decision = XLS_RD_SKIP_CANCELLED;
+		d->ri.reason = "cancelled";
+		snprintf(d->ri.detail, sizeof(d->ri.detail),
+			 "%s: its cluster buffer is cancelled", what);
+		return;
+	}
+	d->ri.decision = XLS_RD_REPLAY;
+	d->ri.reason = "lsn_older";
+	lsn = ino_replayed_lsn(r, rec->ino);
+	if (lsn) {
+		v3 = r->g->crc;
+		where = "as recovery left it";
+	} else if (xls_rstate_icreated(r, rec->iblkno, rec->ilen)) {
+		snprintf(d->ri.detail, sizeof(d->ri.detail),
+			 "%s: inode initialised by an icreate replay", what);
+	} else if (r->data_dev && rec->iblkno >= 0 &&
+		   (uint64_t)rec->iblkno < (UINT64_MAX >> 10) &&
+		   xls_source_read_data(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff,
+					dino, sizeof(dino)) == 0 &&
+		   xls_be16(dino) == XFS_DINODE_MAGIC) {
+		v3 = dino[offsetof(struct xfs_dinode, di_version)] >= 3;
+		lsn = v3 ? xls_be64(dino + offsetof(struct xfs_dinode, di_lsn)) : 0;
+		if (!r->g->crc && rec->ldi_flushiter <
+		    xls_be16(dino + offsetof(struct xfs_dinode, di_flushiter))) {
+			d->ri.decision = XLS_RD_SKIP_LSN;
+			d->ri.reason = "flushiter_newer";
+			snprintf(d->ri.detail, sizeof(d->ri.detail),
+				 "%s: the on-disk inode was flushed later", what);
+			return;
+		}
+	}
+	if (v3 && lsn && lsn != NULL_LSN) {
+		xls_lsn_str(lsn, a, sizeof(a));
+		xls_lsn_str(d->t->lsn, b, sizeof(b));
+		if (lsn > d->t->lsn) {
+			d->ri.decision = XLS_RD_SKIP_LSN;
+			d->ri.reason = "lsn_newer";
+		}
+		snprintf(d->ri.detail, sizeof(d->ri.detail), "%s: inode LSN %s %s %s %s",
+			 what, a, where, lsn > d->t->lsn ? ">" : "<=", b);
+	}
+	if (d->ri.decision == XLS_RD_REPLAY && r->g->crc)
+		ino_set_lsn(r, rec->ino, d->t->lsn);
+}

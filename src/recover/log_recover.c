@@ -1,0 +1,615 @@
+/*
+ * Recovery stage: a dry run of kernel log recovery, in the shape of
+ * fs/xfs/xfs_log_recover.c.
+ *
+ *  - xlog_do_log_recovery(): pass 1 over tail..head, then pass 2; a
+ *    transaction is acted on at its commit record and only then
+ *    (xlog_recovery_process_trans); one without a commit record is dropped.
+ *  - Pass 1 (xlog_recover_commit_pass1): the cancel table of buffers
+ *    (buf_recover.c), quotaoff, and what stops the pass: an item type with
+ *    no recovery ops, a buffer format that cannot hold its bitmap
+ *    (xfs_buf_log_check_iovec), a committed transaction with no items.
+ *  - xlog_recover_reorder_trans(): buffers first, other items next (both in
+ *    log order), then XFS_BLF_INODE_BUF buffers and cancel items, each of
+ *    those two lists built by adding at the head, so last logged first.
+ *  - xlog_recover_process_ophdr(): queued buffers are written (so stamped)
+ *    when a commit record brings a new transaction LSN.
+ *  - Intents stay in the AIL until their done item is replayed
+ *    (xlog_recover_release_intent); those left are finished by
+ *    xlog_recover_process_intents(), and the inodes still on AGI unlinked
+ *    buckets by xlog_recover_process_iunlinks().
+ *
+ * Memory is bounded by the transactions open at once and by the number of
+ * distinct buffers and pending intents, never by the length of the log.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recover/recover_priv.h"
+
+/* ------------------------------------------------------------------ */
+/* findings and failure */
+
+static int recover_report(struct xls_recover *r, const struct xls_trans *t,
+		  const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int recover_report(struct xls_recover *r, const struct xls_trans *t,
+		  const char *kind, const char *fmt, ...)
+{
+	struct xls_finding f = {
+		.kind = kind, .lsn = t ? t->lsn : 0, .offset = -1,
+		.has_tid = t != NULL, .tid = t ? t->tid : 0,
+	};
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f.msg, sizeof(f.msg), fmt, ap);
+	va_end(ap);
+	return xls_report_finding(r->sink->report, &f);
+}
+
+void xls_recover_fail(struct xls_recover *r, uint64_t lsn, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->sum.fails)
+		return;
+	r->sum.fails = true;
+	r->sum.fail_lsn = lsn;
+	va_start(ap, fmt);
+	vsnprintf(r->sum.fail_why, sizeof(r->sum.fail_why), fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* pass 1 */
+
+static int pass1_commit(struct xls_recover *r, const struct xls_trans *t,
+			struct tstore *ts);
+
+static int pass1_end(struct xls_recover *r, const struct xls_trans *t)
+{
+	struct tstore *ts = xls_rstore_find(r, t, false);
+
+	if (t->state == XLS_TRANS_CORRUPT)
+		xls_recover_fail(r, t->lsn, "transaction 0x%08x at %u/%u is corrupt (%s): pass 1 stops",
+		     t->tid, xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn),
+		     t->why ? t->why : "?");
+	/* the header alone is an item with no regions to the kernel */
+	if (t->state == XLS_TRANS_COMMITTED && !t->nitems)
+		xls_recover_fail(r, t->lsn, "transaction 0x%08x at %u/%u has no items: committed log item has no regions",
+		     t->tid, xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn));
+	if (!ts)
+		return 0;
+	if (t->state != XLS_TRANS_COMMITTED) {
+		xls_rstore_release(r, ts);
+		return 0;
+	}
+	return pass1_commit(r, t, ts);
+}
+
+/* A committed transaction in pass 1: cancel records, quotaoff, checks. */
+static int pass1_commit(struct xls_recover *r, const struct xls_trans *t,
+			struct tstore *ts)
+{
+	for (uint32_t i = 0; i < ts->nrecs; i++) {
+		struct rrec *rec = &ts->recs[i];
+
+		if (rec->unknown_type) {
+			xls_recover_fail(r, t->lsn, "transaction 0x%08x: unrecognized type of log operation (0x%04x)",
+			     t->tid, rec->type);
+			continue;
+		}
+		if (rec->has_qoff && rec->qoff_flags) {
+			if (rec->qoff_flags & XFS_UQUOTA_ACCT)
+				r->quotaoffs |= XFS_DQTYPE_USER;
+			if (rec->qoff_flags & XFS_PQUOTA_ACCT)
+				r->quotaoffs |= XFS_DQTYPE_PROJ;
+			if (rec->qoff_flags & XFS_GQUOTA_ACCT)
+				r->quotaoffs |= XFS_DQTYPE_GROUP;
+		}
+		if (rec->type != XFS_LI_BUF)
+			continue;
+		if (rec->bad_iovec) {
+			xls_recover_fail(r, t->lsn, "transaction 0x%08x: bad buffer log item size",
+			     t->tid);
+			continue;
+		}
+		xls_rbuf_pass1(r, rec);
+	}
+	xls_rstore_release(r, ts);
+	return 0;
+}
+
+static int cmp_cancel(const void *a, const void *b)
+{
+	const struct xls_rcancel *x = a, *y = b;
+
+	if (x->blkno != y->blkno)
+		return x->blkno < y->blkno ? -1 : 1;
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+static int emit_cancel_table(struct xls_recover *r)
+{
+	struct xls_rcancel *c;
+	uint32_t n = 0;
+	int rc = 0;
+
+	uint64_t blkno, len;
+	uint32_t pos = 0, refs;
+
+	r->sum.cancel_entries = r->cancel.used;
+	if (!r->cancel.used)
+		return 0;
+	c = malloc(sizeof(*c) * r->cancel.used);
+	if (!c)
+		return -ENOMEM;
+	while (n < r->cancel.used && xls_hashmap_next(&r->cancel, &pos, &blkno, &len, &refs)) {
+		c[n].blkno = (int64_t)blkno;
+		c[n].len = (uint32_t)len;
+		c[n].refs = refs;
+		r->sum.cancel_refs += refs;
+		n++;
+	}
+	qsort(c, n, sizeof(*c), cmp_cancel);
+	for (uint32_t i = 0; i < n && !rc && r->sink->cancel; i++)
+		rc = r->sink->cancel(r->sink->ctx, &c[i]);
+	free(c);
+	return rc;
+}
+
+void xls_lsn_str(uint64_t lsn, char *buf, size_t bufsz)
+{
+	if (lsn == NULL_LSN)
+		snprintf(buf, bufsz, "-1");
+	else
+		snprintf(buf, bufsz, "%u/%u", xls_lsn_cycle(lsn), xls_lsn_block(lsn));
+}
+
+static const char *intent_name(uint16_t type)
+{
+	const char *n = xls_item_type_name(type);
+
+	return n ? n : "?";
+}
+
+/* Intents enter the AIL; a done item releases its intent. */
+static void decide_intent(struct decide_ctx *d, const struct rrec *rec)
+{
+	struct xls_recover *r = d->r;
+	const struct xls_item_type *t = xls_item_type_find(rec->type);
+	struct rintent *in;
+	uint32_t *idx;
+
+	if (!rec->has_id)
+		return;
+	d->ri.has_id = true;
+	d->ri.id = rec->id;
+	if (t->role == XLS_ROLE_INTENT) {
+		snprintf(d->ri.detail, sizeof(d->ri.detail),
+			 "%s 0x%llx: pending until its %s", intent_name(rec->type),
+			 (unsigned long long)rec->id, intent_name(t->pair));
+		if (xls_hashmap_find(&r->intidx, rec->type, rec->id))
+			return;
+		in = xls_rvec_push((void **)&r->intents, &r->nintents, &r->capintents,
+				   sizeof(*in));
+		if (!in || xls_hashmap_put(&r->intidx, rec->type, rec->id, r->nintents - 1)) {
+			r->err = -ENOMEM;
+			return;
+		}
+		in->type = rec->type;
+		in->id = rec->id;
+		in->done = false;
+		in->tid = d->t->tid;
+		in->lsn = d->t->lsn;
+		return;
+	}
+	idx = xls_hashmap_find(&r->intidx, t->pair, rec->id);
+	if (!idx) {
+		snprintf(d->ri.detail, sizeof(d->ri.detail),
+			 "releases %s 0x%llx, which is not in the log (logged before the tail)",
+			 intent_name(t->pair), (unsigned long long)rec->id);
+		return;
+	}
+	r->intents[*idx].done = true;
+	xls_hashmap_del(&r->intidx, t->pair, rec->id);
+	snprintf(d->ri.detail, sizeof(d->ri.detail), "releases %s 0x%llx",
+		 intent_name(t->pair), (unsigned long long)rec->id);
+}
+
+/* What recovery does with item @rec, by its family. */
+static void decide_item(struct decide_ctx *d, const struct rrec *rec)
+{
+	const struct xls_item_type *t = xls_item_type_find(rec->type);
+
+	switch (t ? t->family : XLS_FAMILY_NONE) {
+	case XLS_FAMILY_BUF:
+		if (rec->parsed)
+			xls_rbuf_decide(d, rec);
+		else
+			snprintf(d->ri.detail, sizeof(d->ri.detail), "unreadable buffer format");
+		return;
+	case XLS_FAMILY_INODE:
+		xls_rinode_decide(d, rec);
+		return;
+	case XLS_FAMILY_ICREATE:
+		xls_ricreate_decide(d, rec);
+		return;
+	case XLS_FAMILY_QUOTAOFF:
+		if (rec->has_qoff)
+			snprintf(d->ri.detail, sizeof(d->ri.detail),
+				 "quota off, flags 0x%x", rec->qoff_flags);
+		return;
+	default:
+		break;
+	}
+	if (t && t->role != XLS_ROLE_ITEM)
+		decide_intent(d, rec);
+	else if (!t)
+		snprintf(d->ri.detail, sizeof(d->ri.detail), "unknown item type 0x%04x",
+			 rec->type);
+}
+
+static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t order,
+		     enum xls_rlist list)
+{
+	struct xls_recover *r = d->r;
+
+	memset(&d->ri, 0, sizeof(d->ri));
+	d->ri.order = order;
+	d->ri.index = rec->index;
+	d->ri.type = rec->type;
+	d->ri.list = list;
+	d->ri.reason = "";
+	r->sum.items++;
+	decide_item(d, rec);
+	if (rec->kept_inode) {
+		d->ino = rec->ino_keep;
+		d->ino.dfork = rec->dfork_off != UINT32_MAX && d->ts->bytes ?
+			       d->ts->bytes + rec->dfork_off : NULL;
+		d->ino.afork = rec->afork_off != UINT32_MAX && d->ts->bytes ?
+			       d->ts->bytes + rec->afork_off : NULL;
+		d->ri.inode = &d->ino;
+	}
+	if (rec->has_icl)
+		d->ri.icreate = &rec->icl;
+	if (d->ri.decision < XLS_RD_COUNT)
+		r->sum.decisions[d->ri.decision]++;
+	if (d->ri.buf && d->ri.buf->nunlinked && d->ri.decision != XLS_RD_SKIP_CANCELLED &&
+	    d->ri.decision != XLS_RD_SKIP_LSN)
+		r->sum.unlinked_fields += d->ri.buf->nunlinked;
+	if (r->err)
+		return r->err;
+	return r->sink->item ? r->sink->item(r->sink->ctx, d->rt, &d->ri) : 0;
+}
+
+static enum xls_rlist rec_list(const struct rrec *rec)
+{
+	if (rec->type != XFS_LI_BUF || !rec->parsed)
+		return rec->type == XFS_LI_BUF ? XLS_RL_BUFFER : XLS_RL_ITEM;
+	if (rec->blf.blf_flags & XFS_BLF_CANCEL)
+		return XLS_RL_CANCEL;
+	if (rec->blf.blf_flags & XFS_BLF_INODE_BUF)
+		return XLS_RL_INODE_BUF;
+	return XLS_RL_BUFFER;
+}
+
+/* The items in the order xlog_recover_reorder_trans() leaves them. */
+static int replay_trans(struct decide_ctx *d)
+{
+	struct tstore *ts = d->ts;
+	uint32_t order = 0;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < ts->nrecs && !rc; i++)
+		if (rec_list(&ts->recs[i]) == XLS_RL_BUFFER)
+			rc = emit_item(d, &ts->recs[i], ++order, XLS_RL_BUFFER);
+	for (uint32_t i = 0; i < ts->nrecs && !rc; i++)
+		if (rec_list(&ts->recs[i]) == XLS_RL_ITEM)
+			rc = emit_item(d, &ts->recs[i], ++order, XLS_RL_ITEM);
+	for (uint32_t i = ts->nrecs; i-- > 0 && !rc;)
+		if (rec_list(&ts->recs[i]) == XLS_RL_INODE_BUF)
+			rc = emit_item(d, &ts->recs[i], ++order, XLS_RL_INODE_BUF);
+	for (uint32_t i = ts->nrecs; i-- > 0 && !rc;)
+		if (rec_list(&ts->recs[i]) == XLS_RL_CANCEL)
+			rc = emit_item(d, &ts->recs[i], ++order, XLS_RL_CANCEL);
+	return rc;
+}
+
+/* Buffers of a transaction recovery drops, for the history of a buffer. */
+static int discard_trans(struct decide_ctx *d)
+{
+	struct xls_recover *r = d->r;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < d->ts->nrecs && !rc; i++) {
+		const struct rrec *rec = &d->ts->recs[i];
+
+		if (rec->type != XFS_LI_BUF || !rec->parsed || !r->sink->discarded_buf)
+			continue;
+		memset(&d->ri, 0, sizeof(d->ri));
+		d->ri.index = rec->index;
+		d->ri.type = rec->type;
+		d->ri.list = rec_list(rec);
+		d->ri.reason = "no_commit";
+		xls_rbuf_fill(d, rec);
+		snprintf(d->ri.detail, sizeof(d->ri.detail), "%s",
+			 d->t->state == XLS_TRANS_CORRUPT ?
+			 "transaction is corrupt: recovery stops there" :
+			 "transaction has no commit record: recovery drops it");
+		rc = r->sink->discarded_buf(r->sink->ctx, d->t, &d->ri);
+	}
+	return rc;
+}
+
+static int pass2_end(struct xls_recover *r, const struct xls_trans *t)
+{
+	struct tstore *ts = xls_rstore_find(r, t, false);
+	struct tstore empty;
+	struct decide_ctx *d;
+	struct xls_rtrans rt;
+	int rc = 0;
+
+	if (t->state == XLS_TRANS_UNMOUNT || t->state == XLS_TRANS_OPEN) {
+		if (ts)
+			xls_rstore_release(r, ts);
+		return 0;
+	}
+	if (!ts) {
+		memset(&empty, 0, sizeof(empty));
+		ts = &empty;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	memset(&rt, 0, sizeof(rt));
+	rt.t = t;
+	rt.nitems = ts->nrecs;
+	d->r = r;
+	d->t = t;
+	d->ts = ts;
+	d->rt = &rt;
+	if (t->state == XLS_TRANS_COMMITTED) {
+		rt.replayed = true;
+		rt.seq = ++r->seq;
+		r->sum.trans_replayed++;
+		/* xlog_recover_process_ophdr: write the queue on a new LSN */
+		if (t->lsn != r->recovery_lsn) {
+			rt.flushed = r->nqueue;
+			xls_rstate_flush(r);
+			r->recovery_lsn = t->lsn;
+		}
+		xls_rbuf_find_compounds(r, ts);
+		if (r->sink->trans)
+			rc = r->sink->trans(r->sink->ctx, &rt);
+		if (!rc)
+			rc = replay_trans(d);
+	} else {
+		if (t->state == XLS_TRANS_CORRUPT)
+			r->sum.trans_corrupt++;
+		else
+			r->sum.trans_discarded++;
+		if (r->sink->trans)
+			rc = r->sink->trans(r->sink->ctx, &rt);
+		if (!rc)
+			rc = discard_trans(d);
+	}
+	free(d);
+	if (ts != &empty)
+		xls_rstore_release(r, ts);
+	return rc;
+}
+
+static int on_end(void *ctx, const struct xls_trans *t)
+{
+	struct xls_recover *r = ctx;
+	int rc;
+
+	rc = r->pass == 1 ? pass1_end(r, t) : pass2_end(r, t);
+	if (!rc && r->err)
+		rc = r->err;
+	return rc;
+}
+
+static int on_finding(void *ctx, const struct xls_finding *f)
+{
+	struct xls_recover *r = ctx;
+
+	if (r->pass != 1)
+		return 0;
+	/* what stops xlog_do_recovery_pass: a bad CRC on v5, a bad header or op */
+	if ((strcmp(f->kind, "crc") == 0 && r->g->crc) ||
+	    strcmp(f->kind, "header") == 0 || strcmp(f->kind, "op") == 0)
+		xls_recover_fail(r, f->lsn, "%s", f->msg);
+	return xls_report_finding(r->sink->report, f);
+}
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct xls_recover *r = ctx;
+
+	/* two scans of the same blocks: the first half, then the second */
+	xls_report_progress(r->sink->report, r->pass == 1 ? done : total + done,
+			    2 * total);
+}
+
+/* ------------------------------------------------------------------ */
+/* after pass 2 */
+
+static int emit_intents(struct xls_recover *r)
+{
+	struct xls_rintent in;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < r->nintents && !rc; i++) {
+		const struct rintent *p = &r->intents[i];
+
+		if (p->done)
+			continue;
+		memset(&in, 0, sizeof(in));
+		in.type = p->type;
+		in.kind = intent_name(p->type);
+		in.id = p->id;
+		in.tid = p->tid;
+		in.lsn = p->lsn;
+		snprintf(in.what, sizeof(in.what), "%s 0x%llx has no %s: recovery finishes it",
+			 intent_name(p->type), (unsigned long long)p->id,
+			 intent_name((uint16_t)(p->type + 1)));
+		r->sum.intents_pending++;
+		if (r->sink->intent)
+			rc = r->sink->intent(r->sink->ctx, &in);
+	}
+	return rc;
+}
+
+/*
+ * AGIs as recovery leaves them: inodes still on an unlinked bucket are
+ * freed by xlog_recover_process_iunlinks() (only AGIs the log touched).
+ */
+static int emit_unlinked(struct xls_recover *r)
+{
+	struct xls_rintent in;
+	int rc = 0;
+
+	for (uint32_t i = 0; i < r->nstates && !rc; i++) {
+		const struct rstate *st = &r->states[i];
+		uint32_t off = offsetof(struct xfs_agi, agi_unlinked);
+
+		if (st->head_len < off + 4 * XFS_AGI_UNLINKED_BUCKETS ||
+		    xls_be32(st->head) != XFS_AGI_MAGIC)
+			continue;
+		for (uint32_t b = 0; b < XFS_AGI_UNLINKED_BUCKETS && !rc; b++) {
+			uint32_t agino = xls_be32(st->head + off + 4 * b);
+
+			if (agino == NULL_AGINO)
+				continue;
+			memset(&in, 0, sizeof(in));
+			in.type = XFS_LI_IUNLINK;
+			in.kind = "unlinked";
+			in.id = agino;
+			snprintf(in.what, sizeof(in.what),
+				 "AG %u unlinked bucket %u starts at agino 0x%x: recovery frees the inodes on it",
+				 xls_be32(st->head + offsetof(struct xfs_agi, agi_seqno)), b, agino);
+			r->sum.intents_pending++;
+			if (r->sink->intent)
+				rc = r->sink->intent(r->sink->ctx, &in);
+		}
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* public */
+
+struct xls_recover *xls_recover_new(const struct xls_source *src,
+				    const struct xls_recover_opts *o,
+				    struct xls_error *err)
+{
+	struct xls_recover *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		goto nomem;
+	r->src = src;
+	r->g = &src->geo;
+	/* the superblock was read from the data device: its blocks can be */
+	r->data_dev = src->geo.has_sb && src->data_fd >= 0;
+	if (o)
+		r->opt = *o;
+	r->ba = malloc(sizeof(*r->ba));
+	r->res = malloc(sizeof(*r->res));
+	r->regs = calloc(XLS_MAX_REGIONS_IN_ITEM, sizeof(*r->regs));
+	if (!r->ba || !r->res || !r->regs)
+		goto nomem;
+	return r;
+nomem:
+	xls_recover_free(r);
+	xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	return NULL;
+}
+
+void xls_recover_free(struct xls_recover *r)
+{
+	if (!r)
+		return;
+	xls_rstore_free_all(r);
+	xls_hashmap_free(&r->cancel);
+	xls_hashmap_free(&r->bufidx);
+	xls_hashmap_free(&r->intidx);
+	xls_hashmap_free(&r->inolsn);
+	free(r->states);
+	free(r->queue);
+	free(r->intents);
+	free(r->inolsns);
+	free(r->ba);
+	free(r->res);
+	free(r->regs);
+	free(r);
+}
+
+static int run_pass(struct xls_recover *r, int pass, struct xls_log *log,
+		    const struct xls_head_tail *ht, struct xls_error *err)
+{
+	struct xls_report_sink report = {
+		.ctx = r, .finding = on_finding, .progress = on_progress,
+	};
+	struct xls_scan_sink sink = {
+		.ctx = r, .item = xls_recover_capture, .end = on_end, .report = &report,
+		.want_trans = true,
+	};
+	struct xls_scan_totals tot;
+	int rc;
+
+	r->pass = pass;
+	xls_rstore_release_all(r);
+	rc = xls_scan(log, ht, XLS_ITER_LSN, &sink, &tot, err);
+	if (rc == -ENOMEM || r->err == -ENOMEM)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	/*
+	 * xlog_recover_process: a zero CRC passes the CRC verification pass
+	 * (mkfs writes 0) but not the replay pass of a v5 filesystem.
+	 */
+	if (pass == 1 && tot.crc_zero && r->g->crc)
+		xls_recover_fail(r, 0, "%llu record%s with a zero CRC: log record CRC mismatch, found 0x0",
+		     (unsigned long long)tot.crc_zero, tot.crc_zero == 1 ? "" : "s");
+	if (!rc && r->stores_full)
+		rc = recover_report(r, NULL, "trans_table",
+			    "more than %u transactions open at once: some items were not examined",
+			    MAX_STORES);
+	r->stores_full = false;
+	return rc;
+}
+
+int xls_recover_run(struct xls_recover *r, struct xls_log *log,
+		    const struct xls_head_tail *ht,
+		    const struct xls_recover_sink *sink, struct xls_error *err)
+{
+	int rc;
+
+	r->sink = sink;
+	r->head_lsn = xls_lsn(ht->head_cycle, ht->head_blk);
+	rc = run_pass(r, 1, log, ht, err);
+	if (!rc)
+		rc = emit_cancel_table(r);
+	if (!rc)
+		rc = run_pass(r, 2, log, ht, err);
+	if (!rc) {
+		xls_rstate_flush(r);
+		r->sum.buffers_touched = r->nstates;
+		rc = emit_intents(r);
+	}
+	if (!rc)
+		rc = emit_unlinked(r);
+	if (rc == -ENOMEM)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	return rc;
+}
+
+const struct xls_recover_summary *xls_recover_summary(const struct xls_recover *r)
+{
+	return &r->sum;
+}

@@ -1,0 +1,294 @@
+/*
+ * Private to the recovery stage: the state of one recovery run, shared by
+ * the files that split it as the kernel splits its recovery --
+ *
+ *   log_recover.c    passes, commit and reorder, delwri flushes, intents,
+ *                    unlinked buckets, the cancel table's report, failure
+ *                    (xfs_log_recover.c)
+ *   buf_recover.c    buffer items: cancel table, LSN decision, replay into
+ *                    the simulated block, multi-extent segments
+ *                    (xfs_buf_item_recover.c)
+ *   inode_recover.c  inode and icreate items (xfs_inode_item_recover.c,
+ *                    xfs_icreate_item.c)
+ *   block.c          what a block is by its magic, and which verifier
+ *                    validate_buf_type attaches
+ *   capture.c        what each item of an open transaction leaves for its
+ *                    commit, per transaction
+ *   names.c          the decisions' and reasons' names
+ *
+ * Nothing here is seen outside recover/.
+ */
+#ifndef XLS_RECOVER_PRIV_H
+#define XLS_RECOVER_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/hashmap.h"
+#include "base/ondisk.h"
+#include "analysis/analysis.h"
+#include "items/item.h"
+#include "recover/recover.h"
+
+/* Magics newer than the xfsprogs 6.1 headers (realtime groups, rt btrees). */
+#ifndef XFS_RTBITMAP_MAGIC
+#define XFS_RTBITMAP_MAGIC	0x424D505A	/* BMPZ */
+#endif
+#ifndef XFS_RTSUMMARY_MAGIC
+#define XFS_RTSUMMARY_MAGIC	0x53554D59	/* SUMY */
+#endif
+#ifndef XFS_RTRMAP_CRC_MAGIC
+#define XFS_RTRMAP_CRC_MAGIC	0x4d415052	/* MAPR */
+#endif
+#ifndef XFS_RTREFC_CRC_MAGIC
+#define XFS_RTREFC_CRC_MAGIC	0x52434e54	/* RCNT */
+#endif
+
+#define HEAD_BYTES	512u		/* simulated bytes of each buffer */
+#define HEAD_CHUNKS	(HEAD_BYTES >> XFS_BLF_SHIFT)
+#define NULL_LSN	UINT64_MAX	/* NULLCOMMITLSN, (xfs_lsn_t)-1 */
+#define NULL_AGINO	0xffffffffu
+#define MAX_STORES	1024u		/* transactions open at once */
+
+/* ------------------------------------------------------------------ */
+/* capture: what each item of an open transaction needs at its commit */
+
+struct rrec {
+	uint16_t	type;
+	uint32_t	index;		/* 1-based, as logged */
+	bool		unknown_type;	/* no recovery ops: reorder fails */
+	/* buffers */
+	bool		parsed;
+	bool		bad_iovec;	/* xfs_buf_log_check_iovec fails */
+	struct xls_buf_format blf;
+	uint32_t	rlen_off;	/* region lengths (data regions) */
+	uint32_t	nrlen;
+	uint32_t	patch_off;	/* HEAD_BYTES of logged bytes, or UINT32_MAX */
+	uint8_t		patch_mask;	/* chunks 0..3 the patch covers */
+	uint32_t	data_off;	/* kept bytes (history), or UINT32_MAX */
+	uint32_t	data_len;
+	uint32_t	unl_off;	/* struct xls_runlinked entries */
+	uint32_t	nunl;
+	bool		unl_zero;	/* a logged di_next_unlinked of 0 */
+	/* compound segment, filled at commit */
+	uint32_t	compound, seg, nseg;
+	uint64_t	seg_offset;
+	bool		seg_exact, block_start;
+	/* intents and done items */
+	bool		has_id;
+	uint64_t	id;
+	/* inode items */
+	bool		has_ino;	/* a format recovery accepts */
+	uint32_t	ilf_fmt_len;
+	uint64_t	ino;
+	int64_t		iblkno;
+	uint32_t	ilen, iboff;
+	uint16_t	ldi_flushiter;
+	bool		kept_inode;	/* ino_keep and its forks in the pool */
+	struct xls_rinode ino_keep;	/* fork pointers hold pool offsets */
+	uint32_t	dfork_off, afork_off;
+	/* quotaoff, icreate */
+	bool		has_qoff;
+	uint32_t	qoff_flags;
+	bool		has_icl;
+	struct xls_ricreate icl;
+};
+
+/* One open transaction's captured items and the bytes they keep. */
+struct tstore {
+	bool		used;
+	uint32_t	tid;
+	uint64_t	lsn;
+	struct rrec	*recs;
+	uint32_t	nrecs, caprecs;
+	uint32_t	*rlens;
+	uint32_t	nrlens, caprlens;
+	uint8_t		*bytes;
+	uint32_t	nbytes, capbytes;
+	struct xls_runlinked *unl;
+	uint32_t	nunl, capunl;
+};
+
+/* ------------------------------------------------------------------ */
+/* the simulated blocks */
+
+/* The simulated head of one buffer (blkno, len). */
+struct rstate {
+	int64_t		blkno;
+	uint32_t	len;
+	uint32_t	head_len;
+	bool		readable;
+	bool		replayed;	/* head changed by a replay */
+	bool		queued;		/* on the delwri list */
+	bool		has_ops;	/* a verifier is attached: it stamps */
+	bool		icreated;	/* initialised by an icreate replay */
+	uint64_t	stamp_lsn;
+	uint8_t		head[HEAD_BYTES];
+};
+
+struct rintent {
+	uint16_t	type;
+	bool		done;
+	uint64_t	id;
+	uint32_t	tid;
+	uint64_t	lsn;
+};
+
+struct xls_recover {
+	const struct xls_source		*src;
+	const struct xls_geometry	*g;
+	bool				data_dev;	/* blocks can be read */
+	struct xls_recover_opts		opt;
+	const struct xls_recover_sink	*sink;
+	int				pass;
+	/* pass 1 */
+	struct xls_hashmap		cancel;		/* (blkno, len) -> refs */
+	uint32_t			quotaoffs;	/* XFS_DQTYPE_* turned off */
+	/* pass 2 */
+	struct xls_hashmap		bufidx;		/* (blkno, len) -> states */
+	struct rstate			*states;
+	uint32_t			nstates, capstates;
+	uint32_t			*queue;		/* delwri list */
+	uint32_t			nqueue, capqueue;
+	uint64_t			recovery_lsn;	/* l_recovery_lsn */
+	uint64_t			head_lsn;	/* l_curr_cycle, l_curr_block */
+	struct xls_hashmap		intidx;		/* (type, id) -> intents */
+	struct rintent			*intents;
+	uint32_t			nintents, capintents;
+	struct xls_hashmap		inolsn;		/* ino -> inolsns[] */
+	uint64_t			*inolsns;	/* LSN of its last replay */
+	uint32_t			ninolsns, capinolsns;
+	uint32_t			seq;
+	/* open transactions */
+	struct xls_hashmap		storeidx;	/* (tid, lsn) -> stores[] */
+	struct tstore			*stores[MAX_STORES];
+	uint32_t			nstores;
+	bool				stores_full;
+	/* scratch */
+	struct xls_buf_analysis		*ba;
+	struct xls_region_result	*res;
+	struct xls_region		*regs;
+	struct xls_recover_summary	sum;
+	int				err;		/* -ENOMEM seen */
+};
+
+/* Deciding one item of a committed transaction. */
+struct decide_ctx {
+	struct xls_recover	*r;
+	const struct xls_trans	*t;
+	struct tstore		*ts;
+	struct xls_rtrans	*rt;
+	struct xls_rbuf		rb;
+	struct xls_ritem	ri;
+	struct xls_rinode	ino;
+};
+
+/* ------------------------------------------------------------------ */
+/* capture.c */
+
+/* A growable array; @elem bytes per entry.  Returns the new entry or NULL. */
+void *xls_rvec_push(void **base, uint32_t *n, uint32_t *cap, size_t elem);
+
+/* Add @len bytes (from @src, or zeros) to the store; offset or UINT32_MAX. */
+uint32_t xls_rstore_bytes(struct tstore *ts, const void *src, uint32_t len);
+
+/* The store of open transaction @t; created when @create.  NULL: none. */
+struct tstore *xls_rstore_find(struct xls_recover *r, const struct xls_trans *t,
+			       bool create);
+void xls_rstore_release(struct xls_recover *r, struct tstore *ts);
+/* Every store becomes free (a new pass). */
+void xls_rstore_release_all(struct xls_recover *r);
+void xls_rstore_free_all(struct xls_recover *r);
+
+/* The scan's item callback: capture @it for its transaction's commit. */
+int xls_recover_capture(void *ctx, const struct xls_trans *t,
+			const struct xls_item *it);
+
+/* ------------------------------------------------------------------ */
+/* buf_recover.c */
+
+/* Pass 2 capture of a buffer item: regions, head bytes, unlinked fields. */
+void xls_rbuf_capture(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+		      const struct xls_item *it);
+/* Pass 1 of a committed buffer item: a cancel record adds a reference. */
+void xls_rbuf_pass1(struct xls_recover *r, const struct rrec *rec);
+/* Group the segments of multi-extent directory blocks of a transaction. */
+void xls_rbuf_find_compounds(struct xls_recover *r, struct tstore *ts);
+/* The regions of @rec placed again, into d->rb. */
+void xls_rbuf_fill(struct decide_ctx *d, const struct rrec *rec);
+/* xlog_recover_buf_commit_pass2() for @rec. */
+void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec);
+
+/* The simulated head of buffer (blkno, len): read from disk the first time. */
+struct rstate *xls_rstate_get(struct xls_recover *r, int64_t blkno, uint32_t len);
+/* Put @st on the delwri list. */
+void xls_rstate_queue(struct xls_recover *r, struct rstate *st);
+/* Write the delwri list: the LSN the write verifiers stamp. */
+void xls_rstate_flush(struct xls_recover *r);
+
+/* ------------------------------------------------------------------ */
+/* inode_recover.c */
+
+void xls_rinode_capture(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+			const struct xls_item *it);
+void xls_ricreate_capture(struct rrec *rec, const struct xls_item *it);
+void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec);
+void xls_ricreate_decide(struct decide_ctx *d, const struct rrec *rec);
+/* Is buffer (blkno, len) initialised by an icreate replayed earlier? */
+bool xls_rstate_icreated(struct xls_recover *r, int64_t blkno, uint32_t len);
+
+/* ------------------------------------------------------------------ */
+/* block.c */
+
+enum blk_kind {
+	BLK_LSN,		/* has an LSN and a UUID at lsn_off, uuid_off */
+	BLK_ATTR_RMT,		/* recovered immediately */
+	BLK_DQUOT,
+	BLK_DINODE,
+	BLK_UNKNOWN,
+};
+
+struct blk_id {
+	enum blk_kind	kind;
+	uint32_t	magic;
+	const char	*name;
+	uint32_t	lsn_off;
+	uint32_t	uuid_off;
+	uint32_t	crc_off;	/* where the read verifier finds the CRC */
+	uint32_t	blkno_off;	/* the block's own daddr, 0 if none */
+};
+
+/* xlog_recover_get_buf_lsn(): identify the block whose first bytes are @blk. */
+void xls_blk_identify(const struct xls_geometry *g, const uint8_t *blk,
+		      uint32_t len, struct blk_id *id);
+
+/*
+ * xlog_recover_validate_buf_type(): does the magic fit buffer type @blft
+ * (a verifier is attached, which stamps the LSN on write)?  Sets *@warn to
+ * the kernel's message when it does not.
+ */
+bool xls_blk_validate_type(const struct xls_geometry *g, unsigned int blft,
+			   const uint8_t *blk, uint32_t len, const char **warn);
+
+/* The daddr a v5 dir3 or da3 block header records, at its own place. */
+uint64_t xls_blk_header_daddr(unsigned int blft, const uint8_t *head);
+
+/* ------------------------------------------------------------------ */
+/* log_recover.c */
+
+/* Recovery stops at the first of these; later ones are still shown. */
+void xls_recover_fail(struct xls_recover *r, uint64_t lsn, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "-1" or "cycle/block". */
+void xls_lsn_str(uint64_t lsn, char *buf, size_t bufsz);
+
+/* ------------------------------------------------------------------ */
+/* names.c */
+
+/* Decide REPLAY_ALWAYS for @reason, with a printf-style detail. */
+void xls_decide_always(struct decide_ctx *d, enum xls_rreason reason,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* XLS_RECOVER_PRIV_H */

@@ -1,0 +1,121 @@
+/*
+ * Report stage: the typed results of every stage as field tables -- the
+ * one place that decides what a field is called and in which order fields
+ * come.  Commands pick the describers they need and hand the sets to a
+ * writer (report/emit.h).
+ */
+#ifndef XLS_DESCRIBE_H
+#define XLS_DESCRIBE_H
+
+#include "base/finding.h"
+#include "source/source.h"
+#include "log/log.h"
+#include "ops/ops.h"
+#include "trans/trans.h"
+#include "trans/scan.h"
+#include "items/item.h"
+#include "analysis/analysis.h"
+#include "analysis/stats.h"
+#include "recover/recover.h"
+#include "replay/replay.h"
+#include "report/fields.h"
+
+/* ---- the log (describe_log.c) -------------------------------------- */
+
+/* "clean", "dirty", "zeroed". */
+const char *xls_log_state_name(enum xls_log_state s);
+
+/* Input, log geometry, head and tail: what info and stats begin with. */
+void xls_describe_geometry(const struct xls_source *src, const struct xls_log *log,
+			   const struct xls_head_tail *ht, struct xls_fieldset *fs);
+
+/* What a scan of tail..head counted (info), and the findings reported. */
+void xls_describe_scan_totals(const struct xls_scan_totals *tot, uint64_t findings,
+			      struct xls_fieldset *fs);
+
+/* One log record and what its op walk found. */
+void xls_describe_record(const struct xls_rec *rec, const struct xls_rec_summary *s,
+			 struct xls_fieldset *fs);
+
+/* One transaction as it ended. */
+void xls_describe_trans(const struct xls_trans *t, struct xls_fieldset *fs);
+
+/* A finding of any stage: kind, lsn, rec_blk, offset, tid, msg. */
+void xls_describe_finding(const struct xls_finding *f, struct xls_fieldset *fs);
+
+/* ---- items (describe_item.c) -------------------------------------- */
+
+/*
+ * "item" (type name or "unknown"), "type_code", "size", "regions", the
+ * family's fields, and "finding" when a check failed (then returns 1).
+ */
+int xls_describe_item(const struct xls_item_decoded *d, struct xls_fieldset *fs);
+
+/* xls_item_decode(), then xls_describe_item(). */
+int xls_describe_raw_item(const struct xls_item *it, struct xls_fieldset *fs);
+
+/* ---- buffers (describe_buf.c) ------------------------------------- */
+
+/* The fields of bufs: blkno, len, type, ..., log_cost, problems. */
+void xls_describe_buf(const struct xls_buf_analysis *ba, struct xls_fieldset *fs);
+
+/*
+ * bufs -v: region_list, split_list, data_map and region_lens of @ba,
+ * analysed from @it; both must live until @fs is written.
+ */
+void xls_describe_buf_regions(const struct xls_buf_analysis *ba,
+			      const struct xls_item *it, struct xls_fieldset *fs);
+
+/* ---- statistics (describe_stats.c) -------------------------------- */
+
+/* Called for each row of a report, with the row's kind ("total", ...). */
+typedef void (*xls_describe_emit_fn)(void *ctx, const char *kind,
+				     const struct xls_fieldset *fs);
+
+/*
+ * The statistics as rows: "total", then "bytes", "items", "buftype",
+ * "histogram", and the @top hottest buffers as "hot" and "hot_bytes".
+ */
+void xls_describe_stats(const struct xls_stats *st, unsigned int top,
+			xls_describe_emit_fn emit, void *ctx);
+
+/* ---- recovery (describe_recover.c) ------------------------------- */
+
+/* An entry of the cancel table after pass 1. */
+void xls_describe_rcancel(const struct xls_rcancel *cn, struct xls_fieldset *fs);
+
+/* A transaction as recovery treats it (JSON "rtrans"). */
+void xls_describe_rtrans(const struct xls_rtrans *rt, struct xls_fieldset *fs);
+
+/* An item in recovery order with its decision (JSON "ritem"). */
+void xls_describe_ritem(const struct xls_trans *t, const struct xls_ritem *ri,
+			struct xls_fieldset *fs);
+
+/* The one CSV layout of recover: buffer items only. */
+void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem *ri,
+			    struct xls_fieldset *fs);
+
+/* The columns of recover's text table. */
+void xls_describe_ritem_row(const struct xls_ritem *ri, struct xls_fieldset *fs);
+
+/* Work recovery would finish: an intent without its done item, an AGI bucket. */
+void xls_describe_rintent(const struct xls_rintent *in, struct xls_fieldset *fs);
+
+void xls_describe_rsummary(const struct xls_recover_summary *s, struct xls_fieldset *fs);
+
+/* history: a buffer item of the buffer, in recovery order or discarded. */
+void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
+			     const struct xls_ritem *ri, bool discarded,
+			     struct xls_fieldset *fs);
+
+/* history: an inode or icreate item that writes into the buffer. */
+void xls_describe_other_appearance(const struct xls_geometry *g,
+				   const struct xls_trans *t, uint32_t seq,
+				   const struct xls_ritem *ri, struct xls_fieldset *fs);
+
+/* history --diff: the chunks replay changes (@ranges live until written). */
+void xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
+		       const struct xls_image_range *ranges, uint32_t nranges,
+		       struct xls_fieldset *fs);
+
+#endif /* XLS_DESCRIBE_H */

@@ -1,0 +1,80 @@
+/*
+ * Report stage: one analysed buffer item (analysis/analysis.h) as the
+ * fields bufs prints, and with -v its regions, split points and the raw
+ * inputs of the reconstruction (bitmap words, region lengths), so that an
+ * independent implementation can check it (tests/lib/recovery-ref.pl).
+ */
+#include <stdio.h>
+
+#include "report/describe.h"
+
+void xls_describe_buf(const struct xls_buf_analysis *ba, struct xls_fieldset *fs)
+{
+	char buf[160];
+
+	if (!ba->parsed) {
+		xls_field_str(fs, "finding", ba->why);
+		return;
+	}
+	xls_field_hex(fs, "blkno", (uint64_t)ba->blf.blf_blkno);
+	xls_field_uint(fs, "len", ba->res.buf_bytes);
+	xls_field_str(fs, "type", xls_blft_name(ba->blft));
+	xls_blf_flags_str(ba->blf.blf_flags, buf, sizeof(buf));
+	xls_field_str(fs, "flags", buf);
+	xls_field_uint(fs, "map_size", ba->blf.blf_map_size);
+	xls_field_uint(fs, "regions", ba->res.nregions);
+	xls_field_uint(fs, "runs", ba->res.nruns);
+	xls_field_uint(fs, "split_runs", ba->res.nsplit_runs);
+	xls_field_uint(fs, "dirty_bytes", ba->res.dirty_bytes);
+	xls_field_real(fs, "dirty_pct", ba->dirty_pct);
+	xls_field_uint(fs, "data_bytes", ba->res.data_bytes);
+	xls_field_uint(fs, "log_cost", ba->log_cost);
+	xls_region_problems_str(ba->res.problems, buf, sizeof(buf));
+	xls_field_str(fs, "problems", ba->res.problems ? buf : "");
+}
+
+static const struct xls_member place_members[] = {
+	XLS_MEMBER("offset", XLS_FIELD_UINT, struct xls_region_place, offset),
+	XLS_MEMBER("len", XLS_FIELD_UINT, struct xls_region_place, len),
+};
+
+static const struct xls_list place_list = {
+	place_members, 2, sizeof(struct xls_region_place), NULL, NULL, "-",
+};
+
+static const struct xls_member split_members[] = {
+	XLS_MEMBER("chunk", XLS_FIELD_UINT, struct xls_split, chunk),
+	XLS_MEMBER("offset", XLS_FIELD_UINT, struct xls_split, offset),
+	XLS_MEMBER("page_boundary", XLS_FIELD_BOOL, struct xls_split, page_boundary),
+};
+
+static const struct xls_list split_list = {
+	split_members, 3, sizeof(struct xls_split), NULL, NULL, "-",
+};
+
+static const struct xls_member region_len_member[] = {
+	XLS_MEMBER(NULL, XLS_FIELD_UINT, struct xls_region, len),
+};
+
+static const struct xls_list region_len_list = {
+	region_len_member, 1, sizeof(struct xls_region), NULL, NULL, "-",
+};
+
+void xls_describe_buf_regions(const struct xls_buf_analysis *ba,
+			      const struct xls_item *it, struct xls_fieldset *fs)
+{
+	const struct xls_region_result *r = &ba->res;
+	char words[200];
+	size_t wpos = 0;
+
+	xls_field_list(fs, "region_list", &place_list, r->places, r->nplaces);
+	xls_field_list(fs, "split_list", &split_list, r->splits, r->nsplits_stored);
+	words[0] = '\0';
+	for (uint32_t i = 0; i < ba->blf.map_words; i++)
+		wpos += (size_t)snprintf(words + wpos, sizeof(words) - wpos, "%s%08x",
+					 i ? " " : "", ba->blf.blf_data_map[i]);
+	xls_field_str(fs, "data_map", words);
+	xls_field_list(fs, "region_lens", &region_len_list,
+		       it->nregions > 1 ? it->regions + 1 : NULL,
+		       it->nregions > 1 ? it->nregions - 1 : 0);
+}

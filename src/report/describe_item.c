@@ -1,0 +1,494 @@
+/*
+ * Report stage: a decoded log item (items/item.h) as fields.  Always "item"
+ * (type name or "unknown"), "type_code", "size" and "regions", then the
+ * fields of its family, then "finding" when a check failed.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/describe.h"
+
+/* Entries of an extent list shown at most; "extents_shown" says so. */
+#define EXTENTS_SHOWN_MAX	32
+
+/* Longest name shown; the rest is counted in "name_shown". */
+#define ATTR_NAME_SHOW		256
+
+/* ---- extent lists --------------------------------------------------- */
+
+struct free_elem {
+	uint64_t	start;
+	uint32_t	len;
+};
+
+static void free_text(const void *elem, char *buf, size_t bufsz)
+{
+	const struct free_elem *e = elem;
+
+	snprintf(buf, bufsz, "0x%llx+%u", (unsigned long long)e->start, e->len);
+}
+
+static const struct xls_member free_members[] = {
+	XLS_MEMBER("start", XLS_FIELD_UINT, struct free_elem, start),
+	XLS_MEMBER("len", XLS_FIELD_UINT, struct free_elem, len),
+};
+
+static const struct xls_list free_list = {
+	free_members, 2, sizeof(struct free_elem), free_text, " ", NULL,
+};
+
+struct map_elem {
+	uint64_t	owner;
+	const char	*owner_name;	/* a special rmap owner, or NULL */
+	uint64_t	startblock;
+	uint64_t	startoff;
+	uint32_t	len;
+	uint32_t	flags;
+	const char	*type;
+	const char	*flag_names;	/* of the bits above the type code */
+	const char	*owner_label;	/* text: "owner" (RUI) or "ino" (BUI) */
+};
+
+static void map_text(const void *elem, char *buf, size_t bufsz)
+{
+	const struct map_elem *e = elem;
+	char owner[24];
+
+	if (e->owner_name)
+		snprintf(owner, sizeof(owner), "%s", e->owner_name);
+	else
+		snprintf(owner, sizeof(owner), "%llu", (unsigned long long)e->owner);
+	snprintf(buf, bufsz, "%s%s%s %s=%s 0x%llx+%u@%llu", e->type,
+		 e->flag_names[0] ? "|" : "", e->flag_names, e->owner_label, owner,
+		 (unsigned long long)e->startblock, e->len,
+		 (unsigned long long)e->startoff);
+}
+
+static const struct xls_member map_members[] = {
+	XLS_MEMBER("owner", XLS_FIELD_UINT, struct map_elem, owner),
+	XLS_MEMBER("owner_name", XLS_FIELD_STR, struct map_elem, owner_name),
+	XLS_MEMBER("startblock", XLS_FIELD_UINT, struct map_elem, startblock),
+	XLS_MEMBER("startoff", XLS_FIELD_UINT, struct map_elem, startoff),
+	XLS_MEMBER("len", XLS_FIELD_UINT, struct map_elem, len),
+	XLS_MEMBER("flags", XLS_FIELD_HEX, struct map_elem, flags),
+	XLS_MEMBER("type", XLS_FIELD_STR, struct map_elem, type),
+	XLS_MEMBER("flag_names", XLS_FIELD_STR, struct map_elem, flag_names),
+};
+
+static const struct xls_list map_list = {
+	map_members, 8, sizeof(struct map_elem), map_text, "; ", NULL,
+};
+
+struct phys_elem {
+	uint64_t	startblock;
+	uint32_t	len;
+	uint32_t	flags;
+	const char	*type;
+};
+
+static void phys_text(const void *elem, char *buf, size_t bufsz)
+{
+	const struct phys_elem *e = elem;
+
+	snprintf(buf, bufsz, "%s 0x%llx+%u", e->type,
+		 (unsigned long long)e->startblock, e->len);
+}
+
+static const struct xls_member phys_members[] = {
+	XLS_MEMBER("startblock", XLS_FIELD_UINT, struct phys_elem, startblock),
+	XLS_MEMBER("len", XLS_FIELD_UINT, struct phys_elem, len),
+	XLS_MEMBER("flags", XLS_FIELD_HEX, struct phys_elem, flags),
+	XLS_MEMBER("type", XLS_FIELD_STR, struct phys_elem, type),
+};
+
+static const struct xls_list phys_list = {
+	phys_members, 4, sizeof(struct phys_elem), phys_text, "; ", NULL,
+};
+
+/* "type_N" for a code with no name, kept in the set. */
+static const char *code_or_number(struct xls_fieldset *fs, const char *name,
+				  uint32_t code)
+{
+	char buf[24];
+
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "type_%u", code);
+	return xls_fields_strdup(fs, buf);
+}
+
+static uint32_t shown(const struct xls_extent_item *x)
+{
+	return x->count < EXTENTS_SHOWN_MAX ? x->count : EXTENTS_SHOWN_MAX;
+}
+
+/* The "extents" list and, when not all of them are in it, "extents_shown". */
+static void extents_field(struct xls_fieldset *fs, const struct xls_list *l,
+			  const void *elems, uint32_t n, uint32_t declared)
+{
+	if (!elems)
+		n = 0;
+	xls_field_list(fs, "extents", l, elems, n);
+	if (n < declared)
+		xls_field_uint(fs, "extents_shown", n);
+}
+
+static void free_extents(const struct xls_item_decoded *d, const char *id_key,
+			 struct xls_fieldset *fs)
+{
+	const struct xls_extent_item *x = &d->u.ext;
+	uint32_t n = shown(x);
+	struct free_elem *e;
+	struct xls_free_extent fe;
+
+	if (!x->has_header)
+		return;
+	xls_field_hex(fs, id_key, x->id);
+	xls_field_uint(fs, "nextents", x->nextents);
+	if (x->layout32 && x->nextents > 0)
+		xls_field_str(fs, "extent_layout", "32-bit");
+	e = xls_fields_alloc(fs, sizeof(*e) * (n ? n : 1));
+	for (uint32_t i = 0; e && i < n; i++) {
+		xls_extent_item_free(x, i, &fe);
+		e[i].start = fe.start;
+		e[i].len = fe.len;
+	}
+	extents_field(fs, &free_list, e, n, x->nextents);
+}
+
+static void map_extents(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	const struct xls_extent_item *x = &d->u.ext;
+	bool bui = d->item->type == XFS_LI_BUI;
+	const struct xls_flag_table *ft = bui ? &xls_bmap_flag_table : &xls_rmap_flag_table;
+	uint32_t n = shown(x);
+	struct xls_map_extent m;
+	struct map_elem *e;
+	char names[96];
+
+	if (!x->has_header)
+		return;
+	xls_field_hex(fs, "id", x->id);
+	xls_field_uint(fs, "nextents", x->nextents);
+	e = xls_fields_alloc(fs, sizeof(*e) * (n ? n : 1));
+	for (uint32_t i = 0; e && i < n; i++) {
+		uint32_t code;
+
+		xls_extent_item_map(x, i, &m);
+		code = m.flags & XFS_RMAP_EXTENT_TYPE_MASK;
+		e[i].owner = m.owner;
+		e[i].owner_name = bui ? NULL : xls_rmap_owner_name(m.owner);
+		e[i].startblock = m.startblock;
+		e[i].startoff = m.startoff;
+		e[i].len = m.len;
+		e[i].flags = m.flags;
+		e[i].type = code_or_number(fs, bui ? xls_bmap_type_name(code) :
+					   xls_rmap_type_name(code), code);
+		xls_flags_to_str(m.flags & ~(uint32_t)XFS_RMAP_EXTENT_TYPE_MASK, ft,
+				 names, sizeof(names));
+		e[i].flag_names = xls_fields_strdup(fs, names);
+		e[i].owner_label = bui ? "ino" : "owner";
+	}
+	extents_field(fs, &map_list, e, n, x->nextents);
+}
+
+static void phys_extents(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	const struct xls_extent_item *x = &d->u.ext;
+	uint32_t n = shown(x);
+	struct xls_phys_extent pe;
+	struct phys_elem *e;
+
+	if (!x->has_header)
+		return;
+	xls_field_hex(fs, "id", x->id);
+	xls_field_uint(fs, "nextents", x->nextents);
+	e = xls_fields_alloc(fs, sizeof(*e) * (n ? n : 1));
+	for (uint32_t i = 0; e && i < n; i++) {
+		uint32_t code;
+
+		xls_extent_item_phys(x, i, &pe);
+		code = pe.flags & XFS_REFCOUNT_EXTENT_TYPE_MASK;
+		e[i].startblock = pe.startblock;
+		e[i].len = pe.len;
+		e[i].flags = pe.flags;
+		e[i].type = code_or_number(fs, xls_refc_type_name(code), code);
+	}
+	extents_field(fs, &phys_list, e, n, x->nextents);
+}
+
+/* The key of a done item's id: its intent's name ("rui_id" for rud_rt). */
+static const char *done_id_key(uint16_t type)
+{
+	switch (type) {
+	case XFS_LI_EFD: case XFS_LI_EFD_RT:	return "efi_id";
+	case XFS_LI_RUD: case XFS_LI_RUD_RT:	return "rui_id";
+	case XFS_LI_CUD: case XFS_LI_CUD_RT:	return "cui_id";
+	case XFS_LI_BUD:			return "bui_id";
+	case XFS_LI_XMD:			return "xmi_id";
+	case XFS_LI_ATTRD:			return "attri_id";
+	}
+	return "id";
+}
+
+/* ---- the other families --------------------------------------------- */
+
+static void buf_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	const struct xls_buf_format *bf = &d->u.buf;
+	uint64_t data_bytes = 0;
+
+	if (!bf->parsed)
+		return;
+	xls_field_hex(fs, "blkno", (uint64_t)bf->blf_blkno);
+	xls_field_uint(fs, "len", bf->blf_len);
+	xls_field_uint(fs, "bytes", (uint64_t)bf->blf_len * BBSIZE);
+	xls_field_uint(fs, "map_size", bf->blf_map_size);
+	xls_field_hex(fs, "flags", bf->blf_flags);
+	xls_field_flags(fs, "flag_names", bf->blf_flags & ~(uint64_t)XFS_BLFT_MASK,
+			&xls_blf_flag_table);
+	xls_field_str(fs, "buf_type", xls_blft_name(xls_blft(bf->blf_flags)));
+	for (uint32_t i = 1; i < d->item->nregions; i++)
+		data_bytes += d->item->regions[i].len;
+	xls_field_uint(fs, "data_bytes", data_bytes);
+}
+
+static void inode_core(const struct xls_inode_item *ino, struct xls_fieldset *fs)
+{
+	const struct xls_log_dinode *c = &ino->core;
+
+	xls_field_strf(fs, "mode", "%#o", c->di_mode);
+	xls_field_int(fs, "di_version", c->di_version);
+	xls_field_uint(fs, "di_format", (uint8_t)c->di_format);
+	xls_field_uint(fs, "uid", c->di_uid);
+	xls_field_uint(fs, "gid", c->di_gid);
+	xls_field_uint(fs, "nlink", c->di_nlink);
+	xls_field_int(fs, "di_size", c->di_size);
+	xls_field_uint(fs, "nblocks", c->di_nblocks);
+	xls_field_uint(fs, "nextents", xls_log_dinode_nextents(c));
+	xls_field_uint(fs, "anextents", xls_log_dinode_anextents(c));
+	xls_field_uint(fs, "forkoff", c->di_forkoff);
+	xls_field_hex(fs, "di_flags", c->di_flags);
+	xls_field_uint(fs, "gen", c->di_gen);
+	if (c->di_version < 3) {
+		xls_field_uint(fs, "flushiter", c->di_flushiter);
+	} else if (ino->core_v3) {
+		xls_field_hex(fs, "di_flags2", c->di_flags2);
+		xls_field_hex(fs, "di_ino", c->di_ino);
+	}
+}
+
+static void inode_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	const struct xls_inode_item *ino = &d->u.inode;
+
+	if (!ino->has_format)
+		return;
+	xls_field_hex(fs, "ino", ino->ilf_ino);
+	xls_field_hex(fs, "fields", ino->ilf_fields);
+	xls_field_flags(fs, "field_names", ino->ilf_fields, &xls_ilog_flag_table);
+	xls_field_uint(fs, "asize", ino->ilf_asize);
+	xls_field_uint(fs, "dsize", ino->ilf_dsize);
+	xls_field_hex(fs, "blkno", (uint64_t)ino->ilf_blkno);
+	xls_field_int(fs, "buf_len", ino->ilf_len);
+	xls_field_int(fs, "boffset", ino->ilf_boffset);
+	if (ino->ilf_fields & XFS_ILOG_DEV)
+		xls_field_hex(fs, "rdev", ino->ilf_rdev);
+	if (ino->has_core && ino->core_v2)
+		inode_core(ino, fs);
+}
+
+/* Name bytes as "@key" (printable ASCII) or "@key_hex". */
+static void attr_name(struct xls_fieldset *fs, const struct xls_region *r,
+		      uint32_t name_len, const char *key, const char *hex_key,
+		      const char *shown_key)
+{
+	char buf[2 * ATTR_NAME_SHOW + 1];
+	uint32_t n = name_len;
+	bool printable = true;
+
+	if (!r || !r->data)
+		return;
+	if (n > r->len)
+		n = r->len;
+	if (n > ATTR_NAME_SHOW)
+		n = ATTR_NAME_SHOW;
+	for (uint32_t i = 0; i < n; i++)
+		if (r->data[i] < 0x20 || r->data[i] > 0x7e)
+			printable = false;
+	if (printable) {
+		memcpy(buf, r->data, n);
+		buf[n] = '\0';
+		xls_field_str(fs, key, buf);
+	} else {
+		for (uint32_t i = 0; i < n; i++)
+			snprintf(buf + 2 * i, 3, "%02x", r->data[i]);
+		buf[2 * n] = '\0';
+		xls_field_str(fs, hex_key, buf);
+	}
+	if (n < name_len)
+		xls_field_uint(fs, shown_key, n);
+}
+
+static void attri_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	const struct xls_attri_item *a = &d->u.attri;
+	bool replace = a->op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE;
+
+	if (!a->has_format)
+		return;
+	xls_field_hex(fs, "id", a->id);
+	xls_field_hex(fs, "ino", a->ino);
+	xls_field_uint(fs, "igen", a->igen);
+	if (a->op_name)
+		xls_field_str(fs, "op", a->op_name);
+	else
+		xls_field_strf(fs, "op", "op_%u", a->op);
+	xls_field_hex(fs, "op_flags", a->op_flags);
+	xls_field_uint(fs, "name_len", a->name_len);
+	if (replace)
+		xls_field_uint(fs, "new_name_len", a->new_name_len);
+	xls_field_uint(fs, "value_len", a->value_len);
+	xls_field_hex(fs, "attr_filter", a->attr_filter);
+	xls_field_flags(fs, "attr_filter_names", a->attr_filter,
+			&xls_attr_filter_flag_table);
+	attr_name(fs, a->name, a->name_len, "name", "name_hex", "name_shown");
+	if (a->new_name)
+		attr_name(fs, a->new_name, a->new_name_len, "new_name", "new_name_hex",
+			  "new_name_shown");
+	if (a->has_parent) {
+		xls_field_hex(fs, "parent_ino", a->parent_ino);
+		xls_field_uint(fs, "parent_gen", a->parent_gen);
+	}
+	if (a->has_new_parent) {
+		xls_field_hex(fs, "new_parent_ino", a->new_parent_ino);
+		xls_field_uint(fs, "new_parent_gen", a->new_parent_gen);
+	}
+}
+
+static void xmi_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	const struct xls_xmi_item *x = &d->u.xmi;
+
+	if (!x->has_format)
+		return;
+	xls_field_hex(fs, "id", x->id);
+	xls_field_hex(fs, "ino1", x->inode1);
+	xls_field_hex(fs, "ino2", x->inode2);
+	xls_field_uint(fs, "igen1", x->igen1);
+	xls_field_uint(fs, "igen2", x->igen2);
+	xls_field_uint(fs, "startoff1", x->startoff1);
+	xls_field_uint(fs, "startoff2", x->startoff2);
+	xls_field_uint(fs, "blockcount", x->blockcount);
+	xls_field_hex(fs, "flags", x->flags);
+	xls_field_flags(fs, "flag_names", x->flags, &xls_xmi_flag_table);
+	xls_field_int(fs, "isize1", x->isize1);
+	xls_field_int(fs, "isize2", x->isize2);
+}
+
+static void dquot_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	const struct xls_dquot_item *q = &d->u.dquot;
+
+	if (!q->has_format)
+		return;
+	xls_field_uint(fs, "id", q->qlf_id);
+	xls_field_hex(fs, "blkno", q->qlf_blkno);
+	xls_field_int(fs, "buf_len", q->qlf_len);
+	xls_field_uint(fs, "boffset", q->qlf_boffset);
+	if (!q->has_dquot)
+		return;
+	xls_field_hex(fs, "d_magic", q->d_magic);
+	xls_field_hex(fs, "d_type", q->d_type);
+	xls_field_flags(fs, "d_type_names", q->d_type, &xls_dq_type_flag_table);
+	xls_field_uint(fs, "d_id", q->d_id);
+}
+
+static void quotaoff_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	if (!d->u.qoff.has_format)
+		return;
+	xls_field_hex(fs, "qflags", d->u.qoff.qf_flags);
+	xls_field_flags(fs, "qflag_names", d->u.qoff.qf_flags, &xls_qflag_table);
+}
+
+static void icreate_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	const struct xls_icreate_item *ic = &d->u.icreate;
+
+	if (!ic->has_format)
+		return;
+	xls_field_uint(fs, "ag", ic->icl_ag);
+	xls_field_hex(fs, "agbno", ic->icl_agbno);
+	xls_field_uint(fs, "count", ic->icl_count);
+	xls_field_uint(fs, "isize", ic->icl_isize);
+	xls_field_uint(fs, "length", ic->icl_length);
+	xls_field_hex(fs, "gen", ic->icl_gen);
+}
+
+static void family_fields(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	switch (d->type->family) {
+	case XLS_FAMILY_BUF:
+		buf_item(d, fs);
+		break;
+	case XLS_FAMILY_INODE:
+		inode_item(d, fs);
+		break;
+	case XLS_FAMILY_FREE_EXTENTS:
+		free_extents(d, d->type->role == XLS_ROLE_DONE ? "efi_id" : "id", fs);
+		break;
+	case XLS_FAMILY_MAP_EXTENTS:
+		map_extents(d, fs);
+		break;
+	case XLS_FAMILY_PHYS_EXTENTS:
+		phys_extents(d, fs);
+		break;
+	case XLS_FAMILY_DONE:
+		if (d->u.done.has_id)
+			xls_field_hex(fs, done_id_key(d->item->type), d->u.done.id);
+		break;
+	case XLS_FAMILY_ATTRI:
+		attri_item(d, fs);
+		break;
+	case XLS_FAMILY_XMI:
+		xmi_item(d, fs);
+		break;
+	case XLS_FAMILY_DQUOT:
+		dquot_item(d, fs);
+		break;
+	case XLS_FAMILY_QUOTAOFF:
+		quotaoff_item(d, fs);
+		break;
+	case XLS_FAMILY_ICREATE:
+		icreate_item(d, fs);
+		break;
+	case XLS_FAMILY_NONE:
+		break;
+	}
+}
+
+int xls_describe_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	const struct xls_item *it = d->item;
+
+	xls_field_str(fs, "item", d->type ? d->type->name : "unknown");
+	xls_field_hex(fs, "type_code", it->type);
+	xls_field_uint(fs, "size", it->size);
+	xls_field_uint(fs, "regions", it->nregions);
+	if (d->has_format && d->type)
+		family_fields(d, fs);
+	if (d->problems.count) {
+		xls_field_str(fs, "finding", d->problems.text);
+		return 1;
+	}
+	return 0;
+}
+
+int xls_describe_raw_item(const struct xls_item *it, struct xls_fieldset *fs)
+{
+	struct xls_item_decoded d;
+
+	xls_item_decode(it, &d);
+	return xls_describe_item(&d, fs);
+}

@@ -1,0 +1,148 @@
+/*
+ * Report stage: the log itself as fields -- its geometry, head and tail,
+ * each record, each transaction, and the findings of any stage.
+ */
+#include <stdio.h>
+#include <uuid/uuid.h>
+
+#include "report/describe.h"
+
+const char *xls_log_state_name(enum xls_log_state s)
+{
+	switch (s) {
+	case XLS_LOG_CLEAN:	return "clean";
+	case XLS_LOG_DIRTY:	return "dirty";
+	case XLS_LOG_ZEROED:	return "zeroed";
+	}
+	return "?";
+}
+
+void xls_describe_geometry(const struct xls_source *src, const struct xls_log *log,
+			   const struct xls_head_tail *ht, struct xls_fieldset *fs)
+{
+	const struct xls_geometry *g = &src->geo;
+
+	xls_field_str(fs, "input", src->path);
+	xls_field_str(fs, "log_location", !g->has_sb ? "bare" :
+		      g->external ? "external" : "internal");
+	xls_field_uint(fs, "log_offset", g->log_offset);
+	xls_field_uint(fs, "log_blocks", g->log_bbs);
+	xls_field_uint(fs, "log_bytes", (uint64_t)g->log_bbs * 512);
+	xls_field_uint(fs, "sector_size", (uint64_t)g->sect_bbs * 512);
+	xls_field_uint(fs, "log_sunit", g->log_sunit);
+	xls_field_uint(fs, "log_version", log->logv2 ? 2 : 1);
+	xls_field_bool(fs, "crc", g->crc);
+	if (g->has_sb) {
+		char uuid[40];
+
+		uuid_unparse_lower(g->uuid, uuid);
+		xls_field_str(fs, "uuid", uuid);
+		xls_field_uint(fs, "sb_version", g->sb_versionnum & XFS_SB_VERSION_NUMBITS);
+		xls_field_uint(fs, "block_size", g->blocksize);
+	}
+	xls_field_str(fs, "state", xls_log_state_name(ht->state));
+	xls_field_uint(fs, "head_blk", ht->head_blk);
+	xls_field_uint(fs, "tail_blk", ht->tail_blk);
+	xls_field_lsn(fs, "last_lsn", ht->last_lsn);
+	xls_field_lsn(fs, "tail_lsn", ht->tail_lsn);
+	xls_field_uint(fs, "active_blocks",
+		       ht->state == XLS_LOG_ZEROED ? 0 :
+		       xls_log_distance(log, ht->tail_blk, ht->head_blk));
+	xls_field_bool(fs, "torn_head", ht->torn);
+	if (ht->torn)
+		xls_field_uint(fs, "torn_from_blk", ht->found_head_blk);
+	xls_field_bool(fs, "tail_moved", ht->tail_moved);
+}
+
+void xls_describe_scan_totals(const struct xls_scan_totals *tot, uint64_t findings,
+			      struct xls_fieldset *fs)
+{
+	xls_field_uint(fs, "records", tot->records);
+	xls_field_uint(fs, "records_wrapped", tot->wrapped);
+	xls_field_uint(fs, "crc_bad", tot->crc_bad);
+	xls_field_uint(fs, "crc_zero", tot->crc_zero);
+	xls_field_uint(fs, "bad_headers", tot->gaps);
+	xls_field_uint(fs, "bad_cycle_records", tot->bad_stamp_records);
+	xls_field_uint(fs, "uuid_mismatch", tot->uuid_mismatch);
+	xls_field_uint(fs, "trans_committed", tot->trans[XLS_TRANS_COMMITTED]);
+	xls_field_uint(fs, "trans_incomplete", tot->trans[XLS_TRANS_INCOMPLETE]);
+	xls_field_uint(fs, "trans_corrupt", tot->trans[XLS_TRANS_CORRUPT]);
+	xls_field_uint(fs, "unmount_records", tot->trans[XLS_TRANS_UNMOUNT]);
+	xls_field_uint(fs, "items", tot->items);
+	xls_field_uint(fs, "findings", findings);
+}
+
+static const char *crc_name(enum xls_crc_state s)
+{
+	switch (s) {
+	case XLS_CRC_OK:	return "ok";
+	case XLS_CRC_OK_I386:	return "i386";
+	case XLS_CRC_ZERO:	return "zero";
+	case XLS_CRC_BAD:	return "BAD";
+	}
+	return "?";
+}
+
+void xls_describe_record(const struct xls_rec *rec, const struct xls_rec_summary *s,
+			 struct xls_fieldset *fs)
+{
+	char notes[128];
+
+	xls_field_lsn(fs, "lsn", rec->h_lsn);
+	xls_field_uint(fs, "blk", rec->blk);
+	xls_field_uint(fs, "cycle", rec->h_cycle);
+	xls_field_uint(fs, "version", rec->h_version);
+	xls_field_uint(fs, "h_len", rec->h_len);
+	xls_field_uint(fs, "h_size", rec->h_size);
+	xls_field_uint(fs, "hblks", rec->hblks);
+	xls_field_uint(fs, "data_blks", rec->data_blks);
+	xls_field_uint(fs, "ops", rec->h_num_logops);
+	xls_field_uint(fs, "ops_walked", s->ops);
+	xls_field_uint(fs, "unused", s->unused_bytes);
+	xls_field_lsn(fs, "tail_lsn", rec->h_tail_lsn);
+	xls_field_uint(fs, "prev_block", rec->h_prev_block);
+	xls_field_hex(fs, "h_crc", rec->h_crc);
+	xls_field_hex(fs, "crc_calc", rec->crc_calc);
+	xls_field_str(fs, "crc", crc_name(rec->crc));
+	xls_field_bool(fs, "wrapped", rec->wrapped);
+	xls_field_uint(fs, "bad_cycle_blocks", rec->bad_stamps);
+	snprintf(notes, sizeof(notes), "%s%s%s%s",
+		 rec->wrapped ? "wrapped " : "",
+		 rec->bad_stamps ? "bad-cycle " : "",
+		 rec->uuid_mismatch ? "foreign-uuid " : "",
+		 s->op_problem ? "bad-op " : "");
+	xls_field_str(fs, "notes", notes);
+}
+
+void xls_describe_trans(const struct xls_trans *t, struct xls_fieldset *fs)
+{
+	xls_field_hex(fs, "tid", t->tid);
+	xls_field_lsn(fs, "lsn", t->lsn);
+	if (t->commit_lsn)
+		xls_field_lsn(fs, "commit_lsn", t->commit_lsn);
+	xls_field_str(fs, "state", xls_trans_state_name(t->state));
+	if (t->has_header) {
+		xls_field_uint(fs, "th_type", t->th_type);
+		xls_field_uint(fs, "th_num_items", t->th_num_items);
+	}
+	xls_field_uint(fs, "items", t->nitems);
+	xls_field_uint(fs, "regions", t->nregions);
+	xls_field_uint(fs, "records", t->nrecords);
+	xls_field_uint(fs, "op_bytes", t->op_bytes);
+	xls_field_uint(fs, "region_bytes", t->region_bytes);
+	if (t->why)
+		xls_field_str(fs, "why", t->why);
+}
+
+void xls_describe_finding(const struct xls_finding *f, struct xls_fieldset *fs)
+{
+	xls_field_str(fs, "finding", f->kind);
+	if (f->lsn)
+		xls_field_lsn(fs, "lsn", f->lsn);
+	xls_field_uint(fs, "rec_blk", f->rec_blk);
+	if (f->offset >= 0)
+		xls_field_uint(fs, "offset", (uint64_t)f->offset);
+	if (f->has_tid)
+		xls_field_hex(fs, "tid", f->tid);
+	xls_field_str(fs, "msg", f->msg);
+}

@@ -1,0 +1,344 @@
+/*
+ * Report stage: what recovery does (recover/recover.h) as fields -- the
+ * cancel table, transactions, items with their decisions, the work left
+ * after replay, the summary -- and a buffer's appearances and replayed
+ * image for history.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/describe.h"
+
+void xls_describe_rcancel(const struct xls_rcancel *cn, struct xls_fieldset *fs)
+{
+	xls_field_hex(fs, "blkno", (uint64_t)cn->blkno);
+	xls_field_uint(fs, "len", (uint64_t)cn->len * 512);
+	xls_field_uint(fs, "refs", cn->refs);
+}
+
+void xls_describe_rtrans(const struct xls_rtrans *rt, struct xls_fieldset *fs)
+{
+	const struct xls_trans *t = rt->t;
+
+	xls_field_hex(fs, "tid", t->tid);
+	xls_field_lsn(fs, "lsn", t->lsn);
+	if (t->commit_lsn)
+		xls_field_lsn(fs, "commit_lsn", t->commit_lsn);
+	xls_field_str(fs, "state", xls_trans_state_name(t->state));
+	xls_field_str(fs, "outcome", rt->replayed ? "replayed" :
+		      t->state == XLS_TRANS_CORRUPT ? "corrupt" : "discarded");
+	xls_field_uint(fs, "seq", rt->seq);
+	xls_field_uint(fs, "items", rt->nitems);
+	xls_field_uint(fs, "buffers_written_first", rt->flushed);
+	if (t->why)
+		xls_field_str(fs, "why", t->why);
+}
+
+/* "inode_buf|cancel" without the "0" that no flag gives. */
+static void flags_field(struct xls_fieldset *fs, const char *key, uint16_t flags)
+{
+	char buf[96];
+
+	xls_blf_flags_str(flags, buf, sizeof(buf));
+	xls_field_str(fs, key, strcmp(buf, "0") == 0 ? "" : buf);
+}
+
+static void decision_text_field(const struct xls_ritem *ri, struct xls_fieldset *fs)
+{
+	char dec[64];
+
+	xls_rdecision_text(ri, dec, sizeof(dec));
+	xls_field_str(fs, "decision_text", dec);
+}
+
+static void unlinked_text(const void *elem, char *buf, size_t bufsz)
+{
+	const struct xls_runlinked *u = elem;
+
+	snprintf(buf, bufsz, "%u:0x%x", u->slot, u->value);
+}
+
+static const struct xls_member unlinked_members[] = {
+	XLS_MEMBER("slot", XLS_FIELD_UINT, struct xls_runlinked, slot),
+	XLS_MEMBER("offset", XLS_FIELD_UINT, struct xls_runlinked, offset),
+	XLS_MEMBER("value", XLS_FIELD_HEX, struct xls_runlinked, value),
+	XLS_MEMBER("readable", XLS_FIELD_BOOL, struct xls_runlinked, readable),
+};
+
+static const struct xls_list unlinked_list = {
+	unlinked_members, 4, sizeof(struct xls_runlinked), unlinked_text, " ", NULL,
+};
+
+static void rbuf_fields(const struct xls_rbuf *b, struct xls_fieldset *fs)
+{
+	xls_field_hex(fs, "blkno", (uint64_t)b->blkno);
+	xls_field_uint(fs, "len", (uint64_t)b->len * 512);
+	xls_field_str(fs, "type", xls_blft_name(b->blft));
+	flags_field(fs, "flags", b->blf_flags);
+	xls_field_uint(fs, "regions", b->res->nregions);
+	xls_field_real(fs, "dirty_pct", b->dirty_pct);
+	xls_field_str(fs, "block_state", !b->block_read ? "unread" :
+		      b->from_replay ? "replayed" : "disk");
+	if (b->magic_name && b->magic_name[0])
+		xls_field_str(fs, "block_magic", b->magic_name);
+	if (b->has_lsn)
+		xls_field_lsn(fs, "block_lsn", b->block_lsn);
+	xls_field_uint(fs, "cancel_refs", b->cancel_refs);
+	if (b->kernel_warning)
+		xls_field_str(fs, "kernel_warning", b->kernel_warning);
+	if (b->compound) {
+		xls_field_uint(fs, "compound", b->compound);
+		xls_field_uint(fs, "seg", b->seg);
+		xls_field_uint(fs, "nseg", b->nseg);
+		xls_field_uint(fs, "block_bytes", b->block_bytes);
+		xls_field_uint(fs, "seg_offset", b->seg_offset);
+		xls_field_bool(fs, "seg_offset_exact", b->seg_offset_exact);
+		xls_field_bool(fs, "block_start", b->block_start);
+		if (b->seg_note)
+			xls_field_str(fs, "seg_note", b->seg_note);
+	}
+	if (b->nunlinked)
+		xls_field_list(fs, "unlinked", &unlinked_list, b->unlinked, b->nunlinked);
+}
+
+static const char *item_name(uint16_t type)
+{
+	const char *name = xls_item_type_name(type);
+
+	return name ? name : "unknown";
+}
+
+void xls_describe_ritem(const struct xls_trans *t, const struct xls_ritem *ri,
+			struct xls_fieldset *fs)
+{
+	xls_field_hex(fs, "tid", t->tid);
+	xls_field_lsn(fs, "lsn", t->lsn);
+	xls_field_uint(fs, "order", ri->order);
+	xls_field_uint(fs, "index", ri->index);
+	xls_field_str(fs, "item", item_name(ri->type));
+	xls_field_str(fs, "list", xls_rlist_name(ri->list));
+	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
+	decision_text_field(ri, fs);
+	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
+	if (ri->buf)
+		rbuf_fields(ri->buf, fs);
+	if (ri->has_ino) {
+		xls_field_hex(fs, "ino", ri->ino);
+		xls_field_hex(fs, "ino_blkno", (uint64_t)ri->ino_blkno);
+		xls_field_uint(fs, "ino_boffset", ri->ino_boffset);
+	}
+	if (ri->has_id)
+		xls_field_hex(fs, "id", ri->id);
+	xls_field_str(fs, "detail", ri->detail);
+	if (ri->fail_why)
+		xls_field_str(fs, "fail", ri->fail_why);
+}
+
+void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem *ri,
+			    struct xls_fieldset *fs)
+{
+	const struct xls_rbuf *b = ri->buf;
+
+	xls_field_hex(fs, "tid", rt->t->tid);
+	xls_field_lsn(fs, "lsn", rt->t->lsn);
+	xls_field_uint(fs, "seq", rt->seq);
+	xls_field_uint(fs, "order", ri->order);
+	xls_field_uint(fs, "index", ri->index);
+	xls_field_str(fs, "list", xls_rlist_name(ri->list));
+	xls_field_hex(fs, "blkno", (uint64_t)b->blkno);
+	xls_field_uint(fs, "len", (uint64_t)b->len * 512);
+	xls_field_str(fs, "type", xls_blft_name(b->blft));
+	flags_field(fs, "flags", b->blf_flags);
+	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
+	decision_text_field(ri, fs);
+	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
+	xls_field_str(fs, "block_magic", b->magic_name ? b->magic_name : "");
+	if (b->has_lsn)
+		xls_field_lsn(fs, "block_lsn", b->block_lsn);
+	else
+		xls_field_str(fs, "block_lsn", "");
+	xls_field_uint(fs, "cancel_refs", b->cancel_refs);
+	xls_field_uint(fs, "compound", b->compound);
+	xls_field_uint(fs, "seg", b->seg);
+	xls_field_uint(fs, "nseg", b->nseg);
+	xls_field_uint(fs, "seg_offset", b->seg_offset);
+	xls_field_str(fs, "kernel_warning", b->kernel_warning ? b->kernel_warning : "");
+	xls_field_str(fs, "fail", ri->fail_why ? ri->fail_why : "");
+	xls_field_str(fs, "detail", ri->detail);
+}
+
+/* The short list names of the text table. */
+static const char *list_short(enum xls_rlist l)
+{
+	switch (l) {
+	case XLS_RL_BUFFER:	return "buf";
+	case XLS_RL_ITEM:	return "item";
+	case XLS_RL_INODE_BUF:	return "ibuf";
+	case XLS_RL_CANCEL:	return "cancel";
+	}
+	return "?";
+}
+
+void xls_describe_ritem_row(const struct xls_ritem *ri, struct xls_fieldset *fs)
+{
+	xls_field_uint(fs, "order", ri->order);
+	xls_field_uint(fs, "index", ri->index);
+	xls_field_str(fs, "list", list_short(ri->list));
+	xls_field_str(fs, "item", item_name(ri->type));
+	if (ri->buf) {
+		xls_field_hex(fs, "blkno", (uint64_t)ri->buf->blkno);
+		xls_field_uint(fs, "len", (uint64_t)ri->buf->len * 512);
+		xls_field_str(fs, "type", xls_blft_name(ri->buf->blft));
+		decision_text_field(ri, fs);
+	} else if (ri->decision != XLS_RD_NONE) {
+		decision_text_field(ri, fs);
+	}
+	xls_field_str(fs, "detail", ri->detail);
+}
+
+void xls_describe_rintent(const struct xls_rintent *in, struct xls_fieldset *fs)
+{
+	xls_field_str(fs, "intent", in->kind);
+	xls_field_hex(fs, "id", in->id);
+	if (in->type != XFS_LI_IUNLINK) {
+		xls_field_hex(fs, "tid", in->tid);
+		xls_field_lsn(fs, "lsn", in->lsn);
+	}
+	xls_field_str(fs, "what", in->what);
+}
+
+void xls_describe_rsummary(const struct xls_recover_summary *s, struct xls_fieldset *fs)
+{
+	static const char *const always_keys[XLS_RR_COUNT] = {
+		[XLS_RR_V4]		= "always_v4",
+		[XLS_RR_INODE_BUF]	= "always_inode_buf",
+		[XLS_RR_DQUOT_BUF]	= "always_dquot_buf",
+		[XLS_RR_ATTR_RMT]	= "always_attr_rmt",
+		[XLS_RR_UNKNOWN_MAGIC]	= "always_unknown_magic",
+		[XLS_RR_FOREIGN_UUID]	= "always_foreign_uuid",
+		[XLS_RR_RT_NO_HEADER]	= "always_rt_no_header",
+		[XLS_RR_LSN_NULL]	= "always_lsn_null",
+		[XLS_RR_UNREAD]		= "always_unread",
+	};
+
+	xls_field_uint(fs, "trans_replayed", s->trans_replayed);
+	xls_field_uint(fs, "trans_discarded", s->trans_discarded);
+	xls_field_uint(fs, "trans_corrupt", s->trans_corrupt);
+	xls_field_uint(fs, "items", s->items);
+	xls_field_uint(fs, "buffers", s->buffers);
+	xls_field_uint(fs, "replay", s->decisions[XLS_RD_REPLAY]);
+	xls_field_uint(fs, "replay_always", s->decisions[XLS_RD_REPLAY_ALWAYS]);
+	for (unsigned int i = 0; i < XLS_RR_COUNT; i++)
+		xls_field_uint(fs, always_keys[i], s->always_by_reason[i]);
+	xls_field_uint(fs, "skip_cancelled", s->decisions[XLS_RD_SKIP_CANCELLED]);
+	xls_field_uint(fs, "skip_lsn", s->decisions[XLS_RD_SKIP_LSN]);
+	xls_field_uint(fs, "cancel", s->decisions[XLS_RD_CANCEL]);
+	xls_field_uint(fs, "skip_quotaoff", s->decisions[XLS_RD_SKIP_QUOTAOFF]);
+	xls_field_uint(fs, "fail", s->decisions[XLS_RD_FAIL]);
+	xls_field_uint(fs, "cancel_table_entries", s->cancel_entries);
+	xls_field_uint(fs, "cancel_table_refs", s->cancel_refs);
+	xls_field_uint(fs, "compound_buffers", s->compound_buffers);
+	xls_field_uint(fs, "compound_segments", s->compound_segments);
+	xls_field_uint(fs, "kernel_warnings", s->kernel_warnings);
+	xls_field_uint(fs, "unlinked_fields", s->unlinked_fields);
+	xls_field_uint(fs, "pending_work", s->intents_pending);
+	xls_field_uint(fs, "buffers_touched", s->buffers_touched);
+	xls_field_bool(fs, "recovery_fails", s->fails);
+	if (s->fails) {
+		xls_field_lsn(fs, "fail_lsn", s->fail_lsn);
+		xls_field_str(fs, "fail_why", s->fail_why);
+	}
+}
+
+/* ---- history ------------------------------------------------------ */
+
+void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
+			     const struct xls_ritem *ri, bool discarded,
+			     struct xls_fieldset *fs)
+{
+	const struct xls_rbuf *b = ri->buf;
+	char dec[64];
+
+	xls_field_uint(fs, "seq", seq);
+	xls_field_hex(fs, "tid", t->tid);
+	xls_field_lsn(fs, "lsn", t->lsn);
+	xls_field_uint(fs, "index", ri->index);
+	xls_field_uint(fs, "len", (uint64_t)b->len * 512);
+	xls_field_str(fs, "type", xls_blft_name(b->blft));
+	flags_field(fs, "flags", b->blf_flags);
+	xls_field_uint(fs, "regions", b->res->nregions);
+	xls_field_uint(fs, "dirty_bytes", b->res->dirty_bytes);
+	xls_field_real(fs, "dirty_pct", b->dirty_pct);
+	xls_field_uint(fs, "cancel_refs", b->cancel_refs);
+	xls_field_str(fs, "committed", discarded ? "no" : "yes");
+	xls_field_str(fs, "decision", discarded ? "discarded" : xls_rdecision_key(ri->decision));
+	if (discarded)
+		snprintf(dec, sizeof(dec), "%s", t->state == XLS_TRANS_CORRUPT ?
+			 "corrupt: recovery stops" : "discarded: no commit");
+	else
+		xls_rdecision_text(ri, dec, sizeof(dec));
+	xls_field_str(fs, "decision_text", dec);
+	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
+	if (b->has_lsn)
+		xls_field_lsn(fs, "block_lsn", b->block_lsn);
+	else
+		xls_field_str(fs, "block_lsn", "");
+	xls_field_str(fs, "kernel_warning", b->kernel_warning ? b->kernel_warning : "");
+	xls_field_str(fs, "detail", ri->detail);
+}
+
+void xls_describe_other_appearance(const struct xls_geometry *g,
+				   const struct xls_trans *t, uint32_t seq,
+				   const struct xls_ritem *ri, struct xls_fieldset *fs)
+{
+	const char *name = xls_item_type_name(ri->type);
+	uint32_t len = ri->has_ino ? ri->ino_len : xls_recover_cluster_bb(g);
+
+	xls_field_uint(fs, "seq", seq);
+	xls_field_hex(fs, "tid", t->tid);
+	xls_field_lsn(fs, "lsn", t->lsn);
+	xls_field_uint(fs, "index", ri->index);
+	xls_field_uint(fs, "len", (uint64_t)len * 512);
+	xls_field_str(fs, "type", name ? name : "?");
+	xls_field_str(fs, "flags", "");
+	xls_field_uint(fs, "regions", 0);
+	xls_field_uint(fs, "dirty_bytes", ri->has_ino ? g->inode_size : (uint64_t)len * 512);
+	xls_field_real(fs, "dirty_pct", ri->has_ino && len ?
+		       100.0 * g->inode_size / (len * 512.0) : 100.0);
+	xls_field_uint(fs, "cancel_refs", 0);
+	xls_field_str(fs, "committed", "yes");
+	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
+	decision_text_field(ri, fs);
+	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
+	xls_field_str(fs, "block_lsn", "");
+	xls_field_str(fs, "kernel_warning", "");
+	xls_field_str(fs, "detail", ri->detail);
+}
+
+static void range_text(const void *elem, char *buf, size_t bufsz)
+{
+	const struct xls_image_range *r = elem;
+
+	snprintf(buf, bufsz, "%u-%u", r->first, r->last);
+}
+
+static const struct xls_member range_members[] = {
+	XLS_MEMBER("first", XLS_FIELD_UINT, struct xls_image_range, first),
+	XLS_MEMBER("last", XLS_FIELD_UINT, struct xls_image_range, last),
+	XLS_MEMBER("offset", XLS_FIELD_UINT, struct xls_image_range, offset),
+	XLS_MEMBER("len", XLS_FIELD_UINT, struct xls_image_range, len),
+};
+
+static const struct xls_list range_list = {
+	range_members, 4, sizeof(struct xls_image_range), range_text, " ", NULL,
+};
+
+void xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
+		       const struct xls_image_range *ranges, uint32_t nranges,
+		       struct xls_fieldset *fs)
+{
+	xls_field_hex(fs, "blkno", (uint64_t)blkno);
+	xls_field_uint(fs, "chunks", nchunks);
+	xls_field_uint(fs, "changed", changed);
+	xls_field_list(fs, "ranges", &range_list, ranges, nranges);
+}

@@ -1,0 +1,133 @@
+/*
+ * Report stage: the statistics of a log (analysis/stats.h) as rows of
+ * fields: "total", then "bytes", "items", "buftype", "histogram", "hot"
+ * and "hot_bytes" rows, in that order.
+ */
+#include <stdlib.h>
+
+#include "report/describe.h"
+
+static double pct_of(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void totals(const struct xls_stats_totals *t, struct xls_fieldset *fs)
+{
+	xls_field_uint(fs, "records", t->records);
+	xls_field_uint(fs, "log_bytes", t->log_bytes);
+	xls_field_uint(fs, "trans_committed", t->trans[XLS_TRANS_COMMITTED]);
+	xls_field_uint(fs, "trans_incomplete", t->trans[XLS_TRANS_INCOMPLETE]);
+	xls_field_uint(fs, "trans_corrupt", t->trans[XLS_TRANS_CORRUPT]);
+	xls_field_uint(fs, "unmount_records", t->trans[XLS_TRANS_UNMOUNT]);
+	xls_field_uint(fs, "items", t->items);
+	xls_field_uint(fs, "regions", t->regions);
+	xls_field_uint(fs, "th_num_items", t->th_num_items);
+	xls_field_uint(fs, "buffers", t->buffers);
+	xls_field_uint(fs, "split_runs", t->split_runs);
+	xls_field_uint(fs, "splits", t->splits);
+	xls_field_uint(fs, "splits_on_page_boundary", t->splits_on_page);
+	xls_field_uint(fs, "inconsistent_buffers", t->inconsistent_buffers);
+	xls_field_uint(fs, "unreadable_buffer_formats", t->unparsed_buffers);
+}
+
+struct items_ctx {
+	struct xls_fieldset	*fs;
+	xls_describe_emit_fn	emit;
+	void			*ctx;
+};
+
+static void item_row(void *vctx, const char *name, uint64_t count)
+{
+	struct items_ctx *ic = vctx;
+
+	xls_fields_reset(ic->fs);
+	xls_field_str(ic->fs, "item", name);
+	xls_field_uint(ic->fs, "count", count);
+	ic->emit(ic->ctx, "items", ic->fs);
+}
+
+static void type_rows(const struct xls_stats *st, struct xls_fieldset *fs,
+		      xls_describe_emit_fn emit, void *ctx)
+{
+	struct xls_stats_type_row *rows;
+	int n = xls_stats_type_rows(st, &rows);
+
+	for (int i = 0; i < n; i++) {
+		xls_fields_reset(fs);
+		xls_field_str(fs, "type", rows[i].type);
+		xls_field_uint(fs, "size", rows[i].size);
+		xls_field_uint(fs, "count", rows[i].count);
+		xls_field_real(fs, "dirty_pct_mean", rows[i].dirty_pct_mean);
+		xls_field_uint(fs, "dirty_pct_median", rows[i].dirty_pct_median);
+		xls_field_uint(fs, "dirty_pct_p90", rows[i].dirty_pct_p90);
+		xls_field_real(fs, "regions_mean", rows[i].regions_mean);
+		xls_field_real(fs, "runs_mean", rows[i].runs_mean);
+		xls_field_uint(fs, "split_runs", rows[i].split_runs);
+		xls_field_uint(fs, "dirty_bytes", rows[i].dirty_bytes);
+		xls_field_uint(fs, "bytes_logged", rows[i].bytes_logged);
+		emit(ctx, "buftype", fs);
+	}
+	free(rows);
+}
+
+static void hot_rows(const struct xls_stats *st, enum xls_hot_order order,
+		     unsigned int top, const char *kind, struct xls_fieldset *fs,
+		     xls_describe_emit_fn emit, void *ctx)
+{
+	struct xls_stats_hot *h = malloc(sizeof(*h) * (top ? top : 1));
+	bool exact;
+	uint32_t n;
+
+	if (!h)
+		return;
+	n = xls_stats_hot(st, order, top, h, &exact);
+	for (uint32_t i = 0; i < n; i++) {
+		xls_fields_reset(fs);
+		xls_field_hex(fs, "blkno", (uint64_t)h[i].blkno);
+		xls_field_uint(fs, "len", (uint64_t)h[i].len * 512);
+		xls_field_str(fs, "type", h[i].mixed ? "mixed" : xls_blft_name(h[i].blft));
+		xls_field_uint(fs, "appearances", h[i].appearances);
+		xls_field_uint(fs, "bytes_logged", h[i].bytes_logged);
+		xls_field_bool(fs, "exact", exact);
+		emit(ctx, kind, fs);
+	}
+	free(h);
+}
+
+void xls_describe_stats(const struct xls_stats *st, unsigned int top,
+			xls_describe_emit_fn emit, void *ctx)
+{
+	struct xls_fieldset *fs = malloc(sizeof(*fs));
+	struct xls_stats_totals t;
+	uint64_t bytes[XLS_BYTES_NCATEGORIES], bins[XLS_STATS_HIST_BINS], parsed;
+	struct items_ctx ic = { fs, emit, ctx };
+
+	if (!fs)
+		return;
+	xls_stats_totals(st, &t);
+	xls_fields_reset(fs);
+	totals(&t, fs);
+	emit(ctx, "total", fs);
+	xls_stats_bytes(st, bytes);
+	for (unsigned int c = 0; c < XLS_BYTES_NCATEGORIES; c++) {
+		xls_fields_reset(fs);
+		xls_field_str(fs, "category", xls_byte_category_name(c));
+		xls_field_uint(fs, "bytes", bytes[c]);
+		xls_field_real(fs, "pct", pct_of(bytes[c], t.log_bytes));
+		emit(ctx, "bytes", fs);
+	}
+	xls_stats_items(st, item_row, &ic);
+	type_rows(st, fs, emit, ctx);
+	xls_stats_histogram(st, bins, &parsed);
+	for (unsigned int b = 0; b < XLS_STATS_HIST_BINS; b++) {
+		xls_fields_reset(fs);
+		xls_field_str(fs, "dirty_pct", xls_stats_hist_bin_name(b));
+		xls_field_uint(fs, "buffers", bins[b]);
+		xls_field_real(fs, "pct", pct_of(bins[b], parsed));
+		emit(ctx, "histogram", fs);
+	}
+	hot_rows(st, XLS_HOT_BY_APPEARANCES, top, "hot", fs, emit, ctx);
+	hot_rows(st, XLS_HOT_BY_BYTES, top, "hot_bytes", fs, emit, ctx);
+	free(fs);
+}

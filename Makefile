@@ -4,7 +4,8 @@
 BUILD ?= build
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 SAN_CFLAGS ?=
-XCFLAGS = -std=c11 $(WARN) $(SAN_CFLAGS)
+EXTRA_CFLAGS ?=
+XCFLAGS = -std=c11 $(WARN) $(SAN_CFLAGS) $(EXTRA_CFLAGS)
 
 # One folder per stage of the pipeline (doc/layout.md); the commands in
 # src/cmd link against the stages, archived in libxls.a with the tests.
@@ -69,6 +70,25 @@ check-asan:
 	$(MAKE) check BUILD=build-asan \
 		SAN_CFLAGS='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined'
 
+# Static analysis, all of which must be silent (CI runs it): clang's
+# analyzer over src/, cppcheck, a clang build that turns warnings (and
+# conditionally uninitialised reads, which gcc misses) into errors, and the
+# layering of the pipeline (tools/check-layers).  Never touches config.mk.
+ANALYZE = $(BUILD)-analyze
+CPPCHECK_FLAGS = --enable=warning,style,performance,portability --std=c11 \
+	--error-exitcode=1 --inline-suppr -q -D__GNUC__ -D__x86_64__ -Isrc
+
+analyze: check-deps
+	@tools/install-deps analyze
+	rm -rf $(ANALYZE)
+	scan-build --status-bugs -o $(ANALYZE)/scan-build sh -c \
+		'$(MAKE) --no-print-directory -s BUILD=$(ANALYZE)/sb CC="$$CC" $(ANALYZE)/sb/xfs_logscope'
+	cppcheck $(CPPCHECK_FLAGS) src
+	$(MAKE) --no-print-directory -s BUILD=$(ANALYZE)/clang CC=clang \
+		EXTRA_CFLAGS='-Wconditional-uninitialized -Werror' $(ANALYZE)/clang/xfs_logscope tests
+	tools/check-layers $(ANALYZE)/clang
+	@echo "analyze: no report from scan-build, cppcheck, clang -Werror or check-layers"
+
 demo:
 	@tools/install-deps demo
 	@$(MAKE) --no-print-directory all
@@ -79,7 +99,7 @@ install: all
 	install -D -m 644 man/xfs_logscope.8 $(DESTDIR)$(mandir)/man8/xfs_logscope.8
 
 clean:
-	rm -rf build build-asan build-fuzz xfs_logscope
+	rm -rf build build-asan build-fuzz build-analyze xfs_logscope
 
 distclean: clean
 	rm -rf config.mk config.log config.status configure autom4te.cache
@@ -87,4 +107,4 @@ distclean: clean
 # make fuzz, make fuzz-replay, and the seed generator the tests use.
 include tests/fuzz/fuzz.mk
 
-.PHONY: all tests check check-deps check-asan demo install clean distclean
+.PHONY: all tests check check-deps check-asan analyze demo install clean distclean

@@ -115,7 +115,6 @@ struct svg_ctx {
 	struct xls_buf_analysis	ba;
 	struct hot_buf		*hot;
 	uint32_t		nhot;
-	int			pass;
 };
 
 /* Pass 1: the statistics of the buffers that pass the filters. */

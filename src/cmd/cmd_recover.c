@@ -150,7 +150,6 @@ static void print_item_notes(struct recover_ctx *rc, const struct xls_ritem *ri)
 {
 	FILE *f = rc->c->out.f;
 	const struct xls_rbuf *b = ri->buf;
-	char map[160];
 
 	if (b && b->compound) {
 		fprintf(f, "%48s segment %u of %u of a %u-byte %s block, ", "",
@@ -182,6 +181,8 @@ static void print_item_notes(struct recover_ctx *rc, const struct xls_ritem *ri)
 		fputc('\n', f);
 	}
 	if (b && rc->c->opt->verbose && b->blf) {
+		char map[160];
+
 		xls_region_map_str(b->blf, b->res, 128, map, sizeof(map));
 		fprintf(f, "%48s map [%s]\n", "", map);
 	}

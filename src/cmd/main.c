@@ -196,8 +196,10 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 
 static int run_command(const struct command *cmd, int argc, char **argv)
 {
-	struct argp_child children[2] = { { 0 }, { 0 } };
 	struct argp extra_argp = { cmd->extra, parse_cmd_opt, NULL, NULL, NULL, NULL, NULL };
+	/* the command's own options, when it has any, as a child parser */
+	struct argp_child children[2] = { { cmd->extra ? &extra_argp : NULL, 0, NULL, 0 },
+					  { 0 } };
 	struct argp argp = { input_options, parse_cmd_opt, cmd->args_doc, cmd->doc,
 			     children, NULL, NULL };
 	struct xls_options opt;
@@ -208,8 +210,6 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 
 	memset(&opt, 0, sizeof(opt));
 	opt.top = 10;
-	if (cmd->extra)
-		children[0].argp = &extra_argp;
 	snprintf(prog, sizeof(prog), "xfs_logscope %s", cmd->name);
 	argv[0] = prog;
 	argp_parse(&argp, argc, argv, 0, NULL, &ps);

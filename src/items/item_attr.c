@@ -92,7 +92,6 @@ int xls_attri_item_parse(const struct xls_item *it, struct xls_attri_item *a,
 	const struct xls_region *fmt = xls_item_region(it, 0);
 	enum xls_endian e = it->endian;
 	uint32_t before = p->count, idx, want;
-	char opname[24];
 
 	memset(a, 0, sizeof(*a));
 	if (!xls_item_need(p, "attri", fmt, ALFI_SIZE, NULL))
@@ -142,6 +141,8 @@ int xls_attri_item_parse(const struct xls_item *it, struct xls_attri_item *a,
 		a->new_value = attr_region(it, idx++, "new value", a->value_len, p);
 	want = idx;
 	if (it->size != want) {
+		char opname[24];
+
 		snprintf(opname, sizeof(opname), "op_%u", a->op);
 		xls_item_problem(p, "attri declares %u regions, op %s with these lengths needs %u",
 				 it->size, a->op_name ? a->op_name : opname, want);

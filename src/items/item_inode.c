@@ -118,14 +118,14 @@ uint64_t xls_log_dinode_flags2(const struct xls_log_dinode *d)
 /* di_big_nextents and di_big_anextents share their bytes with the others. */
 uint64_t xls_log_dinode_nextents(const struct xls_log_dinode *d)
 {
-	return xls_log_dinode_flags2(d) & XFS_DIFLAG2_NREXT64 ?
+	return (xls_log_dinode_flags2(d) & XFS_DIFLAG2_NREXT64) ?
 	       d->di_big_nextents : d->di_nextents;
 }
 
 uint64_t xls_log_dinode_anextents(const struct xls_log_dinode *d)
 {
 	/* di_big_anextents is the u32 where di_nextents is otherwise */
-	return xls_log_dinode_flags2(d) & XFS_DIFLAG2_NREXT64 ?
+	return (xls_log_dinode_flags2(d) & XFS_DIFLAG2_NREXT64) ?
 	       d->di_nextents : d->di_anextents;
 }
 

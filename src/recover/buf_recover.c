@@ -397,7 +397,7 @@ static void decide_by_block(struct decide_ctx *d, struct rstate *st)
 	struct xls_rbuf *rb = &d->rb;
 	unsigned int blft = rb->blft;
 	struct blk_id id;
-	char a[24], b[24], u[40];
+	char a[24], b[24];
 	const char *where;
 
 	rb->block_read = st->readable || st->replayed;
@@ -442,6 +442,8 @@ static void decide_by_block(struct decide_ctx *d, struct rstate *st)
 		break;
 	}
 	if (memcmp(st->head + id.uuid_off, r->g->meta_uuid, 16) != 0) {
+		char u[40];
+
 		uuid_unparse_lower(st->head + id.uuid_off, u);
 		xls_decide_always(d, XLS_RR_FOREIGN_UUID, "%s block %s carries UUID %s, not this filesystem's",
 			   id.name, where, u);
@@ -636,7 +638,6 @@ static void verify_skipped(struct decide_ctx *d, struct rstate *st)
 	uint64_t bytes = (uint64_t)rb->len * BBSIZE;
 	struct blk_id id;
 	uint8_t *buf;
-	uint32_t crc, stored;
 
 	if (st->replayed || !st->readable)
 		return;
@@ -659,7 +660,8 @@ static void verify_skipped(struct decide_ctx *d, struct rstate *st)
 		return;
 	}
 	if (xls_source_read_data(r->src, (uint64_t)rb->blkno * BBSIZE, buf, bytes) == 0) {
-		stored = xls_le32(buf + id.crc_off);
+		uint32_t crc, stored = xls_le32(buf + id.crc_off);
+
 		memset(buf + id.crc_off, 0, 4);
 		crc = xls_crc32c(buf, bytes);
 		if (crc != stored) {

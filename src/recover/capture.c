@@ -1,140 +1,16 @@
 /*
  * Recovery stage: what each item of an open transaction leaves for the
  * transaction's commit, where recovery acts on it.  Items stream past
- * once (the trans stage keeps none), so each is reduced here to what its
+ * once (the trans stage keeps none), so each is reduced to what its
  * decision needs -- a buffer's format, region lengths and first bytes, an
- * inode item's identity -- in a store per open transaction, found by
- * (tid, LSN).  Memory is bounded by what the open transactions logged.
+ * inode item's identity -- by its family's capture (buf_recover.c,
+ * inode_recover.c), into the store of its transaction (store.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "recover/recover_priv.h"
-
-void *xls_rvec_push(void **base, uint32_t *n, uint32_t *cap, size_t elem)
-{
-	if (*n == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 16;
-		void *p;
-
-		if (ncap < *cap || (uint64_t)ncap * elem > (1ull << 34))
-			return NULL;
-		p = realloc(*base, (size_t)ncap * elem);
-		if (!p)
-			return NULL;
-		*base = p;
-		*cap = ncap;
-	}
-	return (uint8_t *)*base + (size_t)(*n)++ * elem;
-}
-
-uint32_t xls_rstore_bytes(struct tstore *ts, const void *src, uint32_t len)
-{
-	uint32_t off = ts->nbytes;
-
-	/* nothing to copy, and the pool may not exist yet */
-	if (len == 0)
-		return off;
-	if ((uint64_t)ts->nbytes + len > UINT32_MAX / 2)
-		return UINT32_MAX;
-	if (ts->nbytes + len > ts->capbytes) {
-		uint32_t ncap = ts->capbytes ? ts->capbytes : 65536;
-		uint8_t *p;
-
-		while (ncap < ts->nbytes + len)
-			ncap *= 2;
-		p = realloc(ts->bytes, ncap);
-		if (!p)
-			return UINT32_MAX;
-		ts->bytes = p;
-		ts->capbytes = ncap;
-	}
-	if (src)
-		memcpy(ts->bytes + off, src, len);
-	else
-		memset(ts->bytes + off, 0, len);
-	ts->nbytes += len;
-	return off;
-}
-
-/* ------------------------------------------------------------------ */
-/* stores */
-
-static struct tstore *store_new(struct xls_recover *r)
-{
-	struct tstore *ts;
-
-	for (uint32_t i = 0; i < r->nstores; i++)
-		if (!r->stores[i]->used)
-			return r->stores[i];
-	if (r->nstores == MAX_STORES)
-		return NULL;
-	ts = calloc(1, sizeof(*ts));
-	if (!ts) {
-		r->err = -ENOMEM;
-		return NULL;
-	}
-	r->stores[r->nstores++] = ts;
-	return ts;
-}
-
-struct tstore *xls_rstore_find(struct xls_recover *r, const struct xls_trans *t,
-			       bool create)
-{
-	uint32_t *idx = xls_hashmap_find(&r->storeidx, t->tid, t->lsn);
-	struct tstore *ts;
-
-	if (idx)
-		return r->stores[*idx];
-	if (!create)
-		return NULL;
-	ts = store_new(r);
-	if (!ts)
-		return NULL;
-	for (uint32_t i = 0; i < r->nstores; i++) {
-		if (r->stores[i] != ts)
-			continue;
-		if (xls_hashmap_put(&r->storeidx, t->tid, t->lsn, i)) {
-			r->err = -ENOMEM;
-			return NULL;
-		}
-		break;
-	}
-	ts->used = true;
-	ts->tid = t->tid;
-	ts->lsn = t->lsn;
-	ts->nrecs = ts->nrlens = ts->nbytes = ts->nunl = 0;
-	return ts;
-}
-
-void xls_rstore_release(struct xls_recover *r, struct tstore *ts)
-{
-	if (!ts->used)
-		return;
-	xls_hashmap_del(&r->storeidx, ts->tid, ts->lsn);
-	ts->used = false;
-}
-
-void xls_rstore_release_all(struct xls_recover *r)
-{
-	for (uint32_t i = 0; i < r->nstores; i++)
-		r->stores[i]->used = false;
-	xls_hashmap_clear(&r->storeidx);
-}
-
-void xls_rstore_free_all(struct xls_recover *r)
-{
-	for (uint32_t i = 0; i < r->nstores; i++) {
-		free(r->stores[i]->recs);
-		free(r->stores[i]->rlens);
-		free(r->stores[i]->bytes);
-		free(r->stores[i]->unl);
-		free(r->stores[i]);
-	}
-	r->nstores = 0;
-	xls_hashmap_free(&r->storeidx);
-}
 
 /* ------------------------------------------------------------------ */
 /* capturing items as they stream by */

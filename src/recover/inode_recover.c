@@ -464,7 +464,7 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 	uint8_t dino[sizeof(struct xfs_dinode)];
 	uint64_t lsn = 0;
 	const char *where = "on disk";
-	char a[24], b[24], what[96];
+	char what[96];
 	bool v3 = false;
 
 	inode_what(rec, what, sizeof(what));
@@ -509,6 +509,8 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		}
 	}
 	if (v3 && lsn && lsn != NULL_LSN) {
+		char a[24], b[24];
+
 		xls_lsn_str(lsn, a, sizeof(a));
 		xls_lsn_str(d->t->lsn, b, sizeof(b));
 		if (lsn > d->t->lsn) {

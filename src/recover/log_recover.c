@@ -52,18 +52,6 @@ static int recover_report(struct xls_recover *r, const struct xls_trans *t,
 	return xls_report_finding(r->sink->report, &f);
 }
 
-void xls_recover_fail(struct xls_recover *r, uint64_t lsn, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (r->sum.fails)
-		return;
-	r->sum.fails = true;
-	r->sum.fail_lsn = lsn;
-	va_start(ap, fmt);
-	vsnprintf(r->sum.fail_why, sizeof(r->sum.fail_why), fmt, ap);
-	va_end(ap);
-}
 
 /* ------------------------------------------------------------------ */
 /* pass 1 */
@@ -163,13 +151,6 @@ static int emit_cancel_table(struct xls_recover *r)
 	return rc;
 }
 
-void xls_lsn_str(uint64_t lsn, char *buf, size_t bufsz)
-{
-	if (lsn == NULL_LSN)
-		snprintf(buf, bufsz, "-1");
-	else
-		snprintf(buf, bufsz, "%u/%u", xls_lsn_cycle(lsn), xls_lsn_block(lsn));
-}
 
 static const char *intent_name(uint16_t type)
 {
@@ -183,7 +164,6 @@ static void decide_intent(struct decide_ctx *d, const struct rrec *rec)
 {
 	struct xls_recover *r = d->r;
 	const struct xls_item_type *t = xls_item_type_find(rec->type);
-	struct rintent *in;
 	uint32_t *idx;
 
 	if (!rec->has_id)
@@ -191,6 +171,8 @@ static void decide_intent(struct decide_ctx *d, const struct rrec *rec)
 	d->ri.has_id = true;
 	d->ri.id = rec->id;
 	if (t->role == XLS_ROLE_INTENT) {
+		struct rintent *in;
+
 		snprintf(d->ri.detail, sizeof(d->ri.detail),
 			 "%s 0x%llx: pending until its %s", intent_name(rec->type),
 			 (unsigned long long)rec->id, intent_name(t->pair));

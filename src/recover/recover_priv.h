@@ -10,13 +10,16 @@
  *                    (xfs_buf_item_recover.c)
  *   inode_recover.c  inode and icreate items (xfs_inode_item_recover.c,
  *                    xfs_icreate_item.c)
+ *   capture.c        what each item of an open transaction leaves for its
+ *                    commit, by family
+ *   store.c          a store of those per open transaction
  *   block.c          what a block is by its magic, and which verifier
  *                    validate_buf_type attaches
- *   capture.c        what each item of an open transaction leaves for its
- *                    commit, per transaction
- *   names.c          the decisions' and reasons' names
+ *   decision.c       the decisions' and reasons' names, and failure
  *
- * Nothing here is seen outside recover/.
+ * Calls go down that list (log_recover.c calls the others, decision.c
+ * none of them), so the split makes no loop.  Nothing here is seen
+ * outside recover/.
  */
 #ifndef XLS_RECOVER_PRIV_H
 #define XLS_RECOVER_PRIV_H
@@ -184,7 +187,7 @@ struct decide_ctx {
 };
 
 /* ------------------------------------------------------------------ */
-/* capture.c */
+/* store.c */
 
 /* A growable array; @elem bytes per entry.  Returns the new entry or NULL. */
 void *xls_rvec_push(void **base, uint32_t *n, uint32_t *cap, size_t elem);
@@ -199,6 +202,9 @@ void xls_rstore_release(struct xls_recover *r, struct tstore *ts);
 /* Every store becomes free (a new pass). */
 void xls_rstore_release_all(struct xls_recover *r);
 void xls_rstore_free_all(struct xls_recover *r);
+
+/* ------------------------------------------------------------------ */
+/* capture.c */
 
 /* The scan's item callback: capture @it for its transaction's commit. */
 int xls_recover_capture(void *ctx, const struct xls_trans *t,
@@ -274,7 +280,7 @@ bool xls_blk_validate_type(const struct xls_geometry *g, unsigned int blft,
 uint64_t xls_blk_header_daddr(unsigned int blft, const uint8_t *head);
 
 /* ------------------------------------------------------------------ */
-/* log_recover.c */
+/* decision.c */
 
 /* Recovery stops at the first of these; later ones are still shown. */
 void xls_recover_fail(struct xls_recover *r, uint64_t lsn, const char *fmt, ...)
@@ -282,9 +288,6 @@ void xls_recover_fail(struct xls_recover *r, uint64_t lsn, const char *fmt, ...)
 
 /* "-1" or "cycle/block". */
 void xls_lsn_str(uint64_t lsn, char *buf, size_t bufsz);
-
-/* ------------------------------------------------------------------ */
-/* names.c */
 
 /* Decide REPLAY_ALWAYS for @reason, with a printf-style detail. */
 void xls_decide_always(struct decide_ctx *d, enum xls_rreason reason,

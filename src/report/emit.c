@@ -181,10 +181,11 @@ static void out_hex(struct xls_out *o, uint64_t v)
 /* "%.4f" for the percentages and means this tool prints, without stdio. */
 static void out_real4(struct xls_out *o, double d)
 {
-	char buf[64];
 	uint64_t scaled, frac;
 
 	if (!(d >= 0 && d < 1e14)) {
+		char buf[64];
+
 		snprintf(buf, sizeof(buf), "%.4f", d);
 		out_str(o, buf);
 		return;
@@ -355,12 +356,13 @@ static void text_list(struct xls_out *o, const struct xls_field *fld)
 
 void xls_field_format_json(const struct xls_field *fld, char *buf, size_t bufsz)
 {
-	struct xls_out *o = malloc(sizeof(*o));
+	struct xls_out *o;
 	size_t n;
 
 	if (!bufsz)
 		return;
 	buf[0] = '\0';
+	o = malloc(sizeof(*o));
 	if (!o)
 		return;
 	xls_out_init(o, NULL, XLS_FMT_JSON);

@@ -11,13 +11,13 @@
 #include "base/bitmap.h"
 #include "report/svg.h"
 
-#define WIDTH		1120
-#define LEFT		150	/* y labels */
-#define RIGHT		30
+#define WIDTH		1120u
+#define LEFT		150u	/* y labels */
+#define RIGHT		30u
 #define PLOT_W		(WIDTH - LEFT - RIGHT)
-#define TOP		56	/* title and subtitle */
-#define MAX_ROWS	300	/* above this, rows are binned */
-#define STRIP_H		12
+#define TOP		56u	/* title and subtitle */
+#define MAX_ROWS	300u	/* above this, rows are binned */
+#define STRIP_H		12u
 #define FONT		"font-family=\"DejaVu Sans Mono,Menlo,Consolas,monospace\""
 
 static const char *const kind_class[XLS_HEAT_NKINDS] = {
@@ -199,7 +199,7 @@ static void draw_bin(FILE *f, const struct xls_heat_panel *p, const struct layou
 	uint32_t c = 0;
 
 	while (c < l->nchunks) {
-		unsigned int lev, lev2;
+		unsigned int lev;
 		uint32_t cnt = 0, c2;
 
 		for (uint32_t r = first; r < end; r++)
@@ -208,6 +208,7 @@ static void draw_bin(FILE *f, const struct xls_heat_panel *p, const struct layou
 		lev = heat_level(cnt, l->bin);
 		for (c2 = c + 1; c2 < l->nchunks; c2++) {
 			uint32_t cnt2 = 0;
+			unsigned int lev2;
 
 			for (uint32_t r = first; r < end; r++)
 				cnt2 += c2 < p->rows[r].nchunks && xls_next_bit(p->rows[r].map,

@@ -65,6 +65,7 @@ static int device_size(int fd, uint64_t *bytes)
 {
 	struct stat st;
 
+	*bytes = 0;
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (S_ISBLK(st.st_mode)) {
@@ -363,7 +364,7 @@ static int open_with_superblock(struct xls_source *src,
 				struct xls_error *err)
 {
 	char type[64];
-	uint64_t data_bytes;
+	uint64_t data_bytes = 0;
 
 	if (open_input(o->path, o->force, &src->data_fd, &data_bytes, err))
 		return -1;

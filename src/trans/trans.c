@@ -331,8 +331,6 @@ static int add_header(const struct op_ctx *c, struct open_trans *ot,
 static int add_region(const struct op_ctx *c, struct open_trans *ot,
 		      const uint8_t *dp, uint32_t len)
 {
-	int rc;
-
 	if (len == 0)
 		return 0;
 	if (!ot->header_done) {
@@ -341,7 +339,8 @@ static int add_region(const struct op_ctx *c, struct open_trans *ot,
 		return add_header(c, ot, dp, len);
 	}
 	if (ot->ri_total != 0 && ot->ri_cnt == ot->ri_total) {
-		rc = item_emit(ot, c->sink);
+		int rc = item_emit(ot, c->sink);
+
 		if (rc)
 			return rc;
 	}
@@ -501,10 +500,11 @@ static int process_op(const struct op_ctx *c)
  * ("bad length", "bad clientid"): when the op header itself is readable and
  * names an open transaction, that transaction is corrupt.
  */
-static int bad_op(struct op_ctx *c, const struct xls_op_iter *it)
+static int bad_op(const struct op_ctx *c, const struct xls_op_iter *it)
 {
 	const struct xls_rec *rec = c->rec;
 	struct xls_op where = { .offset = it->why_offset };
+	struct op_ctx at = *c;
 	struct open_trans *ot = NULL;
 	int rc;
 
@@ -513,11 +513,11 @@ static int bad_op(struct op_ctx *c, const struct xls_op_iter *it)
 					offsetof(xlog_op_header_t, oh_tid));
 		ot = find_open(c->tt, where.oh_tid);
 	}
-	c->op = &where;
-	rc = report(c, "op", "%s (op %u of %u); the rest of the record is skipped",
+	at.op = &where;
+	rc = report(&at, "op", "%s (op %u of %u); the rest of the record is skipped",
 		    it->why, it->index, rec->h_num_logops);
 	if (!rc && ot && ot->t.state != XLS_TRANS_CORRUPT)
-		rc = mark_corrupt(c, ot, it->why);
+		rc = mark_corrupt(&at, ot, it->why);
 	return rc;
 }
 
@@ -528,7 +528,7 @@ int xls_trans_feed(struct xls_trans_table *tt, const struct xls_rec *rec,
 	struct xls_rec_summary local;
 	struct xls_op_iter it;
 	struct xls_op op;
-	int r, rc;
+	int r, rc = 0;
 
 	if (!sum)
 		sum = &local;

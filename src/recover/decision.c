@@ -1,7 +1,8 @@
 /*
- * Recovery stage: the names of decisions, of the reasons a buffer is
- * replayed without an LSN check, and of reorder's lists -- stable keys for
- * JSON and CSV, short phrases for text.
+ * Recovery stage: what every decision shares -- the names of decisions,
+ * of the reasons a buffer is replayed without an LSN check and of
+ * reorder's lists (stable keys for JSON and CSV, short phrases for text),
+ * and the first cause that makes recovery fail.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -99,4 +100,25 @@ const char *xls_rlist_name(enum xls_rlist l)
 	case XLS_RL_CANCEL:	return "cancel";
 	}
 	return "?";
+}
+
+void xls_recover_fail(struct xls_recover *r, uint64_t lsn, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->sum.fails)
+		return;
+	r->sum.fails = true;
+	r->sum.fail_lsn = lsn;
+	va_start(ap, fmt);
+	vsnprintf(r->sum.fail_why, sizeof(r->sum.fail_why), fmt, ap);
+	va_end(ap);
+}
+
+void xls_lsn_str(uint64_t lsn, char *buf, size_t bufsz)
+{
+	if (lsn == NULL_LSN)
+		snprintf(buf, bufsz, "-1");
+	else
+		snprintf(buf, bufsz, "%u/%u", xls_lsn_cycle(lsn), xls_lsn_block(lsn));
 }

@@ -89,7 +89,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	if (c->opt->verbose && c->out.fmt == XLS_FMT_JSON && bc->ba.parsed)
 		xls_describe_buf_regions(&bc->ba, it, fs);
 	if (c->out.fmt == XLS_FMT_TEXT) {
-		xls_out_table_row(c->out.f, buf_columns, NCOLS, fs);
+		xls_out_table_row(&c->out, buf_columns, NCOLS, fs);
 		if (c->opt->verbose && bc->ba.parsed)
 			print_regions(c->out.f, &bc->ba);
 	} else {
@@ -318,7 +318,7 @@ static int run_table(struct xls_cmd *c, struct xls_error *err)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	bc->c = c;
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_table_heading(c->out.f, buf_columns, NCOLS);
+		xls_out_table_heading(&c->out, buf_columns, NCOLS);
 	rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
 	free(bc);
 	return rc;

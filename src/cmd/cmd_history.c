@@ -129,7 +129,7 @@ static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t s
 		xls_cmd_record(c, "appearance", &h->fs);
 		return;
 	}
-	xls_out_table_row(c->out.f, hist_columns, NHISTCOLS, &h->fs);
+	xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
 	if (b->kernel_warning)
 		fprintf(c->out.f, "      ! kernel warns: %s\n", b->kernel_warning);
 	if (ri->fail_why)
@@ -149,7 +149,7 @@ static void other_appearance(struct hist_ctx *h, const struct xls_trans *t, uint
 	xls_fields_reset(&h->fs);
 	xls_describe_other_appearance(&c->src.geo, t, seq, ri, &h->fs);
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_table_row(c->out.f, hist_columns, NHISTCOLS, &h->fs);
+		xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
 	else
 		xls_cmd_record(c, "appearance", &h->fs);
 }
@@ -350,7 +350,7 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	if (c->out.fmt == XLS_FMT_TEXT) {
 		fprintf(c->out.f, "Appearances of daddr 0x%llx in recovery order (uncommitted ones where they end)\n",
 			(unsigned long long)opt->blkno);
-		xls_out_table_heading(c->out.f, hist_columns, NHISTCOLS);
+		xls_out_table_heading(&c->out, hist_columns, NHISTCOLS);
 	}
 	rc = xls_recover_run(r, &c->log, &c->ht, &sink, err);
 	xls_recover_free(r);

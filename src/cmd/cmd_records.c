@@ -23,7 +23,7 @@ static int on_record(void *ctx, const struct xls_rec *rec,
 	xls_fields_reset(&fs);
 	xls_describe_record(rec, s, &fs);
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_table_row(c->out.f, record_columns, NCOLS, &fs);
+		xls_out_table_row(&c->out, record_columns, NCOLS, &fs);
 	else
 		xls_cmd_record(c, "record", &fs);
 	return 0;
@@ -41,7 +41,7 @@ int xls_cmd_records(const struct xls_options *opt, struct xls_error *err)
 	if (xls_cmd_open(&c, opt, err))
 		return err->status;
 	if (opt->fmt == XLS_FMT_TEXT)
-		xls_out_table_heading(c.out.f, record_columns, NCOLS);
+		xls_out_table_heading(&c.out, record_columns, NCOLS);
 	rc = xls_scan(&c.log, &c.ht, opt->all ? XLS_ITER_PHYSICAL : XLS_ITER_LSN,
 		      &sink, &tot, err);
 	rc = xls_cmd_status(&c, rc, err);

@@ -80,10 +80,10 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 	}
 	if (!rc->cancel_heading) {
 		fprintf(rc->c->out.f, "Cancel table after pass 1 (buffers whose earlier log items are not replayed)\n");
-		xls_out_table_heading(rc->c->out.f, cancel_columns, NCANCELCOLS);
+		xls_out_table_heading(&rc->c->out, cancel_columns, NCANCELCOLS);
 		rc->cancel_heading = true;
 	}
-	xls_out_table_row(rc->c->out.f, cancel_columns, NCANCELCOLS, fs);
+	xls_out_table_row(&rc->c->out, cancel_columns, NCANCELCOLS, fs);
 	return 0;
 }
 
@@ -105,7 +105,7 @@ static void print_trans_header(struct recover_ctx *rc, const struct xls_rtrans *
 		fprintf(f, "  (new LSN: the %u buffer%s replayed so far %s written first)",
 			rt->flushed, rt->flushed == 1 ? "" : "s", rt->flushed == 1 ? "is" : "are");
 	fputc('\n', f);
-	xls_out_table_heading(f, item_columns, NITEMCOLS);
+	xls_out_table_heading(&rc->c->out, item_columns, NITEMCOLS);
 }
 
 static int on_trans(void *ctx, const struct xls_rtrans *rt)
@@ -217,7 +217,7 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	}
 	xls_fields_reset(fs);
 	xls_describe_ritem_row(ri, fs);
-	xls_out_table_row(c->out.f, item_columns, NITEMCOLS, fs);
+	xls_out_table_row(&c->out, item_columns, NITEMCOLS, fs);
 	print_item_notes(rc, ri);
 	return 0;
 }

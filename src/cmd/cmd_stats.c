@@ -102,10 +102,10 @@ static void emit_text(struct stats_ctx *sc, const char *kind,
 			continue;
 		if (sc->section != s->kind) {
 			fprintf(f, "\n%s\n", s->title);
-			xls_out_table_heading(f, s->cols, s->ncols);
+			xls_out_table_heading(&sc->c->out, s->cols, s->ncols);
 			sc->section = s->kind;
 		}
-		xls_out_table_row(f, s->cols, s->ncols, fs);
+		xls_out_table_row(&sc->c->out, s->cols, s->ncols, fs);
 	}
 }
 

@@ -451,8 +451,11 @@ static void decide_by_block(struct decide_ctx *d, struct rstate *st)
 	}
 	rb->has_lsn = true;
 	rb->block_lsn = xls_be64(st->head + id.lsn_off);
-	xls_lsn_str(rb->block_lsn, a, sizeof(a));
-	xls_lsn_str(d->t->lsn, b, sizeof(b));
+	a[0] = b[0] = '\0';
+	if (!d->quiet) {
+		xls_lsn_str(rb->block_lsn, a, sizeof(a));
+		xls_lsn_str(d->t->lsn, b, sizeof(b));
+	}
 	if (rb->block_lsn == NULL_LSN) {
 		xls_decide_always(d, XLS_RR_LSN_NULL, "%s block %s has LSN -1", id.name, where);
 		return;
@@ -460,13 +463,13 @@ static void decide_by_block(struct decide_ctx *d, struct rstate *st)
 	if (rb->block_lsn != 0 && rb->block_lsn >= d->t->lsn) {
 		d->ri.decision = XLS_RD_SKIP_LSN;
 		d->ri.reason = "lsn_newer";
-		snprintf(d->ri.detail, sizeof(d->ri.detail), "%s block LSN %s %s >= %s",
+		xls_rdetail(d, "%s block LSN %s %s >= %s",
 			 id.name, a, where, b);
 		return;
 	}
 	d->ri.decision = XLS_RD_REPLAY;
 	d->ri.reason = rb->block_lsn ? "lsn_older" : "lsn_zero";
-	snprintf(d->ri.detail, sizeof(d->ri.detail), "%s block LSN %s %s < %s",
+	xls_rdetail(d, "%s block LSN %s %s < %s",
 		 id.name, a, where, b);
 }
 
@@ -587,23 +590,15 @@ static void seg_notes(struct decide_ctx *d, const struct rrec *rec)
 	}
 }
 
-void xls_rbuf_fill(struct decide_ctx *d, const struct rrec *rec)
+/* Recovery's placement of @rec's regions again, from the lengths kept. */
+static void place_regions(struct xls_recover *r, const struct tstore *ts,
+			  const struct rrec *rec)
 {
-	struct xls_recover *r = d->r;
-	struct xls_rbuf *rb = &d->rb;
 	struct xls_item it;
 
-	memset(rb, 0, sizeof(*rb));
-	rb->magic_name = "";
-	rb->blkno = rec->blf.blf_blkno;
-	rb->len = rec->blf.blf_len;
-	rb->blf_flags = rec->blf.blf_flags;
-	rb->blft = xls_blft(rec->blf.blf_flags);
-	rb->blf = &rec->blf;
-	/* the placement again, from the region lengths kept */
 	for (uint32_t i = 0; i < rec->nrlen && i + 1 < XLS_MAX_REGIONS_IN_ITEM; i++) {
 		r->regs[i + 1].data = NULL;
-		r->regs[i + 1].len = d->ts->rlens[rec->rlen_off + i];
+		r->regs[i + 1].len = ts->rlens[rec->rlen_off + i];
 	}
 	r->regs[0].data = NULL;
 	r->regs[0].len = (uint32_t)(offsetof(struct xfs_buf_log_format, blf_data_map) +
@@ -614,7 +609,26 @@ void xls_rbuf_fill(struct decide_ctx *d, const struct rrec *rec)
 		      XLS_MAX_REGIONS_IN_ITEM;
 	it.regions = r->regs;
 	xls_region_reconstruct(&it, &rec->blf, r->res);
+}
+
+void xls_rbuf_fill(struct decide_ctx *d, const struct rrec *rec)
+{
+	struct xls_recover *r = d->r;
+	struct xls_rbuf *rb = &d->rb;
+
+	memset(rb, 0, sizeof(*rb));
+	rb->magic_name = "";
+	rb->blkno = rec->blf.blf_blkno;
+	rb->len = rec->blf.blf_len;
+	rb->blf_flags = rec->blf.blf_flags;
+	rb->blft = xls_blft(rec->blf.blf_flags);
+	rb->blf = &rec->blf;
 	rb->res = r->res;
+	/* no one looks at the regions of a buffer history does not show */
+	if (d->quiet)
+		memset(r->res, 0, offsetof(struct xls_region_result, places));
+	else
+		place_regions(r, d->ts, rec);
 	rb->dirty_pct = r->res->buf_bytes ?
 			100.0 * (double)r->res->dirty_bytes / (double)r->res->buf_bytes : 0;
 	rb->nunlinked = rec->nunl;
@@ -689,8 +703,7 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 		if (refs) {
 			d->ri.decision = XLS_RD_CANCEL;
 			d->ri.reason = "cancel_record";
-			snprintf(d->ri.detail, sizeof(d->ri.detail),
-				 "drops a cancel reference: %u -> %u%s", *refs, *refs - 1,
+			xls_rdetail(d, "drops a cancel reference: %u -> %u%s", *refs, *refs - 1,
 				 *refs == 1 ? ", entry removed: later uses of the block replay" : "");
 			if (--*refs == 0)
 				xls_hashmap_del(&r->cancel, (uint64_t)rb->blkno, rb->len);
@@ -700,8 +713,7 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 	} else if (refs) {
 		d->ri.decision = XLS_RD_SKIP_CANCELLED;
 		d->ri.reason = "cancelled";
-		snprintf(d->ri.detail, sizeof(d->ri.detail),
-			 "(0x%llx, %u) is cancelled later in the log: %u cancel record%s to come",
+		xls_rdetail(d, "(0x%llx, %u) is cancelled later in the log: %u cancel record%s to come",
 			 (unsigned long long)rb->blkno, rb->len, *refs, *refs == 1 ? "" : "s");
 		return;
 	}
@@ -746,13 +758,11 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 		if (r->quotaoffs & type) {
 			d->ri.decision = XLS_RD_SKIP_QUOTAOFF;
 			d->ri.reason = "quotaoff";
-			snprintf(d->ri.detail, sizeof(d->ri.detail),
-				 "a QUOTAOFF item turned this quota type off");
+			xls_rdetail(d, "a QUOTAOFF item turned this quota type off");
 			return;
 		}
 		/* and dropped altogether when mounted without quota accounting */
-		strncat(d->ri.detail, "; replayed only when mounted with quotas",
-			sizeof(d->ri.detail) - strlen(d->ri.detail) - 1);
+		xls_rdetail_append(d, "; replayed only when mounted with quotas");
 	}
 	apply_replay(d, rec, st);
 	seg_notes(d, rec);

@@ -6,6 +6,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "recover/recover_priv.h"
 
@@ -45,6 +46,25 @@ const char *xls_rreason_name(enum xls_rreason r)
 	return r < XLS_RR_COUNT ? reasons[r].key : NULL;
 }
 
+void xls_rdetail(struct decide_ctx *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->quiet)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->ri.detail, sizeof(d->ri.detail), fmt, ap);
+	va_end(ap);
+}
+
+void xls_rdetail_append(struct decide_ctx *d, const char *s)
+{
+	size_t len = strlen(d->ri.detail);
+
+	if (!d->quiet)
+		snprintf(d->ri.detail + len, sizeof(d->ri.detail) - len, "%s", s);
+}
+
 void xls_decide_always(struct decide_ctx *d, enum xls_rreason reason,
 		       const char *fmt, ...)
 {
@@ -53,10 +73,12 @@ void xls_decide_always(struct decide_ctx *d, enum xls_rreason reason,
 	d->ri.decision = XLS_RD_REPLAY_ALWAYS;
 	d->ri.always = reason;
 	d->ri.reason = reasons[reason].key;
+	d->r->sum.always_by_reason[reason]++;
+	if (d->quiet)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(d->ri.detail, sizeof(d->ri.detail), fmt, ap);
 	va_end(ap);
-	d->r->sum.always_by_reason[reason]++;
 }
 
 void xls_rdecision_text(const struct xls_ritem *ri, char *buf, size_t bufsz)

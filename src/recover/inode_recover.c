@@ -406,7 +406,7 @@ void xls_ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 	char what[96];
 
 	icreate_what(rec, what, sizeof(what));
-	snprintf(d->ri.detail, sizeof(d->ri.detail), "%s", what);
+	xls_rdetail(d, "%s", what);
 	if (!rec->has_icl || !g->inode_cluster_blocks || !g->ag_blocks)
 		return;
 	/* xlog_recover_icreate_commit_pass2: one inode chunk at most */
@@ -430,7 +430,7 @@ void xls_ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 	if (cancelled) {
 		d->ri.decision = XLS_RD_SKIP_CANCELLED;
 		d->ri.reason = "cancelled";
-		snprintf(d->ri.detail, sizeof(d->ri.detail), "%s: %u of %u cluster buffers cancelled%s",
+		xls_rdetail(d, "%s: %u of %u cluster buffers cancelled%s",
 			 what, cancelled, nbufs,
 			 cancelled != nbufs ? " (partial inode chunk cancellation, skipped icreate)" : "");
 		return;
@@ -467,20 +467,21 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 	char what[96];
 	bool v3 = false;
 
-	inode_what(rec, what, sizeof(what));
+	what[0] = '\0';
+	if (!d->quiet)
+		inode_what(rec, what, sizeof(what));
 	d->ri.has_ino = rec->has_ino;
 	d->ri.ino = rec->ino;
 	d->ri.ino_blkno = rec->iblkno;
 	d->ri.ino_len = rec->ilen;
 	d->ri.ino_boffset = rec->iboff;
-	snprintf(d->ri.detail, sizeof(d->ri.detail), "%s", what);
+	xls_rdetail(d, "%s", what);
 	if (!rec->has_ino)
 		return;
 	if (xls_hashmap_find(&r->cancel, (uint64_t)rec->iblkno, rec->ilen)) {
 		d->ri.decision = XLS_RD_SKIP_CANCELLED;
 		d->ri.reason = "cancelled";
-		snprintf(d->ri.detail, sizeof(d->ri.detail),
-			 "%s: its cluster buffer is cancelled", what);
+		xls_rdetail(d, "%s: its cluster buffer is cancelled", what);
 		return;
 	}
 	d->ri.decision = XLS_RD_REPLAY;
@@ -490,8 +491,7 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		v3 = r->g->crc;
 		where = "as recovery left it";
 	} else if (xls_rstate_icreated(r, rec->iblkno, rec->ilen)) {
-		snprintf(d->ri.detail, sizeof(d->ri.detail),
-			 "%s: inode initialised by an icreate replay", what);
+		xls_rdetail(d, "%s: inode initialised by an icreate replay", what);
 	} else if (r->data_dev && rec->iblkno >= 0 &&
 		   (uint64_t)rec->iblkno < (UINT64_MAX >> 10) &&
 		   xls_source_read_data(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff,
@@ -503,8 +503,7 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		    xls_be16(dino + offsetof(struct xfs_dinode, di_flushiter))) {
 			d->ri.decision = XLS_RD_SKIP_LSN;
 			d->ri.reason = "flushiter_newer";
-			snprintf(d->ri.detail, sizeof(d->ri.detail),
-				 "%s: the on-disk inode was flushed later", what);
+			xls_rdetail(d, "%s: the on-disk inode was flushed later", what);
 			return;
 		}
 	}
@@ -517,7 +516,7 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 			d->ri.decision = XLS_RD_SKIP_LSN;
 			d->ri.reason = "lsn_newer";
 		}
-		snprintf(d->ri.detail, sizeof(d->ri.detail), "%s: inode LSN %s %s %s %s",
+		xls_rdetail(d, "%s: inode LSN %s %s %s %s",
 			 what, a, where, lsn > d->t->lsn ? ">" : "<=", b);
 	}
 	if (d->ri.decision == XLS_RD_REPLAY && r->g->crc)

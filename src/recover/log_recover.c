@@ -173,8 +173,7 @@ static void decide_intent(struct decide_ctx *d, const struct rrec *rec)
 	if (t->role == XLS_ROLE_INTENT) {
 		struct rintent *in;
 
-		snprintf(d->ri.detail, sizeof(d->ri.detail),
-			 "%s 0x%llx: pending until its %s", intent_name(rec->type),
+		xls_rdetail(d, "%s 0x%llx: pending until its %s", intent_name(rec->type),
 			 (unsigned long long)rec->id, intent_name(t->pair));
 		if (xls_hashmap_find(&r->intidx, rec->type, rec->id))
 			return;
@@ -193,14 +192,13 @@ static void decide_intent(struct decide_ctx *d, const struct rrec *rec)
 	}
 	idx = xls_hashmap_find(&r->intidx, t->pair, rec->id);
 	if (!idx) {
-		snprintf(d->ri.detail, sizeof(d->ri.detail),
-			 "releases %s 0x%llx, which is not in the log (logged before the tail)",
+		xls_rdetail(d, "releases %s 0x%llx, which is not in the log (logged before the tail)",
 			 intent_name(t->pair), (unsigned long long)rec->id);
 		return;
 	}
 	r->intents[*idx].done = true;
 	xls_hashmap_del(&r->intidx, t->pair, rec->id);
-	snprintf(d->ri.detail, sizeof(d->ri.detail), "releases %s 0x%llx",
+	xls_rdetail(d, "releases %s 0x%llx",
 		 intent_name(t->pair), (unsigned long long)rec->id);
 }
 
@@ -214,7 +212,7 @@ static void decide_item(struct decide_ctx *d, const struct rrec *rec)
 		if (rec->parsed)
 			xls_rbuf_decide(d, rec);
 		else
-			snprintf(d->ri.detail, sizeof(d->ri.detail), "unreadable buffer format");
+			xls_rdetail(d, "unreadable buffer format");
 		return;
 	case XLS_FAMILY_INODE:
 		xls_rinode_decide(d, rec);
@@ -224,8 +222,7 @@ static void decide_item(struct decide_ctx *d, const struct rrec *rec)
 		return;
 	case XLS_FAMILY_QUOTAOFF:
 		if (rec->has_qoff)
-			snprintf(d->ri.detail, sizeof(d->ri.detail),
-				 "quota off, flags 0x%x", rec->qoff_flags);
+			xls_rdetail(d, "quota off, flags 0x%x", rec->qoff_flags);
 		return;
 	default:
 		break;
@@ -233,8 +230,21 @@ static void decide_item(struct decide_ctx *d, const struct rrec *rec)
 	if (t && t->role != XLS_ROLE_ITEM)
 		decide_intent(d, rec);
 	else if (!t)
-		snprintf(d->ri.detail, sizeof(d->ri.detail), "unknown item type 0x%04x",
+		xls_rdetail(d, "unknown item type 0x%04x",
 			 rec->type);
+}
+
+/*
+ * Does @rec write to the buffer kept for history?  Only what it writes
+ * there is shown, so only those items need the detail sentence.
+ */
+static bool kept(const struct xls_recover *r, const struct rrec *rec)
+{
+	if (rec->type == XFS_LI_BUF)
+		return rec->parsed && rec->blf.blf_blkno == r->opt.keep_blkno;
+	if (rec->type == XFS_LI_INODE)
+		return rec->has_ino && rec->iblkno == r->opt.keep_blkno;
+	return rec->type == XFS_LI_ICREATE;
 }
 
 static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t order,
@@ -249,6 +259,7 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 	d->ri.list = list;
 	d->ri.reason = "";
 	r->sum.items++;
+	d->quiet = r->opt.keep && !kept(r, rec);
 	decide_item(d, rec);
 	if (rec->kept_inode) {
 		d->ino = rec->ino_keep;
@@ -320,7 +331,7 @@ static int discard_trans(struct decide_ctx *d)
 		d->ri.list = rec_list(rec);
 		d->ri.reason = "no_commit";
 		xls_rbuf_fill(d, rec);
-		snprintf(d->ri.detail, sizeof(d->ri.detail), "%s",
+		xls_rdetail(d, "%s",
 			 d->t->state == XLS_TRANS_CORRUPT ?
 			 "transaction is corrupt: recovery stops there" :
 			 "transaction has no commit record: recovery drops it");

@@ -184,6 +184,8 @@ struct decide_ctx {
 	struct xls_rbuf		rb;
 	struct xls_ritem	ri;
 	struct xls_rinode	ino;
+	/* no one will read ri.detail: history shows only the kept buffer */
+	bool			quiet;
 };
 
 /* ------------------------------------------------------------------ */
@@ -288,6 +290,12 @@ void xls_recover_fail(struct xls_recover *r, uint64_t lsn, const char *fmt, ...)
 
 /* "-1" or "cycle/block". */
 void xls_lsn_str(uint64_t lsn, char *buf, size_t bufsz);
+
+/* The detail sentence of the item being decided, unless d->quiet. */
+void xls_rdetail(struct decide_ctx *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* ... and a phrase added to it. */
+void xls_rdetail_append(struct decide_ctx *d, const char *s);
 
 /* Decide REPLAY_ALWAYS for @reason, with a printf-style detail. */
 void xls_decide_always(struct decide_ctx *d, enum xls_rreason reason,

@@ -20,6 +20,7 @@ void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 	o->fmt = fmt;
 	o->csv_header_done = false;
 	o->len = 0;
+	o->limit = XLS_LINE_MAX;
 }
 
 static const void *list_elem(const struct xls_field *fld, uint32_t i)
@@ -91,8 +92,8 @@ void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
  */
 static void out_mem(struct xls_out *o, const char *p, size_t n)
 {
-	if (n > sizeof(o->line) - o->len)
-		n = sizeof(o->line) - o->len;
+	if (n > o->limit - o->len)
+		n = o->limit - o->len;
 	memcpy(o->line + o->len, p, n);
 	o->len += n;
 }
@@ -104,33 +105,54 @@ static void out_str(struct xls_out *o, const char *s)
 
 static void out_char(struct xls_out *o, char c)
 {
-	if (o->len < sizeof(o->line))
+	if (o->len < o->limit)
 		o->line[o->len++] = c;
 }
 
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Decimal, two digits per division: the writers' most common work. */
 static void out_u64(struct xls_out *o, uint64_t v)
 {
 	char buf[24];
 	size_t i = sizeof(buf);
 
-	do {
-		buf[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		buf[--i] = digit_pairs[2 * r + 1];
+		buf[--i] = digit_pairs[2 * r];
+	}
+	if (v >= 10) {
+		buf[--i] = digit_pairs[2 * v + 1];
+		buf[--i] = digit_pairs[2 * v];
+	} else {
+		buf[--i] = (char)('0' + v);
+	}
 	out_mem(o, buf + i, sizeof(buf) - i);
 }
 
-static void out_flush_line(struct xls_out *o)
+/*
+ * The line is done: a text line is written now (commands write headings
+ * with stdio between lines), JSON and CSV lines once a few have gathered.
+ */
+static void out_end_line(struct xls_out *o)
 {
-	fwrite(o->line, 1, o->len, o->f);
-	o->len = 0;
+	if (o->fmt == XLS_FMT_TEXT || o->len > sizeof(o->line) - XLS_LINE_MAX) {
+		fwrite(o->line, 1, o->len, o->f);
+		o->len = 0;
+	}
+	o->limit = o->len + XLS_LINE_MAX;
 }
 
-/* Bytes that JSON strings must escape: '"', '\\' and the controls. */
-static bool json_needs_escape(unsigned char ch)
-{
-	return ch < 0x20 || ch == '"' || ch == '\\' || ch == 0x7f;
-}
+/* Bytes that JSON strings must escape: '"', '\\', the controls and DEL. */
+static const unsigned char json_escape[256] = {
+	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x7f] = 1,
+};
 
 static void json_string(struct xls_out *o, const char *s)
 {
@@ -141,7 +163,7 @@ static void json_string(struct xls_out *o, const char *s)
 		const char *run = s;
 		unsigned char ch;
 
-		while (*s && !json_needs_escape((unsigned char)*s))
+		while (*s && !json_escape[(unsigned char)*s])
 			s++;
 		out_mem(o, run, (size_t)(s - run));
 		ch = (unsigned char)*s;
@@ -164,17 +186,41 @@ static void json_string(struct xls_out *o, const char *s)
 	out_char(o, '"');
 }
 
+/* ,"key": -- keys are identifiers, never escaped. */
+static void json_key(struct xls_out *o, const char *key)
+{
+	size_t n = strlen(key);
+
+	if (o->limit - o->len >= n + 4) {
+		char *p = o->line + o->len;
+
+		p[0] = ',';
+		p[1] = '"';
+		memcpy(p + 2, key, n);
+		p[n + 2] = '"';
+		p[n + 3] = ':';
+		o->len += n + 4;
+		return;
+	}
+	out_char(o, ',');
+	out_char(o, '"');
+	out_mem(o, key, n);
+	out_char(o, '"');
+	out_char(o, ':');
+}
+
 static void out_hex(struct xls_out *o, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
-	char buf[16];
+	char buf[18];
 	size_t i = sizeof(buf);
 
 	do {
 		buf[--i] = hex[v & 15];
 		v >>= 4;
 	} while (v);
-	out_mem(o, "0x", 2);
+	buf[--i] = 'x';
+	buf[--i] = '0';
 	out_mem(o, buf + i, sizeof(buf) - i);
 }
 
@@ -379,13 +425,11 @@ static void out_json(struct xls_out *o, const char *kind,
 	out_str(o, "{\"kind\":");
 	json_string(o, kind);
 	for (unsigned int i = 0; i < fs->n; i++) {
-		out_char(o, ',');
-		json_string(o, fs->f[i].key);
-		out_char(o, ':');
+		json_key(o, fs->f[i].key);
 		json_value(o, &fs->f[i]);
 	}
 	out_str(o, "}\n");
-	out_flush_line(o);
+	out_end_line(o);
 }
 
 static void csv_string(struct xls_out *o, const char *s)
@@ -429,7 +473,7 @@ static void out_csv(struct xls_out *o, const struct xls_fieldset *fs)
 			csv_string(o, fs->f[i].key);
 		}
 		out_char(o, '\n');
-		out_flush_line(o);
+		out_end_line(o);
 		o->csv_header_done = true;
 	}
 	for (unsigned int i = 0; i < fs->n; i++) {
@@ -438,7 +482,7 @@ static void out_csv(struct xls_out *o, const struct xls_fieldset *fs)
 		csv_value(o, &fs->f[i]);
 	}
 	out_char(o, '\n');
-	out_flush_line(o);
+	out_end_line(o);
 }
 
 /* A value as xls_field_format() writes it, without stdio but for reals. */
@@ -477,7 +521,7 @@ static void text_value(struct xls_out *o, const struct xls_field *fld)
 
 void xls_out_textf(struct xls_out *o, const char *fmt, ...)
 {
-	size_t room = sizeof(o->line) - o->len;
+	size_t room = o->limit - o->len;
 	va_list ap;
 	int w;
 
@@ -503,7 +547,7 @@ void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
 void xls_out_text_end(struct xls_out *o)
 {
 	out_char(o, '\n');
-	out_flush_line(o);
+	out_end_line(o);
 }
 
 void xls_out_record(struct xls_out *o, const char *kind,
@@ -525,11 +569,12 @@ void xls_out_record(struct xls_out *o, const char *kind,
 	}
 }
 
-void xls_out_table_heading(FILE *f, const struct xls_column *cols, unsigned int n)
+void xls_out_table_heading(struct xls_out *o, const struct xls_column *cols,
+			   unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)
-		fprintf(f, "%s%*s", i ? " " : "", cols[i].width, cols[i].heading);
-	fputc('\n', f);
+		xls_out_textf(o, "%s%*s", i ? " " : "", cols[i].width, cols[i].heading);
+	xls_out_text_end(o);
 }
 
 /* @fld's text, or "-" for none, padded to @width as printf's "%*s" pads. */
@@ -546,7 +591,7 @@ static void table_cell(struct xls_out *o, const struct xls_field *fld, int width
 	if (vlen >= want)
 		return;
 	pad = want - vlen;
-	if (pad > sizeof(o->line) - o->len)
+	if (pad > o->limit - o->len)
 		return;
 	if (width > 0) {
 		memmove(o->line + start + pad, o->line + start, vlen);
@@ -557,22 +602,23 @@ static void table_cell(struct xls_out *o, const struct xls_field *fld, int width
 	o->len += pad;
 }
 
-void xls_out_table_row(FILE *f, const struct xls_column *cols, unsigned int n,
-		       const struct xls_fieldset *fs)
+void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
+		       unsigned int n, const struct xls_fieldset *fs)
 {
-	struct xls_out row;	/* the line buffer only: nothing to clear */
-
-	xls_out_init(&row, f, XLS_FMT_TEXT);
 	for (unsigned int i = 0; i < n; i++) {
 		if (i)
-			out_char(&row, ' ');
-		table_cell(&row, xls_fields_get(fs, cols[i].key), cols[i].width);
+			out_char(o, ' ');
+		table_cell(o, xls_fields_get(fs, cols[i].key), cols[i].width);
 	}
-	xls_out_text_end(&row);
+	xls_out_text_end(o);
 }
 
 int xls_out_finish(struct xls_out *o)
 {
+	if (o->len)
+		fwrite(o->line, 1, o->len, o->f);
+	o->len = 0;
+	o->limit = XLS_LINE_MAX;
 	if (fflush(o->f) != 0 || ferror(o->f))
 		return -1;
 	return 0;

@@ -22,15 +22,22 @@ struct xls_column {
 	int		width;
 };
 
-/* One output line is built here, then written with a single fwrite. */
+/*
+ * Output lines are built in a buffer and written with fwrite: a text line
+ * at once (commands print headings with stdio between them), JSON and CSV
+ * lines a few hundred KiB at a time.  A line longer than XLS_LINE_MAX is
+ * cut, never overrun; no field set comes near it.
+ */
 #define XLS_LINE_MAX	(64 * 1024)
+#define XLS_OUT_BUF	(4 * XLS_LINE_MAX)
 
 struct xls_out {
 	FILE		*f;
 	enum xls_format	fmt;
 	bool		csv_header_done;
-	size_t		len;
-	char		line[XLS_LINE_MAX];
+	size_t		len;		/* bytes in line[] */
+	size_t		limit;		/* where the current line must end */
+	char		line[XLS_OUT_BUF];
 };
 
 void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt);
@@ -56,9 +63,10 @@ void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
 void xls_out_text_end(struct xls_out *o);
 
 /* Text table heading and row for @cols; missing keys print "-". */
-void xls_out_table_heading(FILE *f, const struct xls_column *cols, unsigned int n);
-void xls_out_table_row(FILE *f, const struct xls_column *cols, unsigned int n,
-		       const struct xls_fieldset *fs);
+void xls_out_table_heading(struct xls_out *o, const struct xls_column *cols,
+			   unsigned int n);
+void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
+		       unsigned int n, const struct xls_fieldset *fs);
 
 /* A field's value as text into @buf (the same form text output uses). */
 void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz);

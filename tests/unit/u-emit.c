@@ -25,6 +25,7 @@ static const char *render(enum xls_format fmt, const struct xls_fieldset *fs)
 		return "";
 	xls_out_init(&o, f, fmt);
 	xls_out_record(&o, "t", fs);
+	xls_out_finish(&o);
 	fclose(f);
 	return out ? out : "";
 }
@@ -204,6 +205,7 @@ static void test_emit__table_row_padding(struct tap *t)
 		{ "h", "H", 4 }, { "lsn", "LSN", -8 }, { "long", "L", 3 },
 		{ "r", "R", 7 }, { "last", "Z", -1 },
 	};
+	static struct xls_out o;
 	struct xls_fieldset fs;
 	char want[256], *got = NULL;
 	size_t size;
@@ -225,10 +227,46 @@ static void test_emit__table_row_padding(struct tap *t)
 		tap_ok(t, false, "open_memstream");
 		return;
 	}
-	xls_out_table_row(f, cols, sizeof(cols) / sizeof(cols[0]), &fs);
+	xls_out_init(&o, f, XLS_FMT_TEXT);
+	xls_out_table_row(&o, cols, sizeof(cols) / sizeof(cols[0]), &fs);
+	xls_out_finish(&o);
 	fclose(f);
 	tap_ok(t, got && strcmp(got, want) == 0,
 	       "table rows pad right and left as printf does, '-' for a missing key");
+	free(got);
+}
+
+/* JSON lines gather in the buffer and are all written, in order, by finish. */
+static void test_emit__json_lines_gather(struct tap *t)
+{
+	static struct xls_out o;
+	struct xls_fieldset fs;
+	char *got = NULL, want[64];
+	size_t size, pos = 0;
+	bool ok = true;
+	FILE *f = open_memstream(&got, &size);
+	const int n = 20000;
+
+	if (!f) {
+		tap_ok(t, false, "open_memstream");
+		return;
+	}
+	xls_out_init(&o, f, XLS_FMT_JSON);
+	for (int i = 0; i < n; i++) {
+		xls_fields_reset(&fs);
+		xls_field_uint(&fs, "i", (uint64_t)i);
+		xls_out_record(&o, "n", &fs);
+	}
+	ok &= xls_out_finish(&o) == 0;
+	fclose(f);
+	for (int i = 0; ok && i < n; i++) {
+		int w = snprintf(want, sizeof(want), "{\"kind\":\"n\",\"i\":%d}\n", i);
+
+		ok = got && pos + (size_t)w <= size && memcmp(got + pos, want, (size_t)w) == 0;
+		pos += (size_t)w;
+	}
+	tap_ok(t, ok && pos == size, "%d JSON lines written whole and in order (%zu bytes)",
+	       n, size);
 	free(got);
 }
 
@@ -239,6 +277,7 @@ int main(void)
 	test_emit__json_escapes(&t);
 	test_emit__json_numbers(&t);
 	test_emit__lists(&t);
+	test_emit__json_lines_gather(&t);
 	test_emit__csv_quoting(&t);
 	test_emit__text_pairs(&t);
 	test_emit__full_field_set_fits_a_line(&t);

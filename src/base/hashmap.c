@@ -1,43 +1,10 @@
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/hashmap.h"
 
 #define MAX_CAP		(1u << 30)
-
-enum { SLOT_EMPTY, SLOT_USED, SLOT_DEAD };
-
-static uint32_t hash(uint64_t a, uint64_t b, uint32_t cap)
-{
-	uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull) *
-		     0xc2b2ae3d27d4eb4full;
-
-	return (uint32_t)(h >> 29) & (cap - 1);
-}
-
-static struct xls_hashslot *find_slot(const struct xls_hashmap *m, uint64_t a,
-				      uint64_t b)
-{
-	if (!m->cap)
-		return NULL;
-	for (uint32_t h = hash(a, b, m->cap), n = 0; n < m->cap;
-	     h = (h + 1) & (m->cap - 1), n++) {
-		struct xls_hashslot *s = &m->slot[h];
-
-		if (s->state == SLOT_EMPTY)
-			return NULL;
-		if (s->state == SLOT_USED && s->a == a && s->b == b)
-			return s;
-	}
-	return NULL;
-}
-
-uint32_t *xls_hashmap_find(const struct xls_hashmap *m, uint64_t a, uint64_t b)
-{
-	struct xls_hashslot *s = find_slot(m, a, b);
-
-	return s ? &s->v : NULL;
-}
 
 /* Rehash into a table that has room for one more live entry. */
 static int rehash(struct xls_hashmap *m)
@@ -56,13 +23,14 @@ static int rehash(struct xls_hashmap *m)
 		return -1;
 	m->slot = ns;
 	m->cap = ncap;
+	m->shift = 64 - (uint32_t)__builtin_ctz(ncap);
 	m->used = m->dead = 0;
 	for (uint32_t i = 0; i < ocap; i++) {
 		uint32_t h;
 
-		if (old[i].state != SLOT_USED)
+		if (old[i].state != XLS_SLOT_USED)
 			continue;
-		for (h = hash(old[i].a, old[i].b, ncap); ns[h].state != SLOT_EMPTY;
+		for (h = xls_hashmap_hash(old[i].a, old[i].b, m->shift); ns[h].state != XLS_SLOT_EMPTY;
 		     h = (h + 1) & (ncap - 1))
 			;
 		ns[h] = old[i];
@@ -80,26 +48,28 @@ int xls_hashmap_put(struct xls_hashmap *m, uint64_t a, uint64_t b, uint32_t v)
 	if ((uint64_t)(m->used + m->dead + 1) * 4 >= (uint64_t)m->cap * 3 &&
 	    rehash(m))
 		return -1;
-	for (h = hash(a, b, m->cap); m->slot[h].state == SLOT_USED;
+	for (h = xls_hashmap_hash(a, b, m->shift); m->slot[h].state == XLS_SLOT_USED;
 	     h = (h + 1) & (m->cap - 1))
 		;
-	if (m->slot[h].state == SLOT_DEAD)
+	if (m->slot[h].state == XLS_SLOT_DEAD)
 		m->dead--;
 	m->slot[h].a = a;
 	m->slot[h].b = b;
 	m->slot[h].v = v;
-	m->slot[h].state = SLOT_USED;
+	m->slot[h].state = XLS_SLOT_USED;
 	m->used++;
 	return 0;
 }
 
 void xls_hashmap_del(struct xls_hashmap *m, uint64_t a, uint64_t b)
 {
-	struct xls_hashslot *s = find_slot(m, a, b);
+	uint32_t *v = xls_hashmap_find(m, a, b);
+	struct xls_hashslot *s;
 
-	if (!s)
+	if (!v)
 		return;
-	s->state = SLOT_DEAD;
+	s = (struct xls_hashslot *)((char *)v - offsetof(struct xls_hashslot, v));
+	s->state = XLS_SLOT_DEAD;
 	m->used--;
 	m->dead++;
 }
@@ -110,7 +80,7 @@ bool xls_hashmap_next(const struct xls_hashmap *m, uint32_t *pos, uint64_t *a,
 	for (; *pos < m->cap; (*pos)++) {
 		const struct xls_hashslot *s = &m->slot[*pos];
 
-		if (s->state != SLOT_USED)
+		if (s->state != XLS_SLOT_USED)
 			continue;
 		*a = s->a;
 		*b = s->b;

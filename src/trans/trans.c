@@ -132,15 +132,20 @@ static int report(const struct op_ctx *c, const char *kind, const char *fmt, ...
 	return c->sink->finding(c->sink->ctx, &f);
 }
 
-static struct open_trans *find_open(struct xls_trans_table *tt, uint32_t tid)
+static __attribute__((noinline)) struct open_trans *
+find_open_by_tid(struct xls_trans_table *tt, uint32_t tid)
 {
-	const uint32_t *id;
+	const uint32_t *id = xls_hashmap_find(&tt->tids, tid, 0);
 
+	return id ? (tt->last = tt->byid[*id]) : NULL;
+}
+
+static inline struct open_trans *find_open(struct xls_trans_table *tt, uint32_t tid)
+{
 	/* Ops mostly come in runs of one transaction: try the last one first. */
 	if (tt->last && tt->last->t.tid == tid)
 		return tt->last;
-	id = xls_hashmap_find(&tt->tids, tid, 0);
-	return id ? (tt->last = tt->byid[*id]) : NULL;
+	return find_open_by_tid(tt, tid);
 }
 
 /* Take a free slot, reusing its arena; NULL when the table is full. */

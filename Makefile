@@ -15,10 +15,20 @@ SRC_LIB := $(filter-out $(SRC_CMD),$(SRC_ALL))
 HDR_ALL := $(wildcard src/*/*.h)
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/%.o)
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/%.o)
+# A unit test or test tool is one file (tests/unit/u-bitmap.c) or a folder
+# of files (tests/unit/u-item/*.c); either makes one binary in
+# $(BUILD)/tests/, named after the file or the folder.  The objects of the
+# folders go to $(BUILD)/tests/obj/, where neither tests/run's
+# $(BUILD)/tests/u-* nor check-layers' $(BUILD)/*/*.o sees them.
 UNIT_SRC := $(wildcard tests/unit/u-*.c)
-UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_DIR := $(patsubst %/,%,$(wildcard tests/unit/u-*/))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) $(UNIT_DIR:tests/unit/%=$(BUILD)/tests/%)
 TOOL_SRC := $(wildcard tests/tools/*.c)
-TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
+TOOL_DIR := $(patsubst %/,%,$(wildcard tests/tools/*/))
+TOOL_BIN := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%) $(TOOL_DIR:tests/tools/%=$(BUILD)/tests/%)
+TEST_DIR := $(UNIT_DIR) $(TOOL_DIR)
+TEST_BIN := $(addprefix $(BUILD)/tests/,$(notdir $(TEST_DIR)))
+TEST_OBJ := $(patsubst tests/%.c,$(BUILD)/tests/obj/%.o,$(wildcard $(TEST_DIR:%=%/*.c)))
 PROG := $(BUILD)/xfs_logscope
 
 all: xfs_logscope
@@ -55,7 +65,18 @@ $(BUILD)/tests/%: tests/tools/%.c $(BUILD)/libxls.a
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(CPPFLAGS) -Isrc -Itests/unit $(CFLAGS) $(XCFLAGS) -o $@ $< $(BUILD)/libxls.a $(LIBS)
 
--include $(OBJ_LIB:.o=.d) $(OBJ_CMD:.o=.d)
+# A folder's binary: the objects of its files, each with its own .d.
+$(BUILD)/tests/obj/%.o: tests/%.c config.mk
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Isrc -Itests/unit $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
+
+$(foreach d,$(TEST_DIR),$(eval $(BUILD)/tests/$(notdir $(d)): \
+	$(patsubst tests/%.c,$(BUILD)/tests/obj/%.o,$(wildcard $(d)/*.c))))
+
+$(TEST_BIN): $(BUILD)/libxls.a
+	$(CC) $(CFLAGS) $(XCFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libxls.a $(LIBS)
+
+-include $(OBJ_LIB:.o=.d) $(OBJ_CMD:.o=.d) $(TEST_OBJ:.o=.d)
 
 tests: $(PROG) $(UNIT_BIN) $(TOOL_BIN)
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Synthesized logs (tests/tools/xls-synth.c), issue 4 items 1 and 5: buffer
+# Synthesized logs (tests/tools/xls-synth/), issue 4 items 1 and 5: buffer
 # items with arbitrary bitmaps and region cuts, runs split at 4 KiB page
 # boundaries as unmapped inode cluster buffers were logged before Linux 6.15,
 # and the same log written by a big-endian machine.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Synthesized logs (tests/tools/xls-synth.c), issue 4 item 3: hostile and
+# Synthesized logs (tests/tools/xls-synth/), issue 4 item 3: hostile and
 # corrupt logs.  Each gives a clear finding (a JSON "finding" object of the
 # right kind, or the right field) or a one-line error, decoding goes on past
 # it, and nothing dies of a signal: exit 1 for findings, 3 for input that

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Synthesized logs (tests/tools/xls-synth.c), issue 4 item 6: the log
+# Synthesized logs (tests/tools/xls-synth/), issue 4 item 6: the log
 # geometries kernels write -- v1 logs (h_version 1, 32 KiB records, one
 # header block, on a v4 filesystem without LOGV2), v2 logs with extended
 # headers (64, 128 and 256 KiB records), a 256 KiB log stripe unit, 4 KiB log

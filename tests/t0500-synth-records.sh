@@ -1,5 +1,5 @@
 #!/bin/sh
-# Synthesized logs (tests/tools/xls-synth.c), issue 4 items 2 to 4: ops
+# Synthesized logs (tests/tools/xls-synth/), issue 4 items 2 to 4: ops
 # continued across records, a transaction header split between two records,
 # transactions whose records wrap past the physical end of the log, and torn
 # writes at the head trimmed as kernel recovery trims them (xlog_verify_head).

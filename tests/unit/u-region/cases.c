@@ -1,184 +1,16 @@
 /*
- * Unit tests for the region stage: hand-made buffer formats and region
- * lengths for every split and inconsistency kind, one format decoded from
- * little-endian bytes through xls_buf_format_parse(), and 20,000 random
- * bitmaps with random region cuts checked against a bit-at-a-time reference
- * written here (the only place in the project where bits are walked singly
- * for reconstruction).
- *
- * Every region is malloc'ed at its exact length so that ASan would catch a
- * read past one; the module under test should never read region data at all.
+ * u-region's hand-made cases: one per split and inconsistency kind, a
+ * format decoded from little-endian bytes, problem names, and the caps on
+ * the result arrays.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tap.h"
-#include "analysis/region.h"
-
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define U_MAX_REG	300u		/* more than a kernel item may hold */
-#define U_MAX_WORDS	XFS_BLF_DATAMAP_SIZE
-#define U_MAX_BITS	(U_MAX_WORDS * 32u)
-#define U_FIXED		offsetof(struct xfs_buf_log_format, blf_data_map)
-#define U_SEED		0x9e3779b97f4a7c15ull
-#define U_RANDOM	20000u
-#define U_MAX_DIAG	5u
-
-static struct tap T;
-static struct xls_region_result R;	/* ~12 KiB: keep it off the stack */
-
-/* ---- hand-built buffer items ---------------------------------------- */
-
-struct tb {
-	struct xls_item		it;
-	struct xls_region	r[U_MAX_REG];
-	struct xls_buf_format	blf;
-};
-
-static uint8_t *
-u_alloc_region(uint32_t len, uint8_t fill)
-{
-	uint8_t *p = malloc(len);
-
-	if (p)
-		memset(p, fill, len);
-	return p;
-}
-
-/*
- * A buffer of @blf_len basic blocks whose format logs @map_size words; the
- * format region is exactly as long as the writer makes it (fixed part plus
- * map_size words) and blf_size follows the regions added.
- */
-static void
-tb_init(struct tb *t, uint16_t blf_len, uint32_t map_size)
-{
-	uint32_t flen = (uint32_t)U_FIXED + 4u * map_size;
-
-	memset(t, 0, sizeof(*t));
-	t->blf.blf_type = XFS_LI_BUF;
-	t->blf.blf_len = blf_len;
-	t->blf.blf_blkno = 0x1000;
-	t->blf.blf_map_size = map_size;
-	t->blf.map_words = map_size < U_MAX_WORDS ? map_size : U_MAX_WORDS;
-	t->r[0].data = u_alloc_region(flen, 0);
-	t->r[0].len = flen;
-	t->it.type = XFS_LI_BUF;
-	t->it.endian = XLS_LITTLE_ENDIAN;
-	t->it.regions = t->r;
-	t->it.nregions = 1;
-	t->it.size = 1;
-	t->blf.blf_size = 1;
-}
-
-static void
-tb_set(struct tb *t, unsigned int first, unsigned int n)
-{
-	for (unsigned int b = first; b < first + n && b < U_MAX_BITS; b++)
-		t->blf.blf_data_map[b / 32] |= 1u << (b % 32);
-}
-
-static void
-tb_add(struct tb *t, uint32_t len)
-{
-	uint32_t i = t->it.nregions;
-
-	if (i >= U_MAX_REG)
-		return;
-	t->r[i].data = u_alloc_region(len, (uint8_t)(0xa0 + i));
-	t->r[i].len = len;
-	t->it.nregions++;
-	t->it.size = (uint16_t)t->it.nregions;
-	t->blf.blf_size = (uint16_t)t->it.nregions;
-}
-
-static void
-tb_free(struct tb *t)
-{
-	for (uint32_t i = 0; i < t->it.nregions; i++)
-		free((void *)t->r[i].data);
-	t->it.nregions = 0;
-}
-
-/* ---- expectations --------------------------------------------------- */
-
-struct ep { uint32_t first, nchunks, region_len; };
-struct er { uint32_t first, nchunks, nregions; };
-struct es { uint32_t run, chunk; bool page; };
-
-static bool
-u_places(const struct xls_region_result *r, const struct ep *e, size_t n)
-{
-	if (r->nplaces != n)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		const struct xls_region_place *p = &r->places[i];
-
-		if (p->first_chunk != e[i].first || p->nchunks != e[i].nchunks ||
-		    p->region_len != e[i].region_len ||
-		    p->offset != e[i].first * 128 ||
-		    p->len != e[i].nchunks * 128)
-			return false;
-	}
-	return true;
-}
-
-static bool
-u_runs(const struct xls_region_result *r, const struct er *e, size_t n)
-{
-	if (r->nruns != n || r->nruns_stored != n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (r->runs[i].first_chunk != e[i].first ||
-		    r->runs[i].nchunks != e[i].nchunks ||
-		    r->runs[i].nregions != e[i].nregions)
-			return false;
-	return true;
-}
-
-static bool
-u_splits(const struct xls_region_result *r, const struct es *e, size_t n)
-{
-	if (r->nsplits != n || r->nsplits_stored != n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (r->splits[i].run != e[i].run ||
-		    r->splits[i].chunk != e[i].chunk ||
-		    r->splits[i].offset != e[i].chunk * 128 ||
-		    r->splits[i].page_boundary != e[i].page)
-			return false;
-	return true;
-}
-
-static const char *
-u_pstr(unsigned int p)
-{
-	static char buf[256];
-
-	xls_region_problems_str(p, buf, sizeof(buf));
-	return buf;
-}
-
-/* Run the module and say which problems were found when they differ. */
-static void
-u_run(struct tb *t)
-{
-	xls_region_reconstruct(&t->it, &t->blf, &R);
-}
-
-static bool
-u_problems(unsigned int want)
-{
-	if (R.problems == want)
-		return true;
-	tap_diag("problems: got '%s', want '%s'", u_pstr(R.problems),
-		 u_pstr(want));
-	return false;
-}
+#include "u-region.h"
 
 /* ---- hand-made cases ------------------------------------------------ */
 
-static void
+void
 test_region__single_full_run(void)
 {
 	static const struct ep ep[] = { { 0, 32, 4096 } };
@@ -197,7 +29,7 @@ test_region__single_full_run(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__two_runs(void)
 {
 	static const struct ep ep[] = { { 2, 3, 384 }, { 10, 2, 256 } };
@@ -222,7 +54,7 @@ test_region__two_runs(void)
 }
 
 /* The inode-cluster case: a run across the 4 KiB page at chunk 32. */
-static void
+void
 test_region__split_page_boundary(void)
 {
 	static const struct ep ep[] = { { 30, 2, 256 }, { 32, 3, 384 } };
@@ -258,7 +90,7 @@ test_region__split_page_boundary(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__split_not_page(void)
 {
 	static const struct ep ep[] = { { 5, 2, 256 }, { 7, 3, 384 },
@@ -282,7 +114,7 @@ test_region__split_not_page(void)
 }
 
 /* A run cut in three: two split points in one run, and a second split run. */
-static void
+void
 test_region__split_three_ways(void)
 {
 	static const struct ep ep[] = { { 0, 1, 128 }, { 1, 1, 128 },
@@ -308,7 +140,7 @@ test_region__split_three_ways(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__len_not_chunk(void)
 {
 	/* 300 bytes in a 3-chunk run: 2 whole chunks, the next region the rest */
@@ -338,7 +170,7 @@ test_region__len_not_chunk(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__region_too_long(void)
 {
 	/* the excess of region 1 is dropped; region 2 still lands on run 2 */
@@ -359,7 +191,7 @@ test_region__region_too_long(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__regions_left(void)
 {
 	static const struct ep ep[] = { { 0, 2, 256 } };
@@ -377,7 +209,7 @@ test_region__regions_left(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__bits_left(void)
 {
 	static const struct ep ep[] = { { 0, 2, 256 } };
@@ -414,7 +246,7 @@ test_region__bits_left(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__bits_beyond_buf(void)
 {
 	static const struct ep ep[] = { { 1, 1, 128 }, { 5, 1, 128 } };
@@ -434,7 +266,7 @@ test_region__bits_beyond_buf(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__map_too_big(void)
 {
 	struct tb t;
@@ -473,7 +305,7 @@ test_region__map_too_big(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__map_short(void)
 {
 	struct tb t;
@@ -489,7 +321,7 @@ test_region__map_short(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__size_mismatch(void)
 {
 	struct tb t;
@@ -505,7 +337,7 @@ test_region__size_mismatch(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__empty_region(void)
 {
 	static const struct ep ep1[] = { { 0, 0, 0 }, { 0, 2, 256 } };
@@ -537,7 +369,7 @@ test_region__empty_region(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__full_64k(void)
 {
 	static const struct ep ep[] = { { 0, 512, 65536 } };
@@ -577,7 +409,7 @@ test_region__full_64k(void)
 	tb_free(&t);
 }
 
-static void
+void
 test_region__dir_scattered(void)
 {
 	static const struct er all[] = {
@@ -609,7 +441,7 @@ test_region__dir_scattered(void)
 }
 
 /* The page-boundary case decoded from a little-endian format region. */
-static void
+void
 test_region__through_parse(void)
 {
 	uint8_t raw[U_FIXED + 16 * 4];
@@ -661,7 +493,7 @@ test_region__through_parse(void)
 		free((void *)reg[i].data);
 }
 
-static void
+void
 test_region__problems_str(void)
 {
 	char buf[256];
@@ -684,284 +516,8 @@ test_region__problems_str(void)
 	tap_ok(&T, strlen(buf) == 3, "problem names truncated to the buffer");
 }
 
-/* ---- bit-at-a-time reference ---------------------------------------- */
-
-struct ref {
-	uint32_t	nplaces;
-	struct ep	places[U_MAX_REG];
-	uint32_t	nruns;
-	struct er	runs[U_MAX_BITS / 2 + 1];
-	uint32_t	nsplits;
-	struct es	splits[U_MAX_REG];
-	uint32_t	dirty;
-	unsigned int	problems;
-};
-
-static bool
-ref_bit(const uint32_t *map, unsigned int b)
-{
-	return (map[b / 32] >> (b % 32)) & 1;
-}
-
-/*
- * Recovery's placement restated one bit at a time: skip clear bits, measure
- * the run by stepping over set bits, copy min(run, len / 128) chunks.  Runs
- * come from a separate scan, and a placed region is a split point when it
- * does not start its run.
- */
-static void
-ref_reconstruct(const uint32_t *map, unsigned int words,
-		const uint32_t *lens, uint32_t nlens, uint32_t buf_chunks,
-		struct ref *r)
-{
-	unsigned int nbits = words * 32, bit = 0, i;
-	bool stopped = false;
-
-	memset(r, 0, sizeof(*r));
-	for (i = 0; i < nlens; i++) {
-		uint32_t run = 0, take, len = lens[i];
-
-		if (len % 128)
-			r->problems |= XLS_RP_LEN_NOT_CHUNK;
-		if (len < 128)
-			r->problems |= XLS_RP_EMPTY_REGION;
-		if (stopped)
-			continue;
-		while (bit < nbits && !ref_bit(map, bit))
-			bit++;
-		if (bit >= nbits) {
-			r->problems |= XLS_RP_REGIONS_LEFT;
-			stopped = true;
-			continue;
-		}
-		while (bit + run < nbits && ref_bit(map, bit + run))
-			run++;
-		take = len / 128 < run ? len / 128 : run;
-		if (len > run * 128)
-			r->problems |= XLS_RP_REGION_TOO_LONG;
-		r->places[r->nplaces++] = (struct ep){ bit, take, len };
-		bit += take;
-	}
-	if (!stopped)
-		for (unsigned int b = bit; b < nbits; b++)
-			if (ref_bit(map, b)) {
-				r->problems |= XLS_RP_BITS_LEFT;
-				break;
-			}
-
-	for (unsigned int b = 0; b < nbits;) {
-		if (!ref_bit(map, b)) {
-			b++;
-			continue;
-		}
-		r->runs[r->nruns] = (struct er){ b, 0, 0 };
-		while (b < nbits && ref_bit(map, b)) {
-			r->runs[r->nruns].nchunks++;
-			b++;
-		}
-		r->nruns++;
-	}
-	for (i = 0; i < r->nplaces; i++) {
-		const struct ep *p = &r->places[i];
-
-		if (p->nchunks == 0)
-			continue;
-		for (uint32_t k = 0; k < r->nruns; k++) {
-			struct er *run = &r->runs[k];
-
-			if (p->first < run->first ||
-			    p->first >= run->first + run->nchunks)
-				continue;
-			run->nregions++;
-			if (p->first != run->first)
-				r->splits[r->nsplits++] = (struct es){
-					k, p->first, p->first * 128 % 4096 == 0 };
-			break;
-		}
-	}
-	for (unsigned int b = 0; b < nbits; b++) {
-		if (!ref_bit(map, b))
-			continue;
-		if (b < buf_chunks)
-			r->dirty++;
-		else
-			r->problems |= XLS_RP_BITS_BEYOND_BUF;
-	}
-}
-
-/* ---- random bitmaps with random cuts -------------------------------- */
-
-static uint64_t rng_state = U_SEED;
-
-static uint32_t
-rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state >> 16);
-}
-
-static uint32_t
-rng_below(uint32_t n)
-{
-	return n ? rng() % n : 0;
-}
-
-/* Compare module and reference; describe the first difference. */
-static bool
-u_compare(const struct xls_region_result *m, const struct ref *r,
-	  char *why, size_t whysz)
-{
-	if (m->problems != r->problems) {
-		snprintf(why, whysz, "problems %#x vs %#x", m->problems,
-			 r->problems);
-		return false;
-	}
-	if (m->nplaces != r->nplaces || !u_places(m, r->places, r->nplaces)) {
-		snprintf(why, whysz, "places (%u vs %u)", m->nplaces, r->nplaces);
-		return false;
-	}
-	if (!u_runs(m, r->runs, r->nruns)) {
-		snprintf(why, whysz, "runs (%u vs %u)", m->nruns, r->nruns);
-		return false;
-	}
-	if (!u_splits(m, r->splits, r->nsplits)) {
-		snprintf(why, whysz, "splits (%u vs %u)", m->nsplits, r->nsplits);
-		return false;
-	}
-	if (m->dirty_chunks != r->dirty) {
-		snprintf(why, whysz, "dirty %u vs %u", m->dirty_chunks, r->dirty);
-		return false;
-	}
-	{
-		uint32_t split_runs = 0;
-
-		for (uint32_t k = 0; k < r->nruns; k++)
-			split_runs += r->runs[k].nregions > 1;
-		if (m->nsplit_runs != split_runs) {
-			snprintf(why, whysz, "split runs %u vs %u",
-				 m->nsplit_runs, split_runs);
-			return false;
-		}
-	}
-	return true;
-}
-
-static struct ref REF;
-
-static void
-test_region__random(void)
-{
-	static const uint32_t density[] = { 50, 300, 500, 800, 950, 990 };
-	unsigned int bad = 0, bad_cut = 0, clean = 0, mangled = 0;
-	unsigned long splits = 0, page_splits = 0;
-	uint32_t lens[U_MAX_REG], cuts[U_MAX_REG];
-	char why[128];
-	struct tb t;
-
-	for (unsigned int n = 0; n < U_RANDOM; n++) {
-		uint16_t blf_len = (uint16_t)(1 + rng_below(128));
-		uint32_t chunks = blf_len * 4u;
-		uint32_t words = (chunks + 31) / 32;
-		uint32_t p = density[rng_below(ARRAY_SIZE(density))];
-		uint32_t nlens = 0, ncuts = 0, nruns = 0, budget;
-		bool mangle = rng_below(4) == 0;
-
-		tb_init(&t, blf_len, words);
-		/* set bits one at a time, sometimes past the buffer's end */
-		for (uint32_t b = 0; b < words * 32; b++)
-			if ((b < chunks || rng_below(8) == 0) &&
-			    rng_below(1000) < p)
-				tb_set(&t, b, 1);
-
-		/* count runs, then cut each into 1..3 pieces within budget */
-		for (uint32_t b = 0; b < words * 32; b++)
-			if (ref_bit(t.blf.blf_data_map, b) &&
-			    (b == 0 || !ref_bit(t.blf.blf_data_map, b - 1)))
-				nruns++;
-		budget = 256 - nruns;
-		for (uint32_t b = 0; b < words * 32;) {
-			uint32_t len = 0, pieces, left;
-
-			if (!ref_bit(t.blf.blf_data_map, b)) {
-				b++;
-				continue;
-			}
-			while (b + len < words * 32 &&
-			       ref_bit(t.blf.blf_data_map, b + len))
-				len++;
-			pieces = 1 + rng_below(3);
-			if (pieces > len)
-				pieces = len;
-			if (pieces - 1 > budget)
-				pieces = budget + 1;
-			budget -= pieces - 1;
-			left = len;
-			for (uint32_t k = 0; k < pieces; k++) {
-				uint32_t c = k + 1 == pieces ? left :
-					1 + rng_below(left - (pieces - 1 - k));
-
-				cuts[ncuts++] = c;
-				left -= c;
-			}
-			b += len;
-		}
-		for (uint32_t k = 0; k < ncuts; k++)
-			lens[nlens++] = cuts[k] * 128;
-
-		if (mangle) {
-			/* odd lengths, short/long/empty regions, drop or add */
-			for (uint32_t k = 0; k < nlens; k++)
-				if (rng_below(3) == 0)
-					lens[k] = rng_below((cuts[k] + 3) * 128);
-			if (nlens && rng_below(3) == 0)
-				nlens--;
-			else if (nlens < 256 && rng_below(2) == 0)
-				lens[nlens++] = rng_below(1024);
-			mangled++;
-		} else {
-			clean++;
-		}
-
-		for (uint32_t k = 0; k < nlens; k++)
-			tb_add(&t, lens[k]);
-		xls_region_reconstruct(&t.it, &t.blf, &R);
-		ref_reconstruct(t.blf.blf_data_map, words, lens, nlens,
-				chunks, &REF);
-		if (!u_compare(&R, &REF, why, sizeof(why))) {
-			if (bad++ < U_MAX_DIAG)
-				tap_diag("map %u (len %u, %s): %s", n, blf_len,
-					 mangle ? "mangled" : "clean", why);
-		}
-		/* a clean cut must come back exactly as it was written */
-		if (!mangle) {
-			bool ok = R.nplaces == ncuts &&
-				  (R.problems & ~(unsigned int)XLS_RP_BITS_BEYOND_BUF) == 0;
-
-			for (uint32_t k = 0; ok && k < ncuts; k++)
-				ok = R.places[k].nchunks == cuts[k];
-			if (!ok && bad_cut++ < U_MAX_DIAG)
-				tap_diag("map %u: clean cut not reproduced (%s)",
-					 n, u_pstr(R.problems));
-		}
-		splits += R.nsplits;
-		for (uint32_t k = 0; k < R.nsplits_stored; k++)
-			page_splits += R.splits[k].page_boundary;
-		tb_free(&t);
-	}
-	tap_ok(&T, bad == 0,
-	       "%u random maps (%u clean cuts, %u mangled) match the bit-at-a-time reference (%u differ)",
-	       U_RANDOM, clean, mangled, bad);
-	tap_ok(&T, bad_cut == 0, "clean cuts reconstruct to the written pieces (%u differ)",
-	       bad_cut);
-	tap_ok(&T, splits > 1000 && page_splits > 0,
-	       "random cuts exercised %lu splits, %lu on page boundaries",
-	       splits, page_splits);
-}
-
 /* Arrays are capped even for a map with more runs than a buffer can have. */
-static void
+void
 test_region__caps(void)
 {
 	struct tb t;
@@ -1000,30 +556,4 @@ test_region__caps(void)
 			   map[0] == '\0' && R.problems == 0,
 		       "empty item and 0-length buffer");
 	}
-}
-
-int
-main(void)
-{
-	test_region__single_full_run();
-	test_region__two_runs();
-	test_region__split_page_boundary();
-	test_region__split_not_page();
-	test_region__split_three_ways();
-	test_region__len_not_chunk();
-	test_region__region_too_long();
-	test_region__regions_left();
-	test_region__bits_left();
-	test_region__bits_beyond_buf();
-	test_region__map_too_big();
-	test_region__map_short();
-	test_region__size_mismatch();
-	test_region__empty_region();
-	test_region__full_64k();
-	test_region__dir_scattered();
-	test_region__through_parse();
-	test_region__problems_str();
-	test_region__caps();
-	test_region__random();
-	return tap_done(&T);
 }

@@ -52,20 +52,20 @@ static bool wanted(const struct xls_options *o, const struct xls_trans *t,
 	return true;
 }
 
-static void print_regions(FILE *f, const struct xls_buf_analysis *ba)
+static void print_regions(struct xls_out *o, const struct xls_buf_analysis *ba)
 {
 	const struct xls_region_result *r = &ba->res;
 	char map[160];
 
 	xls_region_map_str(&ba->blf, r, 128, map, sizeof(map));
-	fprintf(f, "      map [%s]\n", map);
+	xls_out_printf(o, "      map [%s]\n", map);
 	for (uint32_t i = 0; i < r->nplaces; i++)
-		fprintf(f, "      region %3u  offset %6u  len %6u  chunks %u-%u\n",
+		xls_out_printf(o, "      region %3u  offset %6u  len %6u  chunks %u-%u\n",
 			i + 1, r->places[i].offset, r->places[i].len,
 			r->places[i].first_chunk,
 			r->places[i].first_chunk + r->places[i].nchunks - 1);
 	for (uint32_t i = 0; i < r->nsplits_stored; i++)
-		fprintf(f, "      split at chunk %u (offset %u)%s\n",
+		xls_out_printf(o, "      split at chunk %u (offset %u)%s\n",
 			r->splits[i].chunk, r->splits[i].offset,
 			r->splits[i].page_boundary ? " on a 4 KiB page boundary" : "");
 }
@@ -91,7 +91,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_table_row(&c->out, buf_columns, NCOLS, fs);
 		if (c->opt->verbose && bc->ba.parsed)
-			print_regions(c->out.f, &bc->ba);
+			print_regions(&c->out, &bc->ba);
 	} else {
 		xls_cmd_record(c, "buf", fs);
 	}
@@ -215,7 +215,7 @@ static void svg_report(struct svg_ctx *sc)
 		const struct hot_buf *hb = &sc->hot[i];
 
 		if (c->out.fmt == XLS_FMT_TEXT) {
-			fprintf(c->out.f, "%3u  daddr 0x%-10llx %6u bytes  %-10s %u appearances\n",
+			xls_out_printf(&c->out, "%3u  daddr 0x%-10llx %6u bytes  %-10s %u appearances\n",
 				i + 1, (unsigned long long)hb->h.blkno, hb->h.len * 512,
 				hot_type(hb), hb->nrows);
 			continue;
@@ -229,7 +229,7 @@ static void svg_report(struct svg_ctx *sc)
 		xls_cmd_record(c, "svg_panel", &fs);
 	}
 	if (c->out.fmt == XLS_FMT_TEXT)
-		fprintf(c->out.f, "svg: wrote the heat map of %u buffer%s to '%s'\n",
+		xls_out_printf(&c->out, "svg: wrote the heat map of %u buffer%s to '%s'\n",
 			sc->nhot, sc->nhot == 1 ? "" : "s", c->opt->svg_path);
 }
 

@@ -42,15 +42,15 @@ static int cmd_finding(void *ctx, const struct xls_finding *f)
 		fprintf(stderr, "xfs_logscope: %s: finding: %s\n", c->src.path, f->msg);
 		break;
 	case XLS_FMT_TEXT:
-		fprintf(c->out.f, "finding: ");
+		xls_out_printf(&c->out, "finding: ");
 		if (f->lsn)
-			fprintf(c->out.f, "LSN %u/%u ", xls_lsn_cycle(f->lsn),
+			xls_out_printf(&c->out, "LSN %u/%u ", xls_lsn_cycle(f->lsn),
 				xls_lsn_block(f->lsn));
 		else
-			fprintf(c->out.f, "block %u ", f->rec_blk);
+			xls_out_printf(&c->out, "block %u ", f->rec_blk);
 		if (f->offset >= 0)
-			fprintf(c->out.f, "offset %lld ", (long long)f->offset);
-		fprintf(c->out.f, "%s: %s\n", f->kind, f->msg);
+			xls_out_printf(&c->out, "offset %lld ", (long long)f->offset);
+		xls_out_printf(&c->out, "%s: %s\n", f->kind, f->msg);
 		break;
 	case XLS_FMT_JSON:
 		xls_fields_reset(&fs);
@@ -136,7 +136,7 @@ void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,
 
 	for (unsigned int i = 0; i < fs->n; i++) {
 		xls_field_format(&fs->f[i], buf, sizeof(buf));
-		fprintf(c->out.f, "%s%-*s %s\n", indent, width, fs->f[i].key, buf);
+		xls_out_printf(&c->out, "%s%-*s %s\n", indent, width, fs->f[i].key, buf);
 	}
 }
 

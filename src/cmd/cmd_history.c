@@ -101,14 +101,14 @@ static void add_row(struct hist_ctx *h, const struct xls_trans *t, uint32_t seq,
 	}
 }
 
-static void print_regions(FILE *f, const struct xls_rbuf *b)
+static void print_regions(struct xls_out *o, const struct xls_rbuf *b)
 {
 	char map[160];
 
 	xls_region_map_str(b->blf, b->res, 128, map, sizeof(map));
-	fprintf(f, "      map [%s]\n", map);
+	xls_out_printf(o, "      map [%s]\n", map);
 	for (uint32_t i = 0; i < b->res->nplaces; i++)
-		fprintf(f, "      region %3u  offset %6u  len %6u  chunks %u-%u\n",
+		xls_out_printf(o, "      region %3u  offset %6u  len %6u  chunks %u-%u\n",
 			i + 1, b->res->places[i].offset, b->res->places[i].len,
 			b->res->places[i].first_chunk,
 			b->res->places[i].first_chunk + b->res->places[i].nchunks - 1);
@@ -131,11 +131,11 @@ static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t s
 	}
 	xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
 	if (b->kernel_warning)
-		fprintf(c->out.f, "      ! kernel warns: %s\n", b->kernel_warning);
+		xls_out_printf(&c->out, "      ! kernel warns: %s\n", b->kernel_warning);
 	if (ri->fail_why)
-		fprintf(c->out.f, "      ! %s\n", ri->fail_why);
+		xls_out_printf(&c->out, "      ! %s\n", ri->fail_why);
 	if (c->opt->verbose)
-		print_regions(c->out.f, b);
+		print_regions(&c->out, b);
 }
 
 /* An inode or icreate item that writes into the buffer. */
@@ -245,11 +245,11 @@ static int do_replay(struct hist_ctx *h, struct xls_error *err)
 	if (c->out.fmt == XLS_FMT_JSON) {
 		xls_cmd_record(c, "replay", fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
-		fprintf(c->out.f, "\nreplay: wrote %u bytes to '%s': the block on disk, then %u replayed item%s in recovery order (%u not replayed)\n",
+		xls_out_printf(&c->out, "\nreplay: wrote %u bytes to '%s': the block on disk, then %u replayed item%s in recovery order (%u not replayed)\n",
 			bytes, c->opt->replay_path, im->applied, im->applied == 1 ? "" : "s",
 			im->skipped);
 		if (im->inode_failed)
-			fprintf(c->out.f, "replay: %u inode item%s could not be applied: %s\n",
+			xls_out_printf(&c->out, "replay: %u inode item%s could not be applied: %s\n",
 				im->inode_failed, im->inode_failed == 1 ? "" : "s",
 				im->inode_why ? im->inode_why : "?");
 	}
@@ -272,9 +272,9 @@ static void diff_text(struct hist_ctx *h, uint32_t nchunks, uint32_t changed,
 			blf.blf_data_map[k / 32] |= 1u << (k % 32);
 	xls_field_format(ranges, txt, sizeof(txt));
 	xls_region_map_str(&blf, NULL, 128, map, sizeof(map));
-	fprintf(h->c->out.f, "\ndiff: %u of %u chunks differ from the block on disk%s%s\n",
+	xls_out_printf(&h->c->out, "\ndiff: %u of %u chunks differ from the block on disk%s%s\n",
 		changed, nchunks, changed ? ": " : "", txt);
-	fprintf(h->c->out.f, "      map [%s]\n", map);
+	xls_out_printf(&h->c->out, "      map [%s]\n", map);
 }
 
 static int do_diff(struct hist_ctx *h, struct xls_error *err)
@@ -324,7 +324,7 @@ static int do_svg(struct hist_ctx *h, struct xls_error *err)
 	if (xls_cmd_write_svg(c->opt->svg_path, title, &p, 1, true, err))
 		return -1;
 	if (c->out.fmt == XLS_FMT_TEXT)
-		fprintf(c->out.f, "\nsvg: wrote the heat map of %u appearances to '%s'\n",
+		xls_out_printf(&c->out, "\nsvg: wrote the heat map of %u appearances to '%s'\n",
 			h->nrows, c->opt->svg_path);
 	return 0;
 }
@@ -348,7 +348,7 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	if (!r)
 		return -1;
 	if (c->out.fmt == XLS_FMT_TEXT) {
-		fprintf(c->out.f, "Appearances of daddr 0x%llx in recovery order (uncommitted ones where they end)\n",
+		xls_out_printf(&c->out, "Appearances of daddr 0x%llx in recovery order (uncommitted ones where they end)\n",
 			(unsigned long long)opt->blkno);
 		xls_out_table_heading(&c->out, hist_columns, NHISTCOLS);
 	}
@@ -357,7 +357,7 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	if (!rc && h->img.out_of_memory)
 		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	if (!rc && c->out.fmt == XLS_FMT_TEXT && !h->appearances)
-		fprintf(c->out.f, "no log item of this buffer between tail and head\n");
+		xls_out_printf(&c->out, "no log item of this buffer between tail and head\n");
 	if (!rc && opt->replay_path)
 		rc = do_replay(h, err);
 	if (!rc && opt->diff)

@@ -79,7 +79,7 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 		return 0;
 	}
 	if (!rc->cancel_heading) {
-		fprintf(rc->c->out.f, "Cancel table after pass 1 (buffers whose earlier log items are not replayed)\n");
+		xls_out_printf(&rc->c->out, "Cancel table after pass 1 (buffers whose earlier log items are not replayed)\n");
 		xls_out_table_heading(&rc->c->out, cancel_columns, NCANCELCOLS);
 		rc->cancel_heading = true;
 	}
@@ -92,35 +92,34 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 
 static void print_trans_header(struct recover_ctx *rc, const struct xls_rtrans *rt)
 {
-	FILE *f = rc->c->out.f;
+	struct xls_out *o = &rc->c->out;
 	const struct xls_trans *t = rt->t;
 
-	fprintf(f, "\ntrans 0x%08x  lsn %u/%u", t->tid, xls_lsn_cycle(t->lsn),
+	xls_out_printf(o, "\ntrans 0x%08x  lsn %u/%u", t->tid, xls_lsn_cycle(t->lsn),
 		xls_lsn_block(t->lsn));
 	if (t->commit_lsn)
-		fprintf(f, "  commit %u/%u", xls_lsn_cycle(t->commit_lsn),
+		xls_out_printf(o, "  commit %u/%u", xls_lsn_cycle(t->commit_lsn),
 			xls_lsn_block(t->commit_lsn));
-	fprintf(f, "  #%u  %u items", rt->seq, rt->nitems);
+	xls_out_printf(o, "  #%u  %u items", rt->seq, rt->nitems);
 	if (rt->flushed)
-		fprintf(f, "  (new LSN: the %u buffer%s replayed so far %s written first)",
+		xls_out_printf(o, "  (new LSN: the %u buffer%s replayed so far %s written first)",
 			rt->flushed, rt->flushed == 1 ? "" : "s", rt->flushed == 1 ? "is" : "are");
-	fputc('\n', f);
+	xls_out_printf(o, "\n");
 	xls_out_table_heading(&rc->c->out, item_columns, NITEMCOLS);
 }
 
 static int on_trans(void *ctx, const struct xls_rtrans *rt)
 {
 	struct recover_ctx *rc = ctx;
-	const struct xls_options *o = rc->c->opt;
-	FILE *f = rc->c->out.f;
+	const struct xls_options *opt = rc->c->opt;
 
 	rc->pending = NULL;
-	if (o->has_tid && rt->t->tid != o->tid)
+	if (opt->has_tid && rt->t->tid != opt->tid)
 		return 0;
 	if (rc->c->out.fmt == XLS_FMT_CSV)
 		return 0;
 	if (!text(rc)) {
-		if (o->has_blkno || o->type_filter)
+		if (opt->has_blkno || opt->type_filter)
 			return 0;
 		xls_fields_reset(&rc->fs);
 		xls_describe_rtrans(rt, &rc->fs);
@@ -132,9 +131,9 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 		rc->pending = rt;
 		return 0;
 	}
-	if (o->has_blkno || o->type_filter)
+	if (opt->has_blkno || opt->type_filter)
 		return 0;
-	fprintf(f, "\ntrans 0x%08x  lsn %u/%u  %s: %s, %u items\n", rt->t->tid,
+	xls_out_printf(&rc->c->out, "\ntrans 0x%08x  lsn %u/%u  %s: %s, %u items\n", rt->t->tid,
 		xls_lsn_cycle(rt->t->lsn), xls_lsn_block(rt->t->lsn),
 		rt->t->state == XLS_TRANS_CORRUPT ? "corrupt" : "discarded",
 		rt->t->state == XLS_TRANS_CORRUPT ?
@@ -148,43 +147,43 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 
 static void print_item_notes(struct recover_ctx *rc, const struct xls_ritem *ri)
 {
-	FILE *f = rc->c->out.f;
+	struct xls_out *o = &rc->c->out;
 	const struct xls_rbuf *b = ri->buf;
 
 	if (b && b->compound) {
-		fprintf(f, "%48s segment %u of %u of a %u-byte %s block, ", "",
+		xls_out_printf(o, "%48s segment %u of %u of a %u-byte %s block, ", "",
 			b->seg, b->nseg, b->block_bytes, xls_blft_name(b->blft));
 		if (b->block_start)
-			fprintf(f, "offset 0");
+			xls_out_printf(o, "offset 0");
 		else if (b->seg_offset_exact)
-			fprintf(f, "offset %" PRIu64, b->seg_offset);
+			xls_out_printf(o, "offset %" PRIu64, b->seg_offset);
 		else
-			fprintf(f, "offset unknown (at least %" PRIu64 ")", b->seg_offset);
-		fprintf(f, ": %s\n", b->seg_note ? b->seg_note : "");
+			xls_out_printf(o, "offset unknown (at least %" PRIu64 ")", b->seg_offset);
+		xls_out_printf(o, ": %s\n", b->seg_note ? b->seg_note : "");
 	}
 	if (b && b->kernel_warning)
-		fprintf(f, "%48s ! kernel warns: %s\n", "", b->kernel_warning);
+		xls_out_printf(o, "%48s ! kernel warns: %s\n", "", b->kernel_warning);
 	if (ri->fail_why)
-		fprintf(f, "%48s ! %s\n", "", ri->fail_why);
+		xls_out_printf(o, "%48s ! %s\n", "", ri->fail_why);
 	if (b && b->nunlinked) {
-		fprintf(f, "%48s di_next_unlinked to replay:", "");
+		xls_out_printf(o, "%48s di_next_unlinked to replay:", "");
 		for (uint32_t i = 0; i < b->nunlinked; i++) {
 			const struct xls_runlinked *u = &b->unlinked[i];
 
 			if (u->value == 0xffffffffu)
-				fprintf(f, " inode %u -> end", u->slot);
+				xls_out_printf(o, " inode %u -> end", u->slot);
 			else
-				fprintf(f, " inode %u -> 0x%x", u->slot, u->value);
+				xls_out_printf(o, " inode %u -> 0x%x", u->slot, u->value);
 			if (!u->readable)
-				fprintf(f, " (past its region)");
+				xls_out_printf(o, " (past its region)");
 		}
-		fputc('\n', f);
+		xls_out_printf(o, "\n");
 	}
 	if (b && rc->c->opt->verbose && b->blf) {
 		char map[160];
 
 		xls_region_map_str(b->blf, b->res, 128, map, sizeof(map));
-		fprintf(f, "%48s map [%s]\n", "", map);
+		xls_out_printf(o, "%48s map [%s]\n", "", map);
 	}
 }
 
@@ -229,7 +228,7 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 {
 	struct recover_ctx *rc = ctx;
 	struct xls_fieldset *fs = &rc->fs;
-	FILE *f = rc->c->out.f;
+	struct xls_out *o = &rc->c->out;
 
 	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->has_blkno ||
 	    rc->c->opt->type_filter)
@@ -243,13 +242,13 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 		return 0;
 	}
 	if (!rc->intent_heading) {
-		fprintf(f, "\nWork recovery would finish after replay\n");
+		xls_out_printf(o, "\nWork recovery would finish after replay\n");
 		rc->intent_heading = true;
 	}
 	if (in->type == XFS_LI_IUNLINK)
-		fprintf(f, "  %s\n", in->what);
+		xls_out_printf(o, "  %s\n", in->what);
 	else
-		fprintf(f, "  %s  (trans 0x%08x, lsn %u/%u)\n", in->what, in->tid,
+		xls_out_printf(o, "  %s  (trans 0x%08x, lsn %u/%u)\n", in->what, in->tid,
 			xls_lsn_cycle(in->lsn), xls_lsn_block(in->lsn));
 	return 0;
 }
@@ -257,7 +256,7 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 static void print_summary(struct recover_ctx *rc, const struct xls_recover_summary *s)
 {
 	struct xls_fieldset *fs = &rc->fs;
-	FILE *f = rc->c->out.f;
+	struct xls_out *o = &rc->c->out;
 
 	xls_fields_reset(fs);
 	xls_describe_rsummary(s, fs);
@@ -269,7 +268,7 @@ static void print_summary(struct recover_ctx *rc, const struct xls_recover_summa
 				rc->c->src.path, s->fail_why);
 		return;
 	}
-	fprintf(f, "\nSummary\n");
+	xls_out_printf(o, "\nSummary\n");
 	xls_cmd_print_pairs(rc->c, fs, 24, "  ");
 }
 

@@ -88,10 +88,10 @@ static const struct section sections[] = {
 static void emit_text(struct stats_ctx *sc, const char *kind,
 		      const struct xls_fieldset *fs)
 {
-	FILE *f = sc->c->out.f;
+	struct xls_out *o = &sc->c->out;
 
 	if (strcmp(kind, "total") == 0) {
-		fprintf(f, "Totals\n");
+		xls_out_printf(o, "Totals\n");
 		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
 		return;
 	}
@@ -101,7 +101,7 @@ static void emit_text(struct stats_ctx *sc, const char *kind,
 		if (strcmp(kind, s->kind) != 0)
 			continue;
 		if (sc->section != s->kind) {
-			fprintf(f, "\n%s\n", s->title);
+			xls_out_printf(o, "\n%s\n", s->title);
 			xls_out_table_heading(&sc->c->out, s->cols, s->ncols);
 			sc->section = s->kind;
 		}

@@ -14,15 +14,15 @@ struct trans_ctx {
 static int on_begin(void *ctx, const struct xls_trans *t)
 {
 	struct trans_ctx *tc = ctx;
-	FILE *f = tc->c->out.f;
+	struct xls_out *o = &tc->c->out;
 
 	if (tc->c->out.fmt != XLS_FMT_TEXT)
 		return 0;
-	fprintf(f, "trans 0x%08x  lsn %u/%u", t->tid,
+	xls_out_printf(o, "trans 0x%08x  lsn %u/%u", t->tid,
 		xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn));
 	if (t->has_header)
-		fprintf(f, "  th_num_items %u", t->th_num_items);
-	fputc('\n', f);
+		xls_out_printf(o, "  th_num_items %u", t->th_num_items);
+	xls_out_printf(o, "\n");
 	return 0;
 }
 
@@ -37,12 +37,15 @@ static void print_item_text(struct xls_out *o, uint32_t index,
 {
 	const struct xls_item *it = d->item;
 
-	xls_out_textf(o, "  %4u %-9s", index, d->type ? d->type->name : "unknown");
+	xls_out_text_str(o, "  ", 0);
+	xls_out_text_uint(o, index, 4);
+	xls_out_text_str(o, " ", 0);
+	xls_out_text_str(o, d->type ? d->type->name : "unknown", -9);
 	if (it->nregions != it->size)
 		xls_out_textf(o, " regions=%u/%u", it->nregions, it->size);
 	if (!d->type)
 		xls_out_textf(o, " type=0x%04x", it->type);
-	xls_out_textf(o, " ");
+	xls_out_text_str(o, " ", 0);
 	xls_out_text_pairs(o, fs, 4);
 	xls_out_text_end(o);
 }
@@ -72,14 +75,14 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 static int on_end(void *ctx, const struct xls_trans *t)
 {
 	struct trans_ctx *tc = ctx;
-	FILE *f = tc->c->out.f;
+	struct xls_out *o = &tc->c->out;
 
 	if (tc->c->out.fmt == XLS_FMT_TEXT) {
-		fprintf(f, "  end %s", xls_trans_state_name(t->state));
+		xls_out_printf(o, "  end %s", xls_trans_state_name(t->state));
 		if (t->commit_lsn)
-			fprintf(f, " at %u/%u", xls_lsn_cycle(t->commit_lsn),
+			xls_out_printf(o, " at %u/%u", xls_lsn_cycle(t->commit_lsn),
 				xls_lsn_block(t->commit_lsn));
-		fprintf(f, ": %u items, %u regions, %u records%s%s\n",
+		xls_out_printf(o, ": %u items, %u regions, %u records%s%s\n",
 			t->nitems, t->nregions, t->nrecords,
 			t->why ? ": " : "", t->why ? t->why : "");
 		return 0;

@@ -397,7 +397,6 @@ static void decide_by_block(struct decide_ctx *d, struct rstate *st)
 	struct xls_rbuf *rb = &d->rb;
 	unsigned int blft = rb->blft;
 	struct blk_id id;
-	char a[24], b[24];
 	const char *where;
 
 	rb->block_read = st->readable || st->replayed;
@@ -451,11 +450,6 @@ static void decide_by_block(struct decide_ctx *d, struct rstate *st)
 	}
 	rb->has_lsn = true;
 	rb->block_lsn = xls_be64(st->head + id.lsn_off);
-	a[0] = b[0] = '\0';
-	if (!d->quiet) {
-		xls_lsn_str(rb->block_lsn, a, sizeof(a));
-		xls_lsn_str(d->t->lsn, b, sizeof(b));
-	}
 	if (rb->block_lsn == NULL_LSN) {
 		xls_decide_always(d, XLS_RR_LSN_NULL, "%s block %s has LSN -1", id.name, where);
 		return;
@@ -463,14 +457,16 @@ static void decide_by_block(struct decide_ctx *d, struct rstate *st)
 	if (rb->block_lsn != 0 && rb->block_lsn >= d->t->lsn) {
 		d->ri.decision = XLS_RD_SKIP_LSN;
 		d->ri.reason = "lsn_newer";
-		xls_rdetail(d, "%s block LSN %s %s >= %s",
-			 id.name, a, where, b);
+		xls_rdetail(d, "%s block LSN %u/%u %s >= %u/%u", id.name,
+			    xls_lsn_cycle(rb->block_lsn), xls_lsn_block(rb->block_lsn),
+			    where, xls_lsn_cycle(d->t->lsn), xls_lsn_block(d->t->lsn));
 		return;
 	}
 	d->ri.decision = XLS_RD_REPLAY;
 	d->ri.reason = rb->block_lsn ? "lsn_older" : "lsn_zero";
-	xls_rdetail(d, "%s block LSN %s %s < %s",
-		 id.name, a, where, b);
+	xls_rdetail(d, "%s block LSN %u/%u %s < %u/%u", id.name,
+		    xls_lsn_cycle(rb->block_lsn), xls_lsn_block(rb->block_lsn),
+		    where, xls_lsn_cycle(d->t->lsn), xls_lsn_block(d->t->lsn));
 }
 
 /*

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/strfmt.h"
 #include "recover/recover_priv.h"
 
 static const char *const decision_keys[XLS_RD_COUNT] = {
@@ -28,17 +29,16 @@ const char *xls_rdecision_key(enum xls_rdecision d)
 
 static const struct {
 	const char	*key;
-	const char	*text;
 } reasons[XLS_RR_COUNT] = {
-	[XLS_RR_V4]		= { "v4",		"v4" },
-	[XLS_RR_INODE_BUF]	= { "inode_buf",	"inode buffer" },
-	[XLS_RR_DQUOT_BUF]	= { "dquot_buf",	"dquot buffer" },
-	[XLS_RR_ATTR_RMT]	= { "attr_rmt",		"remote attribute block" },
-	[XLS_RR_UNKNOWN_MAGIC]	= { "unknown_magic",	"unknown magic" },
-	[XLS_RR_FOREIGN_UUID]	= { "foreign_uuid",	"foreign UUID" },
-	[XLS_RR_RT_NO_HEADER]	= { "rt_no_header",	"rt block without header" },
-	[XLS_RR_LSN_NULL]	= { "lsn_null",		"null LSN" },
-	[XLS_RR_UNREAD]		= { "unread",		"block not read" },
+	[XLS_RR_V4]		= { "v4" },
+	[XLS_RR_INODE_BUF]	= { "inode_buf" },
+	[XLS_RR_DQUOT_BUF]	= { "dquot_buf" },
+	[XLS_RR_ATTR_RMT]	= { "attr_rmt" },
+	[XLS_RR_UNKNOWN_MAGIC]	= { "unknown_magic" },
+	[XLS_RR_FOREIGN_UUID]	= { "foreign_uuid" },
+	[XLS_RR_RT_NO_HEADER]	= { "rt_no_header" },
+	[XLS_RR_LSN_NULL]	= { "lsn_null" },
+	[XLS_RR_UNREAD]		= { "unread" },
 };
 
 const char *xls_rreason_name(enum xls_rreason r)
@@ -53,16 +53,26 @@ void xls_rdetail(struct decide_ctx *d, const char *fmt, ...)
 	if (d->quiet)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(d->ri.detail, sizeof(d->ri.detail), fmt, ap);
+	xls_vsnprintf(d->ri.detail, sizeof(d->ri.detail), fmt, ap);
 	va_end(ap);
 }
 
 void xls_rdetail_append(struct decide_ctx *d, const char *s)
 {
-	size_t len = strlen(d->ri.detail);
+	xls_rdetail_appendf(d, "%s", s);
+}
 
-	if (!d->quiet)
-		snprintf(d->ri.detail + len, sizeof(d->ri.detail) - len, "%s", s);
+void xls_rdetail_appendf(struct decide_ctx *d, const char *fmt, ...)
+{
+	size_t len;
+	va_list ap;
+
+	if (d->quiet)
+		return;
+	len = strlen(d->ri.detail);
+	va_start(ap, fmt);
+	xls_vsnprintf(d->ri.detail + len, sizeof(d->ri.detail) - len, fmt, ap);
+	va_end(ap);
 }
 
 void xls_decide_always(struct decide_ctx *d, enum xls_rreason reason,
@@ -77,39 +87,34 @@ void xls_decide_always(struct decide_ctx *d, enum xls_rreason reason,
 	if (d->quiet)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(d->ri.detail, sizeof(d->ri.detail), fmt, ap);
+	xls_vsnprintf(d->ri.detail, sizeof(d->ri.detail), fmt, ap);
 	va_end(ap);
 }
 
-void xls_rdecision_text(const struct xls_ritem *ri, char *buf, size_t bufsz)
+const char *xls_rdecision_text(const struct xls_ritem *ri)
 {
+	static const char *const always[XLS_RR_COUNT] = {
+		[XLS_RR_V4]		= "replay: always (v4)",
+		[XLS_RR_INODE_BUF]	= "replay: always (inode buffer)",
+		[XLS_RR_DQUOT_BUF]	= "replay: always (dquot buffer)",
+		[XLS_RR_ATTR_RMT]	= "replay: always (remote attribute block)",
+		[XLS_RR_UNKNOWN_MAGIC]	= "replay: always (unknown magic)",
+		[XLS_RR_FOREIGN_UUID]	= "replay: always (foreign UUID)",
+		[XLS_RR_RT_NO_HEADER]	= "replay: always (rt block without header)",
+		[XLS_RR_LSN_NULL]	= "replay: always (null LSN)",
+		[XLS_RR_UNREAD]		= "replay: always (block not read)",
+	};
+
 	switch (ri->decision) {
-	case XLS_RD_NONE:
-		snprintf(buf, bufsz, "-");
-		break;
-	case XLS_RD_REPLAY:
-		snprintf(buf, bufsz, "replay");
-		break;
+	case XLS_RD_NONE:		return "-";
+	case XLS_RD_REPLAY:		return "replay";
 	case XLS_RD_REPLAY_ALWAYS:
-		snprintf(buf, bufsz, "replay: always (%s)",
-			 ri->always < XLS_RR_COUNT ? reasons[ri->always].text : "?");
-		break;
-	case XLS_RD_SKIP_CANCELLED:
-		snprintf(buf, bufsz, "skip: cancelled");
-		break;
-	case XLS_RD_SKIP_LSN:
-		snprintf(buf, bufsz, "skip: on-disk LSN newer");
-		break;
-	case XLS_RD_CANCEL:
-		snprintf(buf, bufsz, "cancel record");
-		break;
-	case XLS_RD_SKIP_QUOTAOFF:
-		snprintf(buf, bufsz, "skip: quota off");
-		break;
-	case XLS_RD_FAIL:
-	default:
-		snprintf(buf, bufsz, "FAIL");
-		break;
+		return ri->always < XLS_RR_COUNT ? always[ri->always] : "replay: always (?)";
+	case XLS_RD_SKIP_CANCELLED:	return "skip: cancelled";
+	case XLS_RD_SKIP_LSN:		return "skip: on-disk LSN newer";
+	case XLS_RD_CANCEL:		return "cancel record";
+	case XLS_RD_SKIP_QUOTAOFF:	return "skip: quota off";
+	default:			return "FAIL";
 	}
 }
 
@@ -135,12 +140,4 @@ void xls_recover_fail(struct xls_recover *r, uint64_t lsn, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->sum.fail_why, sizeof(r->sum.fail_why), fmt, ap);
 	va_end(ap);
-}
-
-void xls_lsn_str(uint64_t lsn, char *buf, size_t bufsz)
-{
-	if (lsn == NULL_LSN)
-		snprintf(buf, bufsz, "-1");
-	else
-		snprintf(buf, bufsz, "%u/%u", xls_lsn_cycle(lsn), xls_lsn_block(lsn));
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "base/crc32c.h"
+#include "base/strfmt.h"
 #include "recover/recover_priv.h"
 
 #define LD(f)	offsetof(struct xfs_log_dinode, f)
@@ -94,11 +95,11 @@ void xls_ricreate_capture(struct rrec *rec, const struct xls_item *it)
 static void inode_what(const struct rrec *rec, char *buf, size_t bufsz)
 {
 	if (rec->has_ino)
-		snprintf(buf, bufsz, "ino 0x%llx in buffer 0x%llx+%u",
+		xls_snprintf(buf, bufsz, "ino 0x%llx in buffer 0x%llx+%u",
 			 (unsigned long long)rec->ino, (unsigned long long)rec->iblkno,
 			 rec->iboff);
 	else
-		snprintf(buf, bufsz, "inode format region of %u bytes", rec->ilf_fmt_len);
+		xls_snprintf(buf, bufsz, "inode format region of %u bytes", rec->ilf_fmt_len);
 }
 
 static void icreate_what(const struct rrec *rec, char *buf, size_t bufsz)
@@ -464,24 +465,22 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 	uint8_t dino[sizeof(struct xfs_dinode)];
 	uint64_t lsn = 0;
 	const char *where = "on disk";
-	char what[96];
 	bool v3 = false;
 
-	what[0] = '\0';
+	/* the detail begins with what the item is; the decision follows it */
 	if (!d->quiet)
-		inode_what(rec, what, sizeof(what));
+		inode_what(rec, d->ri.detail, sizeof(d->ri.detail));
 	d->ri.has_ino = rec->has_ino;
 	d->ri.ino = rec->ino;
 	d->ri.ino_blkno = rec->iblkno;
 	d->ri.ino_len = rec->ilen;
 	d->ri.ino_boffset = rec->iboff;
-	xls_rdetail(d, "%s", what);
 	if (!rec->has_ino)
 		return;
 	if (xls_hashmap_find(&r->cancel, (uint64_t)rec->iblkno, rec->ilen)) {
 		d->ri.decision = XLS_RD_SKIP_CANCELLED;
 		d->ri.reason = "cancelled";
-		xls_rdetail(d, "%s: its cluster buffer is cancelled", what);
+		xls_rdetail_append(d, ": its cluster buffer is cancelled");
 		return;
 	}
 	d->ri.decision = XLS_RD_REPLAY;
@@ -491,7 +490,7 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		v3 = r->g->crc;
 		where = "as recovery left it";
 	} else if (xls_rstate_icreated(r, rec->iblkno, rec->ilen)) {
-		xls_rdetail(d, "%s: inode initialised by an icreate replay", what);
+		xls_rdetail_append(d, ": inode initialised by an icreate replay");
 	} else if (r->data_dev && rec->iblkno >= 0 &&
 		   (uint64_t)rec->iblkno < (UINT64_MAX >> 10) &&
 		   xls_source_read_data(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff,
@@ -503,21 +502,19 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		    xls_be16(dino + offsetof(struct xfs_dinode, di_flushiter))) {
 			d->ri.decision = XLS_RD_SKIP_LSN;
 			d->ri.reason = "flushiter_newer";
-			xls_rdetail(d, "%s: the on-disk inode was flushed later", what);
+			xls_rdetail_append(d, ": the on-disk inode was flushed later");
 			return;
 		}
 	}
 	if (v3 && lsn && lsn != NULL_LSN) {
-		char a[24], b[24];
-
-		xls_lsn_str(lsn, a, sizeof(a));
-		xls_lsn_str(d->t->lsn, b, sizeof(b));
 		if (lsn > d->t->lsn) {
 			d->ri.decision = XLS_RD_SKIP_LSN;
 			d->ri.reason = "lsn_newer";
 		}
-		xls_rdetail(d, "%s: inode LSN %s %s %s %s",
-			 what, a, where, lsn > d->t->lsn ? ">" : "<=", b);
+		xls_rdetail_appendf(d, ": inode LSN %u/%u %s %s %u/%u",
+				    xls_lsn_cycle(lsn), xls_lsn_block(lsn), where,
+				    lsn > d->t->lsn ? ">" : "<=",
+				    xls_lsn_cycle(d->t->lsn), xls_lsn_block(d->t->lsn));
 	}
 	if (d->ri.decision == XLS_RD_REPLAY && r->g->crc)
 		ino_set_lsn(r, rec->ino, d->t->lsn);

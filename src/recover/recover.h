@@ -243,7 +243,7 @@ const struct xls_recover_summary *xls_recover_summary(const struct xls_recover *
 /* "replay", "replay_always", "skip_cancelled", ... (JSON, CSV). */
 const char *xls_rdecision_key(enum xls_rdecision d);
 /* "replay", "replay: always (v4)", "skip: cancelled", ... (text). */
-void xls_rdecision_text(const struct xls_ritem *ri, char *buf, size_t bufsz);
+const char *xls_rdecision_text(const struct xls_ritem *ri);
 /* "buffer", "item", "inode_buffer", "cancel". */
 const char *xls_rlist_name(enum xls_rlist l);
 /* "v4", "inode_buf", ... (the reason keys), NULL past the end. */

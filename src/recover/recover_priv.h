@@ -288,14 +288,13 @@ uint64_t xls_blk_header_daddr(unsigned int blft, const uint8_t *head);
 void xls_recover_fail(struct xls_recover *r, uint64_t lsn, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* "-1" or "cycle/block". */
-void xls_lsn_str(uint64_t lsn, char *buf, size_t bufsz);
-
 /* The detail sentence of the item being decided, unless d->quiet. */
 void xls_rdetail(struct decide_ctx *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* ... and a phrase added to it. */
+/* ... and a phrase added to it, or formatted text. */
 void xls_rdetail_append(struct decide_ctx *d, const char *s);
+void xls_rdetail_appendf(struct decide_ctx *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Decide REPLAY_ALWAYS for @reason, with a printf-style detail. */
 void xls_decide_always(struct decide_ctx *d, enum xls_rreason reason,

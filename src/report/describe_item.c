@@ -257,7 +257,7 @@ static void inode_core(const struct xls_inode_item *ino, struct xls_fieldset *fs
 {
 	const struct xls_log_dinode *c = &ino->core;
 
-	xls_field_strf(fs, "mode", "%#o", c->di_mode);
+	xls_field_oct(fs, "mode", c->di_mode);
 	xls_field_int(fs, "di_version", c->di_version);
 	xls_field_uint(fs, "di_format", (uint8_t)c->di_format);
 	xls_field_uint(fs, "uid", c->di_uid);

@@ -45,10 +45,7 @@ static void flags_field(struct xls_fieldset *fs, const char *key, uint16_t flags
 
 static void decision_text_field(const struct xls_ritem *ri, struct xls_fieldset *fs)
 {
-	char dec[64];
-
-	xls_rdecision_text(ri, dec, sizeof(dec));
-	xls_field_str(fs, "decision_text", dec);
+	xls_field_str(fs, "decision_text", xls_rdecision_text(ri));
 }
 
 static void unlinked_text(const void *elem, char *buf, size_t bufsz)
@@ -257,7 +254,6 @@ void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 			     struct xls_fieldset *fs)
 {
 	const struct xls_rbuf *b = ri->buf;
-	char dec[64];
 
 	xls_field_uint(fs, "seq", seq);
 	xls_field_hex(fs, "tid", t->tid);
@@ -273,11 +269,10 @@ void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 	xls_field_str(fs, "committed", discarded ? "no" : "yes");
 	xls_field_str(fs, "decision", discarded ? "discarded" : xls_rdecision_key(ri->decision));
 	if (discarded)
-		snprintf(dec, sizeof(dec), "%s", t->state == XLS_TRANS_CORRUPT ?
-			 "corrupt: recovery stops" : "discarded: no commit");
+		xls_field_str(fs, "decision_text", t->state == XLS_TRANS_CORRUPT ?
+			      "corrupt: recovery stops" : "discarded: no commit");
 	else
-		xls_rdecision_text(ri, dec, sizeof(dec));
-	xls_field_str(fs, "decision_text", dec);
+		decision_text_field(ri, fs);
 	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
 	if (b->has_lsn)
 		xls_field_lsn(fs, "block_lsn", b->block_lsn);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/ondisk.h"
+#include "base/strfmt.h"
 #include "report/emit.h"
 
 /* Longest text form of one list element. */
@@ -64,6 +65,9 @@ void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
 		break;
 	case XLS_FIELD_HEX:
 		snprintf(buf, bufsz, "0x%" PRIx64, fld->v.u);
+		break;
+	case XLS_FIELD_OCT:
+		snprintf(buf, bufsz, "%#" PRIo64, fld->v.u);
 		break;
 	case XLS_FIELD_BOOL:
 		snprintf(buf, bufsz, "%s", fld->v.b ? "yes" : "no");
@@ -136,13 +140,10 @@ static void out_u64(struct xls_out *o, uint64_t v)
 	out_mem(o, buf + i, sizeof(buf) - i);
 }
 
-/*
- * The line is done: a text line is written now (commands write headings
- * with stdio between lines), JSON and CSV lines once a few have gathered.
- */
+/* The line is done: lines are written once a few hundred KiB have gathered. */
 static void out_end_line(struct xls_out *o)
 {
-	if (o->fmt == XLS_FMT_TEXT || o->len > sizeof(o->line) - XLS_LINE_MAX) {
+	if (o->len > sizeof(o->line) - XLS_LINE_MAX) {
 		fwrite(o->line, 1, o->len, o->f);
 		o->len = 0;
 	}
@@ -207,6 +208,21 @@ static void json_key(struct xls_out *o, const char *key)
 	out_mem(o, key, n);
 	out_char(o, '"');
 	out_char(o, ':');
+}
+
+/* As printf's %#o: "0" for zero, else a 0 and the octal digits. */
+static void out_oct(struct xls_out *o, uint64_t v)
+{
+	char buf[24];
+	size_t i = sizeof(buf);
+
+	do {
+		buf[--i] = (char)('0' + (v & 7));
+		v >>= 3;
+	} while (v);
+	if (buf[i] != '0')
+		buf[--i] = '0';
+	out_mem(o, buf + i, sizeof(buf) - i);
 }
 
 static void out_hex(struct xls_out *o, uint64_t v)
@@ -282,6 +298,11 @@ static void json_value(struct xls_out *o, const struct xls_field *fld)
 	case XLS_FIELD_HEX:
 		out_char(o, '"');
 		out_hex(o, fld->v.u);
+		out_char(o, '"');
+		break;
+	case XLS_FIELD_OCT:
+		out_char(o, '"');
+		out_oct(o, fld->v.u);
 		out_char(o, '"');
 		break;
 	case XLS_FIELD_LSN:
@@ -498,6 +519,9 @@ static void text_value(struct xls_out *o, const struct xls_field *fld)
 	case XLS_FIELD_HEX:
 		out_hex(o, fld->v.u);
 		break;
+	case XLS_FIELD_OCT:
+		out_oct(o, fld->v.u);
+		break;
 	case XLS_FIELD_LSN:
 		out_u64(o, xls_lsn_cycle(fld->v.u));
 		out_char(o, '/');
@@ -526,10 +550,24 @@ void xls_out_textf(struct xls_out *o, const char *fmt, ...)
 	int w;
 
 	va_start(ap, fmt);
-	w = vsnprintf(o->line + o->len, room, fmt, ap);
+	w = xls_vsnprintf(o->line + o->len, room, fmt, ap);
 	va_end(ap);
 	if (w > 0)
 		o->len += (size_t)w < room ? (size_t)w : room - 1;
+}
+
+void xls_out_printf(struct xls_out *o, const char *fmt, ...)
+{
+	size_t room = o->limit - o->len;
+	va_list ap;
+	int w;
+
+	va_start(ap, fmt);
+	w = xls_vsnprintf(o->line + o->len, room, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		o->len += (size_t)w < room ? (size_t)w : room - 1;
+	out_end_line(o);
 }
 
 void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
@@ -542,6 +580,42 @@ void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
 		out_char(o, '=');
 		text_value(o, &fs->f[i]);
 	}
+}
+
+/* Pad what was written since @start to @width as printf's "%*s" does. */
+static void pad_from(struct xls_out *o, size_t start, int width)
+{
+	size_t vlen = o->len - start, want, pad;
+
+	want = width < 0 ? (size_t)-(long)width : (size_t)width;
+	if (vlen >= want)
+		return;
+	pad = want - vlen;
+	if (pad > o->limit - o->len)
+		return;
+	if (width > 0) {
+		memmove(o->line + start + pad, o->line + start, vlen);
+		memset(o->line + start, ' ', pad);
+	} else {
+		memset(o->line + o->len, ' ', pad);
+	}
+	o->len += pad;
+}
+
+void xls_out_text_str(struct xls_out *o, const char *s, int width)
+{
+	size_t start = o->len;
+
+	out_str(o, s);
+	pad_from(o, start, width);
+}
+
+void xls_out_text_uint(struct xls_out *o, uint64_t v, int width)
+{
+	size_t start = o->len;
+
+	out_u64(o, v);
+	pad_from(o, start, width);
 }
 
 void xls_out_text_end(struct xls_out *o)
@@ -580,35 +654,33 @@ void xls_out_table_heading(struct xls_out *o, const struct xls_column *cols,
 /* @fld's text, or "-" for none, padded to @width as printf's "%*s" pads. */
 static void table_cell(struct xls_out *o, const struct xls_field *fld, int width)
 {
-	size_t start = o->len, vlen, want, pad;
+	size_t start = o->len;
 
 	if (fld)
 		text_value(o, fld);
 	else
 		out_char(o, '-');
-	vlen = o->len - start;
-	want = width < 0 ? (size_t)-(long)width : (size_t)width;
-	if (vlen >= want)
-		return;
-	pad = want - vlen;
-	if (pad > o->limit - o->len)
-		return;
-	if (width > 0) {
-		memmove(o->line + start + pad, o->line + start, vlen);
-		memset(o->line + start, ' ', pad);
-	} else {
-		memset(o->line + o->len, ' ', pad);
-	}
-	o->len += pad;
+	pad_from(o, start, width);
 }
 
 void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
 		       unsigned int n, const struct xls_fieldset *fs)
 {
+	unsigned int next = 0;
+
 	for (unsigned int i = 0; i < n; i++) {
+		const struct xls_field *fld;
+
+		/* describers add fields in their table's order: try the next one */
+		if (next < fs->n && fs->f[next].key == cols[i].key)
+			fld = &fs->f[next];
+		else
+			fld = xls_fields_get(fs, cols[i].key);
+		if (fld)
+			next = (unsigned int)(fld - fs->f) + 1;
 		if (i)
 			out_char(o, ' ');
-		table_cell(o, xls_fields_get(fs, cols[i].key), cols[i].width);
+		table_cell(o, fld, cols[i].width);
 	}
 	xls_out_text_end(o);
 }

@@ -23,10 +23,10 @@ struct xls_column {
 };
 
 /*
- * Output lines are built in a buffer and written with fwrite: a text line
- * at once (commands print headings with stdio between them), JSON and CSV
- * lines a few hundred KiB at a time.  A line longer than XLS_LINE_MAX is
- * cut, never overrun; no field set comes near it.
+ * Output lines are built in a buffer and written with fwrite a few hundred
+ * KiB at a time, in every format: all output goes through here.  A line
+ * longer than XLS_LINE_MAX is cut, never overrun; no field set comes near
+ * it.
  */
 #define XLS_LINE_MAX	(64 * 1024)
 #define XLS_OUT_BUF	(4 * XLS_LINE_MAX)
@@ -58,8 +58,14 @@ void xls_out_record(struct xls_out *o, const char *kind,
  */
 void xls_out_textf(struct xls_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Formatted text that may end lines, as fprintf() to the stream would. */
+void xls_out_printf(struct xls_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
 			unsigned int nskip);
+/* @s or @v padded to @width, as printf's "%*s" and "%*u" pad (negative: left). */
+void xls_out_text_str(struct xls_out *o, const char *s, int width);
+void xls_out_text_uint(struct xls_out *o, uint64_t v, int width);
 void xls_out_text_end(struct xls_out *o);
 
 /* Text table heading and row for @cols; missing keys print "-". */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include <string.h>
+#include "base/strfmt.h"
 #include "report/fields.h"
 
 void xls_fields_reset(struct xls_fieldset *fs)
@@ -85,6 +86,14 @@ void xls_field_hex(struct xls_fieldset *fs, const char *key, uint64_t v)
 		f->v.u = v;
 }
 
+void xls_field_oct(struct xls_fieldset *fs, const char *key, uint64_t v)
+{
+	struct xls_field *f = field_add(fs, key, XLS_FIELD_OCT);
+
+	if (f)
+		f->v.u = v;
+}
+
 void xls_field_bool(struct xls_fieldset *fs, const char *key, bool v)
 {
 	struct xls_field *f = field_add(fs, key, XLS_FIELD_BOOL);
@@ -125,7 +134,7 @@ void xls_field_strf(struct xls_fieldset *fs, const char *key, const char *fmt, .
 	if (fs->discard)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	xls_vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	xls_field_str(fs, key, buf);
 }
@@ -175,7 +184,7 @@ const struct xls_field *xls_fields_get(const struct xls_fieldset *fs,
 		if (fs->f[i].key == key)
 			return &fs->f[i];
 	for (unsigned int i = 0; i < fs->n; i++)
-		if (strcmp(fs->f[i].key, key) == 0)
+		if (fs->f[i].key[0] == key[0] && strcmp(fs->f[i].key, key) == 0)
 			return &fs->f[i];
 	return NULL;
 }

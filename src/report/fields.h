@@ -27,6 +27,7 @@ enum xls_field_kind {
 	XLS_FIELD_UINT,		/* decimal unsigned */
 	XLS_FIELD_INT,		/* decimal signed */
 	XLS_FIELD_HEX,		/* 0x-prefixed hex; a JSON string */
+	XLS_FIELD_OCT,		/* 0-prefixed octal, as printf's %#o; a JSON string */
 	XLS_FIELD_STR,		/* text; a JSON string */
 	XLS_FIELD_BOOL,
 	XLS_FIELD_REAL,		/* decimal with 2 places in text, 4 in JSON */
@@ -98,6 +99,7 @@ void xls_fields_discard(struct xls_fieldset *fs);
 void xls_field_uint(struct xls_fieldset *fs, const char *key, uint64_t v);
 void xls_field_int(struct xls_fieldset *fs, const char *key, int64_t v);
 void xls_field_hex(struct xls_fieldset *fs, const char *key, uint64_t v);
+void xls_field_oct(struct xls_fieldset *fs, const char *key, uint64_t v);
 void xls_field_bool(struct xls_fieldset *fs, const char *key, bool v);
 void xls_field_real(struct xls_fieldset *fs, const char *key, double v);
 void xls_field_lsn(struct xls_fieldset *fs, const char *key, uint64_t lsn);

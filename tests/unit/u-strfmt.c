@@ -1,0 +1,153 @@
+/*
+ * Unit tests for base/strfmt.c: xls_snprintf against the C library's
+ * snprintf, on every conversion it does itself, on random values, widths
+ * and flags, with buffers too short, and on what it hands to vsnprintf.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tap.h"
+#include "base/strfmt.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* A value of interesting size: small, a boundary, or anything. */
+static uint64_t value(void)
+{
+	static const uint64_t edge[] = {
+		0, 1, 9, 10, 99, 100, 255, 256, 4095, 4096, 65535, 65536,
+		0x7fffffff, 0x80000000u, 0xffffffffu, 0x100000000ull,
+		INT64_MAX, (uint64_t)INT64_MIN, UINT64_MAX,
+	};
+
+	switch (next() % 4) {
+	case 0:	return edge[next() % (sizeof(edge) / sizeof(edge[0]))];
+	case 1:	return next() % 1000;
+	case 2:	return next() & 0xffffffffu;
+	default: return next();
+	}
+}
+
+static int same(struct tap *t, const char *what, const char *want, int wn,
+		const char *got, int gn)
+{
+	if (wn == gn && strcmp(want, got) == 0)
+		return 1;
+	tap_diag("%s: snprintf '%s' (%d), xls_snprintf '%s' (%d)", what, want, wn, got, gn);
+	(void)t;
+	return 0;
+}
+
+#define CHECK(fmt, ...) do {						\
+	char w_[256], g_[256];						\
+	int wn_ = snprintf(w_, sizeof(w_), fmt, __VA_ARGS__);		\
+	int gn_ = xls_snprintf(g_, sizeof(g_), fmt, __VA_ARGS__);	\
+	ok &= same(t, fmt, w_, wn_, g_, gn_);				\
+} while (0)
+
+static void test_strfmt__conversions(struct tap *t)
+{
+	int ok = 1;
+
+	CHECK("%s block LSN %s %s < %s", "XDD3", "1/234", "on disk", "1/300");
+	CHECK("(0x%llx, %u) is cancelled later in the log: %u cancel record%s to come",
+	      0x2000002ull, 8u, 1u, "");
+	CHECK("%3u  daddr 0x%-10llx %6u bytes  %-10s %u appearances", 7u, 0x40ull, 4096u,
+	      "dir_data", 3u);
+	CHECK("trans 0x%08x  lsn %u/%u", 0xabcu, 1u, 2u);
+	CHECK("%48s ! %s", "", "text");
+	CHECK("%s%*s", " ", -10, "TYPE");
+	CHECK("%s%*s", " ", 6, "LEN");
+	CHECK("%#o %#o %#x %#x %#08x %#X", 0u, 0100644u, 0u, 255u, 0x1fu, 0xabu);
+	CHECK("%d %i %ld %lld %hd %hhd", -5, INT32_MIN, -7L, LLONG_MIN, (short)-3, (signed char)-128);
+	CHECK("%u %lu %llu %hu %hhu %zu", UINT32_MAX, 0UL, ULLONG_MAX, (unsigned short)65535,
+	      (unsigned char)255, (size_t)12345);
+	CHECK("%c%c%% 100%%", 'a', 'Z');
+	CHECK("%-5d|%05d|%5s|%-5s|", -42, -42, "ab", "ab");
+	CHECK("%s", (const char *)"");
+	tap_ok(t, ok, "the conversions the tool's sentences use, as snprintf writes them");
+}
+
+static void test_strfmt__random(struct tap *t)
+{
+	static const char *const flags[] = { "", "-", "0", "#", "-#", "0#", "-0" };
+	static const char *const lens[] = { "", "l", "ll", "h", "hh", "z" };
+	static const char convs[] = "diuxXo";
+	int ok = 1, n = 0;
+
+	for (int i = 0; i < 100000 && ok; i++, n++) {
+		char fmt[32], w[128], g[128];
+		char c = convs[next() % 6];
+		const char *len = lens[next() % 6];
+		unsigned int width = next() % 4 ? 0 : (unsigned int)(next() % 25);
+		uint64_t v = value();
+		int wn, gn;
+
+		if (width)
+			snprintf(fmt, sizeof(fmt), "<%%%s%u%s%c>", flags[next() % 7], width, len, c);
+		else
+			snprintf(fmt, sizeof(fmt), "<%%%s%s%c>", flags[next() % 7], len, c);
+		/* the C library's own printf parses the same format the same way */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#pragma GCC diagnostic ignored "-Wformat"
+		if (!strcmp(len, "ll") || !strcmp(len, "l") || !strcmp(len, "z")) {
+			wn = snprintf(w, sizeof(w), fmt, v);
+			gn = xls_snprintf(g, sizeof(g), fmt, v);
+		} else {
+			wn = snprintf(w, sizeof(w), fmt, (unsigned int)v);
+			gn = xls_snprintf(g, sizeof(g), fmt, (unsigned int)v);
+		}
+#pragma GCC diagnostic pop
+		ok &= same(t, fmt, w, wn, g, gn);
+	}
+	tap_ok(t, ok, "%d random conversions, flags, widths and lengths agree", n);
+}
+
+static void test_strfmt__short_buffers(struct tap *t)
+{
+	int ok = 1;
+
+	for (size_t size = 0; size < 40; size++) {
+		char w[40], g[40];
+		int wn, gn;
+
+		memset(w, 'x', sizeof(w));
+		memset(g, 'x', sizeof(g));
+		wn = snprintf(w, size, "0x%llx is %-8s%5u", 0xdeadbeefull, "cut", 77u);
+		gn = xls_snprintf(g, size, "0x%llx is %-8s%5u", 0xdeadbeefull, "cut", 77u);
+		ok &= wn == gn && memcmp(w, g, sizeof(w)) == 0;
+	}
+	tap_ok(t, ok, "a short buffer: cut and terminated as snprintf does, the full length returned");
+}
+
+static void test_strfmt__fallback(struct tap *t)
+{
+	int ok = 1;
+
+	CHECK("%.2f %s", 3.14159, "pi");
+	CHECK("%+d % d %.3s", 5, 6, "abcdef");
+	CHECK("%5.1f|%p", 2.25, (void *)0);
+	tap_ok(t, ok, "precisions and floats go to vsnprintf, with the same result");
+}
+
+int main(void)
+{
+	struct tap t = { 0 };
+
+	test_strfmt__conversions(&t);
+	test_strfmt__random(&t);
+	test_strfmt__short_buffers(&t);
+	test_strfmt__fallback(&t);
+	return tap_done(&t);
+}

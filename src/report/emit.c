@@ -543,30 +543,31 @@ static void text_value(struct xls_out *o, const struct xls_field *fld)
 	}
 }
 
-void xls_out_textf(struct xls_out *o, const char *fmt, ...)
+static void out_vtextf(struct xls_out *o, const char *fmt, va_list ap)
 {
 	size_t room = o->limit - o->len;
-	va_list ap;
-	int w;
+	int w = xls_vsnprintf(o->line + o->len, room, fmt, ap);
 
-	va_start(ap, fmt);
-	w = xls_vsnprintf(o->line + o->len, room, fmt, ap);
-	va_end(ap);
 	if (w > 0)
 		o->len += (size_t)w < room ? (size_t)w : room - 1;
 }
 
-void xls_out_printf(struct xls_out *o, const char *fmt, ...)
+void xls_out_textf(struct xls_out *o, const char *fmt, ...)
 {
-	size_t room = o->limit - o->len;
 	va_list ap;
-	int w;
 
 	va_start(ap, fmt);
-	w = xls_vsnprintf(o->line + o->len, room, fmt, ap);
+	out_vtextf(o, fmt, ap);
 	va_end(ap);
-	if (w > 0)
-		o->len += (size_t)w < room ? (size_t)w : room - 1;
+}
+
+void xls_out_printf(struct xls_out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	out_vtextf(o, fmt, ap);
+	va_end(ap);
 	out_end_line(o);
 }
 

@@ -15,7 +15,7 @@ struct xls_finding {
 	int64_t		offset;		/* byte offset in the record payload, -1 */
 	bool		has_tid;
 	uint32_t	tid;
-	char		msg[256];	/* one sentence */
+	char		msg[384];	/* one sentence */
 };
 
 /*

@@ -73,6 +73,27 @@ static void cmd_progress(void *ctx, uint64_t done, uint64_t total)
 	c->progress_shown = true;
 }
 
+/*
+ * What makes the kernel refuse the log outright comes first, before the
+ * thousands of lines that follow from it: a finding, and a line on
+ * standard error whatever the output format.
+ */
+static void report_refusal(struct xls_cmd *c)
+{
+	struct xls_finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = xls_log_refusal(&c->ht, &c->src.geo, f.msg, sizeof(f.msg));
+	if (!f.kind)
+		return;
+	f.lsn = c->ht.last_lsn;
+	f.rec_blk = c->ht.last_rec_blk;
+	f.offset = -1;
+	if (c->out.fmt != XLS_FMT_CSV)	/* there the finding itself goes to stderr */
+		fprintf(stderr, "xfs_logscope: '%s': %s\n", c->src.path, f.msg);
+	cmd_finding(c, &f);
+}
+
 int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		 struct xls_error *err)
 {
@@ -93,15 +114,7 @@ int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		xls_cmd_close(c);
 		return -1;
 	}
-	if (c->ht.state == XLS_LOG_ZEROED) {
-		/* mkfs always writes an unmount record: a zeroed log is no log */
-		xls_error_set(err, XLS_EXIT_INPUT,
-			      "'%s': the log is zeroed (no log record in %u blocks at byte %llu)",
-			      c->src.path, c->src.geo.log_bbs,
-			      (unsigned long long)c->src.geo.log_offset);
-		xls_cmd_close(c);
-		return -1;
-	}
+	report_refusal(c);
 	return 0;
 }
 

@@ -6,11 +6,16 @@
  * xlog_verify_tail.  Blocks are physical block numbers within the log,
  * 0 .. nblks-1.
  */
+#include <stdio.h>
 #include <string.h>
+#include <uuid/uuid.h>
 
 #include "base/ondisk.h"
 #include "log/log.h"
 #include "log/log_priv.h"
+
+/* h_fs_uuid of an IRIX-style log: accepted ("null uuid in log") */
+static const uint8_t null_uuid[16];
 
 static int read_cycle(const struct xls_log *log, uint32_t blk, uint32_t *cycle,
 		      struct xls_error *err)
@@ -399,6 +404,8 @@ static void set_state_from(struct xls_head_tail *ht, const struct last_rec *lr)
 	ht->last_lsn = xls_be64(HDR_FIELD(lr->hdr, h_lsn));
 	ht->tail_lsn = xls_be64(HDR_FIELD(lr->hdr, h_tail_lsn));
 	ht->tail_blk = xls_lsn_block(ht->tail_lsn);
+	memcpy(ht->log_uuid, HDR_FIELD(lr->hdr, h_fs_uuid), sizeof(ht->log_uuid));
+	ht->log_has_crc = xls_le32(HDR_FIELD(lr->hdr, h_crc)) != 0;
 }
 
 /* xlog_verify_head: trim torn writes among the last XLOG_MAX_ICLOGS records. */
@@ -494,7 +501,9 @@ int xls_log_find_head_tail(struct xls_log *log, struct xls_head_tail *ht,
 	if (find_head(log, &ht->head_blk, &zeroed, err))
 		return -1;
 	if (zeroed) {
+		/* xlog_find_tail leaves the log as xlog_alloc_log made it */
 		ht->state = XLS_LOG_ZEROED;
+		ht->curr_cycle = 1;
 		return 0;
 	}
 	found = rseek_header(log, ht->head_blk, ht->head_blk, 1, &blk, err);
@@ -523,5 +532,47 @@ int xls_log_find_head_tail(struct xls_log *log, struct xls_head_tail *ht,
 			return -1;
 	}
 	ht->state = clean ? XLS_LOG_CLEAN : XLS_LOG_DIRTY;
+	/* xlog_set_state: the search for the last header wrapped past block 0 */
+	ht->curr_cycle = ht->head_cycle + (ht->last_rec_blk >= ht->head_blk);
+	ht->curr_block = ht->head_blk;
+	ht->foreign_uuid = log->src->geo.has_sb &&
+			   memcmp(ht->log_uuid, null_uuid, sizeof(null_uuid)) != 0 &&
+			   memcmp(ht->log_uuid, log->src->geo.uuid, sizeof(null_uuid)) != 0;
 	return 0;
+}
+
+const char *xls_log_refusal(const struct xls_head_tail *ht, const struct xls_geometry *g,
+			    char *buf, size_t size)
+{
+	char logu[40], sbu[40];
+
+	if (ht->foreign_uuid) {
+		uuid_unparse_lower(ht->log_uuid, logu);
+		uuid_unparse_lower(g->uuid, sbu);
+		snprintf(buf, size, "the log's records carry UUID %s, not the filesystem's %s: "
+			 "this is another filesystem's log, which the kernel refuses while "
+			 "looking for the head (\"log has mismatched uuid - can't recover\")",
+			 logu, sbu);
+		return "log_uuid";
+	}
+	if (g->crc && xls_log_lsn_ahead(ht, g->sb_lsn)) {
+		snprintf(buf, size, "the superblock's LSN %u/%u is ahead of the log's current LSN "
+			 "%u/%u%s: the kernel refuses the log before replaying anything "
+			 "(\"Metadata has LSN ahead of current LSN\"); xfs_repair resolves it",
+			 xls_lsn_cycle(g->sb_lsn), xls_lsn_block(g->sb_lsn),
+			 ht->curr_cycle, ht->curr_block,
+			 ht->state == XLS_LOG_ZEROED ? " (the log is totally zeroed)" : "");
+		return "sb_lsn";
+	}
+	return NULL;
+}
+
+bool xls_log_lsn_ahead(const struct xls_head_tail *ht, uint64_t lsn)
+{
+	uint32_t cycle = xls_lsn_cycle(lsn), block = xls_lsn_block(lsn);
+
+	if (lsn == (uint64_t)-1)	/* NULLCOMMITLSN: "handled by recovery" */
+		return false;
+	return cycle > ht->curr_cycle ||
+	       (cycle == ht->curr_cycle && block > ht->curr_block);
 }

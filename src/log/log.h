@@ -55,6 +55,23 @@ struct xls_head_tail {
 	uint32_t	head_blk;	/* where the next record would go */
 	uint32_t	tail_blk;
 	uint32_t	head_cycle;	/* cycle of the last record */
+	/*
+	 * The LSN the next record would get, as xlog_find_tail leaves
+	 * l_curr_cycle and l_curr_block: the head block, in the cycle after
+	 * the last record's when that record wrapped past the physical end;
+	 * 1/0 for a totally zeroed log.  Metadata must not be ahead of it.
+	 */
+	uint32_t	curr_cycle;
+	uint32_t	curr_block;
+	/* the last record's h_fs_uuid, and whether it carries a CRC */
+	uint8_t		log_uuid[16];
+	bool		log_has_crc;
+	/*
+	 * h_fs_uuid is neither null nor the superblock's sb_uuid: the log of
+	 * another filesystem, which xlog_header_check_mount refuses while
+	 * looking for the head ("log has mismatched uuid - can't recover").
+	 */
+	bool		foreign_uuid;
 	uint32_t	last_rec_blk;	/* header block of the last record */
 	uint64_t	last_lsn;	/* its h_lsn */
 	uint64_t	tail_lsn;	/* its h_tail_lsn */
@@ -112,6 +129,23 @@ void xls_log_release(struct xls_log *log);
  * (CRC of the last XLOG_MAX_ICLOGS records) and tail overwrite detection.
  * Returns 0, or -1 with @err set when the log has no usable record.
  */
+/*
+ * xfs_log_check_lsn: whether metadata stamped with @lsn is ahead of the
+ * log's current LSN, which v5 verifiers refuse ("Metadata has LSN ahead of
+ * current LSN").  NULLCOMMITLSN never is.
+ */
+bool xls_log_lsn_ahead(const struct xls_head_tail *ht, uint64_t lsn);
+
+/*
+ * Why the kernel would refuse this log before replaying anything, as one
+ * sentence in @buf: a log from another filesystem (xlog_header_check_mount)
+ * or, on v5, a superblock LSN ahead of the log (xlog_recover ->
+ * xfs_log_check_lsn).  Returns the finding kind ("log_uuid", "sb_lsn"), or
+ * NULL when there is nothing to refuse.
+ */
+const char *xls_log_refusal(const struct xls_head_tail *ht, const struct xls_geometry *g,
+			    char *buf, size_t size);
+
 int xls_log_find_head_tail(struct xls_log *log, struct xls_head_tail *ht,
 			   struct xls_error *err);
 

@@ -654,7 +654,7 @@ static void verify_skipped(struct decide_ctx *d, struct rstate *st)
 	xls_blk_identify(r->g, st->head, st->head_len, &id);
 	if (id.kind != BLK_LSN)
 		return;
-	if (rb->block_lsn > r->head_lsn && r->head_lsn) {
+	if (rb->block_lsn > r->curr_lsn) {
 		d->ri.fail_why = "the read verifier finds the block's LSN ahead of the log head "
 				 "(Metadata has LSN ahead of current LSN): recovery fails";
 		xls_recover_fail(r, d->t->lsn, "buffer 0x%llx: block LSN %u/%u is ahead of the log head",

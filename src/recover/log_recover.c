@@ -581,10 +581,14 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 		    const struct xls_head_tail *ht,
 		    const struct xls_recover_sink *sink, struct xls_error *err)
 {
+	char why[XLS_RECOVER_WHY];
 	int rc;
 
 	r->sink = sink;
-	r->head_lsn = xls_lsn(ht->head_cycle, ht->head_blk);
+	r->curr_lsn = xls_lsn(ht->curr_cycle, ht->curr_block);
+	/* refused while mounting the log, before pass 1 */
+	if (xls_log_refusal(ht, r->g, why, sizeof(why)))
+		xls_recover_fail(r, 0, "%s", why);
 	rc = run_pass(r, 1, log, ht, err);
 	if (!rc)
 		rc = emit_cancel_table(r);

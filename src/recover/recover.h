@@ -32,6 +32,9 @@
 #include "trans/trans.h"
 
 /* The four lists of xlog_recover_reorder_trans(), in replay order. */
+/* Room for a sentence saying why recovery fails. */
+#define XLS_RECOVER_WHY	384
+
 enum xls_rlist {
 	XLS_RL_BUFFER,		/* buffers, in log order */
 	XLS_RL_ITEM,		/* every other item, in log order */
@@ -192,7 +195,7 @@ struct xls_recover_summary {
 	uint64_t	buffers_touched;	/* distinct (blkno, len) replayed */
 	bool		fails;			/* recovery would stop */
 	uint64_t	fail_lsn;
-	char		fail_why[256];
+	char		fail_why[XLS_RECOVER_WHY];
 };
 
 struct xls_recover_opts {

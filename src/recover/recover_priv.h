@@ -154,7 +154,7 @@ struct xls_recover {
 	uint32_t			*queue;		/* delwri list */
 	uint32_t			nqueue, capqueue;
 	uint64_t			recovery_lsn;	/* l_recovery_lsn */
-	uint64_t			head_lsn;	/* l_curr_cycle, l_curr_block */
+	uint64_t			curr_lsn;	/* l_curr_cycle, l_curr_block */
 	struct xls_hashmap		intidx;		/* (type, id) -> intents */
 	struct rintent			*intents;
 	uint32_t			nintents, capintents;

@@ -22,7 +22,7 @@
 
 /* ---- the log (describe_log.c) -------------------------------------- */
 
-/* "clean", "dirty", "zeroed". */
+/* "clean" (a totally zeroed log too, as the kernel mounts it) or "dirty". */
 const char *xls_log_state_name(enum xls_log_state s);
 
 /* Input, log geometry, head and tail: what info and stats begin with. */

@@ -10,9 +10,10 @@
 const char *xls_log_state_name(enum xls_log_state s)
 {
 	switch (s) {
-	case XLS_LOG_CLEAN:	return "clean";
+	/* the kernel mounts a totally zeroed log as clean */
+	case XLS_LOG_CLEAN:
+	case XLS_LOG_ZEROED:	return "clean";
 	case XLS_LOG_DIRTY:	return "dirty";
-	case XLS_LOG_ZEROED:	return "zeroed";
 	}
 	return "?";
 }
@@ -31,16 +32,20 @@ void xls_describe_geometry(const struct xls_source *src, const struct xls_log *l
 	xls_field_uint(fs, "sector_size", (uint64_t)g->sect_bbs * 512);
 	xls_field_uint(fs, "log_sunit", g->log_sunit);
 	xls_field_uint(fs, "log_version", log->logv2 ? 2 : 1);
-	xls_field_bool(fs, "crc", g->crc);
-	if (g->has_sb) {
-		char uuid[40];
+	char uuid[40];
 
-		uuid_unparse_lower(g->uuid, uuid);
-		xls_field_str(fs, "uuid", uuid);
+	/* a bare log has no superblock: what its last record says */
+	xls_field_bool(fs, "crc", g->has_sb ? g->crc : ht->log_has_crc);
+	uuid_unparse_lower(g->has_sb ? g->uuid : ht->log_uuid, uuid);
+	xls_field_str(fs, "uuid", uuid);
+	if (g->has_sb) {
 		xls_field_uint(fs, "sb_version", g->sb_versionnum & XFS_SB_VERSION_NUMBITS);
 		xls_field_uint(fs, "block_size", g->blocksize);
+		if (g->crc)
+			xls_field_lsn(fs, "sb_lsn", g->sb_lsn);
 	}
 	xls_field_str(fs, "state", xls_log_state_name(ht->state));
+	xls_field_bool(fs, "log_zeroed", ht->state == XLS_LOG_ZEROED);
 	xls_field_uint(fs, "head_blk", ht->head_blk);
 	xls_field_uint(fs, "tail_blk", ht->tail_blk);
 	xls_field_lsn(fs, "last_lsn", ht->last_lsn);

@@ -293,6 +293,7 @@ static void sb_to_geometry(const uint8_t *sb, struct xls_geometry *g)
 		if (SB_BE32(sb, sb_features_incompat) & XFS_SB_FEAT_INCOMPAT_META_UUID)
 			memcpy(g->meta_uuid, sb + offsetof(struct xfs_dsb, sb_meta_uuid), 16);
 		g->log_incompat = SB_BE32(sb, sb_features_log_incompat);
+		g->sb_lsn = SB_BE64(sb, sb_lsn);
 	}
 	g->external = g->sb_logstart == 0;
 	g->log_bbs = (uint32_t)((uint64_t)g->sb_logblocks * g->blocksize / BBSIZE_BYTES);

@@ -33,6 +33,7 @@ struct xls_geometry {
 	uint8_t		uuid[16];	/* sb_uuid: what log records must carry */
 	uint8_t		meta_uuid[16];	/* sb_meta_uuid (== uuid unless changed) */
 	uint32_t	log_incompat;	/* sb_features_log_incompat */
+	uint64_t	sb_lsn;		/* v5: the superblock's LSN, else 0 */
 	/*
 	 * What recovery needs of the filesystem; 0 when the superblock's
 	 * value fails its sanity check (the feature then goes unmodelled).

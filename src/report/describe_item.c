@@ -349,6 +349,9 @@ static void attri_item(const struct xls_item_decoded *d, struct xls_fieldset *fs
 	if (replace)
 		xls_field_uint(fs, "new_name_len", a->new_name_len);
 	xls_field_uint(fs, "value_len", a->value_len);
+	/* xfs_attri_log_format: "the new and old values must have the same length" */
+	if (replace)
+		xls_field_uint(fs, "new_value_len", a->value_len);
 	xls_field_hex(fs, "attr_filter", a->attr_filter);
 	xls_field_flags(fs, "attr_filter_names", a->attr_filter,
 			&xls_attr_filter_flag_table);

@@ -104,7 +104,8 @@ void test_item__attri(void)
 			   f_u("igen", 0) && f_s("op", "set") && f_u("op_flags", 1) &&
 			   f_u("name_len", 3) && f_u("value_len", 5) &&
 			   f_u("attr_filter", 2) && f_s("attr_filter_names", "root") &&
-			   f_s("name", "foo") && f_absent("new_name_len"),
+			   f_s("name", "foo") && f_absent("new_name_len") &&
+			   f_absent("new_value_len"),
 		       "attri (%s): set with name and value", en(e));
 		sweep_truncations(&t, "attri");
 		titem_free(&t);
@@ -140,6 +141,7 @@ void test_item__attri(void)
 		tap_ok(&T, no_finding(rc) && f_s("op", "pptr_replace") &&
 			   f_u("igen", 0xabcdef) && f_u("name_len", 5) &&
 			   f_u("new_name_len", 7) && f_u("value_len", 12) &&
+			   f_u("new_value_len", 12) &&
 			   f_s("name", "a.txt") && f_s("new_name", "b.txt.1") &&
 			   f_s("attr_filter_names", "parent") &&
 			   f_u("parent_ino", 0x80) && f_u("parent_gen", 0x1234) &&

@@ -167,7 +167,8 @@ sub inode_cluster {
 my $D = 0xE0000;	# free space in AG 3 of the bundled 512 MiB images
 my %blk = (reuse => $D, twice => $D + 8, newer => $D + 16, older => $D + 24,
 	   equal => $D + 32, foreign => $D + 40, fresh => $D + 48, ibuf => $D + 64,
-	   cancel1 => $D + 160, cancel2 => $D + 168, plain => $D + 176, nocommit => $D + 184);
+	   cancel1 => $D + 160, cancel2 => $D + 168, plain => $D + 176, nocommit => $D + 184,
+	   wb_noops => $D + 192, wb_lo => $D + 200, wb_hi => $D + 216);
 
 trans('start', [efi(0x1236, 0x5555), efi(0x1237, 0x5555)]);	# block 0: an LSN no test needs
 if ($scenario eq 'cancel') {
@@ -218,6 +219,18 @@ if ($scenario eq 'cancel') {
 	trans('t2', [efi(0x1237, 0x1111), efi(0x1241, 0x4444)]);
 	trans('t3', [buf(blkno => $blk{nocommit}, blft => 11, chunks => { 0 => chunk('U') })],
 	      nocommit => 1);
+} elsif ($scenario eq 'wborder') {
+	# one write-back, logged out of daddr order: hi, noops, lo.  hi and lo
+	# are stale blocks of another filesystem that replay leaves foreign
+	# (their write verifier fails); noops is directory data without its
+	# magic (no verifier attached: "no buf ops").  The kernel writes them
+	# sorted by daddr: noops warns, lo fails, hi is not written.
+	trans('t1', [buf(blkno => $blk{wb_hi}, blft => 9, chunks => { 5 => chunk('H') }),
+		     buf(blkno => $blk{wb_noops}, blft => 11, chunks => { 5 => chunk('W') }),
+		     buf(blkno => $blk{wb_lo}, blft => 9, chunks => { 5 => chunk('L') })]);
+	my $later = trans('t2', [efi(0x1236, 0x7777), efi(0x1237, 0x7777)]);
+	symlink_block($blk{wb_hi}, $later, pack('H32', 'deadbeef' x 4));
+	symlink_block($blk{wb_lo}, $later, pack('H32', 'deadbeef' x 4));
 } elsif ($scenario eq 'badunlinked') {
 	# inode 2's di_next_unlinked (chunk 8, byte 96) logged as 0
 	inode_cluster($blk{ibuf});
@@ -303,7 +316,7 @@ decisions() {
 D=0xe0000	# where synth.pl logs: free space in AG 3 of the bundled images
 daddr() { printf '0x%x' $((D + $1)); }
 
-for sc in cancel lsn badcrc ahead foreign order intents badunlinked; do
+for sc in cancel lsn badcrc ahead foreign order intents badunlinked wborder; do
 	test_expect_success "synthesize the $sc journal" "synth $sc $sc"
 done
 
@@ -357,6 +370,20 @@ test_expect_success 'ahead: a block LSN past the log head fails recovery' '
 test_expect_success 'foreign: a header left foreign after replay fails the write verifier' '
 	test_expect_code 1 "$XLS" recover --json foreign.img >out &&
 	grep "\"blkno\":\"$(daddr 40)\"" out | grep -q "foreign UUID after replay"
+'
+
+test_expect_success 'wborder: buffers are written in daddr order; the lowest failing one fails' '
+	test_expect_code 1 "$XLS" recover --json wborder.img >out &&
+	grep "\"kind\":\"writeback\"" out >wb &&
+	test $(wc -l <wb) -eq 1 &&
+	grep -q "\"no_ops\":1,\"no_ops_list\":\[{\"blkno\":\"$(daddr 192)\",\"len\":8}\]" wb &&
+	grep -q "\"fails\":true,\"fail_blkno\":\"$(daddr 200)\"" wb &&
+	grep -q "\"not_written\":1" wb &&
+	grep "\"kind\":\"summary\"" out | grep -q "\"fail_why\":\"buffer $(daddr 200) " &&
+	grep "\"blkno\":\"$(daddr 216)\"" out | grep -q "\"write_fails\":\"the header still carries a foreign UUID" &&
+	"$XLS" recover wborder.img >out.txt
+	grep -q "! kernel warns: xfs_buf_verify_write: no buf ops on daddr $(daddr 192) len 8" out.txt &&
+	grep -q "! daddr $(daddr 200): the write verifier fails" out.txt
 '
 
 test_expect_success 'order: buffers, items, inode buffers and cancels, the last two reversed' '
@@ -414,12 +441,16 @@ kernel_recover() {
 		LOGLOOP=$(losetup -f --show "$2") || return 1
 		opts=loop,logdev=$LOGLOOP
 	fi
+	# what the kernel logs from here on goes to kmsg.out
+	marker="xls-t0800-$$-$(date +%s%N)"
+	[ -w /dev/kmsg ] && echo "$marker" >/dev/kmsg
 	if mount -t xfs -o "$opts" "$1" "$MNT" 2>mount.err; then
 		xfs_io -x -c shutdown "$MNT" && umount "$MNT"
 		rc=$?
 	else
 		rc=1
 	fi
+	dmesg 2>/dev/null | sed -n "/$marker/,\$p" >kmsg.out
 	if [ -n "$LOGLOOP" ]; then
 		losetup -d "$LOGLOOP"
 		LOGLOOP=
@@ -480,19 +511,36 @@ kernel() {
 		logcopy=copylog.img
 	fi
 	# shellcheck disable=SC2086
-	"$XLS" recover --json ${log:+-l $log} "$img" | grep -q '"recovery_fails":true' &&
-		fails=true || fails=false
+	"$XLS" recover --json ${log:+-l $log} "$img" >kernel.json
+	grep -q '"recovery_fails":true' kernel.json && fails=true || fails=false
 	if kernel_recover copy.img $logcopy; then
+		writes_as_kernel || return 1
 		$fails && { echo "$name: the kernel recovered it, recover said it fails"; return 1; }
 		same "$img" copy.img $log
 	else
 		cat mount.err
 		$fails || { echo "$name: the kernel failed to recover it"; return 1; }
+		writes_as_kernel || return 1
 	fi
 }
 
+# writes_as_kernel: the "no buf ops" warnings of recover's write-backs are
+# the kernel's, in its order, and a write-back that fails names a buffer
+# the kernel finds corrupt (kernel.json, kmsg.out)
+writes_as_kernel() {
+	[ -s kmsg.out ] || return 0
+	perl -ne 'next unless /"kind":"writeback"/;
+		  while (/\{"blkno":"(0x[0-9a-f]+)","len":(\d+)\}/g) { print "$1 $2\n" }' \
+		kernel.json >noops.tool
+	sed -n 's/.*no buf ops on daddr \(0x[0-9a-f]*\) len \([0-9]*\).*/\1 \2/p' kmsg.out >noops.kernel
+	test_cmp noops.kernel noops.tool || return 1
+	fail=$(sed -n 's/.*"kind":"writeback".*"fail_blkno":"\(0x[0-9a-f]*\)".*/\1/p' kernel.json)
+	[ -z "$fail" ] || grep -q "Metadata corruption detected at .* block $fail *$" kmsg.out ||
+		{ echo "the kernel does not find $fail corrupt"; return 1; }
+}
+
 if $can_mount; then
-	for sc in cancel lsn badcrc ahead foreign order badunlinked; do
+	for sc in cancel lsn badcrc ahead foreign order badunlinked wborder; do
 		test_expect_success "kernel: $sc journal recovered as recover says" \
 			"kernel $sc $sc.img"
 	done

@@ -51,6 +51,8 @@ static uint8_t heat_kind(const struct xls_ritem *ri, bool discarded)
 {
 	if (discarded)
 		return XLS_HEAT_DISCARDED;
+	if (ri->fail_why)
+		return XLS_HEAT_FAIL;
 	switch (ri->decision) {
 	case XLS_RD_REPLAY:		return XLS_HEAT_REPLAY;
 	case XLS_RD_REPLAY_ALWAYS:	return XLS_HEAT_ALWAYS;
@@ -134,6 +136,9 @@ static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t s
 		xls_out_printf(&c->out, "      ! kernel warns: %s\n", b->kernel_warning);
 	if (ri->fail_why)
 		xls_out_printf(&c->out, "      ! %s\n", ri->fail_why);
+	if (ri->write_fails)
+		xls_out_printf(&c->out, "      ! when written, its verifier fails: %s\n",
+			       ri->write_fails);
 	if (c->opt->verbose)
 		print_regions(&c->out, b);
 }
@@ -167,6 +172,47 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	if (ri->fail_why)
 		h->c->findings++;
 	appearance(h, rt->t, rt->seq, ri, false);
+	return 0;
+}
+
+/*
+ * A write-back that warns of this buffer or fails on it.  The failure is
+ * the last replay's doing: its row takes the failing colour.
+ */
+static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
+{
+	struct hist_ctx *h = ctx;
+	struct xls_cmd *c = h->c;
+	int64_t blkno = c->opt->blkno;
+	bool noops = false;
+
+	for (uint32_t i = 0; i < wb->nnoops; i++)
+		noops |= wb->noops[i].blkno == blkno;
+	if (!noops && !(wb->fails && wb->fail.blkno == blkno))
+		return 0;
+	if (!noops) {
+		c->findings++;
+		for (uint32_t i = h->nrows; i-- > 0;) {
+			if (h->rows[i].tid == wb->fail_tid) {
+				h->rows[i].kind = XLS_HEAT_FAIL;
+				break;
+			}
+		}
+	}
+	if (c->out.fmt != XLS_FMT_TEXT) {
+		xls_fields_reset(&h->fs);
+		xls_describe_rwriteback(wb, &h->fs);
+		xls_cmd_record(c, "writeback", &h->fs);
+	} else if (noops) {
+		xls_out_printf(&c->out, "      ! written at LSN %u/%u without a verifier: the kernel warns "
+			       "\"no buf ops on daddr 0x%llx\"\n", xls_lsn_cycle(wb->lsn),
+			       xls_lsn_block(wb->lsn), (unsigned long long)blkno);
+	} else {
+		xls_out_printf(&c->out, "      ! written at LSN %u/%u: the write verifier fails: %s "
+			       "(replayed by transaction 0x%08x): metadata corruption, recovery fails\n",
+			       xls_lsn_cycle(wb->lsn), xls_lsn_block(wb->lsn), wb->fail_what,
+			       wb->fail_tid);
+	}
 	return 0;
 }
 
@@ -336,6 +382,7 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	struct xls_recover_opts ro = { .keep = true, .keep_blkno = opt->blkno };
 	struct xls_recover_sink sink = {
 		.ctx = h, .item = on_item, .discarded_buf = on_discarded,
+		.writeback = on_writeback,
 		.report = &c->report,
 	};
 	struct xls_recover *r;

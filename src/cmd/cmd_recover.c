@@ -165,6 +165,9 @@ static void print_item_notes(struct recover_ctx *rc, const struct xls_ritem *ri)
 		xls_out_printf(o, "%48s ! kernel warns: %s\n", "", b->kernel_warning);
 	if (ri->fail_why)
 		xls_out_printf(o, "%48s ! %s\n", "", ri->fail_why);
+	if (ri->write_fails)
+		xls_out_printf(o, "%48s ! when written, its verifier fails: %s\n", "",
+			       ri->write_fails);
 	if (b && b->nunlinked) {
 		xls_out_printf(o, "%48s di_next_unlinked to replay:", "");
 		for (uint32_t i = 0; i < b->nunlinked; i++) {
@@ -218,6 +221,55 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	xls_describe_ritem_row(ri, fs);
 	xls_out_table_row(&c->out, item_columns, NITEMCOLS, fs);
 	print_item_notes(rc, ri);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* write-backs */
+
+static bool writeback_wanted(const struct xls_options *o, const struct xls_rwriteback *wb)
+{
+	if (o->has_tid || o->type_filter)
+		return false;
+	if (!o->has_blkno)
+		return true;
+	if (wb->fails && wb->fail.blkno == o->blkno)
+		return true;
+	for (uint32_t i = 0; i < wb->nnoops; i++)
+		if (wb->noops[i].blkno == o->blkno)
+			return true;
+	return false;
+}
+
+static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
+{
+	struct recover_ctx *rc = ctx;
+	struct xls_out *o = &rc->c->out;
+
+	if (rc->c->out.fmt == XLS_FMT_CSV || !writeback_wanted(rc->c->opt, wb))
+		return 0;
+	if (!text(rc)) {
+		xls_fields_reset(&rc->fs);
+		xls_describe_rwriteback(wb, &rc->fs);
+		xls_cmd_record(rc->c, "writeback", &rc->fs);
+		return 0;
+	}
+	xls_out_printf(o, "\nwrite-back of the %u buffers queued at LSN %u/%u, in daddr order",
+		       wb->buffers, xls_lsn_cycle(wb->lsn), xls_lsn_block(wb->lsn));
+	if (wb->next_lsn)
+		xls_out_printf(o, " (a transaction at LSN %u/%u commits)\n",
+			       xls_lsn_cycle(wb->next_lsn), xls_lsn_block(wb->next_lsn));
+	else
+		xls_out_printf(o, " (end of pass 2)\n");
+	for (uint32_t i = 0; i < wb->nnoops; i++)
+		xls_out_printf(o, "  ! kernel warns: xfs_buf_verify_write: no buf ops on daddr 0x%llx len %u\n",
+			       (unsigned long long)wb->noops[i].blkno, wb->noops[i].len);
+	if (wb->fails)
+		xls_out_printf(o, "  ! daddr 0x%llx: the write verifier fails: %s "
+			       "(replayed by transaction 0x%08x): metadata corruption, recovery "
+			       "fails; %u buffer%s after it not written\n",
+			       (unsigned long long)wb->fail.blkno, wb->fail_what, wb->fail_tid,
+			       wb->not_written, wb->not_written == 1 ? "" : "s");
 	return 0;
 }
 
@@ -277,7 +329,7 @@ int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
 	struct recover_ctx *rc = calloc(1, sizeof(*rc));
 	struct xls_recover_sink sink = {
 		.ctx = rc, .cancel = on_cancel, .trans = on_trans, .item = on_item,
-		.intent = on_intent,
+		.writeback = on_writeback, .intent = on_intent,
 	};
 	struct xls_recover *r;
 	struct xls_cmd c;

@@ -77,24 +77,112 @@ struct rstate *xls_rstate_get(struct xls_recover *r, int64_t blkno, uint32_t len
 	return st;
 }
 
-/* The block's LSN as the write verifier leaves it: xfs_buf_delwri_submit. */
-void xls_rstate_flush(struct xls_recover *r)
+/* The block's LSN as the write verifier leaves it. */
+static void stamp_lsn(struct xls_recover *r, struct rstate *st)
 {
+	struct blk_id id;
+
+	if (!st->has_ops || !st->stamp_lsn)
+		return;
+	xls_blk_identify(r->g, st->head, st->head_len, &id);
+	if (id.kind != BLK_LSN)
+		return;
+	for (int b = 0; b < 8; b++)
+		st->head[id.lsn_off + b] = (uint8_t)(st->stamp_lsn >> (56 - 8 * b));
+	st->stamp_lsn = 0;
+}
+
+/* xfs_buf_cmp: by the first map's daddr; list_sort keeps equal ones in order */
+static int cmp_order(const void *a, const void *b)
+{
+	const struct rorder *x = a, *y = b;
+
+	if (x->blkno != y->blkno)
+		return x->blkno < y->blkno ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The delwri list in the order xfs_buf_delwri_submit_buffers() writes it. */
+static bool sort_queue(struct xls_recover *r)
+{
+	if (r->nqueue > r->caporder) {
+		struct rorder *o = realloc(r->order, (size_t)r->nqueue * sizeof(*o));
+
+		if (!o) {
+			r->err = -ENOMEM;
+			return false;
+		}
+		r->order = o;
+		r->caporder = r->nqueue;
+	}
 	for (uint32_t i = 0; i < r->nqueue; i++) {
-		struct rstate *st = &r->states[r->queue[i]];
-		struct blk_id id;
+		r->order[i].blkno = r->states[r->queue[i]].blkno;
+		r->order[i].pos = i;
+	}
+	r->norder = r->nqueue;
+	qsort(r->order, r->norder, sizeof(*r->order), cmp_order);
+	return true;
+}
+
+/* One buffer written (xfs_buf_submit -> xfs_buf_verify_write). */
+static void write_one(struct xls_recover *r, struct rstate *st, struct xls_rwriteback *wb)
+{
+	struct xls_rbufid *id;
+
+	if (r->sum.fails) {
+		/*
+		 * Recovery has failed, so the log is shut down: a verifier
+		 * failure before, or an item's error, after which
+		 * xlog_do_recovery_pass shuts the log down before it submits
+		 * the list.  The buffer fails without a write.
+		 */
+		wb->not_written++;
+		return;
+	}
+	if (r->g->crc && !st->verifier) {
+		id = xls_rvec_push((void **)&r->noops, &r->nnoops, &r->capnoops, sizeof(*id));
+		if (!id) {
+			r->err = -ENOMEM;
+			return;
+		}
+		id->blkno = st->blkno;
+		id->len = st->len;
+		r->sum.kernel_warnings++;
+	} else if (st->verifier && st->write_fail) {
+		wb->fails = true;
+		wb->fail.blkno = st->blkno;
+		wb->fail.len = st->len;
+		wb->fail_tid = st->fail_tid;
+		wb->fail_what = st->write_fail;
+		xls_recover_fail(r, r->recovery_lsn,
+				 "buffer 0x%llx (%u bytes; last replayed by transaction 0x%08x) fails "
+				 "its write verifier when the %u buffers queued at LSN %u/%u are "
+				 "written in daddr order: %s: metadata corruption, recovery fails",
+				 (unsigned long long)st->blkno, st->len * BBSIZE, st->fail_tid,
+				 r->nqueue, xls_lsn_cycle(r->recovery_lsn),
+				 xls_lsn_block(r->recovery_lsn), st->write_fail);
+		return;
+	}
+	stamp_lsn(r, st);
+}
+
+void xls_rstate_flush(struct xls_recover *r, struct xls_rwriteback *wb)
+{
+	memset(wb, 0, sizeof(*wb));
+	wb->lsn = r->recovery_lsn;
+	wb->buffers = r->nqueue;
+	r->nnoops = 0;
+	if (!sort_queue(r))
+		return;
+	for (uint32_t i = 0; i < r->norder; i++) {
+		struct rstate *st = &r->states[r->queue[r->order[i].pos]];
 
 		st->queued = false;
-		if (!st->has_ops || !st->stamp_lsn)
-			continue;
-		xls_blk_identify(r->g, st->head, st->head_len, &id);
-		if (id.kind != BLK_LSN)
-			continue;
-		for (int b = 0; b < 8; b++)
-			st->head[id.lsn_off + b] = (uint8_t)(st->stamp_lsn >> (56 - 8 * b));
-		st->stamp_lsn = 0;
+		write_one(r, st, wb);
 	}
 	r->nqueue = 0;
+	wb->noops = r->noops;
+	wb->nnoops = r->nnoops;
 }
 
 void xls_rstate_queue(struct xls_recover *r, struct rstate *st)
@@ -472,31 +560,32 @@ static void decide_by_block(struct decide_ctx *d, struct rstate *st)
 /*
  * The write verifier of a replayed v5 buffer checks the header it writes:
  * the UUID is this filesystem's and the recorded daddr the buffer's own
- * (xfs_dir3_data_verify, xfs_btree_sblock_v5hdr_verify, ...).  A replay
- * that leaves a foreign header fails recovery when the buffer is written.
+ * (xfs_dir3_data_verify, xfs_btree_sblock_v5hdr_verify, ...).  What it
+ * will find; recovery fails only when the buffer is written.
  */
-static void check_written(struct decide_ctx *d, struct rstate *st)
+static const char *check_written(const struct xls_recover *r, const struct rstate *st)
 {
-	struct xls_recover *r = d->r;
 	struct blk_id id;
 
 	if (!st->readable && !st->replayed)
-		return;
+		return NULL;
 	xls_blk_identify(r->g, st->head, st->head_len, &id);
 	if (id.kind != BLK_LSN)
-		return;
-	if (memcmp(st->head + id.uuid_off, r->g->meta_uuid, 16) != 0) {
-		d->ri.fail_why = "the write verifier finds the header still carrying a foreign "
-				 "UUID after replay: metadata corruption, recovery fails";
-	} else if (id.blkno_off && id.blkno_off + 8 <= st->head_len &&
-		   xls_be64(st->head + id.blkno_off) != (uint64_t)st->blkno) {
-		d->ri.fail_why = "the write verifier finds another daddr in the header after "
-				 "replay: metadata corruption, recovery fails";
-	} else {
-		return;
-	}
-	xls_recover_fail(r, d->t->lsn, "transaction 0x%08x: buffer 0x%llx fails its write verifier",
-	     d->t->tid, (unsigned long long)st->blkno);
+		return NULL;
+	if (memcmp(st->head + id.uuid_off, r->g->meta_uuid, 16) != 0)
+		return "the header still carries a foreign UUID after replay";
+	if (id.blkno_off && id.blkno_off + 8 <= st->head_len &&
+	    xls_be64(st->head + id.blkno_off) != (uint64_t)st->blkno)
+		return "the header records another daddr after replay";
+	return NULL;
+}
+
+/* What the buffer's write verifier will find, as this replay leaves it. */
+static void set_write_fail(struct decide_ctx *d, struct rstate *st, const char *what)
+{
+	st->write_fail = what;
+	st->fail_tid = d->t->tid;
+	d->ri.write_fails = what;
 }
 
 /* Replay into the simulated head; validate and queue as the kernel does. */
@@ -514,11 +603,10 @@ static void apply_replay(struct decide_ctx *d, const struct rrec *rec,
 		st->has_ops = false;
 		xls_rstate_queue(r, st);
 		/* v5 attaches the inode buffer verifier, which wants inodes */
-		if (r->g->crc && (st->head_len < 2 || xls_be16(st->head) != XFS_DINODE_MAGIC)) {
-			d->ri.fail_why = "the inode buffer verifier finds no inode where it writes "
-					 "the buffer: metadata corruption, recovery fails";
-			xls_recover_fail(r, d->t->lsn, "transaction 0x%08x: inode buffer 0x%llx holds no inodes",
-			     d->t->tid, (unsigned long long)rec->blf.blf_blkno);
+		if (r->g->crc) {
+			st->verifier = true;
+			set_write_fail(d, st, st->head_len < 2 || xls_be16(st->head) != XFS_DINODE_MAGIC ?
+				       "the inode buffer verifier finds no inode" : NULL);
 		}
 		return;
 	}
@@ -527,23 +615,26 @@ static void apply_replay(struct decide_ctx *d, const struct rrec *rec,
 		st->replayed = true;
 	if (dquot) {
 		/* xlog_recover_do_dquot_buffer: NULLCOMMITLSN, nothing stamped */
+		if (r->g->crc && st->head_len >= 2 && xls_be16(st->head) == XFS_DQUOT_MAGIC)
+			st->verifier = true;
 		xls_rstate_queue(r, st);
 		return;
 	}
 	if (r->g->crc) {
 		st->has_ops = xls_blk_validate_type(r->g, rb->blft, st->head, st->head_len, &warn);
+		st->verifier |= st->has_ops;
 		rb->kernel_warning = warn;
 		if (warn)
 			r->sum.kernel_warnings++;
 		if (st->has_ops) {
 			st->stamp_lsn = d->t->lsn;
-			check_written(d, st);
+			set_write_fail(d, st, check_written(r, st));
 		}
 	}
 	xls_rstate_queue(r, st);
 }
 
-static void seg_notes(struct decide_ctx *d, const struct rrec *rec)
+static void seg_notes(struct decide_ctx *d, const struct rrec *rec, struct rstate *st)
 {
 	struct xls_rbuf *rb = &d->rb;
 	bool replayed = d->ri.decision == XLS_RD_REPLAY ||
@@ -572,18 +663,11 @@ static void seg_notes(struct decide_ctx *d, const struct rrec *rec)
 		       "shorter than the block";
 	if (!replayed || !d->r->g->crc || rb->kernel_warning)
 		return;
-	if (blft == XFS_BLFT_DIR_DATA_BUF || blft == XFS_BLFT_DIR_BLOCK_BUF) {
-		d->ri.fail_why = "the directory data verifier checks a whole block in this "
-				 "shorter buffer and fails when the buffer is written: "
-				 "metadata corruption, log recovery fails";
-		xls_recover_fail(d->r, d->t->lsn, "transaction 0x%08x: %s segment 0x%llx of a %u-byte block is "
-		     "written with a verifier for the whole block", d->t->tid,
-		     xls_blft_name(blft), (unsigned long long)rec->blf.blf_blkno,
-		     d->r->g->dir_block_size);
-	} else {
-		d->ri.fail_why = "the block's verifier runs on this shorter buffer when it is "
-				 "written, and may fail";
-	}
+	if (blft == XFS_BLFT_DIR_DATA_BUF || blft == XFS_BLFT_DIR_BLOCK_BUF)
+		set_write_fail(d, st, "the directory verifier checks a whole directory block "
+			       "in this shorter buffer");
+	else
+		d->ri.write_fails = "the block's verifier runs on this shorter buffer, and may fail";
 }
 
 /* Recovery's placement of @rec's regions again, from the lengths kept. */
@@ -731,7 +815,7 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 		} else {
 			verify_skipped(d, st);
 		}
-		seg_notes(d, rec);
+		seg_notes(d, rec, st);
 		return;
 	}
 	if ((rb->blf_flags & XFS_BLF_INODE_BUF) && rec->unl_zero) {
@@ -761,5 +845,5 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 		xls_rdetail_append(d, "; replayed only when mounted with quotas");
 	}
 	apply_replay(d, rec, st);
-	seg_notes(d, rec);
+	seg_notes(d, rec, st);
 }

@@ -448,6 +448,9 @@ void xls_ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 		init_inodes(g, &rec->icl, i, st->head, st->head_len);
 		st->replayed = st->icreated = true;
 		st->has_ops = false;
+		/* xfs_ialloc_inode_init: inode buffer verifier, fresh inodes */
+		st->verifier = r->g->crc;
+		st->write_fail = NULL;
 		xls_rstate_queue(r, st);
 	}
 }

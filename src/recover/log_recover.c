@@ -340,6 +340,20 @@ static int discard_trans(struct decide_ctx *d)
 	return rc;
 }
 
+/* The delwri list written; told when the kernel would say something. */
+static int write_back(struct xls_recover *r, uint64_t next_lsn)
+{
+	struct xls_rwriteback wb;
+
+	xls_rstate_flush(r, &wb);
+	wb.next_lsn = next_lsn;
+	if (r->err)
+		return r->err;
+	if ((wb.nnoops || wb.fails) && r->sink->writeback)
+		return r->sink->writeback(r->sink->ctx, &wb);
+	return 0;
+}
+
 static int pass2_end(struct xls_recover *r, const struct xls_trans *t)
 {
 	struct tstore *ts = xls_rstore_find(r, t, false);
@@ -374,11 +388,11 @@ static int pass2_end(struct xls_recover *r, const struct xls_trans *t)
 		/* xlog_recover_process_ophdr: write the queue on a new LSN */
 		if (t->lsn != r->recovery_lsn) {
 			rt.flushed = r->nqueue;
-			xls_rstate_flush(r);
+			rc = write_back(r, t->lsn);
 			r->recovery_lsn = t->lsn;
 		}
 		xls_rbuf_find_compounds(r, ts);
-		if (r->sink->trans)
+		if (!rc && r->sink->trans)
 			rc = r->sink->trans(r->sink->ctx, &rt);
 		if (!rc)
 			rc = replay_trans(d);
@@ -536,6 +550,8 @@ void xls_recover_free(struct xls_recover *r)
 	xls_hashmap_free(&r->inolsn);
 	free(r->states);
 	free(r->queue);
+	free(r->order);
+	free(r->noops);
 	free(r->intents);
 	free(r->inolsns);
 	free(r->ba);
@@ -594,8 +610,10 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 		rc = emit_cancel_table(r);
 	if (!rc)
 		rc = run_pass(r, 2, log, ht, err);
+	/* xlog_do_recovery_pass: what is left on the list, at the end */
+	if (!rc)
+		rc = write_back(r, 0);
 	if (!rc) {
-		xls_rstate_flush(r);
 		r->sum.buffers_touched = r->nstates;
 		rc = emit_intents(r);
 	}

@@ -138,6 +138,8 @@ struct xls_ritem {
 	enum xls_rreason	always;		/* XLS_RD_REPLAY_ALWAYS: why */
 	char			detail[192];	/* one human sentence */
 	const char		*fail_why;	/* decision FAIL or a fatal note */
+	/* what the buffer's write verifier will find when it is written */
+	const char		*write_fails;
 	const struct xls_rbuf	*buf;		/* XFS_LI_BUF only */
 	bool			has_id;		/* intents and done items */
 	uint64_t		id;
@@ -168,6 +170,31 @@ struct xls_rintent {
 	uint32_t	tid;
 	uint64_t	lsn;
 	char		what[160];
+};
+
+/* A buffer by daddr and length. */
+struct xls_rbufid {
+	int64_t		blkno;
+	uint32_t	len;
+};
+
+/*
+ * The buffers recovery queued since the last LSN change, written in daddr
+ * order (xfs_buf_delwri_submit) when a transaction with a new LSN commits
+ * (xlog_recover_process_ophdr) and at the end of pass 2.
+ */
+struct xls_rwriteback {
+	uint64_t	lsn;		/* l_recovery_lsn: whose buffers these are */
+	uint64_t	next_lsn;	/* the LSN that writes them; 0: end of pass */
+	uint32_t	buffers;	/* queued by buffer and icreate items */
+	/* v5, written without a verifier: "no buf ops on daddr ..." */
+	const struct xls_rbufid *noops;
+	uint32_t	nnoops;
+	bool		fails;		/* a write verifier fails: shutdown */
+	struct xls_rbufid fail;
+	uint32_t	fail_tid;	/* whose replay left it failing */
+	const char	*fail_what;	/* what the verifier finds */
+	uint32_t	not_written;	/* after the failure */
 };
 
 /* An entry of the cancel table after pass 1. */
@@ -216,6 +243,8 @@ struct xls_recover_sink {
 	/* buffer items of discarded (uncommitted) transactions, for history */
 	int	(*discarded_buf)(void *ctx, const struct xls_trans *t,
 				 const struct xls_ritem *ri);
+	/* a write-back with kernel warnings or a verifier failure */
+	int	(*writeback)(void *ctx, const struct xls_rwriteback *wb);
 	/* after pass 2, each intent left without its done item */
 	int	(*intent)(void *ctx, const struct xls_rintent *in);
 	/* findings of both scans, once; progress over both */

@@ -124,9 +124,24 @@ struct rstate {
 	bool		replayed;	/* head changed by a replay */
 	bool		queued;		/* on the delwri list */
 	bool		has_ops;	/* a verifier is attached: it stamps */
+	/*
+	 * b_ops is attached (it stays once attached): the write verifier
+	 * runs when the buffer is written.  Without one, v5 warns "no buf
+	 * ops" instead.  @write_fail: what the verifier will find in the
+	 * buffer as the last replay (in transaction @fail_tid) left it.
+	 */
+	bool		verifier;
+	const char	*write_fail;
+	uint32_t	fail_tid;
 	bool		icreated;	/* initialised by an icreate replay */
 	uint64_t	stamp_lsn;
 	uint8_t		head[HEAD_BYTES];
+};
+
+/* A queued buffer and its place on the list: list_sort() is stable. */
+struct rorder {
+	int64_t		blkno;
+	uint32_t	pos;
 };
 
 struct rintent {
@@ -153,6 +168,10 @@ struct xls_recover {
 	uint32_t			nstates, capstates;
 	uint32_t			*queue;		/* delwri list */
 	uint32_t			nqueue, capqueue;
+	struct rorder			*order;		/* the list, sorted to be written */
+	uint32_t			norder, caporder;
+	struct xls_rbufid		*noops;		/* written without a verifier */
+	uint32_t			nnoops, capnoops;
 	uint64_t			recovery_lsn;	/* l_recovery_lsn */
 	uint64_t			curr_lsn;	/* l_curr_cycle, l_curr_block */
 	struct xls_hashmap		intidx;		/* (type, id) -> intents */
@@ -231,8 +250,12 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec);
 struct rstate *xls_rstate_get(struct xls_recover *r, int64_t blkno, uint32_t len);
 /* Put @st on the delwri list. */
 void xls_rstate_queue(struct xls_recover *r, struct rstate *st);
-/* Write the delwri list: the LSN the write verifiers stamp. */
-void xls_rstate_flush(struct xls_recover *r);
+/*
+ * Write the delwri list as xfs_buf_delwri_submit() does, into @wb: sorted
+ * by daddr, each buffer's write verifier run (the LSN it stamps), "no buf
+ * ops" for those without one, and nothing written after a verifier fails.
+ */
+void xls_rstate_flush(struct xls_recover *r, struct xls_rwriteback *wb);
 
 /* ------------------------------------------------------------------ */
 /* inode_recover.c */

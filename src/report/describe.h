@@ -102,6 +102,8 @@ void xls_describe_ritem_row(const struct xls_ritem *ri, struct xls_fieldset *fs)
 void xls_describe_rintent(const struct xls_rintent *in, struct xls_fieldset *fs);
 
 void xls_describe_rsummary(const struct xls_recover_summary *s, struct xls_fieldset *fs);
+/* A write-back of the delwri list with kernel warnings or a failure. */
+void xls_describe_rwriteback(const struct xls_rwriteback *wb, struct xls_fieldset *fs);
 
 /* history: a buffer item of the buffer, in recovery order or discarded. */
 void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,

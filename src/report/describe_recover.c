@@ -129,6 +129,8 @@ void xls_describe_ritem(const struct xls_trans *t, const struct xls_ritem *ri,
 	xls_field_str(fs, "detail", ri->detail);
 	if (ri->fail_why)
 		xls_field_str(fs, "fail", ri->fail_why);
+	if (ri->write_fails)
+		xls_field_str(fs, "write_fails", ri->write_fails);
 }
 
 void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem *ri,
@@ -161,6 +163,7 @@ void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem 
 	xls_field_uint(fs, "seg_offset", b->seg_offset);
 	xls_field_str(fs, "kernel_warning", b->kernel_warning ? b->kernel_warning : "");
 	xls_field_str(fs, "fail", ri->fail_why ? ri->fail_why : "");
+	xls_field_str(fs, "write_fails", ri->write_fails ? ri->write_fails : "");
 	xls_field_str(fs, "detail", ri->detail);
 }
 
@@ -247,6 +250,42 @@ void xls_describe_rsummary(const struct xls_recover_summary *s, struct xls_field
 	}
 }
 
+static void bufid_text(const void *elem, char *buf, size_t bufsz)
+{
+	const struct xls_rbufid *b = elem;
+
+	snprintf(buf, bufsz, "0x%llx/%u", (unsigned long long)b->blkno, b->len);
+}
+
+static const struct xls_member bufid_members[] = {
+	XLS_MEMBER("blkno", XLS_FIELD_HEX, struct xls_rbufid, blkno),
+	XLS_MEMBER("len", XLS_FIELD_UINT, struct xls_rbufid, len),
+};
+
+static const struct xls_list bufid_list = {
+	bufid_members, 2, sizeof(struct xls_rbufid), bufid_text, " ", NULL,
+};
+
+void xls_describe_rwriteback(const struct xls_rwriteback *wb, struct xls_fieldset *fs)
+{
+	xls_field_lsn(fs, "lsn", wb->lsn);
+	if (wb->next_lsn)
+		xls_field_lsn(fs, "next_lsn", wb->next_lsn);
+	else
+		xls_field_str(fs, "next_lsn", "end");
+	xls_field_uint(fs, "buffers", wb->buffers);
+	xls_field_uint(fs, "no_ops", wb->nnoops);
+	xls_field_list(fs, "no_ops_list", &bufid_list, wb->noops, wb->nnoops);
+	xls_field_bool(fs, "fails", wb->fails);
+	if (wb->fails) {
+		xls_field_hex(fs, "fail_blkno", (uint64_t)wb->fail.blkno);
+		xls_field_uint(fs, "fail_len", wb->fail.len);
+		xls_field_hex(fs, "fail_tid", wb->fail_tid);
+		xls_field_str(fs, "fail_what", wb->fail_what);
+		xls_field_uint(fs, "not_written", wb->not_written);
+	}
+}
+
 /* ---- history ------------------------------------------------------ */
 
 void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
@@ -280,6 +319,8 @@ void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 		xls_field_str(fs, "block_lsn", "");
 	xls_field_str(fs, "kernel_warning", b->kernel_warning ? b->kernel_warning : "");
 	xls_field_str(fs, "detail", ri->detail);
+	if (ri->write_fails)
+		xls_field_str(fs, "write_fails", ri->write_fails);
 }
 
 void xls_describe_other_appearance(const struct xls_geometry *g,

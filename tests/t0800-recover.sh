@@ -177,4 +177,39 @@ test_expect_success 'recover -f: without a data device no block is read' '
 test_expect_success 'recover exits 0 when recovery goes through' '
 	test_expect_code 0 "$XLS" recover $(image dir4k) >/dev/null
 '
+test_expect_success 'recover: the verdict comes first, the items after it' '
+	test_expect_code 1 "$XLS" recover $(image dirfrag) >out &&
+	head -1 out | grep -q "^Verdict: recovery fails at LSN 1/4380: buffer 0x1b0 " &&
+	grep -q "^Summary$" out &&
+	test_expect_code 1 "$XLS" recover --json $(image dirfrag) >out.json &&
+	head -1 out.json | grep -q "^{\"kind\":\"summary\",.*\"recovery_fails\":true" &&
+	test $(grep -c "\"kind\":\"summary\"" out.json) -eq 1 &&
+	"$XLS" recover $(image dir4k) | head -1 | grep -q "^Verdict: recovery succeeds$" &&
+	"$XLS" recover $(image clean) | head -1 | grep -q "^Verdict: nothing to recover: the log is clean$"
+'
+
+test_expect_success 'recover --summary: the verdict and the figures only' '
+	test_expect_code 1 "$XLS" recover --summary $(image dirfrag) >out &&
+	head -1 out | grep -q "^Verdict: recovery fails" &&
+	! grep -q "^ORDER\|^trans \|^write-back\|^Cancel" out &&
+	grep -q "^  recovery_fails  *yes$" out &&
+	test_expect_code 1 "$XLS" recover --summary --json $(image dirfrag) >out.json &&
+	test $(wc -l <out.json) -eq 1 && grep -q "^{\"kind\":\"summary\"" out.json &&
+	test_expect_code 1 "$XLS" recover --summary --csv $(image dirfrag) >out.csv &&
+	test $(wc -l <out.csv) -eq 2 && head -1 out.csv | grep -q "^trans_replayed," &&
+	grep -q ",yes,1/4380," out.csv
+'
+
+test_expect_success 'recover: with no room for a spool, the verdict comes last and says so' '
+	TMPDIR=$PWD/nonexistent test_expect_code 1 "$XLS" recover $(image dirfrag) >out 2>err &&
+	grep -q "no temporary file for the items" err &&
+	head -1 out | grep -vq "^Verdict" &&
+	grep -q "^Verdict: recovery fails" out &&
+	"$XLS" recover $(image dirfrag) >spooled
+	for f in spooled out; do
+		awk "/^Verdict: /{v=1; next} v && /^  [0-9]/{next} {v=0; print}" $f >$f.items
+	done &&
+	test_cmp spooled.items out.items
+'
+
 test_done

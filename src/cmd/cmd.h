@@ -37,6 +37,7 @@ struct xls_options {
 	const char		*replay_path;	/* --replay: buffer as recovered */
 	bool			diff;		/* --diff: chunks that change */
 	const char		*svg_path;	/* history, bufs: heat map */
+	bool			summary;	/* recover: the verdict only */
 };
 
 /* What happens to findings. */
@@ -99,5 +100,15 @@ int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_history(const struct xls_options *opt, struct xls_error *err);
+
+/*
+ * An unnamed temporary file in $TMPDIR (or /tmp) to hold output that must
+ * follow something only known at the end; NULL, with errno, if none can be
+ * made.
+ */
+FILE *xls_cmd_spool(void);
+
+/* Copy all of @spool to @to; 0, or -1 on a read or write error. */
+int xls_cmd_unspool(FILE *spool, FILE *to);
 
 #endif /* XLS_CMD_H */

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -185,4 +186,39 @@ int xls_cmd_write_svg(const char *path, const char *title,
 	if (fclose(f) != 0 || rc)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s'", path);
 	return 0;
+}
+
+FILE *xls_cmd_spool(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fdopen(fd, "w+");
+#endif
+	if (snprintf(path, sizeof(path), "%s/xfs_logscope.XXXXXX", dir) >= (int)sizeof(path))
+		return NULL;
+	fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	unlink(path);
+	return fdopen(fd, "w+");
+}
+
+int xls_cmd_unspool(FILE *spool, FILE *to)
+{
+	char buf[1 << 16];
+	size_t n;
+
+	if (fflush(spool) != 0 || fseek(spool, 0, SEEK_SET) != 0)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
+		if (fwrite(buf, 1, n, to) != n)
+			return -1;
+	return ferror(spool) ? -1 : 0;
 }

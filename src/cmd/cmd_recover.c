@@ -68,7 +68,8 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 	struct recover_ctx *rc = ctx;
 	struct xls_fieldset *fs = &rc->fs;
 
-	if (rc->c->opt->has_blkno && cn->blkno != rc->c->opt->blkno)
+	if (rc->c->opt->summary ||
+	    (rc->c->opt->has_blkno && cn->blkno != rc->c->opt->blkno))
 		return 0;
 	if (rc->c->out.fmt == XLS_FMT_CSV)
 		return 0;
@@ -114,7 +115,7 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 	const struct xls_options *opt = rc->c->opt;
 
 	rc->pending = NULL;
-	if (opt->has_tid && rt->t->tid != opt->tid)
+	if (opt->summary || (opt->has_tid && rt->t->tid != opt->tid))
 		return 0;
 	if (rc->c->out.fmt == XLS_FMT_CSV)
 		return 0;
@@ -198,7 +199,7 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 
 	if (ri->fail_why)
 		c->findings++;
-	if (!wanted(c->opt, rt->t, ri))
+	if (c->opt->summary || !wanted(c->opt, rt->t, ri))
 		return 0;
 	xls_fields_reset(fs);
 	if (c->out.fmt == XLS_FMT_CSV) {
@@ -246,7 +247,8 @@ static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 	struct recover_ctx *rc = ctx;
 	struct xls_out *o = &rc->c->out;
 
-	if (rc->c->out.fmt == XLS_FMT_CSV || !writeback_wanted(rc->c->opt, wb))
+	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->summary ||
+	    !writeback_wanted(rc->c->opt, wb))
 		return 0;
 	if (!text(rc)) {
 		xls_fields_reset(&rc->fs);
@@ -282,8 +284,8 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 	struct xls_fieldset *fs = &rc->fs;
 	struct xls_out *o = &rc->c->out;
 
-	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->has_blkno ||
-	    rc->c->opt->type_filter)
+	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->summary ||
+	    rc->c->opt->has_blkno || rc->c->opt->type_filter)
 		return 0;
 	if (rc->c->opt->has_tid && (in->type == XFS_LI_IUNLINK || in->tid != rc->c->opt->tid))
 		return 0;
@@ -305,23 +307,108 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 	return 0;
 }
 
-static void print_summary(struct recover_ctx *rc, const struct xls_recover_summary *s)
+/* The verdict, two or three lines: what a mount would do, and what it leaves. */
+static void print_verdict(struct xls_out *o, const struct xls_head_tail *ht,
+			  const struct xls_recover_summary *s)
+{
+	if (s->fails)
+		xls_out_printf(o, "Verdict: recovery fails at LSN %u/%u: %s\n",
+			       xls_lsn_cycle(s->fail_lsn), xls_lsn_block(s->fail_lsn), s->fail_why);
+	else if (ht->state != XLS_LOG_DIRTY)
+		xls_out_printf(o, "Verdict: nothing to recover: the log is clean%s\n",
+			       ht->state == XLS_LOG_ZEROED ? " (totally zeroed)" : "");
+	else
+		xls_out_printf(o, "Verdict: recovery succeeds\n");
+	xls_out_printf(o, "  %llu transaction%s replayed, %llu discarded, %llu corrupt; "
+		       "%llu items (%llu buffers): %llu replayed, %llu replayed without an LSN "
+		       "check, %llu skipped (newer on disk), %llu skipped (cancelled)\n",
+		       (unsigned long long)s->trans_replayed, s->trans_replayed == 1 ? "" : "s",
+		       (unsigned long long)s->trans_discarded,
+		       (unsigned long long)s->trans_corrupt, (unsigned long long)s->items,
+		       (unsigned long long)s->buffers,
+		       (unsigned long long)s->decisions[XLS_RD_REPLAY],
+		       (unsigned long long)s->decisions[XLS_RD_REPLAY_ALWAYS],
+		       (unsigned long long)s->decisions[XLS_RD_SKIP_LSN],
+		       (unsigned long long)s->decisions[XLS_RD_SKIP_CANCELLED]);
+	if (s->intents_pending || s->kernel_warnings)
+		xls_out_printf(o, "  %llu piece%s of work left to finish after replay "
+			       "(intents, unlinked inodes); %llu kernel warning%s\n",
+			       (unsigned long long)s->intents_pending,
+			       s->intents_pending == 1 ? "" : "s",
+			       (unsigned long long)s->kernel_warnings,
+			       s->kernel_warnings == 1 ? "" : "s");
+}
+
+/* The verdict first, the summary's figures at the end of the text. */
+static void print_summary(struct recover_ctx *rc, const struct xls_recover_summary *s,
+			  bool at_end)
 {
 	struct xls_fieldset *fs = &rc->fs;
 	struct xls_out *o = &rc->c->out;
 
 	xls_fields_reset(fs);
 	xls_describe_rsummary(s, fs);
-	if (!text(rc)) {
-		if (rc->c->out.fmt == XLS_FMT_JSON)
+	if (rc->c->out.fmt == XLS_FMT_JSON) {
+		if (!at_end)
 			xls_cmd_record(rc->c, "summary", fs);
-		else if (s->fails)
+		return;
+	}
+	if (rc->c->out.fmt == XLS_FMT_CSV) {
+		if (rc->c->opt->summary)
+			xls_cmd_record(rc->c, "summary", fs);
+		else if (s->fails && at_end)
 			fprintf(stderr, "xfs_logscope: %s: recovery would fail: %s\n",
 				rc->c->src.path, s->fail_why);
 		return;
 	}
+	if (!at_end) {
+		print_verdict(o, &rc->c->ht, s);
+		return;
+	}
 	xls_out_printf(o, "\nSummary\n");
 	xls_cmd_print_pairs(rc->c, fs, 24, "  ");
+}
+
+/*
+ * The verdict comes first, but is known only at the end: the items go to a
+ * spool, which follows it.  Without a spool, the verdict ends the output.
+ */
+static int run_recover(struct recover_ctx *rc, struct xls_recover *r,
+		       const struct xls_recover_sink *sink, struct xls_error *err)
+{
+	struct xls_cmd *c = rc->c;
+	bool spooled = false;
+	FILE *spool = NULL;
+	int status;
+
+	if (c->out.fmt != XLS_FMT_CSV && !c->opt->summary) {
+		spool = xls_cmd_spool();
+		if (spool && xls_out_finish(&c->out) == 0) {
+			xls_out_init(&c->out, spool, c->out.fmt);
+			spooled = true;
+		} else {
+			fprintf(stderr, "xfs_logscope: no temporary file for the items (%s): "
+				"the verdict comes last\n", strerror(errno));
+		}
+	}
+	status = xls_recover_run(r, &c->log, &c->ht, sink, err);
+	if (spooled) {
+		xls_out_finish(&c->out);
+		xls_out_init(&c->out, stdout, c->out.fmt);
+		if (!status)
+			print_summary(rc, xls_recover_summary(r), false);
+		if (xls_out_finish(&c->out) || xls_cmd_unspool(spool, stdout))
+			status = xls_error_set(err, XLS_EXIT_INTERNAL,
+					       "cannot copy the spooled items to standard output: %s",
+					       strerror(errno));
+	} else if (!status && (c->opt->summary || c->out.fmt != XLS_FMT_CSV)) {
+		print_summary(rc, xls_recover_summary(r), false);
+	}
+	if (spool)
+		fclose(spool);
+	if (!status && (!c->opt->summary || c->out.fmt == XLS_FMT_TEXT))
+		print_summary(rc, xls_recover_summary(r), true);
+	return status;
 }
 
 int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
@@ -343,13 +430,12 @@ int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
 	}
 	rc->c = &c;
 	sink.report = &c.report;
+	if (opt->summary)
+		c.findings_mode = XLS_FINDINGS_COUNT;
 	r = xls_recover_new(&c.src, NULL, err);
-	status = r ? xls_recover_run(r, &c.log, &c.ht, &sink, err) : -1;
-	if (!status) {
-		print_summary(rc, xls_recover_summary(r));
-		if (xls_recover_summary(r)->fails)
-			c.findings++;
-	}
+	status = r ? run_recover(rc, r, &sink, err) : -1;
+	if (!status && xls_recover_summary(r)->fails)
+		c.findings++;
 	status = xls_cmd_status(&c, status, err);
 	xls_recover_free(r);
 	xls_cmd_close(&c);

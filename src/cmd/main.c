@@ -28,6 +28,7 @@ enum {
 	OPT_DIFF,
 	OPT_SVG,
 	OPT_THREADS,
+	OPT_SUMMARY,
 };
 
 struct command {
@@ -71,6 +72,7 @@ static const struct argp_option recover_options[] = {
 	{ "type", OPT_TYPE, "TYPE", 0, "only show buffers of this type", 3 },
 	{ "blkno", OPT_BLKNO, "DADDR", 0, "only show the buffer (or inode cluster) at this daddr", 3 },
 	{ "tid", OPT_TID, "TID", 0, "only show this transaction", 3 },
+	{ "summary", OPT_SUMMARY, NULL, 0, "only the verdict and the summary", 3 },
 	{ 0 }
 };
 
@@ -172,6 +174,7 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 	case OPT_REPLAY: o->replay_path = arg; break;
 	case OPT_DIFF:	o->diff = true; break;
 	case OPT_SVG:	o->svg_path = arg; break;
+	case OPT_SUMMARY: o->summary = true; break;
 	case ARGP_KEY_ARG:
 		if (ps->nargs == 0)
 			o->src.path = arg;

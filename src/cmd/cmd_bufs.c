@@ -317,6 +317,7 @@ static int run_table(struct xls_cmd *c, struct xls_error *err)
 	if (!bc)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	bc->c = c;
+	xls_out_csv_layout(&c->out, &xls_csv_bufs);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_heading(&c->out, buf_columns, NCOLS);
 	rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);

@@ -199,10 +199,12 @@ static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 			}
 		}
 	}
-	if (c->out.fmt != XLS_FMT_TEXT) {
+	if (c->out.fmt == XLS_FMT_JSON) {
 		xls_fields_reset(&h->fs);
 		xls_describe_rwriteback(wb, &h->fs);
 		xls_cmd_record(c, "writeback", &h->fs);
+	} else if (c->out.fmt == XLS_FMT_CSV) {
+		return 0;	/* one layout: the appearances */
 	} else if (noops) {
 		xls_out_printf(&c->out, "      ! written at LSN %u/%u without a verifier: the kernel warns "
 			       "\"no buf ops on daddr 0x%llx\"\n", xls_lsn_cycle(wb->lsn),
@@ -430,6 +432,7 @@ int xls_cmd_history(const struct xls_options *opt, struct xls_error *err)
 		free(h);
 		return err->status;
 	}
+	xls_out_csv_layout(&c.out, &xls_csv_appearance);
 	h->c = &c;
 	xls_image_init(&h->img, &c.src, opt->blkno);
 	rc = run(h, err);

@@ -43,6 +43,7 @@ int xls_cmd_info(const struct xls_options *opt, struct xls_error *err)
 		free(ic);
 		return err->status;
 	}
+	xls_out_csv_layout(&c.out, &xls_csv_info);
 	/* info prints totals, not each finding */
 	c.findings_mode = XLS_FINDINGS_COUNT;
 	ic->c = &c;

@@ -40,6 +40,7 @@ int xls_cmd_records(const struct xls_options *opt, struct xls_error *err)
 
 	if (xls_cmd_open(&c, opt, err))
 		return err->status;
+	xls_out_csv_layout(&c.out, &xls_csv_records);
 	if (opt->fmt == XLS_FMT_TEXT)
 		xls_out_table_heading(&c.out, record_columns, NCOLS);
 	rc = xls_scan(&c.log, &c.ht, opt->all ? XLS_ITER_PHYSICAL : XLS_ITER_LSN,

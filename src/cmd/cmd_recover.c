@@ -432,6 +432,7 @@ int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
 	sink.report = &c.report;
 	if (opt->summary)
 		c.findings_mode = XLS_FINDINGS_COUNT;
+	xls_out_csv_layout(&c.out, opt->summary ? &xls_csv_rsummary : &xls_csv_ritem);
 	r = xls_recover_new(&c.src, NULL, err);
 	status = r ? run_recover(rc, r, &sink, err) : -1;
 	if (!status && xls_recover_summary(r)->fails)

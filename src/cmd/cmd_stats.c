@@ -150,6 +150,7 @@ int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
 		free(sc);
 		return err->status;
 	}
+	xls_out_csv_layout(&c.out, &xls_csv_stats_types);
 	c.findings_mode = XLS_FINDINGS_COUNT;
 	sc->c = &c;
 	sink.report = &c.report;

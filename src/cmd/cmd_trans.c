@@ -110,6 +110,7 @@ int xls_cmd_trans(const struct xls_options *opt, struct xls_error *err)
 		free(tc);
 		return err->status;
 	}
+	xls_out_csv_layout(&c.out, &xls_csv_trans);
 	tc->c = &c;
 	sink.report = &c.report;
 	rc = xls_scan(&c.log, &c.ht, XLS_ITER_LSN, &sink, &tot, err);

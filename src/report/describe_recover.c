@@ -319,8 +319,7 @@ void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 		xls_field_str(fs, "block_lsn", "");
 	xls_field_str(fs, "kernel_warning", b->kernel_warning ? b->kernel_warning : "");
 	xls_field_str(fs, "detail", ri->detail);
-	if (ri->write_fails)
-		xls_field_str(fs, "write_fails", ri->write_fails);
+	xls_field_str(fs, "write_fails", ri->write_fails ? ri->write_fails : "");
 }
 
 void xls_describe_other_appearance(const struct xls_geometry *g,

@@ -20,6 +20,8 @@ void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 	o->f = f;
 	o->fmt = fmt;
 	o->csv_header_done = false;
+	o->layout = NULL;
+	o->csv_unplaced = 0;
 	o->len = 0;
 	o->limit = XLS_LINE_MAX;
 }
@@ -485,8 +487,104 @@ static void csv_value(struct xls_out *o, const struct xls_field *fld)
 	}
 }
 
-static void out_csv(struct xls_out *o, const struct xls_fieldset *fs)
+static void csv_header(struct xls_out *o, const struct xls_csv_layout *l)
 {
+	if (l->long_form)
+		out_str(o, "kind,");
+	for (unsigned int i = 0; i < l->n; i++) {
+		if (i)
+			out_char(o, ',');
+		csv_string(o, l->keys[i]);
+	}
+	if (l->long_form)
+		out_str(o, ",key,value");
+	out_char(o, '\n');
+	out_end_line(o);
+	o->csv_header_done = true;
+}
+
+void xls_out_csv_layout(struct xls_out *o, const struct xls_csv_layout *l)
+{
+	o->layout = l;
+	if (o->fmt == XLS_FMT_CSV)
+		csv_header(o, l);
+}
+
+/* The field of @fs with @key, looking first where it usually is. */
+static const struct xls_field *find_field(const struct xls_fieldset *fs, unsigned int hint,
+					  const char *key)
+{
+	if (hint < fs->n && strcmp(fs->f[hint].key, key) == 0)
+		return &fs->f[hint];
+	for (unsigned int i = 0; i < fs->n; i++)
+		if (strcmp(fs->f[i].key, key) == 0)
+			return &fs->f[i];
+	return NULL;
+}
+
+static bool is_layout_key(const struct xls_csv_layout *l, const char *key)
+{
+	for (unsigned int i = 0; i < l->n; i++)
+		if (strcmp(l->keys[i], key) == 0)
+			return true;
+	return false;
+}
+
+/* One row per field that is not an identifying column. */
+static void out_csv_long(struct xls_out *o, const char *kind, const struct xls_fieldset *fs)
+{
+	const struct xls_csv_layout *l = o->layout;
+
+	for (unsigned int i = 0; i < fs->n; i++) {
+		if (is_layout_key(l, fs->f[i].key))
+			continue;
+		csv_string(o, kind);
+		for (unsigned int k = 0; k < l->n; k++) {
+			const struct xls_field *id = find_field(fs, k, l->keys[k]);
+
+			out_char(o, ',');
+			if (id)
+				csv_value(o, id);
+		}
+		out_char(o, ',');
+		csv_string(o, fs->f[i].key);
+		out_char(o, ',');
+		csv_value(o, &fs->f[i]);
+		out_char(o, '\n');
+		out_end_line(o);
+	}
+}
+
+/* The fields in the layout's columns, by key. */
+static void out_csv_placed(struct xls_out *o, const struct xls_fieldset *fs)
+{
+	const struct xls_csv_layout *l = o->layout;
+	unsigned int placed = 0;
+
+	for (unsigned int k = 0; k < l->n; k++) {
+		const struct xls_field *f = find_field(fs, k, l->keys[k]);
+
+		if (k)
+			out_char(o, ',');
+		if (f) {
+			csv_value(o, f);
+			placed++;
+		}
+	}
+	o->csv_unplaced += fs->n - placed;
+	out_char(o, '\n');
+	out_end_line(o);
+}
+
+static void out_csv(struct xls_out *o, const char *kind, const struct xls_fieldset *fs)
+{
+	if (o->layout) {
+		if (o->layout->long_form)
+			out_csv_long(o, kind, fs);
+		else
+			out_csv_placed(o, fs);
+		return;
+	}
 	if (!o->csv_header_done) {
 		for (unsigned int i = 0; i < fs->n; i++) {
 			if (i)
@@ -633,7 +731,7 @@ void xls_out_record(struct xls_out *o, const char *kind,
 		out_json(o, kind, fs);
 		break;
 	case XLS_FMT_CSV:
-		out_csv(o, fs);
+		out_csv(o, kind, fs);
 		break;
 	case XLS_FMT_TEXT:
 		out_str(o, kind);
@@ -688,6 +786,11 @@ void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
 
 int xls_out_finish(struct xls_out *o)
 {
+	if (o->csv_unplaced) {
+		fprintf(stderr, "xfs_logscope: internal error: %llu CSV fields had no column\n",
+			(unsigned long long)o->csv_unplaced);
+		o->csv_unplaced = 0;
+	}
 	if (o->len)
 		fwrite(o->line, 1, o->len, o->f);
 	o->len = 0;

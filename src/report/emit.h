@@ -31,16 +31,35 @@ struct xls_column {
 #define XLS_LINE_MAX	(64 * 1024)
 #define XLS_OUT_BUF	(4 * XLS_LINE_MAX)
 
+/*
+ * The columns of a CSV stream, declared before any row so that the header
+ * is written even when no row follows.  Each record's fields go to the
+ * columns of their keys (empty where a record has none).  In the long
+ * form, each field of a record is a row of its own: kind, the values of
+ * the identifying @keys, then the field's key and value -- for streams
+ * whose records differ in their fields (the items of trans).
+ */
+struct xls_csv_layout {
+	const char *const	*keys;
+	unsigned int		n;
+	bool			long_form;
+};
+
 struct xls_out {
 	FILE		*f;
 	enum xls_format	fmt;
 	bool		csv_header_done;
+	const struct xls_csv_layout *layout;
+	uint64_t	csv_unplaced;	/* fields whose key is no column: a bug */
 	size_t		len;		/* bytes in line[] */
 	size_t		limit;		/* where the current line must end */
 	char		line[XLS_OUT_BUF];
 };
 
 void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt);
+
+/* With CSV: use @l for the rest of the stream and write its header now. */
+void xls_out_csv_layout(struct xls_out *o, const struct xls_csv_layout *l);
 
 /*
  * Write one record: JSON {"kind":@kind,...} with every field; CSV with

@@ -1,0 +1,70 @@
+/*
+ * Report stage: the columns of every CSV stream, declared before its first
+ * row (report/emit.h, struct xls_csv_layout).  Each list names the keys
+ * that the describe function of its records writes, in the order it writes
+ * them, with the keys it writes only sometimes (they stay empty
+ * otherwise); a key missing here is reported as an internal error when
+ * the stream ends, and the tests check that none is.
+ */
+#include "report/describe.h"
+#include "report/emit.h"
+
+#define LAYOUT(name, long_form, ...)						\
+	static const char *const name##_keys[] = { __VA_ARGS__ };		\
+	const struct xls_csv_layout name = {					\
+		name##_keys, sizeof(name##_keys) / sizeof(name##_keys[0]), long_form, \
+	}
+
+/* xls_describe_geometry + xls_describe_scan_totals */
+LAYOUT(xls_csv_info, false,
+       "input", "log_location", "log_offset", "log_blocks", "log_bytes", "sector_size",
+       "log_sunit", "log_version", "crc", "uuid", "sb_version", "block_size", "sb_lsn",
+       "state", "log_zeroed", "head_blk", "tail_blk", "last_lsn", "tail_lsn",
+       "active_blocks", "torn_head", "torn_from_blk", "tail_moved", "records",
+       "records_wrapped", "crc_bad", "crc_zero", "bad_headers", "bad_cycle_records",
+       "uuid_mismatch", "trans_committed", "trans_incomplete", "trans_corrupt",
+       "unmount_records", "items", "findings");
+
+/* xls_describe_record */
+LAYOUT(xls_csv_records, false,
+       "lsn", "blk", "cycle", "version", "h_len", "h_size", "hblks", "data_blks", "ops",
+       "ops_walked", "unused", "tail_lsn", "prev_block", "h_crc", "crc_calc", "crc",
+       "wrapped", "bad_cycle_blocks", "notes");
+
+/* trans: items of every type and transactions, one row per field */
+LAYOUT(xls_csv_trans, true, "tid", "lsn", "index", "item");
+
+/* bufs: the item's place, then xls_describe_buf */
+LAYOUT(xls_csv_bufs, false,
+       "tid", "lsn", "item", "blkno", "len", "type", "flags", "map_size", "regions",
+       "runs", "split_runs", "dirty_bytes", "dirty_pct", "data_bytes", "log_cost",
+       "problems", "finding");
+
+/* stats: the buffer type table (xls_describe_type_row) */
+LAYOUT(xls_csv_stats_types, false,
+       "type", "size", "count", "dirty_pct_mean", "dirty_pct_median", "dirty_pct_p90",
+       "regions_mean", "runs_mean", "split_runs", "dirty_bytes", "bytes_logged");
+
+/* recover: xls_describe_ritem_csv */
+LAYOUT(xls_csv_ritem, false,
+       "tid", "lsn", "seq", "order", "index", "list", "blkno", "len", "type", "flags",
+       "decision", "decision_text", "reason", "block_magic", "block_lsn", "cancel_refs",
+       "compound", "seg", "nseg", "seg_offset", "kernel_warning", "fail", "write_fails",
+       "detail");
+
+/* recover --summary: xls_describe_rsummary */
+LAYOUT(xls_csv_rsummary, false,
+       "trans_replayed", "trans_discarded", "trans_corrupt", "items", "buffers", "replay",
+       "replay_always", "always_v4", "always_inode_buf", "always_dquot_buf",
+       "always_attr_rmt", "always_unknown_magic", "always_foreign_uuid",
+       "always_rt_no_header", "always_lsn_null", "always_unread", "skip_cancelled",
+       "skip_lsn", "cancel", "skip_quotaoff", "fail", "cancel_table_entries",
+       "cancel_table_refs", "compound_buffers", "compound_segments", "kernel_warnings",
+       "unlinked_fields", "pending_work", "buffers_touched", "recovery_fails", "fail_lsn",
+       "fail_why");
+
+/* history: xls_describe_appearance, xls_describe_other_appearance */
+LAYOUT(xls_csv_appearance, false,
+       "seq", "tid", "lsn", "index", "len", "type", "flags", "regions", "dirty_bytes",
+       "dirty_pct", "cancel_refs", "committed", "decision", "decision_text", "reason",
+       "block_lsn", "kernel_warning", "detail", "write_fails");

@@ -67,4 +67,68 @@ test_expect_success 'trans --csv: one row per field, items of every type under o
 	grep -q "^trans,0x[0-9a-f]*,1/[0-9]*,,,state,committed$" out.csv
 '
 
+# ---- filters ---------------------------------------------------------------
+test_expect_success 'an unknown --type is a usage error listing the known types' '
+	test_expect_code 2 "$XLS" bufs --type=dirdata $(image dir4k) >out 2>err &&
+	! test -s out &&
+	grep -q "unknown buffer type .dirdata.; known: unknown udquot .* dir_data .* rtsummary" err &&
+	test_expect_code 2 "$XLS" recover --type=nope $(image dir4k) 2>err
+'
+test_expect_success '--type takes any case, kernel and xfs_logprint spellings, lists' '
+	"$XLS" bufs --csv --type=agi,sb $(image dir4k) >a &&
+	"$XLS" bufs --csv --type="XFS_BLFT_AGI_BUF,Super Block" $(image dir4k) >b &&
+	test_cmp a b &&
+	cut -d, -f6 a | sed 1d | sort -u >types && printf "agi\nsb\n" >want &&
+	test_cmp want types &&
+	"$XLS" bufs --csv --type=DIR $(image dir4k) | sed 1d | cut -d, -f6 | sort -u >types &&
+	printf "dir_block\ndir_data\ndir_leaf1\n" >want && test_cmp want types
+'
+test_expect_success '--size keeps buffers of that many bytes' '
+	"$XLS" bufs --csv --size=64k $(image dir64k) >out &&
+	test $(sed 1d out | wc -l) -gt 0 &&
+	test "$(sed 1d out | cut -d, -f5 | sort -u)" = 65536 &&
+	"$XLS" recover --csv --size=512 $(image dir4k) | sed 1d | cut -d, -f8 | sort -u >sizes &&
+	test "$(cat sizes)" = 512 &&
+	test_expect_code 2 "$XLS" bufs --size=12q $(image dir4k) 2>err
+'
+test_expect_success '--tid is hexadecimal, with or without 0x' '
+	tid=$("$XLS" bufs --csv $(image dir4k) | sed -n 2p | cut -d, -f1) &&
+	"$XLS" bufs --csv --tid=$tid $(image dir4k) >a &&
+	"$XLS" bufs --csv --tid=${tid#0x} $(image dir4k) >b &&
+	test_cmp a b && test $(sed 1d a | wc -l) -gt 0 &&
+	test "$(sed 1d a | cut -d, -f1 | sort -u)" = "$tid"
+'
+test_expect_success '--top beyond what is drawn or tracked is refused' '
+	test_expect_code 2 "$XLS" bufs --svg=x.svg --top=65 $(image dir4k) 2>err &&
+	grep -q "1 to 64" err && ! test -e x.svg &&
+	test_expect_code 2 "$XLS" stats --top=49153 $(image dir4k) 2>err &&
+	"$XLS" stats --top=49152 $(image dir4k) >/dev/null
+'
+
+# ---- the command line ------------------------------------------------------
+test_expect_success 'options before the command are the command s' '
+	"$XLS" --json info $(image dir4k) >a &&
+	"$XLS" info --json $(image dir4k) >b && test_cmp a b &&
+	"$XLS" -l "$(image extlog-log)" --csv info "$(image extlog)" >a &&
+	"$XLS" info --csv -l "$(image extlog-log)" "$(image extlog)" >b && test_cmp a b &&
+	"$XLS" --type agi bufs $(image dir4k) >a &&
+	"$XLS" bufs --type=agi $(image dir4k) >b && test_cmp a b
+'
+test_expect_success '-h, help and help COMMAND' '
+	"$XLS" -h >a && "$XLS" help >b && "$XLS" --help >c &&
+	test_cmp a b && test_cmp a c && grep -q "^  recover DEV" a &&
+	"$XLS" help bufs >a && "$XLS" bufs -h >b && "$XLS" bufs --help >c &&
+	test_cmp a b && test_cmp a c && grep -q -- "--size=BYTES" a &&
+	test_expect_code 2 "$XLS" help frob 2>err && grep -q "unknown command .frob." err
+'
+test_expect_success '-v only where it changes the output' '
+	for cmd in info records trans stats copy; do
+		test_expect_code 2 "$XLS" $cmd -v $(image dir4k) x 2>err || return 1
+	done &&
+	"$XLS" bufs $(image dir4k) >a && "$XLS" bufs -v $(image dir4k) >b && ! cmp -s a b &&
+	"$XLS" recover $(image dir4k) >a && "$XLS" recover -v $(image dir4k) >b && ! cmp -s a b &&
+	"$XLS" history --blkno=0x2 $(image dir4k) >a &&
+	"$XLS" history -v --blkno=0x2 $(image dir4k) >b && ! cmp -s a b
+'
+
 test_done

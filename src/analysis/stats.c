@@ -14,7 +14,8 @@
 #define ITEM_TYPE_SLOTS		32		/* 0x1236 .. 0x1255 */
 #define TS_ROWS			512		/* distinct (type, size) pairs */
 #define HOT_CAP			(1u << 16)	/* tracked buffers, at 3/4 */
-#define HOT_MAX			(HOT_CAP / 4 * 3)
+#define HOT_MAX			XLS_STATS_HOT_MAX
+static_assert(HOT_MAX == HOT_CAP / 4 * 3, "the hot table tracks 3/4 of its capacity");
 #define PCT_BINS		101		/* 0 .. 100 % */
 
 struct ts_row {

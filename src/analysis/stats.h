@@ -107,8 +107,11 @@ struct xls_stats_hot {
 	uint64_t	bytes_logged;
 };
 
+/* The buffers the hot table tracks at most: the most a --top can list. */
+#define XLS_STATS_HOT_MAX	49152u
+
 enum xls_hot_order {
-	XLS_HOT_BY_APPEARANCES,
+	XLS_HOT_BY_APPEARANCES,	/* at most XLS_STATS_HOT_MAX tracked */
 	XLS_HOT_BY_BYTES,
 };
 

@@ -26,8 +26,10 @@ struct xls_options {
 	bool			progress;	/* progress on stderr */
 	unsigned int		threads;	/* 0: as many as pay (1 or 2) */
 	const char		*out_path;	/* copy: destination */
-	/* bufs filters */
-	const char		*type_filter;
+	/* bufs and recover filters */
+	uint32_t		type_mask;	/* 1 << XFS_BLFT_*; 0: every type */
+	bool			has_size;
+	uint32_t		size;		/* buffer bytes */
 	bool			has_blkno;
 	int64_t			blkno;
 	bool			has_tid;
@@ -39,6 +41,10 @@ struct xls_options {
 	const char		*svg_path;	/* history, bufs: heat map */
 	bool			summary;	/* recover: the verdict only */
 };
+
+/* --top: buffers a heat map draws; buffers stats lists (its table's size). */
+#define XLS_SVG_TOP_MAX		64u
+#define XLS_STATS_TOP_MAX	XLS_STATS_HOT_MAX
 
 /* What happens to findings. */
 enum xls_findings {
@@ -90,7 +96,8 @@ int xls_cmd_write_svg(const char *path, const char *title,
 		      bool decisions, struct xls_error *err);
 
 /* Does buffer type name @type pass the --type filter? */
-bool xls_cmd_type_wanted(const struct xls_options *o, const char *type);
+/* A buffer of type @blft and @bytes passes the --type and --size filters. */
+bool xls_cmd_buf_wanted(const struct xls_options *o, unsigned int blft, uint32_t bytes);
 
 int xls_cmd_info(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_records(const struct xls_options *opt, struct xls_error *err);

@@ -30,7 +30,6 @@ static const struct xls_column buf_columns[] = {
 #define NCOLS (sizeof(buf_columns) / sizeof(buf_columns[0]))
 
 /* The most buffers --svg draws, and how many by default. */
-#define SVG_TOP_MAX	64
 #define SVG_TOP_DEFAULT	10
 
 struct bufs_ctx {
@@ -46,8 +45,8 @@ static bool wanted(const struct xls_options *o, const struct xls_trans *t,
 		return false;
 	if (o->has_blkno && (!ba->parsed || ba->blf.blf_blkno != o->blkno))
 		return false;
-	if (o->type_filter && (!ba->parsed ||
-			       !xls_cmd_type_wanted(o, xls_blft_name(ba->blft))))
+	if ((o->type_mask || o->has_size) &&
+	    (!ba->parsed || !xls_cmd_buf_wanted(o, ba->blft, ba->res.buf_bytes)))
 		return false;
 	return true;
 }
@@ -258,8 +257,6 @@ static int bufs_svg(struct svg_ctx *sc, struct xls_error *err)
 	struct xls_scan_totals tot;
 	int rc;
 
-	if (top > SVG_TOP_MAX)
-		top = SVG_TOP_MAX;
 	sc->st = xls_stats_new();
 	sc->hot = calloc(top, sizeof(*sc->hot));
 	if (!sc->st || !sc->hot)

@@ -154,9 +154,11 @@ void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,
 	}
 }
 
-bool xls_cmd_type_wanted(const struct xls_options *o, const char *type)
+bool xls_cmd_buf_wanted(const struct xls_options *o, unsigned int blft, uint32_t bytes)
 {
-	return !o->type_filter || strcmp(o->type_filter, type) == 0;
+	if (o->type_mask && (blft >= 32 || !(o->type_mask & (1u << blft))))
+		return false;
+	return !o->has_size || bytes == o->size;
 }
 
 FILE *xls_cmd_create(const char *path, struct xls_error *err)

@@ -54,8 +54,8 @@ static bool wanted(const struct xls_options *o, const struct xls_trans *t,
 	if (o->has_blkno && !(ri->buf && ri->buf->blkno == o->blkno) &&
 	    !(ri->has_ino && ri->ino_blkno == o->blkno))
 		return false;
-	if (o->type_filter && !(ri->buf &&
-				xls_cmd_type_wanted(o, xls_blft_name(ri->buf->blft))))
+	if ((o->type_mask || o->has_size) &&
+	    !(ri->buf && xls_cmd_buf_wanted(o, ri->buf->blft, ri->buf->len * 512u)))
 		return false;
 	return true;
 }
@@ -120,7 +120,7 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 	if (rc->c->out.fmt == XLS_FMT_CSV)
 		return 0;
 	if (!text(rc)) {
-		if (opt->has_blkno || opt->type_filter)
+		if (opt->has_blkno || opt->type_mask || opt->has_size)
 			return 0;
 		xls_fields_reset(&rc->fs);
 		xls_describe_rtrans(rt, &rc->fs);
@@ -132,7 +132,7 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 		rc->pending = rt;
 		return 0;
 	}
-	if (opt->has_blkno || opt->type_filter)
+	if (opt->has_blkno || opt->type_mask || opt->has_size)
 		return 0;
 	xls_out_printf(&rc->c->out, "\ntrans 0x%08x  lsn %u/%u  %s: %s, %u items\n", rt->t->tid,
 		xls_lsn_cycle(rt->t->lsn), xls_lsn_block(rt->t->lsn),
@@ -230,7 +230,7 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 
 static bool writeback_wanted(const struct xls_options *o, const struct xls_rwriteback *wb)
 {
-	if (o->has_tid || o->type_filter)
+	if (o->has_tid || o->type_mask || o->has_size)
 		return false;
 	if (!o->has_blkno)
 		return true;
@@ -285,7 +285,7 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 	struct xls_out *o = &rc->c->out;
 
 	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->summary ||
-	    rc->c->opt->has_blkno || rc->c->opt->type_filter)
+	    rc->c->opt->has_blkno || rc->c->opt->type_mask || rc->c->opt->has_size)
 		return 0;
 	if (rc->c->opt->has_tid && (in->type == XFS_LI_IUNLINK || in->tid != rc->c->opt->tid))
 		return 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -29,6 +30,7 @@ enum {
 	OPT_SVG,
 	OPT_THREADS,
 	OPT_SUMMARY,
+	OPT_SIZE,
 };
 
 struct command {
@@ -50,7 +52,6 @@ static const struct argp_option input_options[] = {
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	{ "json", OPT_JSON, NULL, 0, "JSON Lines: one object per line", 2 },
 	{ "csv", OPT_CSV, NULL, 0, "comma-separated values with a header line", 2 },
-	{ "verbose", 'v', NULL, 0, "more detail", 2 },
 	{ 0 }
 };
 
@@ -60,23 +61,28 @@ static const struct argp_option records_options[] = {
 };
 
 static const struct argp_option bufs_options[] = {
-	{ "type", OPT_TYPE, "TYPE", 0, "only buffers of this type (dir_data, agf, ...)", 3 },
-	{ "blkno", OPT_BLKNO, "DADDR", 0, "only the buffer at this daddr", 3 },
-	{ "tid", OPT_TID, "TID", 0, "only this transaction", 3 },
+	{ "verbose", 'v', NULL, 0, "each buffer's dirty map and regions", 3 },
+	{ "type", OPT_TYPE, "TYPE[,TYPE]", 0, "only buffers of these types (dir_data, agf, XFS_BLFT_SB_BUF, \"super block\", ...; any case)", 3 },
+	{ "size", OPT_SIZE, "BYTES", 0, "only buffers of this size (4096, 64k)", 3 },
+	{ "blkno", OPT_BLKNO, "DADDR", 0, "only the buffer at this daddr (decimal, or 0x hex)", 3 },
+	{ "tid", OPT_TID, "TID", 0, "only this transaction (hexadecimal, 0x optional)", 3 },
 	{ "svg", OPT_SVG, "FILE", 0, "draw the --top hottest buffers' dirty chunks to FILE (SVG)", 3 },
-	{ "top", OPT_TOP, "N", 0, "with --svg: buffers to draw (default 10)", 3 },
+	{ "top", OPT_TOP, "N", 0, "with --svg: buffers to draw (default 10, at most 64)", 3 },
 	{ 0 }
 };
 
 static const struct argp_option recover_options[] = {
-	{ "type", OPT_TYPE, "TYPE", 0, "only show buffers of this type", 3 },
+	{ "verbose", 'v', NULL, 0, "each buffer's dirty map", 3 },
+	{ "type", OPT_TYPE, "TYPE[,TYPE]", 0, "only show buffers of these types (as bufs --type)", 3 },
+	{ "size", OPT_SIZE, "BYTES", 0, "only show buffers of this size (4096, 64k)", 3 },
 	{ "blkno", OPT_BLKNO, "DADDR", 0, "only show the buffer (or inode cluster) at this daddr", 3 },
-	{ "tid", OPT_TID, "TID", 0, "only show this transaction", 3 },
+	{ "tid", OPT_TID, "TID", 0, "only show this transaction (hexadecimal, 0x optional)", 3 },
 	{ "summary", OPT_SUMMARY, NULL, 0, "only the verdict and the summary", 3 },
 	{ 0 }
 };
 
 static const struct argp_option history_options[] = {
+	{ "verbose", 'v', NULL, 0, "each appearance's dirty map and regions", 3 },
 	{ "blkno", OPT_BLKNO, "DADDR", 0, "the buffer (required)", 3 },
 	{ "replay", OPT_REPLAY, "FILE", 0, "write the buffer as recovery leaves it to FILE (must not exist)", 3 },
 	{ "diff", OPT_DIFF, NULL, 0, "show the 128-byte chunks replay changes", 3 },
@@ -85,7 +91,7 @@ static const struct argp_option history_options[] = {
 };
 
 static const struct argp_option stats_options[] = {
-	{ "top", OPT_TOP, "N", 0, "hottest buffers to list (default 10)", 3 },
+	{ "top", OPT_TOP, "N", 0, "hottest buffers to list (default 10, at most 49152: the buffers the table tracks)", 3 },
 	{ 0 }
 };
 
@@ -129,6 +135,78 @@ static int parse_number(const char *s, int64_t *v)
 	return errno || *end || end == s ? -1 : 0;
 }
 
+/* A transaction id as every output prints it: hexadecimal, 0x optional. */
+static int parse_tid(const char *s, uint32_t *tid)
+{
+	char *end;
+	unsigned long long v;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 16);
+	if (errno || *end || v > UINT32_MAX)
+		return -1;
+	*tid = (uint32_t)v;
+	return 0;
+}
+
+/* Bytes, with an optional k/KiB or m/MiB (powers of 1024). */
+static int parse_size(const char *s, uint32_t *bytes)
+{
+	char *end;
+	unsigned long long v;
+	unsigned int shift = 0;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -1;
+	if (strcasecmp(end, "k") == 0 || strcasecmp(end, "kib") == 0)
+		shift = 10;
+	else if (strcasecmp(end, "m") == 0 || strcasecmp(end, "mib") == 0)
+		shift = 20;
+	else if (*end)
+		return -1;
+	if (v > (UINT32_MAX >> shift))
+		return -1;
+	*bytes = (uint32_t)(v << shift);
+	return 0;
+}
+
+/* --type: a comma list, each a spelling xls_blft_parse knows. */
+static void parse_types(struct argp_state *state, struct xls_options *o, const char *arg)
+{
+	char buf[256];
+	char *save = NULL;
+
+	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf))
+		argp_error(state, "--type list too long");
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		uint32_t mask = xls_blft_parse(w);
+
+		if (!mask) {
+			char known[512];
+			size_t n = 0;
+
+			for (unsigned int t = 0; t < XFS_BLFT_MAX_BUF; t++) {
+				const char *name = xls_blft_name(t);
+
+				if (strncmp(name, "blft_", 5) != 0 && n < sizeof(known))
+					n += (size_t)snprintf(known + n, sizeof(known) - n, " %s", name);
+			}
+			argp_error(state, "unknown buffer type '%s'; known:%s (also the kernel's "
+				   "XFS_BLFT_*_BUF names, super block, inode, dquot, dir, attr, "
+				   "bmbt and the other btrees; any case, comma-separated)", w, known);
+		}
+		o->type_mask |= mask;
+	}
+	if (!o->type_mask)
+		argp_error(state, "--type needs a buffer type");
+}
+
 static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 {
 	struct parse_state *ps = state->input;
@@ -148,7 +226,12 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 	case OPT_CSV:	ps->csv = true; break;
 	case 'v':	o->verbose = true; break;
 	case 'a':	o->all = true; break;
-	case OPT_TYPE:	o->type_filter = arg; break;
+	case OPT_TYPE:	parse_types(state, o, arg); break;
+	case OPT_SIZE:
+		if (parse_size(arg, &o->size) || !o->size)
+			argp_error(state, "bad buffer size '%s' (bytes, or with k or m)", arg);
+		o->has_size = true;
+		break;
 	case OPT_BLKNO:
 		if (parse_number(arg, &v))
 			argp_error(state, "bad daddr '%s'", arg);
@@ -156,16 +239,18 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 		o->blkno = v;
 		break;
 	case OPT_TID:
-		if (parse_number(arg, &v) || v < 0 || v > UINT32_MAX)
-			argp_error(state, "bad transaction id '%s'", arg);
+		if (parse_tid(arg, &o->tid))
+			argp_error(state, "bad transaction id '%s' (hexadecimal, as printed)", arg);
 		o->has_tid = true;
-		o->tid = (uint32_t)v;
 		break;
-	case OPT_TOP:
-		if (parse_number(arg, &v) || v < 0 || v > 100000)
-			argp_error(state, "bad count '%s'", arg);
+	case OPT_TOP: {
+		int64_t max = strcmp(ps->cmd->name, "stats") == 0 ? XLS_STATS_TOP_MAX : XLS_SVG_TOP_MAX;
+
+		if (parse_number(arg, &v) || v < 1 || v > max)
+			argp_error(state, "bad count '%s' (1 to %lld)", arg, (long long)max);
 		o->top = (unsigned int)v;
 		break;
+	}
 	case OPT_THREADS:
 		if (parse_number(arg, &v) || v < 1 || v > 2)
 			argp_error(state, "bad thread count '%s' (1 or 2)", arg);
@@ -223,35 +308,43 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 	return rc;
 }
 
-struct global_state {
-	int	cmd_index;	/* argv index of the command */
-};
+/* ------------------------------------------------------------------ */
+/* the command line before the command: global options, help, moved options */
 
-static error_t parse_global(int key, char *arg, struct argp_state *state)
+static const struct command *find_command(const char *name)
 {
-	struct global_state *gs = state->input;
-
-	(void)arg;
-	switch (key) {
-	case 'V':
-		printf("xfs_logscope version %s\n", XLS_VERSION);
-		exit(0);
-	case ARGP_KEY_ARG:
-		gs->cmd_index = state->next - 1;
-		state->next = state->argc;	/* the rest belongs to the command */
-		return 0;
-	case ARGP_KEY_NO_ARGS:
-		argp_usage(state);
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
 }
 
-static const struct argp_option global_options[] = {
-	{ "version", 'V', NULL, 0, "print the version and exit", 0 },
-	{ 0 }
-};
+/* Whether @opts has an option @tok (--name, --name=..., -c...) taking a value. */
+static int table_takes_arg(const struct argp_option *opts, const char *tok)
+{
+	for (; opts && (opts->name || opts->key || opts->doc); opts++) {
+		if (tok[1] == '-' && opts->name) {
+			size_t n = strlen(opts->name);
+
+			if (strncmp(tok + 2, opts->name, n) == 0 &&
+			    (tok[2 + n] == '\0' || tok[2 + n] == '='))
+				return opts->arg && tok[2 + n] == '\0';
+		} else if (tok[1] != '-' && opts->key == tok[1] && opts->key < 0x100) {
+			return opts->arg && tok[2] == '\0';
+		}
+	}
+	return -1;
+}
+
+/* An option given before the command: does its value come as the next word? */
+static bool takes_next_word(const char *tok)
+{
+	int r = table_takes_arg(input_options, tok);
+
+	for (size_t i = 0; r < 0 && i < NCOMMANDS; i++)
+		r = table_takes_arg(commands[i].extra, tok);
+	return r > 0;
+}
 
 static const char global_doc[] =
 	"Decode and analyse the journal of an unmounted XFS filesystem.\v"
@@ -264,26 +357,109 @@ static const char global_doc[] =
 	"  recover DEV     what log recovery would replay, skip or cancel, and why\n"
 	"  history DEV     one buffer (--blkno) and its fate; --replay, --svg\n"
 	"  copy DEV FILE   write the log out to FILE\n"
-	"\n'xfs_logscope COMMAND --help' lists a command's options.\n"
+	"  help [COMMAND]  this text, or a command's options\n"
+	"\nOptions may come before or after the command: 'xfs_logscope --json info\n"
+	"DEV' is 'xfs_logscope info --json DEV'.  'xfs_logscope COMMAND --help' (or\n"
+	"-h) lists a command's options.\n"
 	"Exit status: 0 fine, 1 findings (CRC errors, corruption), 2 usage,\n"
 	"3 input unreadable or not XFS, 4 internal error.";
 
-int main(int argc, char **argv)
+static const struct argp_option global_options[] = {
+	{ "version", 'V', NULL, 0, "print the version and exit", 0 },
+	{ 0 }
+};
+
+static error_t parse_global(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	switch (key) {
+	case 'V':
+		printf("xfs_logscope version %s\n", XLS_VERSION);
+		exit(0);
+	case ARGP_KEY_ARG:
+		argp_error(state, "unknown command '%s'", arg);
+		return 0;
+	case ARGP_KEY_NO_ARGS:
+		argp_usage(state);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+/* No command: the global options alone (--help, --version, usage errors). */
+static int run_global(int argc, char **argv)
 {
 	struct argp argp = { global_options, parse_global, "COMMAND [ARGS...]",
 			     global_doc, NULL, NULL, NULL };
-	struct global_state gs = { -1 };
-	const char *name;
+
+	argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	return XLS_EXIT_USAGE;
+}
+
+/*
+ * The command and its words: the options given before the command move
+ * after it, -h becomes --help, and "help [COMMAND]" is --help.
+ */
+int main(int argc, char **argv)
+{
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	const struct command *cmd = NULL;
+	int n = 1, cmd_at = -1, i;
 
 	argp_err_exit_status = XLS_EXIT_USAGE;
-	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &gs);
-	if (gs.cmd_index < 0)
+	if (!args)
+		return XLS_EXIT_INTERNAL;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0)
+			argv[i] = (char *)"--help";
+	}
+	for (i = 1; i < argc && cmd_at < 0; i++) {
+		if (argv[i][0] == '-' && argv[i][1]) {
+			if (strcmp(argv[i], "--") == 0)
+				break;
+			if (takes_next_word(argv[i]) && i + 1 < argc)
+				i++;
+			continue;
+		}
+		cmd_at = i;
+	}
+	for (i = 1; i < (cmd_at < 0 ? argc : cmd_at); i++)
+		if (strcmp(argv[i], "-V") == 0 || strcmp(argv[i], "--version") == 0)
+			return run_global(i + 1, argv);
+	if (cmd_at < 0)
+		return run_global(argc, argv);
+	if (strcmp(argv[cmd_at], "help") == 0) {
+		char *help[] = { argv[0], (char *)"--help", NULL };
+
+		if (cmd_at + 1 < argc && (cmd = find_command(argv[cmd_at + 1])) != NULL) {
+			help[0] = argv[cmd_at + 1];
+			return run_command(cmd, 2, help);
+		}
+		if (cmd_at + 1 < argc) {
+			fprintf(stderr, "xfs_logscope: unknown command '%s' (see --help)\n",
+				argv[cmd_at + 1]);
+			return XLS_EXIT_USAGE;
+		}
+		return run_global(2, help);
+	}
+	cmd = find_command(argv[cmd_at]);
+	if (!cmd) {
+		/* --version or --help before a word that is no command */
+		for (i = 1; i < cmd_at; i++)
+			if (strcmp(argv[i], "-V") == 0 || strcmp(argv[i], "--version") == 0 ||
+			    strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "--usage") == 0)
+				return run_global(cmd_at, argv);
+		fprintf(stderr, "xfs_logscope: unknown command '%s' (see --help)\n",
+			argv[cmd_at]);
 		return XLS_EXIT_USAGE;
-	name = argv[gs.cmd_index];
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (strcmp(commands[i].name, name) == 0)
-			return run_command(&commands[i], argc - gs.cmd_index,
-					   argv + gs.cmd_index);
-	fprintf(stderr, "xfs_logscope: unknown command '%s' (see --help)\n", name);
-	return XLS_EXIT_USAGE;
+	}
+	args[0] = argv[cmd_at];
+	for (i = 1; i < cmd_at; i++)
+		args[n++] = argv[i];
+	for (i = cmd_at + 1; i < argc; i++)
+		args[n++] = argv[i];
+	i = run_command(cmd, n, args);
+	free(args);
+	return i;
 }

@@ -142,6 +142,13 @@ static inline unsigned int xls_blft(uint16_t blf_flags)
 
 /* Lower-case name of a buffer type ("dir_data", "agf"), "blft_N" if unknown. */
 const char *xls_blft_name(unsigned int blft);
+/*
+ * The buffer types a spelling names, as a mask of 1 << XFS_BLFT_*: our
+ * names ("dir_data"), the kernel's (XFS_BLFT_DIR_DATA_BUF, DIR_DATA_BUF),
+ * and those xfs_logprint and xfs_db use for a kind of block ("super
+ * block", "inode", "dquot", "bmbt"...), in any case.  0: none.
+ */
+uint32_t xls_blft_parse(const char *spelling);
 
 /* "inode_buf|cancel|..." names of the low blf_flags bits into @buf. */
 void xls_blf_flags_str(uint16_t blf_flags, char *buf, size_t bufsz);

@@ -56,6 +56,65 @@ const char *xls_blft_name(unsigned int blft)
 	return "blft_invalid";
 }
 
+/* Other tools' words for kinds of buffer, and the types each covers. */
+static const struct {
+	const char	*name;
+	uint32_t	mask;
+} blft_aliases[] = {
+	{ "super block",	1u << XFS_BLFT_SB_BUF },
+	{ "superblock",		1u << XFS_BLFT_SB_BUF },
+	{ "super",		1u << XFS_BLFT_SB_BUF },
+	{ "inode",		1u << XFS_BLFT_DINO_BUF },
+	{ "inodes",		1u << XFS_BLFT_DINO_BUF },
+	{ "dquot",		(1u << XFS_BLFT_UDQUOT_BUF) | (1u << XFS_BLFT_PDQUOT_BUF) |
+				(1u << XFS_BLFT_GDQUOT_BUF) },
+	{ "bnobt", 1u << XFS_BLFT_BTREE_BUF }, { "cntbt", 1u << XFS_BLFT_BTREE_BUF },
+	{ "inobt", 1u << XFS_BLFT_BTREE_BUF }, { "finobt", 1u << XFS_BLFT_BTREE_BUF },
+	{ "bmbt", 1u << XFS_BLFT_BTREE_BUF }, { "rmapbt", 1u << XFS_BLFT_BTREE_BUF },
+	{ "refcntbt", 1u << XFS_BLFT_BTREE_BUF },
+	{ "dir",		(1u << XFS_BLFT_DIR_BLOCK_BUF) | (1u << XFS_BLFT_DIR_DATA_BUF) |
+				(1u << XFS_BLFT_DIR_FREE_BUF) | (1u << XFS_BLFT_DIR_LEAF1_BUF) |
+				(1u << XFS_BLFT_DIR_LEAFN_BUF) | (1u << XFS_BLFT_DA_NODE_BUF) },
+	{ "attr",		(1u << XFS_BLFT_ATTR_LEAF_BUF) | (1u << XFS_BLFT_ATTR_RMT_BUF) },
+};
+
+/* @a equals @b but for case, with spaces and dashes taken as '_'. */
+static bool same_word(const char *a, size_t alen, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < alen && b[i]; i++) {
+		char x = a[i] == ' ' || a[i] == '-' ? '_' : a[i];
+		char y = b[i] == ' ' || b[i] == '-' ? '_' : b[i];
+
+		if (x >= 'A' && x <= 'Z')
+			x = (char)(x - 'A' + 'a');
+		if (x != y)
+			return false;
+	}
+	return i == alen && !b[i];
+}
+
+uint32_t xls_blft_parse(const char *s)
+{
+	size_t len = strlen(s);
+
+	for (size_t i = 0; i < sizeof(blft_aliases) / sizeof(blft_aliases[0]); i++)
+		if (same_word(s, len, blft_aliases[i].name))
+			return blft_aliases[i].mask;
+	/* the kernel's enum names: XFS_BLFT_..._BUF, either end optional */
+	if (len > 9 && same_word(s, 9, "xfs_blft_")) {
+		s += 9;
+		len -= 9;
+	}
+	if (len > 4 && same_word(s + len - 4, 4, "_buf"))
+		len -= 4;
+	for (unsigned int t = 0; t < sizeof(blft_names) / sizeof(blft_names[0]); t++)
+		if (blft_names[t] && same_word(s, len, blft_names[t]))
+			return 1u << t;
+	return 0;
+}
+
 static const struct xls_flag_name blf_flag_names[] = {
 	{ XFS_BLF_INODE_BUF,	"inode_buf" },
 	{ XFS_BLF_CANCEL,	"cancel" },

@@ -86,7 +86,7 @@ test_expect_success 'big-endian: records, trans and items decoded exactly' '
 	run 0 be trans && check be trans trans,item &&
 	expect be.trans <<-\EOT
 	trans "tid":"0xc0ffee0" "th_type":40 "th_num_items":18 "items":5
-	item "tid":"0xc0ffee0" "index":0 "blkno":"0x100" "len":32 "map_size":4 "flags":"0x4001" "size":3 "regions":3
+	item "tid":"0xc0ffee0" "index":0 "blkno":"0x100" "len_bb":32 "map_size":4 "flags":"0x4001" "size":3 "regions":3
 	EOT
 '
 test_expect_success 'big-endian: blkno, map_size, regions and dirty bytes as on LE' '

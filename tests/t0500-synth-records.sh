@@ -12,7 +12,7 @@ test_expect_success 'cont: a 64 KiB region over 3 records, headers split' '
 test_expect_success 'cont: the 64 KiB region is one region of one item' '
 	expect cont.trans <<-\EOT
 	trans "tid":"0xc0ffee0" "lsn":"1/2" "commit_lsn":"1/130" "state":"committed" "th_num_items":2 "items":1 "regions":2 "records":3 "region_bytes":65620
-	item "tid":"0xc0ffee0" "index":0 "item":"buf" "size":2 "regions":2 "blkno":"0x800" "len":128 "map_size":16 "data_bytes":65536
+	item "tid":"0xc0ffee0" "index":0 "item":"buf" "size":2 "regions":2 "blkno":"0x800" "len_bb":128 "map_size":16 "data_bytes":65536
 	EOT
 '
 test_expect_success 'cont: the 64 KiB buffer all dirty, its cost counts 4 op headers' '
@@ -29,7 +29,7 @@ test_expect_success 'cont: a transaction header cut 8 + 8 across records' '
 test_expect_success 'cont: a buffer format region cut after 8 bytes' '
 	expect cont.trans <<-\EOT
 	trans "tid":"0xc0ffee6" "lsn":"1/258" "commit_lsn":"1/322" "state":"committed" "items":1 "regions":6 "records":2
-	item "tid":"0xc0ffee6" "index":0 "blkno":"0x140" "len":64 "map_size":8 "flags":"0x4001" "size":6 "regions":6 "data_bytes":1152
+	item "tid":"0xc0ffee6" "index":0 "blkno":"0x140" "len_bb":64 "map_size":8 "flags":"0x4001" "size":6 "regions":6 "data_bytes":1152
 	EOT
 '
 if command -v xfs_logprint >/dev/null 2>&1; then

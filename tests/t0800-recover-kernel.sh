@@ -376,7 +376,7 @@ test_expect_success 'wborder: buffers are written in daddr order; the lowest fai
 	test_expect_code 1 "$XLS" recover --json wborder.img >out &&
 	grep "\"kind\":\"writeback\"" out >wb &&
 	test $(wc -l <wb) -eq 1 &&
-	grep -q "\"no_ops\":1,\"no_ops_list\":\[{\"blkno\":\"$(daddr 192)\",\"len\":8}\]" wb &&
+	grep -q "\"no_ops\":1,\"no_ops_list\":\[{\"blkno\":\"$(daddr 192)\",\"len_bb\":8}\]" wb &&
 	grep -q "\"fails\":true,\"fail_blkno\":\"$(daddr 200)\"" wb &&
 	grep -q "\"not_written\":1" wb &&
 	grep "\"kind\":\"summary\"" out | grep -q "\"fail_why\":\"buffer $(daddr 200) " &&
@@ -530,7 +530,7 @@ kernel() {
 writes_as_kernel() {
 	[ -s kmsg.out ] || return 0
 	perl -ne 'next unless /"kind":"writeback"/;
-		  while (/\{"blkno":"(0x[0-9a-f]+)","len":(\d+)\}/g) { print "$1 $2\n" }' \
+		  while (/\{"blkno":"(0x[0-9a-f]+)","len_bb":(\d+)\}/g) { print "$1 $2\n" }' \
 		kernel.json >noops.tool
 	sed -n 's/.*no buf ops on daddr \(0x[0-9a-f]*\) len \([0-9]*\).*/\1 \2/p' kmsg.out >noops.kernel
 	test_cmp noops.kernel noops.tool || return 1

@@ -141,7 +141,7 @@ test_expect_success 'dirfrag: one 64 KiB directory buffer per 16 extent segments
 	grep "\"seg\":2,\"nseg\":16," out | grep -q "\"seg_offset\":4096,\"seg_offset_exact\":true,\"block_start\":false" &&
 	grep "\"block_start\":false" out | grep -q "\"kernel_warning\":\"Bad dir data magic!\"" &&
 	grep -q "\"recovery_fails\":true,\"fail_lsn\":\"1/4380\",\"fail_why\":\"buffer 0x1b0 (4096 bytes; last replayed by transaction 0x[0-9a-f]*) fails its write verifier when the 61 buffers queued at LSN 1/4380 are written in daddr order: the directory verifier checks a whole directory block" out &&
-	grep "\"kind\":\"writeback\"" out | grep -q "\"fails\":true,\"fail_blkno\":\"0x1b0\",\"fail_len\":8"
+	grep "\"kind\":\"writeback\"" out | grep -q "\"fails\":true,\"fail_blkno\":\"0x1b0\",\"fail_len_bb\":8"
 '
 
 test_expect_success 'dirfrag: the text names the segment and the kernel warning' '

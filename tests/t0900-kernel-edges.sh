@@ -12,7 +12,7 @@
 # zero_log IMG: overwrite the internal log of IMG with zeros
 zero_log() {
 	set -- "$1" $("$XLS" info --json "$1" |
-		sed -n 's/.*"log_offset":\([0-9]*\),"log_blocks":\([0-9]*\).*/\1 \2/p')
+		sed -n 's/.*"log_offset":\([0-9]*\),"log_bbs":\([0-9]*\).*/\1 \2/p')
 	dd if=/dev/zero of="$1" bs=512 seek=$(($2 / 512)) count="$3" conv=notrunc status=none
 }
 

@@ -131,4 +131,73 @@ test_expect_success '-v only where it changes the output' '
 	"$XLS" history -v --blkno=0x2 $(image dir4k) >b && ! cmp -s a b
 '
 
+# ---- outputs never half-made -----------------------------------------------
+test_expect_success 'an existing output file: exit 3, one line, before any output' '
+	: >exists &&
+	test_expect_code 3 "$XLS" copy $(image dir4k) exists >out 2>err &&
+	! test -s out && ! test -s exists && test $(wc -l <err) -eq 1 &&
+	test_expect_code 3 "$XLS" history --blkno=0x2 --svg=exists $(image dir4k) >out 2>err &&
+	! test -s out && test $(wc -l <err) -eq 1 &&
+	test_expect_code 3 "$XLS" bufs --svg=exists $(image dir4k) >out 2>err &&
+	! test -s out && test $(wc -l <err) -eq 1 &&
+	test_expect_code 3 "$XLS" copy $(image dir4k) nodir/x.log 2>err &&
+	grep -q "cannot create .nodir/x.log." err
+'
+test_expect_success 'copy: the new file appears complete, with no temporary left' '
+	"$XLS" copy $(image dir4k) new.log >/dev/null &&
+	test $(stat -c %s new.log) -eq 67108864 &&
+	test "$(ls -A | grep -c "^\.new\.log\.")" = 0
+'
+if [ "$(id -u)" -eq 0 ] && mkdir small && mount -t tmpfs -o size=1m tmpfs small 2>/dev/null; then
+	test_expect_success 'copy to a full filesystem: exit 4, the errno, nothing left' '
+		test_expect_code 4 "$XLS" copy $(image dir4k) small/x.log 2>err;
+		rc=$?; ls -A small >left; umount small; [ $rc -eq 0 ] &&
+		test $(wc -l <err) -eq 1 && grep -q "No space left on device" err &&
+		! test -s left
+	'
+else
+	test_skip 'copy to a full filesystem' 'needs root to mount a small tmpfs'
+fi
+
+# ---- messages that say what the input is ------------------------------------
+test_expect_success 'an empty file is empty' '
+	: >empty.img && test_expect_code 3 "$XLS" info empty.img 2>err &&
+	test "$(cat err)" = "xfs_logscope: '\''empty.img'\'' is empty"
+'
+test_expect_success '-f on a whole filesystem image says to drop -f' '
+	test_expect_code 2 "$XLS" info -f $(image dir4k) 2>err &&
+	grep -q "is a whole XFS filesystem, not a bare log: drop -f" err
+'
+test_expect_success '-f with -l is a usage error' '
+	test_expect_code 2 "$XLS" info -f -l $(image extlog-log) $(image extlog) 2>err &&
+	grep -q "exclude each other" err
+'
+test_expect_success 'a write failure names the errno' '
+	test_expect_code 4 "$XLS" trans $(image dir4k) >/dev/full 2>err &&
+	grep -q "cannot write to standard output: No space left on device" err
+'
+
+# ---- units and tables -------------------------------------------------------
+test_expect_success 'info: the log in basic blocks, filesystem blocks and bytes' '
+	"$XLS" info --json $(image dir4k) >out &&
+	grep -q "\"log_bbs\":131072,\"log_fsblocks\":16384,\"log_bytes\":67108864," out &&
+	if command -v xfs_db >/dev/null; then
+		test "$(xfs_db -r -c "sb 0" -c "p logblocks" $(image dir4k))" = "logblocks = 16384"
+	fi
+'
+test_expect_success 'a length says its unit: trans len_bb, bytes everywhere else' '
+	"$XLS" trans --json $(image dir4k) | grep "\"item\":\"buf\"" | head -50 >items &&
+	perl -ne "/\"len_bb\":(\d+),\"bytes\":(\d+)/ or die \"no len_bb: \$_\"; \$1 * 512 == \$2 or die" items &&
+	"$XLS" bufs --json $(image dir4k) | head -50 |
+		perl -ne "/\"len\":(\d+)/ && \$1 % 512 == 0 && \$1 >= 512 or die"
+'
+test_expect_success 'no text line ends in a space' '
+	for cmd in info records trans bufs "bufs -v" stats recover "recover -v" \
+		   "history --blkno=0x2 -v"; do
+		# shellcheck disable=SC2086
+		"$XLS" $cmd $(image dir4k) >out 2>&1
+		if grep -n " $" out | head -3 | grep .; then echo "$cmd"; return 1; fi
+	done
+'
+
 test_done

@@ -84,11 +84,6 @@ void xls_cmd_record(struct xls_cmd *c, const char *kind, const struct xls_fields
 void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,
 			 int width, const char *indent);
 
-/*
- * A new file for output (--svg): NULL with @err set when @path exists or
- * cannot be made.
- */
-FILE *xls_cmd_create(const char *path, struct xls_error *err);
 
 /* The heat map of @panels to new file @path under @title. */
 int xls_cmd_write_svg(const char *path, const char *title,
@@ -107,6 +102,23 @@ int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_history(const struct xls_options *opt, struct xls_error *err);
+
+/*
+ * A new file (cmd_output.c): it must not exist, and it gets its name only
+ * once complete.  xls_newfile_check() before a scan, so that a path that
+ * cannot be written fails at once (exit 3); open, write to @f, then commit
+ * (or abort: nothing is left).
+ */
+struct xls_newfile {
+	const char	*path;
+	int		fd;
+	FILE		*f;
+	char		tmp[4200];	/* the hidden name, without O_TMPFILE */
+};
+int xls_newfile_check(const char *path, struct xls_error *err);
+int xls_newfile_open(struct xls_newfile *nf, const char *path, struct xls_error *err);
+int xls_newfile_commit(struct xls_newfile *nf, struct xls_error *err);
+void xls_newfile_abort(struct xls_newfile *nf);
 
 /*
  * An unnamed temporary file in $TMPDIR (or /tmp) to hold output that must

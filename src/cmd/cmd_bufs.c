@@ -329,7 +329,10 @@ int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err)
 
 	if (xls_cmd_open(&c, opt, err))
 		return err->status;
-	rc = opt->svg_path ? run_svg(&c, err) : run_table(&c, err);
+	if (opt->svg_path && xls_newfile_check(opt->svg_path, err))
+		rc = -1;
+	else
+		rc = opt->svg_path ? run_svg(&c, err) : run_table(&c, err);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
 	return rc;

@@ -129,8 +129,10 @@ int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err)
 {
 	if (c->progress_shown)
 		fputs("\r\033[K", stderr);
+	errno = 0;
 	if (xls_out_finish(&c->out)) {
-		fprintf(stderr, "xfs_logscope: write failure on standard output\n");
+		fprintf(stderr, "xfs_logscope: cannot write to standard output: %s\n",
+			strerror(errno ? errno : EIO));
 		return XLS_EXIT_INTERNAL;
 	}
 	if (rc)
@@ -161,66 +163,18 @@ bool xls_cmd_buf_wanted(const struct xls_options *o, unsigned int blft, uint32_t
 	return !o->has_size || bytes == o->size;
 }
 
-FILE *xls_cmd_create(const char *path, struct xls_error *err)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-
-	if (!f) {
-		xls_error_set(err, XLS_EXIT_USAGE, "cannot create '%s': %s",
-			      path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
-	return f;
-}
-
 int xls_cmd_write_svg(const char *path, const char *title,
 		      const struct xls_heat_panel *panels, unsigned int npanels,
 		      bool decisions, struct xls_error *err)
 {
-	FILE *f = xls_cmd_create(path, err);
-	int rc;
+	struct xls_newfile nf;
 
-	if (!f)
+	if (xls_newfile_open(&nf, path, err))
 		return -1;
-	rc = xls_svg_heatmap(f, title, panels, npanels, decisions);
-	if (fclose(f) != 0 || rc)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s'", path);
-	return 0;
-}
-
-FILE *xls_cmd_spool(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	int fd;
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-#ifdef O_TMPFILE
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fdopen(fd, "w+");
-#endif
-	if (snprintf(path, sizeof(path), "%s/xfs_logscope.XXXXXX", dir) >= (int)sizeof(path))
-		return NULL;
-	fd = mkstemp(path);
-	if (fd < 0)
-		return NULL;
-	unlink(path);
-	return fdopen(fd, "w+");
-}
-
-int xls_cmd_unspool(FILE *spool, FILE *to)
-{
-	char buf[1 << 16];
-	size_t n;
-
-	if (fflush(spool) != 0 || fseek(spool, 0, SEEK_SET) != 0)
-		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
-		if (fwrite(buf, 1, n, to) != n)
-			return -1;
-	return ferror(spool) ? -1 : 0;
+	if (xls_svg_heatmap(nf.f, title, panels, npanels, decisions)) {
+		xls_newfile_abort(&nf);
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s': %s", path,
+				     strerror(errno ? errno : EIO));
+	}
+	return xls_newfile_commit(&nf, err);
 }

@@ -10,23 +10,7 @@
 
 #define COPY_CHUNK	(4u << 20)
 
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int copy_log(const struct xls_source *src, int fd, const char *dst,
+static int copy_log(const struct xls_source *src, FILE *f, const char *dst,
 		    struct xls_error *err)
 {
 	uint64_t total = (uint64_t)src->geo.log_bbs * 512, off;
@@ -44,10 +28,11 @@ static int copy_log(const struct xls_source *src, int fd, const char *dst,
 				      src->path, (unsigned long long)off, strerror(-rc));
 			break;
 		}
-		rc = write_all(fd, buf, n);
-		if (rc)
+		if (fwrite(buf, 1, n, f) != n) {
+			rc = -1;
 			xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s': %s",
-				      dst, strerror(-rc));
+				      dst, strerror(errno ? errno : EIO));
+		}
 	}
 	free(buf);
 	return rc ? -1 : 0;
@@ -55,22 +40,21 @@ static int copy_log(const struct xls_source *src, int fd, const char *dst,
 
 int xls_cmd_copy(const struct xls_options *opt, struct xls_error *err)
 {
+	struct xls_newfile nf;
 	struct xls_source src;
-	int fd, rc;
+	int rc;
 
-	if (xls_source_open(&src, &opt->src, err))
+	if (xls_newfile_check(opt->out_path, err) || xls_source_open(&src, &opt->src, err))
 		return err->status;
-	fd = open(opt->out_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		xls_error_set(err, XLS_EXIT_USAGE, "cannot create '%s': %s",
-			      opt->out_path, strerror(errno));
+	if (xls_newfile_open(&nf, opt->out_path, err)) {
 		xls_source_close(&src);
 		return err->status;
 	}
-	rc = copy_log(&src, fd, opt->out_path, err);
-	if (close(fd) < 0 && !rc)
-		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s': %s",
-				   opt->out_path, strerror(errno));
+	rc = copy_log(&src, nf.f, opt->out_path, err);
+	if (rc)
+		xls_newfile_abort(&nf);
+	else
+		rc = xls_newfile_commit(&nf, err);
 	if (!rc && opt->fmt == XLS_FMT_TEXT)
 		printf("copied %llu bytes of log from '%s' to '%s'\n",
 		       (unsigned long long)src.geo.log_bbs * 512, src.path, opt->out_path);

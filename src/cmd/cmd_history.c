@@ -233,28 +233,16 @@ static int on_discarded(void *ctx, const struct xls_trans *t, const struct xls_r
 static int write_new_file(const char *path, const uint8_t *buf, size_t len,
 			  struct xls_error *err)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	size_t done = 0;
+	struct xls_newfile nf;
 
-	if (fd < 0)
-		return xls_error_set(err, XLS_EXIT_USAGE, "cannot create '%s': %s",
-				     path, strerror(errno));
-	while (done < len) {
-		ssize_t n = write(fd, buf + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			close(fd);
-			return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s': %s",
-					     path, strerror(n < 0 ? errno : EIO));
-		}
-		done += (size_t)n;
-	}
-	if (close(fd) < 0)
+	if (xls_newfile_open(&nf, path, err))
+		return -1;
+	if (fwrite(buf, 1, len, nf.f) != len) {
+		xls_newfile_abort(&nf);
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s': %s",
-				     path, strerror(errno));
-	return 0;
+				     path, strerror(errno ? errno : EIO));
+	}
+	return xls_newfile_commit(&nf, err);
 }
 
 static int nothing_logged(const struct xls_cmd *c, const char *what,
@@ -393,6 +381,10 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	if ((opt->replay_path || opt->diff) && c->src.data_fd < 0)
 		return xls_error_set(err, XLS_EXIT_USAGE,
 				     "--replay and --diff need the data device, not a bare log");
+	/* a file that cannot be made fails now, not after the table */
+	if ((opt->replay_path && xls_newfile_check(opt->replay_path, err)) ||
+	    (opt->svg_path && xls_newfile_check(opt->svg_path, err)))
+		return -1;
 	r = xls_recover_new(&c->src, &ro, err);
 	if (!r)
 		return -1;

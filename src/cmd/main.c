@@ -274,6 +274,9 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "missing %s", ps->cmd->args_doc);
 		if (ps->json && ps->csv)
 			argp_error(state, "--json and --csv exclude each other");
+		if (o->src.bare_log && o->src.logdev)
+			argp_error(state, "-f (DEV is a bare log) and -l (an external log "
+				   "device) exclude each other");
 		o->fmt = ps->json ? XLS_FMT_JSON : ps->csv ? XLS_FMT_CSV : XLS_FMT_TEXT;
 		break;
 	default:

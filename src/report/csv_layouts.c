@@ -17,10 +17,10 @@
 
 /* xls_describe_geometry + xls_describe_scan_totals */
 LAYOUT(xls_csv_info, false,
-       "input", "log_location", "log_offset", "log_blocks", "log_bytes", "sector_size",
+       "input", "log_location", "log_offset", "log_bbs", "log_fsblocks", "log_bytes", "sector_size",
        "log_sunit", "log_version", "crc", "uuid", "sb_version", "block_size", "sb_lsn",
        "state", "log_zeroed", "head_blk", "tail_blk", "last_lsn", "tail_lsn",
-       "active_blocks", "torn_head", "torn_from_blk", "tail_moved", "records",
+       "active_bbs", "torn_head", "torn_from_blk", "tail_moved", "records",
        "records_wrapped", "crc_bad", "crc_zero", "bad_headers", "bad_cycle_records",
        "uuid_mismatch", "trans_committed", "trans_incomplete", "trans_corrupt",
        "unmount_records", "items", "findings");

@@ -241,7 +241,7 @@ static void buf_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 	if (!bf->parsed)
 		return;
 	xls_field_hex(fs, "blkno", (uint64_t)bf->blf_blkno);
-	xls_field_uint(fs, "len", bf->blf_len);
+	xls_field_uint(fs, "len_bb", bf->blf_len);
 	xls_field_uint(fs, "bytes", (uint64_t)bf->blf_len * BBSIZE);
 	xls_field_uint(fs, "map_size", bf->blf_map_size);
 	xls_field_hex(fs, "flags", bf->blf_flags);
@@ -290,7 +290,7 @@ static void inode_item(const struct xls_item_decoded *d, struct xls_fieldset *fs
 	xls_field_uint(fs, "asize", ino->ilf_asize);
 	xls_field_uint(fs, "dsize", ino->ilf_dsize);
 	xls_field_hex(fs, "blkno", (uint64_t)ino->ilf_blkno);
-	xls_field_int(fs, "buf_len", ino->ilf_len);
+	xls_field_int(fs, "buf_len_bb", ino->ilf_len);
 	xls_field_int(fs, "boffset", ino->ilf_boffset);
 	if (ino->ilf_fields & XFS_ILOG_DEV)
 		xls_field_hex(fs, "rdev", ino->ilf_rdev);
@@ -397,7 +397,7 @@ static void dquot_item(const struct xls_item_decoded *d, struct xls_fieldset *fs
 		return;
 	xls_field_uint(fs, "id", q->qlf_id);
 	xls_field_hex(fs, "blkno", q->qlf_blkno);
-	xls_field_int(fs, "buf_len", q->qlf_len);
+	xls_field_int(fs, "buf_len_bb", q->qlf_len);
 	xls_field_uint(fs, "boffset", q->qlf_boffset);
 	if (!q->has_dquot)
 		return;
@@ -425,7 +425,7 @@ static void icreate_item(const struct xls_item_decoded *d, struct xls_fieldset *
 	xls_field_hex(fs, "agbno", ic->icl_agbno);
 	xls_field_uint(fs, "count", ic->icl_count);
 	xls_field_uint(fs, "isize", ic->icl_isize);
-	xls_field_uint(fs, "length", ic->icl_length);
+	xls_field_uint(fs, "length_fsb", ic->icl_length);
 	xls_field_hex(fs, "gen", ic->icl_gen);
 }
 

@@ -27,7 +27,9 @@ void xls_describe_geometry(const struct xls_source *src, const struct xls_log *l
 	xls_field_str(fs, "log_location", !g->has_sb ? "bare" :
 		      g->external ? "external" : "internal");
 	xls_field_uint(fs, "log_offset", g->log_offset);
-	xls_field_uint(fs, "log_blocks", g->log_bbs);
+	xls_field_uint(fs, "log_bbs", g->log_bbs);
+	if (g->has_sb)
+		xls_field_uint(fs, "log_fsblocks", g->sb_logblocks);
 	xls_field_uint(fs, "log_bytes", (uint64_t)g->log_bbs * 512);
 	xls_field_uint(fs, "sector_size", (uint64_t)g->sect_bbs * 512);
 	xls_field_uint(fs, "log_sunit", g->log_sunit);
@@ -50,7 +52,7 @@ void xls_describe_geometry(const struct xls_source *src, const struct xls_log *l
 	xls_field_uint(fs, "tail_blk", ht->tail_blk);
 	xls_field_lsn(fs, "last_lsn", ht->last_lsn);
 	xls_field_lsn(fs, "tail_lsn", ht->tail_lsn);
-	xls_field_uint(fs, "active_blocks",
+	xls_field_uint(fs, "active_bbs",
 		       ht->state == XLS_LOG_ZEROED ? 0 :
 		       xls_log_distance(log, ht->tail_blk, ht->head_blk));
 	xls_field_bool(fs, "torn_head", ht->torn);

@@ -259,7 +259,7 @@ static void bufid_text(const void *elem, char *buf, size_t bufsz)
 
 static const struct xls_member bufid_members[] = {
 	XLS_MEMBER("blkno", XLS_FIELD_HEX, struct xls_rbufid, blkno),
-	XLS_MEMBER("len", XLS_FIELD_UINT, struct xls_rbufid, len),
+	XLS_MEMBER("len_bb", XLS_FIELD_UINT, struct xls_rbufid, len),
 };
 
 static const struct xls_list bufid_list = {
@@ -279,7 +279,7 @@ void xls_describe_rwriteback(const struct xls_rwriteback *wb, struct xls_fieldse
 	xls_field_bool(fs, "fails", wb->fails);
 	if (wb->fails) {
 		xls_field_hex(fs, "fail_blkno", (uint64_t)wb->fail.blkno);
-		xls_field_uint(fs, "fail_len", wb->fail.len);
+		xls_field_uint(fs, "fail_len_bb", wb->fail.len);
 		xls_field_hex(fs, "fail_tid", wb->fail_tid);
 		xls_field_str(fs, "fail_what", wb->fail_what);
 		xls_field_uint(fs, "not_written", wb->not_written);

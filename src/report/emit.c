@@ -719,6 +719,11 @@ void xls_out_text_uint(struct xls_out *o, uint64_t v, int width)
 
 void xls_out_text_end(struct xls_out *o)
 {
+	size_t start = o->limit - XLS_LINE_MAX;
+
+	/* a table's last column is padded: no line ends in spaces */
+	while (o->len > start && o->line[o->len - 1] == ' ')
+		o->len--;
 	out_char(o, '\n');
 	out_end_line(o);
 }

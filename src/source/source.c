@@ -172,6 +172,10 @@ static int open_input(const char *path, bool force, int *fdp, uint64_t *size,
 				     "'%s' is neither a regular file nor a block device",
 				     path);
 	}
+	if (*size == 0) {
+		close(fd);
+		return xls_error_set(err, XLS_EXIT_INPUT, "'%s' is empty", path);
+	}
 	if (!force && input_is_mounted(fd, path)) {
 		close(fd);
 		return xls_error_set(err, XLS_EXIT_INPUT,
@@ -346,12 +350,24 @@ static int check_log_fits(const struct xls_source *src, struct xls_error *err)
 	return 0;
 }
 
+/* Block 0 holds a superblock that passes its checks. */
+static bool is_xfs_superblock(int fd)
+{
+	uint8_t sb[BBSIZE_BYTES];
+
+	return read_fully(fd, 0, sb, sizeof(sb)) == 0 && !sb_check(sb);
+}
+
 static int open_bare_log(struct xls_source *src, const struct xls_source_opts *o,
 			 struct xls_error *err)
 {
 	if (open_input(o->path, o->force, &src->log_fd, &src->log_dev_bytes, err))
 		return -1;
 	src->path = strdup(o->path);
+	if (is_xfs_superblock(src->log_fd))
+		return xls_error_set(err, XLS_EXIT_USAGE,
+				     "'%s' is a whole XFS filesystem, not a bare log: drop -f",
+				     o->path);
 	src->geo.log_bbs = (uint32_t)(src->log_dev_bytes / BBSIZE_BYTES);
 	src->geo.sect_bbs = 1;
 	if (src->log_dev_bytes / BBSIZE_BYTES > UINT32_MAX)

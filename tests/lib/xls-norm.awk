@@ -27,7 +27,7 @@ function hexnorm(s) {
 /"kind":"item"/ && /"item":"buf"/ {
 	t = jval("tid")
 	held[t] = held[t] sprintf("B blkno=0x%s len=%s map_size=%s flags=0x%s regs=%s\n",
-		hexnorm(jval("blkno")), jval("len"), jval("map_size"),
+		hexnorm(jval("blkno")), jval("len_bb"), jval("map_size"),
 		hexnorm(jval("flags")), jval("size"))
 	next
 }

@@ -108,7 +108,7 @@ void print_manifest(struct synth *s)
 			       b->split_chunk[k] * XFS_BLF_CHUNK % 4096 ? "false" : "true");
 		printf("]\n");
 		printf("item \"tid\":\"0x%x\" \"index\":%u \"item\":\"buf\" \"type_code\":\"0x%x\""
-		       " \"size\":%u \"regions\":%u \"blkno\":\"0x%llx\" \"len\":%u \"bytes\":%llu"
+		       " \"size\":%u \"regions\":%u \"blkno\":\"0x%llx\" \"len_bb\":%u \"bytes\":%llu"
 		       " \"map_size\":%u \"flags\":\"0x%x\" \"buf_type\":\"%s\" \"data_bytes\":%llu\n",
 		       b->tid, b->index, XFS_LI_BUF, b->blf_size, b->regions + 1,
 		       (unsigned long long)b->blkno, b->len_bb, (unsigned long long)bytes,
@@ -125,12 +125,12 @@ void print_manifest(struct synth *s)
 		printf(" \"trans_incomplete\":%u \"trans_corrupt\":%u", incomplete, corrupt);
 	if (!s->bare)
 		printf(" \"log_version\":%d \"sector_size\":%u \"log_sunit\":%u"
-		       " \"crc\":%s \"sb_version\":%d \"log_offset\":%u \"log_blocks\":%u",
+		       " \"crc\":%s \"sb_version\":%d \"log_offset\":%u \"log_bbs\":%u",
 		       s->log_version, s->logsect, s->sunit,
 		       s->sb_version == 5 ? "true" : "false", s->sb_version,
 		       FS_LOGSTART * FS_BLOCKSIZE, s->nblks);
 	else
-		printf(" \"log_location\":\"bare\" \"log_blocks\":%u", s->nblks);
+		printf(" \"log_location\":\"bare\" \"log_bbs\":%u", s->nblks);
 	if (s->torn_expected)
 		printf(" \"torn_from_blk\":%u", s->blk);
 	if (last && !s->unmount) {

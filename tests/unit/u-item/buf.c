@@ -51,7 +51,7 @@ void test_item__buf(void)
 		titem_add_raw(&t, data, 128);
 		rc = describe(&t);
 		tap_ok(&T, no_finding(rc) && f_s("item", "buf") &&
-			   f_u("blkno", 0x1234560) && f_u("len", 8) &&
+			   f_u("blkno", 0x1234560) && f_u("len_bb", 8) &&
 			   f_u("bytes", 4096) && f_u("map_size", 1) &&
 			   f_u("flags", 0x2003) &&
 			   f_s("flag_names", "inode_buf|cancel") &&

@@ -78,7 +78,7 @@ void test_item__inode(void)
 		tap_ok(&T, no_finding(rc) && f_u("ino", 0x80) && f_u("fields", 3) &&
 			   f_s("field_names", "core|ddata") && f_u("dsize", 15) &&
 			   f_u("asize", 0) && f_u("blkno", 0x60) &&
-			   f_i("buf_len", 32) && f_i("boffset", 0x2000) &&
+			   f_i("buf_len_bb", 32) && f_i("boffset", 0x2000) &&
 			   f_absent("rdev") && f_s("mode", "040755") &&
 			   f_i("di_version", 3) && f_u("di_format", 1) &&
 			   f_u("uid", 1000) && f_u("gid", 100) && f_u("nlink", 3) &&
@@ -142,7 +142,7 @@ void test_item__inode(void)
 		tap_ok(&T, no_finding(rc) && t.r[0].len == 52 &&
 			   f_u("ino", 0x2345) && f_s("field_names", "core|dev") &&
 			   f_u("rdev", 0x00400007) && f_u("blkno", 0x1230) &&
-			   f_i("buf_len", 16) && f_i("boffset", 0x600) &&
+			   f_i("buf_len_bb", 16) && f_i("boffset", 0x600) &&
 			   f_i("di_version", 2) && f_u("flushiter", 9) &&
 			   f_absent("di_ino"),
 		       "inode (%s): 52-byte i386 format with v2 core", en(e));

@@ -221,7 +221,7 @@ void test_item__misc(void)
 		rc = describe(&t);
 		tap_ok(&T, no_finding(rc) && t.r[0].len == 28 && f_u("ag", 2) &&
 			   f_u("agbno", 0x18) && f_u("count", 64) &&
-			   f_u("isize", 512) && f_u("length", 8) &&
+			   f_u("isize", 512) && f_u("length_fsb", 8) &&
 			   f_u("gen", 0x7ffac944),
 		       "icreate (%s): big-endian payload", en(e));
 		sweep_truncations(&t, "icreate");
@@ -246,7 +246,7 @@ void test_item__misc(void)
 		titem_add(&t, &q);
 		rc = describe(&t);
 		tap_ok(&T, no_finding(rc) && f_u("id", 1000) && f_u("blkno", 0x5000) &&
-			   f_i("buf_len", 1) && f_u("boffset", 0x300) &&
+			   f_i("buf_len_bb", 1) && f_u("boffset", 0x300) &&
 			   f_u("d_magic", 0x4451) && f_s("d_type_names", "user") &&
 			   f_u("d_id", 1000),
 		       "dquot (%s): format and dquot", en(e));

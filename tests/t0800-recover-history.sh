@@ -112,6 +112,25 @@ test_expect_success 'history --svg draws the 64 KiB directory block' '
 	grep -q "^svg: wrote the heat map of 74 appearances to .dir.svg." out
 '
 
+test_expect_success 'history --svg: rows apart, every row on the axis when there is room' '
+	"$XLS" history --blkno=0x2 --svg=agi.svg $(image dir4k) >/dev/null &&
+	svg_ok agi.svg &&
+	grep -q ">#seq  LSN</text>" agi.svg &&
+	rows=$("$XLS" history --blkno=0x2 --json $(image dir4k) | grep -c "\"kind\":\"appearance\"") &&
+	ticks=$(grep -o "<line x1=\"[0-9]*\" y1=\"[0-9]*\" x2=\"150\"" agi.svg | wc -l) &&
+	test "$ticks" -gt 0 &&
+	perl -ne "while (/<rect x=\"[0-9.]+\" y=\"(\d+)\" width=\"[0-9.]+\" height=\"(\d+)\" class=\"[radsxuf]\"/g) { \$h{\$1} = \$2 }
+		  END { my @y = sort { \$a <=> \$b } keys %h; for (1 .. \$#y) {
+			  die \"rows at \$y[\$_ - 1] and \$y[\$_] touch\n\" if \$y[\$_ - 1] + \$h{\$y[\$_ - 1]} >= \$y[\$_] } }" agi.svg
+'
+
+test_expect_success 'history --svg: the appearance that makes recovery fail is black' '
+	test_expect_code 1 "$XLS" history --blkno=0x1b0 --svg=fail.svg $(image dirfrag) >/dev/null &&
+	svg_ok fail.svg && grep -q "class=\"f\"" fail.svg &&
+	grep -q "recovery fails</title>" fail.svg &&
+	grep -q "1 appearance</text>" fail.svg
+'
+
 test_expect_success 'history --svg colours cancels and reuse' '
 	"$XLS" history --blkno=0x400c0 --svg=reuse.svg $(image dir64k) >/dev/null &&
 	svg_ok reuse.svg && grep -q "class=\"x\"" reuse.svg && grep -q "class=\"k\"" reuse.svg

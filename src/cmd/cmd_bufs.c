@@ -191,9 +191,9 @@ static int svg_write(struct svg_ctx *sc, struct xls_error *err)
 		const struct hot_buf *hb = &sc->hot[i];
 
 		snprintf(p[i].title, sizeof(p[i].title),
-			 "%u. daddr 0x%llx, %s, %u bytes: %u appearances", i + 1,
+			 "%u. daddr 0x%llx, %s, %u bytes: %u appearance%s", i + 1,
 			 (unsigned long long)hb->h.blkno, hot_type(hb), hb->h.len * 512,
-			 hb->nrows);
+			 hb->nrows, hb->nrows == 1 ? "" : "s");
 		p[i].nchunks = hb->h.len * 4;
 		p[i].nrows = hb->nrows;
 		p[i].rows = hb->rows;

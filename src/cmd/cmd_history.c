@@ -349,9 +349,9 @@ static int do_svg(struct hist_ctx *h, struct xls_error *err)
 	if (!h->nrows)
 		return nothing_logged(c, "draw", err);
 	memset(&p, 0, sizeof(p));
-	snprintf(p.title, sizeof(p.title), "daddr 0x%llx, %s, %u bytes: %u appearances",
+	snprintf(p.title, sizeof(p.title), "daddr 0x%llx, %s, %u bytes: %u appearance%s",
 		 (unsigned long long)c->opt->blkno, h->type_name ? h->type_name : "?",
-		 len * 512, h->nrows);
+		 len * 512, h->nrows, h->nrows == 1 ? "" : "s");
 	p.nchunks = len * 4;
 	p.nrows = h->nrows;
 	p.rows = h->rows;

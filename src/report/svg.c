@@ -17,6 +17,7 @@
 #define PLOT_W		(WIDTH - LEFT - RIGHT)
 #define TOP		56u	/* title and subtitle */
 #define MAX_ROWS	300u	/* above this, rows are binned */
+#define PANEL_HEAD	36u	/* a panel's title and its rows' axis title */
 #define STRIP_H		12u
 #define FONT		"font-family=\"DejaVu Sans Mono,Menlo,Consolas,monospace\""
 
@@ -88,10 +89,10 @@ static void panel_layout(const struct xls_heat_panel *p, struct layout *l)
 	l->rh = l->bin > 1 ? 2 : 420 / n;
 	if (l->rh < 2)
 		l->rh = 2;
-	if (l->rh > 14)
-		l->rh = 14;
+	if (l->rh > 16)
+		l->rh = 16;
 	l->plot_h = l->drows * l->rh;
-	l->height = 24 + l->plot_h + 24 + STRIP_H + 34;
+	l->height = PANEL_HEAD + l->plot_h + 24 + STRIP_H + 34;
 }
 
 static void style(FILE *f)
@@ -103,7 +104,8 @@ static void style(FILE *f)
 	      "<style>\n"
 	      ".d,.r{fill:#d62728} .a{fill:#ff7f0e} .s{fill:#1f77b4} .x{fill:#8c8c8c}\n"
 	      ".k{fill:url(#hatch)} .u{fill:#9467bd} .f{fill:#000000}\n"
-	      ".bg{fill:#f4f4f4;stroke:#555;stroke-width:1} .pg{stroke:#888;stroke-width:0.5;stroke-opacity:0.6}\n"
+	      ".bg{fill:#f4f4f4;stroke:#555;stroke-width:1} .band{fill:#e4e4e4}\n"
+	      ".pg{stroke:#888;stroke-width:0.5;stroke-opacity:0.6}\n"
 	      ".tip{fill:#000;fill-opacity:0} .t{font-size:12px} .tt{font-size:16px;font-weight:bold}\n"
 	      ".pt{font-size:13px;font-weight:bold} .sm{font-size:10px;fill:#333}\n"
 	      "</style>\n</defs>\n", f);
@@ -129,15 +131,25 @@ static void x_axis(FILE *f, const struct xls_heat_panel *p, const struct layout 
 	(void)p;
 }
 
+/*
+ * The rows' axis: a tick and a label (#seq and LSN of the first row of the
+ * display row) as often as 12 px of text allow -- every row when they are
+ * 12 px or taller -- and the axis's title above it.
+ */
 static void y_axis(FILE *f, const struct xls_heat_panel *p, const struct layout *l,
 		   uint32_t py)
 {
-	uint32_t every = (16 + l->rh - 1) / l->rh;
+	uint32_t every = (12 + l->rh - 1) / l->rh;
 
+	fprintf(f, "<text x=\"%u\" y=\"%u\" class=\"sm\" text-anchor=\"end\" %s>%s</text>\n",
+		LEFT - 6, py - 4, FONT, p->rows && p->nrows && p->rows[0].seq ?
+		"#seq  LSN" : "LSN");
 	for (uint32_t d = 0; d < l->drows; d += every) {
 		const struct xls_heat_row *row = &p->rows[d * l->bin];
 		uint32_t y = py + d * l->rh + l->rh / 2 + 4;
 
+		fprintf(f, "<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#555\"/>",
+			LEFT - 4, py + d * l->rh + l->rh / 2, LEFT, py + d * l->rh + l->rh / 2);
 		if (row->seq)
 			fprintf(f, "<text x=\"%u\" y=\"%u\" class=\"sm\" text-anchor=\"end\" %s>#%u %u/%u</text>\n",
 				LEFT - 6, y, FONT, row->seq, (uint32_t)(row->lsn >> 32),
@@ -158,9 +170,12 @@ static void draw_row(FILE *f, const struct xls_heat_row *row, const struct layou
 	unsigned int pos = 0;
 	int s;
 
+	/* rows 4 px or taller keep a 1 px gap: each reads as its own */
+	uint32_t h = l->rh >= 4 ? l->rh - 1 : l->rh;
+
 	if (decisions && row->kind == XLS_HEAT_CANCEL) {
 		fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" class=\"k\"/>\n",
-			LEFT, y, PLOT_W, l->rh);
+			LEFT, y, PLOT_W, h);
 		return;
 	}
 	while ((s = xls_next_bit(row->map, XFS_BLF_DATAMAP_SIZE, pos)) >= 0 &&
@@ -170,7 +185,7 @@ static void draw_row(FILE *f, const struct xls_heat_row *row, const struct layou
 		if ((uint32_t)s + run > n)
 			run = n - (uint32_t)s;
 		fprintf(f, "<rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" class=\"%s\"/>",
-			LEFT + s * l->cw, y, run * l->cw, l->rh, cls);
+			LEFT + s * l->cw, y, run * l->cw, h, cls);
 		pos = (unsigned int)s + run;
 	}
 	fputc('\n', f);
@@ -272,7 +287,7 @@ static void strip(FILE *f, const struct xls_heat_panel *p, const struct layout *
 static void panel(FILE *f, const struct xls_heat_panel *p, uint32_t y0, bool decisions)
 {
 	struct layout l;
-	uint32_t py = y0 + 24;
+	uint32_t py = y0 + PANEL_HEAD;
 
 	panel_layout(p, &l);
 	fputs("<text x=\"10\" class=\"pt\" " FONT " y=\"", f);
@@ -281,6 +296,11 @@ static void panel(FILE *f, const struct xls_heat_panel *p, uint32_t y0, bool dec
 	fputs("</text>\n", f);
 	fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" class=\"bg\"/>\n",
 		LEFT, py, PLOT_W, l.plot_h);
+	/* every other row on a darker band, so that thin rows stay apart */
+	for (uint32_t d = 1; d < l.drows; d += 2)
+		fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" class=\"band\"/>",
+			LEFT, py + d * l.rh, PLOT_W, l.rh);
+	fputc('\n', f);
 	for (uint32_t d = 0; d < l.drows; d++) {
 		uint32_t y = py + d * l.rh;
 

@@ -115,9 +115,16 @@ demo:
 	@$(MAKE) --no-print-directory all
 	@tests/demo $(PROG)
 
+bashcompdir = $(datarootdir)/bash-completion/completions
+
 install: all
 	install -D -m 755 $(PROG) $(DESTDIR)$(sbindir)/xfs_logscope
 	install -D -m 644 man/xfs_logscope.8 $(DESTDIR)$(mandir)/man8/xfs_logscope.8
+	install -D -m 644 completion/xfs_logscope $(DESTDIR)$(bashcompdir)/xfs_logscope
+
+uninstall:
+	rm -f $(DESTDIR)$(sbindir)/xfs_logscope $(DESTDIR)$(mandir)/man8/xfs_logscope.8 \
+		$(DESTDIR)$(bashcompdir)/xfs_logscope
 
 clean:
 	rm -rf build build-asan build-fuzz build-analyze xfs_logscope
@@ -128,4 +135,4 @@ distclean: clean
 # make fuzz, make fuzz-replay, and the seed generator the tests use.
 include tests/fuzz/fuzz.mk
 
-.PHONY: all tests check check-deps check-asan analyze demo install clean distclean
+.PHONY: all tests check check-deps check-asan analyze demo install uninstall clean distclean

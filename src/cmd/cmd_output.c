@@ -95,9 +95,9 @@ int xls_newfile_open(struct xls_newfile *nf, const char *path, struct xls_error 
 /* Give the complete file its name; EEXIST if one appeared meanwhile. */
 static int name_it(struct xls_newfile *nf)
 {
-	char proc[64];
-
 	if (!nf->tmp[0]) {
+		char proc[64];
+
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", nf->fd);
 		return linkat(AT_FDCWD, proc, AT_FDCWD, nf->path, AT_SYMLINK_FOLLOW);
 	}

@@ -406,13 +406,11 @@ static int run_global(int argc, char **argv)
  */
 int main(int argc, char **argv)
 {
-	char **args = calloc((size_t)argc + 2, sizeof(*args));
 	const struct command *cmd = NULL;
 	int n = 1, cmd_at = -1, i;
+	char **args;
 
 	argp_err_exit_status = XLS_EXIT_USAGE;
-	if (!args)
-		return XLS_EXIT_INTERNAL;
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0)
 			argv[i] = (char *)"--help";
@@ -457,6 +455,9 @@ int main(int argc, char **argv)
 			argv[cmd_at]);
 		return XLS_EXIT_USAGE;
 	}
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return XLS_EXIT_INTERNAL;
 	args[0] = argv[cmd_at];
 	for (i = 1; i < cmd_at; i++)
 		args[n++] = argv[i];

@@ -544,9 +544,9 @@ int xls_log_find_head_tail(struct xls_log *log, struct xls_head_tail *ht,
 const char *xls_log_refusal(const struct xls_head_tail *ht, const struct xls_geometry *g,
 			    char *buf, size_t size)
 {
-	char logu[40], sbu[40];
-
 	if (ht->foreign_uuid) {
+		char logu[40], sbu[40];
+
 		uuid_unparse_lower(ht->log_uuid, logu);
 		uuid_unparse_lower(g->uuid, sbu);
 		snprintf(buf, size, "the log's records carry UUID %s, not the filesystem's %s: "

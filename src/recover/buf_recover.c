@@ -127,8 +127,6 @@ static bool sort_queue(struct xls_recover *r)
 /* One buffer written (xfs_buf_submit -> xfs_buf_verify_write). */
 static void write_one(struct xls_recover *r, struct rstate *st, struct xls_rwriteback *wb)
 {
-	struct xls_rbufid *id;
-
 	if (r->sum.fails) {
 		/*
 		 * Recovery has failed, so the log is shut down: a verifier
@@ -140,7 +138,7 @@ static void write_one(struct xls_recover *r, struct rstate *st, struct xls_rwrit
 		return;
 	}
 	if (r->g->crc && !st->verifier) {
-		id = xls_rvec_push((void **)&r->noops, &r->nnoops, &r->capnoops, sizeof(*id));
+		struct xls_rbufid *id = xls_rvec_push((void **)&r->noops, &r->nnoops, &r->capnoops, sizeof(*id));
 		if (!id) {
 			r->err = -ENOMEM;
 			return;

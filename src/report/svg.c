@@ -141,9 +141,10 @@ static void y_axis(FILE *f, const struct xls_heat_panel *p, const struct layout 
 {
 	uint32_t every = (12 + l->rh - 1) / l->rh;
 
+	if (!p->nrows)
+		return;
 	fprintf(f, "<text x=\"%u\" y=\"%u\" class=\"sm\" text-anchor=\"end\" %s>%s</text>\n",
-		LEFT - 6, py - 4, FONT, p->rows && p->nrows && p->rows[0].seq ?
-		"#seq  LSN" : "LSN");
+		LEFT - 6, py - 4, FONT, p->rows[0].seq ? "#seq  LSN" : "LSN");
 	for (uint32_t d = 0; d < l->drows; d += every) {
 		const struct xls_heat_row *row = &p->rows[d * l->bin];
 		uint32_t y = py + d * l->rh + l->rh / 2 + 4;

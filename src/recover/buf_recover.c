@@ -105,6 +105,9 @@ static int cmp_order(const void *a, const void *b)
 /* The delwri list in the order xfs_buf_delwri_submit_buffers() writes it. */
 static bool sort_queue(struct xls_recover *r)
 {
+	r->norder = 0;
+	if (!r->nqueue)
+		return true;
 	if (r->nqueue > r->caporder) {
 		struct rorder *o = realloc(r->order, (size_t)r->nqueue * sizeof(*o));
 

@@ -95,6 +95,29 @@ static void report_refusal(struct xls_cmd *c)
 	cmd_finding(c, &f);
 }
 
+/*
+ * What a metadump holds that is not what the filesystem held: said on
+ * standard error whatever the command (info has the figures as fields).
+ */
+static void warn_input(const struct xls_source *src)
+{
+	const struct xls_input *in = &src->input;
+	const char *path = src->data_path ? src->data_path : src->path;
+
+	if (in->md.log_cleared)
+		fprintf(stderr, "xfs_logscope: '%s': warning: this log is not the filesystem's: "
+			"xfs_metadump found it clean and cleared it (it keeps a clean log only "
+			"with -a -o); there is nothing of the filesystem's to analyse\n", path);
+	if (in->log_missing)
+		fprintf(stderr, "xfs_logscope: '%s': warning: %llu bytes of the log are not in "
+			"the metadump: they read as zeros\n", path,
+			(unsigned long long)in->log_missing);
+	if (in->md.overlap_bytes)
+		fprintf(stderr, "xfs_logscope: '%s': warning: the metadump carries %llu bytes of "
+			"blocks more than once; the later copy is read, as xfs_mdrestore writes "
+			"it last\n", path, (unsigned long long)in->md.overlap_bytes);
+}
+
 int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		 struct xls_error *err)
 {
@@ -106,6 +129,7 @@ int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 	xls_out_init(&c->out, stdout, opt->fmt);
 	if (xls_source_open(&c->src, &opt->src, err))
 		return -1;
+	warn_input(&c->src);
 	if (xls_log_init(&c->log, &c->src, err)) {
 		xls_source_close(&c->src);
 		return -1;

@@ -496,6 +496,13 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		xls_rdetail_append(d, ": inode initialised by an icreate replay");
 	} else if (r->data_dev && rec->iblkno >= 0 &&
 		   (uint64_t)rec->iblkno < (UINT64_MAX >> 10) &&
+		   xls_source_data_missing(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff,
+					   sizeof(dino))) {
+		/* zeros, as xfs_mdrestore leaves it: no magic, so no LSN to compare */
+		xls_rdetail_append(d, ": the inode is absent from the metadump (read as zeros)");
+		r->sum.absent_reads++;
+	} else if (r->data_dev && rec->iblkno >= 0 &&
+		   (uint64_t)rec->iblkno < (UINT64_MAX >> 10) &&
 		   xls_source_read_data(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff,
 					dino, sizeof(dino)) == 0 &&
 		   xls_be16(dino) == XFS_DINODE_MAGIC) {

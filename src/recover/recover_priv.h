@@ -121,6 +121,7 @@ struct rstate {
 	uint32_t	len;
 	uint32_t	head_len;
 	bool		readable;
+	bool		absent;		/* not in the metadump: read as zeros */
 	bool		replayed;	/* head changed by a replay */
 	bool		queued;		/* on the delwri list */
 	bool		has_ops;	/* a verifier is attached: it stamps */

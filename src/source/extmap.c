@@ -252,6 +252,8 @@ int xls_extmap_finish(struct xls_extmap *m)
 
 	if (m->first_wins && m->n)
 		m->e[0].seq = UINT64_MAX;
+	if (m->n < 2)
+		return 0;	/* nothing to sort (and qsort of NULL is undefined) */
 	qsort(m->e, m->n, sizeof(*m->e), cmp_extent);
 	for (size_t i = 1; i < m->n && !overlaps; i++)
 		overlaps = m->e[i].off < ext_end(&m->e[i - 1]);

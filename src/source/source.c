@@ -319,6 +319,10 @@ static int read_superblock(struct xls_source *src, struct xls_error *err)
 	int rc;
 
 	rc = xls_source_read_data(src, 0, sb, sizeof(sb));
+	if (rc == -EIO)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' is too short to be an XFS filesystem: it ends before "
+				     "the 512 bytes of the superblock", src->data_path);
 	if (rc)
 		return xls_error_set(err, XLS_EXIT_INPUT,
 				     "cannot read the superblock of '%s': %s",

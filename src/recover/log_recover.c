@@ -549,6 +549,7 @@ void xls_recover_free(struct xls_recover *r)
 	xls_hashmap_free(&r->bufidx);
 	xls_hashmap_free(&r->intidx);
 	xls_hashmap_free(&r->inolsn);
+	xls_hashmap_free(&r->inobufs);
 	free(r->states);
 	free(r->queue);
 	free(r->order);

@@ -179,6 +179,7 @@ struct xls_recover {
 	struct rintent			*intents;
 	uint32_t			nintents, capintents;
 	struct xls_hashmap		inolsn;		/* ino -> inolsns[] */
+	struct xls_hashmap		inobufs;	/* (blkno, len) -> read verdict */
 	uint64_t			*inolsns;	/* LSN of its last replay */
 	uint32_t			ninolsns, capinolsns;
 	uint32_t			seq;

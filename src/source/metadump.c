@@ -275,14 +275,20 @@ static int parse_v1(struct md_reader *r)
 			if (peek_sb(r))
 				return -1;
 		}
-		for (unsigned int i = 0; i < count; i++) {
+		/* runs of consecutive daddrs at once: a log is one per index block */
+		for (unsigned int i = 0, j; i < count; i = j) {
 			uint64_t daddr = xls_be64(idx + XLS_MB_HDR_BYTES + 8 * i);
 
-			if (daddr >= r->md->data_bytes / BB)
+			for (j = i + 1; j < count &&
+			     xls_be64(idx + XLS_MB_HDR_BYTES + 8 * j) == daddr + (j - i); j++)
+				;
+			if (daddr >= r->md->data_bytes / BB || j - i > r->md->data_bytes / BB - daddr)
 				return bad(r, "block daddr 0x%llx (index block at byte %llu) lies beyond "
-					   "the end of the data device", (unsigned long long)daddr,
+					   "the end of the data device",
+					   (unsigned long long)(daddr >= r->md->data_bytes / BB ? daddr :
+								r->md->data_bytes / BB),
 					   (unsigned long long)at);
-			if (rd_blocks(r, r->md->data, daddr * BB, BB, "a block", at))
+			if (rd_blocks(r, r->md->data, daddr * BB, (uint64_t)(j - i) * BB, "a block", at))
 				return -1;
 		}
 		if (check_carried(r))

@@ -92,8 +92,8 @@ int xls_extmap_add(struct xls_extmap *m, uint64_t off, uint64_t len, uint64_t fo
 
 	if (!len)
 		return 0;
-	/* the first extent stays apart: it alone wins over later copies */
-	if (m->n && !(m->first_wins && m->n == 1) && follows(&m->e[m->n - 1], off, foff)) {
+	/* the protected extents stay apart: they alone win over later copies */
+	if (m->n > m->nprotect && follows(&m->e[m->n - 1], off, foff)) {
 		m->e[m->n - 1].len += len;
 		return 0;
 	}
@@ -246,12 +246,17 @@ out:
 	return rc;
 }
 
+void xls_extmap_protect(struct xls_extmap *m)
+{
+	m->nprotect = m->n;
+}
+
 int xls_extmap_finish(struct xls_extmap *m)
 {
 	bool overlaps = false;
 
-	if (m->first_wins && m->n)
-		m->e[0].seq = UINT64_MAX;
+	for (size_t i = 0; i < m->nprotect; i++)
+		m->e[i].seq = UINT64_MAX;
 	if (m->n < 2)
 		return 0;	/* nothing to sort (and qsort of NULL is undefined) */
 	qsort(m->e, m->n, sizeof(*m->e), cmp_extent);
@@ -330,8 +335,6 @@ static int gather_flush(struct gather *g)
 /* Read @len bytes at file offset @foff into @p, gathered with what precedes. */
 static int gather_add(struct gather *g, uint8_t *p, size_t len, uint64_t foff)
 {
-	int rc;
-
 	if (g->n && foff == g->fend &&
 	    (uint8_t *)g->iov[g->n - 1].iov_base + g->iov[g->n - 1].iov_len == p) {
 		g->iov[g->n - 1].iov_len += len;
@@ -339,7 +342,8 @@ static int gather_add(struct gather *g, uint8_t *p, size_t len, uint64_t foff)
 		return 0;
 	}
 	if (g->n && (foff < g->fend || foff - g->fend > SCRATCH_BYTES || g->n + 2 > IOV_BATCH)) {
-		rc = gather_flush(g);
+		int rc = gather_flush(g);
+
 		if (rc)
 			return rc;
 	}

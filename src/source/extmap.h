@@ -26,7 +26,7 @@ struct xls_extmap {
 	int			fd;		/* the file @foff points into (not owned) */
 	uint64_t		dev_bytes;	/* size of the device it stands for */
 	bool			holes_absent;	/* metadump: a hole is a block not carried */
-	bool			first_wins;	/* the first extent is read over later copies */
+	size_t			nprotect;	/* the first extents, read over later copies */
 	struct xls_extent	*e;		/* sorted by @off, disjoint once finished */
 	size_t			n, cap;
 	uint64_t		nseq;		/* extents added */
@@ -37,9 +37,15 @@ struct xls_extmap {
 int xls_extmap_add(struct xls_extmap *m, uint64_t off, uint64_t len, uint64_t foff);
 
 /*
+ * The extents added so far are read over any later copy of their bytes
+ * (xfs_mdrestore writes the superblock sector again at the end).
+ */
+void xls_extmap_protect(struct xls_extmap *m);
+
+/*
  * Sort, and resolve overlaps as xfs_mdrestore does (it writes the extents
- * in order, so the later copy is what a restored image holds; the first
- * extent, the superblock, it writes again at the end).  0 or -ENOMEM.
+ * in order, so the later copy is what a restored image holds; but see
+ * xls_extmap_protect).  0 or -ENOMEM.
  */
 int xls_extmap_finish(struct xls_extmap *m);
 

@@ -37,6 +37,8 @@ struct md_reader {
 	struct xls_error	*err;
 	uint64_t		carried;	/* bytes of blocks so far */
 	uint64_t		rt_bytes;	/* realtime device size */
+	uint32_t		sect_bytes;	/* sb_sectsize: what xfs_mdrestore rewrites */
+	bool			sb_taken;	/* the superblock's sector is indexed */
 };
 
 unsigned int xls_metadump_magic(const uint8_t *p, size_t n)
@@ -124,6 +126,9 @@ static int take_sb(struct md_reader *r, const uint8_t *sb, size_t n)
 			   (unsigned long long)dblocks, (unsigned long long)rblocks);
 	r->md->data_bytes = dblocks * bs;
 	r->rt_bytes = rblocks * bs;
+	r->sect_bytes = xls_be16(sb + offsetof(struct xfs_dsb, sb_sectsize));
+	if (r->sect_bytes < BB || r->sect_bytes > 32768 || (r->sect_bytes & (r->sect_bytes - 1)))
+		r->sect_bytes = BB;
 	if (xls_be64(sb + offsetof(struct xfs_dsb, sb_logstart)) == 0)
 		r->md->log_bytes = (uint64_t)xls_be32(sb + offsetof(struct xfs_dsb, sb_logblocks)) * bs;
 	return 0;
@@ -151,8 +156,8 @@ static int peek_sb(struct md_reader *r)
 }
 
 /* @len bytes of blocks at the current position are the device's at @off. */
-static int rd_blocks(struct md_reader *r, struct xls_extmap *map, uint64_t off,
-		     uint64_t len, const char *part, uint64_t at)
+static int rd_piece(struct md_reader *r, struct xls_extmap *map, uint64_t off,
+		    uint64_t len, const char *part, uint64_t at)
 {
 	r->carried += len;
 	if (r->zin) {
@@ -171,6 +176,26 @@ static int rd_blocks(struct md_reader *r, struct xls_extmap *map, uint64_t off,
 		return xls_error_set(r->err, XLS_EXIT_INTERNAL, "out of memory");
 	r->pos += len;
 	return 0;
+}
+
+/*
+ * The same, and the first blocks of all (the superblock: its first
+ * extent starts at daddr 0) apart: xfs_mdrestore writes its sector again
+ * at the end, from the first copy, so that copy wins over any later one.
+ */
+static int rd_blocks(struct md_reader *r, struct xls_extmap *map, uint64_t off,
+		     uint64_t len, const char *part, uint64_t at)
+{
+	uint64_t rest;
+
+	if (r->sb_taken || map != r->md->data)
+		return rd_piece(r, map, off, len, part, at);
+	r->sb_taken = true;
+	rest = len > r->sect_bytes ? len - r->sect_bytes : 0;
+	if (rd_piece(r, map, off, len - rest, part, at))
+		return -1;
+	xls_extmap_protect(map);
+	return rest ? rd_piece(r, map, off + (len - rest), rest, part, at) : 0;
 }
 
 /* Blocks of a device this tool does not read (realtime): passed over. */
@@ -404,14 +429,13 @@ static int parse_v2(struct md_reader *r)
 
 /* ------------------------------------------------------------------ */
 
-static struct xls_extmap *new_map(bool first_wins)
+static struct xls_extmap *new_map(void)
 {
 	struct xls_extmap *m = calloc(1, sizeof(*m));
 
 	if (m) {
 		m->fd = -1;
 		m->holes_absent = true;
-		m->first_wins = first_wins;
 	}
 	return m;
 }
@@ -462,7 +486,7 @@ int xls_metadump_open(struct xls_metadump *md, int fd, uint64_t size,
 	in->version = peek_version(&r);
 	if (!in->version)
 		return -1;
-	md->data = new_map(true);
+	md->data = new_map();
 	if (!md->data)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	if (in->version == 1) {
@@ -470,7 +494,7 @@ int xls_metadump_open(struct xls_metadump *md, int fd, uint64_t size,
 	} else {
 		rc = v2_header(&r);
 		if (!rc && in->external_log) {
-			md->log = new_map(false);
+			md->log = new_map();
 			if (!md->log)
 				return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 		}

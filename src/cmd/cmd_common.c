@@ -118,16 +118,36 @@ static void warn_input(const struct xls_source *src)
 			"it last\n", path, (unsigned long long)in->md.overlap_bytes);
 }
 
+/* The source stage's progress: a compressed input being decompressed. */
+static void cmd_unpack_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct xls_cmd *c = ctx;
+
+	if (!c->opt->progress || !total)
+		return;
+	fprintf(stderr, "\rxfs_logscope: decompressing: %3u%% of %llu bytes",
+		(unsigned int)(done * 100 / total), (unsigned long long)total);
+	/* the scan's progress follows on the same line: leave it empty */
+	if (done >= total)
+		fputs("\r\033[K", stderr);
+	c->progress_shown = true;
+}
+
 int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		 struct xls_error *err)
 {
+	struct xls_report_sink unpack = { .progress = cmd_unpack_progress };
+	struct xls_source_opts so = opt->src;
+
 	memset(c, 0, sizeof(*c));
 	c->opt = opt;
 	c->report.ctx = c;
 	c->report.finding = cmd_finding;
 	c->report.progress = cmd_progress;
 	xls_out_init(&c->out, stdout, opt->fmt);
-	if (xls_source_open(&c->src, &opt->src, err))
+	unpack.ctx = c;
+	so.report = &unpack;
+	if (xls_source_open(&c->src, &so, err))
 		return -1;
 	warn_input(&c->src);
 	if (xls_log_init(&c->log, &c->src, err)) {

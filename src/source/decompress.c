@@ -81,6 +81,11 @@ static int refill(struct xls_zstream *z, struct xls_error *err)
 		z->in_eof = true;
 	z->in_len += (size_t)n;
 	z->in_off += (uint64_t)n;
+	/* once a percent: a multi-gigabyte image takes minutes */
+	if (z->report && z->in_size && z->in_off * 100 / z->in_size != z->in_pct) {
+		z->in_pct = (unsigned int)(z->in_off * 100 / z->in_size);
+		xls_report_progress(z->report, z->in_off, z->in_size);
+	}
 	return 0;
 }
 
@@ -209,12 +214,15 @@ static int zstd_step(struct xls_zstream *z, uint8_t **out, size_t *avail,
 }
 
 int xls_zstream_open(struct xls_zstream *z, int fd, const char *path,
-		     enum xls_zformat f, struct xls_error *err)
+		     enum xls_zformat f, uint64_t size,
+		     const struct xls_report_sink *report, struct xls_error *err)
 {
 	memset(z, 0, sizeof(*z));
 	z->fmt = f;
 	z->fd = fd;
 	z->path = path;
+	z->in_size = size;
+	z->report = report;
 	z->in = malloc(IN_BYTES);
 	if (!z->in)
 		goto nomem;

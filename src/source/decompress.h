@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "base/err.h"
+#include "base/finding.h"
 
 enum xls_zformat {
 	XLS_Z_NONE,
@@ -48,11 +49,18 @@ struct xls_zstream {
 	bool			ended;		/* the stream ended where it should */
 	bool			frame_open;	/* zstd: inside a frame */
 	void			*state;		/* z_stream, lzma_stream or ZSTD_DStream */
+	const struct xls_report_sink *report;	/* progress, or NULL */
+	uint64_t		in_size;	/* of the compressed file, for progress */
+	unsigned int		in_pct;		/* the last percentage reported */
 };
 
-/* Start decompressing @fd (format @f); 0, or -1 with @err set. */
+/*
+ * Start decompressing @fd (format @f), @size bytes; progress (bytes of
+ * it read) to @report if not NULL.  0, or -1 with @err set.
+ */
 int xls_zstream_open(struct xls_zstream *z, int fd, const char *path,
-		     enum xls_zformat f, struct xls_error *err);
+		     enum xls_zformat f, uint64_t size,
+		     const struct xls_report_sink *report, struct xls_error *err);
 
 /*
  * Up to @len decompressed bytes into @buf: fewer only at the end of the

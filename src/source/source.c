@@ -406,12 +406,12 @@ static int peek_stream(struct xls_zin *zin, const char *path, struct peeked *pk,
 	return 0;
 }
 
-/* Start decompressing @fd, the file @path. */
-static int open_stream(struct xls_zin *zin, int fd, const char *path, enum xls_zformat z,
-		       const struct xls_source_opts *o, struct peeked *pk,
-		       struct xls_error *err)
+/* Start decompressing @fd, the file @path of @size bytes. */
+static int open_stream(struct xls_zin *zin, int fd, const char *path, uint64_t size,
+		       enum xls_zformat z, const struct xls_source_opts *o,
+		       struct peeked *pk, struct xls_error *err)
 {
-	if (xls_zin_open(zin, fd, path, z, o->max_expand, err))
+	if (xls_zin_open(zin, fd, path, z, size, o->max_expand, o->report, err))
 		return -1;
 	return peek_stream(zin, path, pk, err);
 }
@@ -486,7 +486,7 @@ static int open_bare_log(struct xls_source *src, const struct xls_source_opts *o
 		return -1;
 	if (pk.z) {
 		src->input.compression = pk.z;
-		rc = open_stream(&zin, src->log_fd, o->path, pk.z, o, &pk, err) ||
+		rc = open_stream(&zin, src->log_fd, o->path, src->log_dev_bytes, pk.z, o, &pk, err) ||
 		     not_bare(o->path, &pk, err) ||
 		     spool_device(src, &zin, &src->log_fd, &src->log_map,
 				  &src->log_dev_bytes, err) ? -1 : 0;
@@ -532,7 +532,7 @@ static int open_compressed_data(struct xls_source *src, const struct xls_source_
 	int rc;
 
 	src->input.compression = z;
-	rc = open_stream(&zin, src->data_fd, o->path, z, o, &pk, err);
+	rc = open_stream(&zin, src->data_fd, o->path, *data_bytes, z, o, &pk, err);
 	if (!rc && pk.mdver)
 		rc = open_metadump(src, &zin, 0, data_bytes, err);
 	else if (!rc && !pk.xfs_sb)
@@ -579,7 +579,6 @@ static int open_logdev(struct xls_source *src, const struct xls_source_opts *o,
 	struct xls_zin zin;
 	struct peeked pk;
 	char type[64];
-	int rc = 0;
 
 	if (open_input(o->logdev, o->force, &src->log_fd, &src->log_dev_bytes, err))
 		return -1;
@@ -587,8 +586,10 @@ static int open_logdev(struct xls_source *src, const struct xls_source_opts *o,
 	if (peek_file(src->log_fd, src->log_dev_bytes, o->logdev, &pk, err))
 		return -1;
 	if (pk.z) {
+		int rc = open_stream(&zin, src->log_fd, o->logdev, src->log_dev_bytes, pk.z, o,
+				     &pk, err);
+
 		src->input.log_compression = pk.z;
-		rc = open_stream(&zin, src->log_fd, o->logdev, pk.z, o, &pk, err);
 		if (!rc && !pk.mdver)
 			rc = spool_device(src, &zin, &src->log_fd, &src->log_map,
 					  &src->log_dev_bytes, err);

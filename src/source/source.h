@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/err.h"
+#include "base/finding.h"
 #include "source/decompress.h"
 #include "source/extmap.h"
 #include "source/metadump.h"
@@ -22,6 +23,8 @@ struct xls_source_opts {
 	bool		bare_log;	/* -f: @path is the log itself, no superblock */
 	bool		force;		/* read a mounted device anyway */
 	uint64_t	max_expand;	/* most bytes a compressed input may hold; 0: no limit */
+	/* progress of decompressing: bytes of the compressed file read; or NULL */
+	const struct xls_report_sink *report;
 };
 
 struct xls_geometry {

@@ -36,13 +36,14 @@ static int write_fully(int fd, const uint8_t *p, size_t len)
 static int spool_open(struct xls_spool *s, struct xls_error *err)
 {
 	const char *dir = getenv("TMPDIR");
-	char tmpl[4200];
 
 	memset(s, 0, sizeof(*s));
 	s->dir = dir && dir[0] ? dir : "/tmp";
 	s->fd = open(s->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (s->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
 		/* no O_TMPFILE on this filesystem: a name, unlinked at once */
+		char tmpl[4200];
+
 		snprintf(tmpl, sizeof(tmpl), "%s/xfs_logscope.XXXXXX", s->dir);
 		s->fd = mkostemp(tmpl, O_CLOEXEC);
 		if (s->fd >= 0)
@@ -107,13 +108,14 @@ static int spool_write(struct xls_spool *s, const uint8_t *p, size_t len, uint64
 /* ------------------------------------------------------------------ */
 
 int xls_zin_open(struct xls_zin *in, int fd, const char *path, enum xls_zformat f,
-		 uint64_t limit, struct xls_error *err)
+		 uint64_t size, uint64_t limit, const struct xls_report_sink *report,
+		 struct xls_error *err)
 {
 	memset(in, 0, sizeof(*in));
 	in->spool.fd = -1;
 	in->path = path;
 	in->limit = limit;
-	if (xls_zstream_open(&in->z, fd, path, f, err))
+	if (xls_zstream_open(&in->z, fd, path, f, size, report, err))
 		return -1;
 	in->buf = malloc(ZIN_BUF);
 	if (!in->buf)

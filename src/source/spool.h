@@ -34,12 +34,13 @@ struct xls_zin {
 };
 
 /*
- * Start reading compressed @fd (format @f) and make the spool.  @limit:
- * the most bytes the stream may decompress to (0: no limit).  0, or -1
- * with @err set.
+ * Start reading compressed @fd (format @f, @size bytes; progress to
+ * @report, which may be NULL) and make the spool.  @limit: the most bytes
+ * the stream may decompress to (0: no limit).  0, or -1 with @err set.
  */
 int xls_zin_open(struct xls_zin *in, int fd, const char *path, enum xls_zformat f,
-		 uint64_t limit, struct xls_error *err);
+		 uint64_t size, uint64_t limit, const struct xls_report_sink *report,
+		 struct xls_error *err);
 
 /*
  * Make at least @n bytes readable at *@p (fewer only at the end of the

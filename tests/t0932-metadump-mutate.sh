@@ -26,6 +26,9 @@ MKMD="perl $XLS_TOP/tests/lib/mkmd.pl"
 SEEDGEN="$XLS_BUILD/tests/xls-seedgen"
 MUTATE="$XLS_TOP/tests/fuzz/mutate-md.pl"
 FAILDIR="$XLS_BUILD/t0932-failures"
+EXT=md
+BASES_FROM="base() above (tests/lib/mkmd.pl)"
+. "$XLS_TOP/tests/lib/mutate-lib.sh"
 
 if ! [ -x "$SEEDGEN" ] || ! command -v perl >/dev/null 2>&1 ||
    ! command -v timeout >/dev/null 2>&1 || ! command -v zstd >/dev/null 2>&1; then
@@ -95,30 +98,6 @@ run_all() {	# $1 input, $2 index
 	done
 }
 
-run_batch() {	# $1 first, $2 last
-	nb=$(wc -l <bases.list)
-	fails=0
-	i=$1
-	while [ "$i" -le "$2" ]; do
-		k=$(( (i * 2654435761 + SEED) % nb + 1 ))
-		b=$(sed -n "${k}p" bases.list)
-		what=$(perl "$MUTATE" "$SEED" "$i" "bases/$b" m.md) || return 1
-		if ! run_all m.md "$i" >fail.out 2>&1; then
-			fails=$((fails + 1))
-			mkdir -p "$FAILDIR"
-			cp m.md "$FAILDIR/seed$SEED-$i.md"
-			{
-				echo "mutation $i of seed $SEED: $b: $what"
-				cat fail.out
-			} >"$FAILDIR/seed$SEED-$i.txt"
-			echo "FAILED: mutation $i ($b: $what)"
-			cat fail.out
-		fi
-		i=$((i + 1))
-	done
-	[ "$fails" -eq 0 ]
-}
-
 # What make fuzz-metadump once found (tests/fuzz/crashes-md/NAME.md, with
 # NAME.txt saying what): every command, as the mutations.
 for f in "$XLS_TOP"/tests/fuzz/crashes-md/*.md; do
@@ -128,13 +107,5 @@ for f in "$XLS_TOP"/tests/fuzz/crashes-md/*.md; do
 	"
 done
 
-first=1
-while [ "$first" -le "$N" ]; do
-	last=$((first + BATCH - 1))
-	[ "$last" -le "$N" ] || last=$N
-	test_expect_success "metadump mutations $first-$last (seed $SEED): no signal, no hang, no sanitizer report" "
-		run_batch $first $last
-	"
-	first=$((last + 1))
-done
+mutation_tests "metadump mutations"
 test_done

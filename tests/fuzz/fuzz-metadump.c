@@ -32,6 +32,7 @@
 #include "trans/scan.h"
 #include "recover/recover.h"
 #include "source/source.h"
+#include "fuzz-memfd.h"
 
 #define FUZZ_MAX_EXPAND		(64ull << 20)
 #define FUZZ_MAX_EXTENTS	4096
@@ -55,23 +56,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void load(const uint8_t *data, size_t size)
-{
-	size_t off = 0;
-
-	if (ftruncate(memfd, 0) || ftruncate(memfd, (off_t)size))
-		abort();
-	while (off < size) {
-		ssize_t n = pwrite(memfd, data + off, size - off, (off_t)off);
-
-		if (n <= 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			abort();
-		}
-		off += (size_t)n;
-	}
-}
 
 /* @len bytes at @off of the device @m stands for: the data device or the log. */
 static void rd(const struct xls_source *src, bool log, uint64_t off, size_t len)
@@ -149,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > 8u << 20)
 		return -1;
-	load(data, size);
+	fuzz_memfd_load(memfd, data, size, size);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
 	o.path = path;
 	o.force = true;		/* a memfd is never mounted: skip the /sys walk */

@@ -35,7 +35,7 @@ SEEDGEN		:= $(BUILD)/tests/xls-seedgen
 # change of an interface it calls cannot wait for the next fuzzing run.
 tests: $(SEEDGEN) $(BUILD)/tests/fuzz-log.checked $(BUILD)/tests/fuzz-metadump.checked
 
-$(BUILD)/tests/fuzz-%.checked: tests/fuzz/fuzz-%.c $(HDR_ALL) config.mk
+$(BUILD)/tests/fuzz-%.checked: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-memfd.h $(HDR_ALL) config.mk
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(CPPFLAGS) -Isrc $(XCFLAGS) -Werror -fsyntax-only $<
 	@touch $@
@@ -49,7 +49,7 @@ $(FUZZ_BUILD)/%.o: src/%.c config.mk
 	$(FUZZ_CC) $(CPPFLAGS) -Isrc -DXLS_VERSION='"$(VERSION)"' -std=c11 $(WARN) \
 		$(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-$(FUZZ_BUILD)/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_OBJ)
+$(FUZZ_BUILD)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz-memfd.h $(FUZZ_OBJ)
 	$(FUZZ_CC) $(CPPFLAGS) -Isrc -std=c11 $(WARN) -Werror $(FUZZ_CFLAGS) $(FUZZ_SAN) \
 		-fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LIBS)
 

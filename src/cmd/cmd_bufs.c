@@ -11,6 +11,7 @@
 #include "analysis/analysis.h"
 #include "analysis/stats.h"
 #include "cmd/cmd.h"
+#include "semantics/owner.h"
 
 static const struct xls_column buf_columns[] = {
 	{ "tid",	"TID",		10 },
@@ -25,6 +26,7 @@ static const struct xls_column buf_columns[] = {
 	{ "dirty_bytes", "DIRTY",	6 },
 	{ "dirty_pct",	"DIRTY%",	6 },
 	{ "log_cost",	"COST",		6 },
+	{ "owner",	"OWNER",	-24 },
 	{ "problems",	"PROBLEMS",	-1 },
 };
 #define NCOLS (sizeof(buf_columns) / sizeof(buf_columns[0]))
@@ -35,6 +37,8 @@ static const struct xls_column buf_columns[] = {
 struct bufs_ctx {
 	struct xls_cmd		*c;
 	struct xls_buf_analysis	ba;
+	struct xls_owner_map	owners;
+	struct xls_owner	owner;
 	struct xls_fieldset	fs;
 };
 
@@ -78,13 +82,23 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	if (it->type != XFS_LI_BUF)
 		return 0;
 	xls_buf_analyse(it, &bc->ba);
-	if (!wanted(c->opt, t, &bc->ba))
+	if (!wanted(c->opt, t, &bc->ba)) {
+		/* the headers it logs name the owner of later items */
+		if (bc->ba.parsed)
+			xls_owner_note_item(&bc->owners, it, &bc->ba);
+		return 0;
+	}
+	if (bc->ba.parsed)
+		xls_owner_of_item(&bc->owners, it, &bc->ba, &bc->owner);
+	if (c->opt->has_ino && (!bc->ba.parsed || !xls_owner_has_ino(&bc->owner, c->opt->ino)))
 		return 0;
 	xls_fields_reset(fs);
 	xls_field_hex(fs, "tid", t->tid);
 	xls_field_lsn(fs, "lsn", t->lsn);
 	xls_field_uint(fs, "item", t->nitems);
 	xls_describe_buf(&bc->ba, fs);
+	if (bc->ba.parsed)
+		xls_describe_owner(&bc->owner, c->out.fmt == XLS_FMT_TEXT, fs);
 	if (c->opt->verbose && c->out.fmt == XLS_FMT_JSON && bc->ba.parsed)
 		xls_describe_buf_regions(&bc->ba, it, fs);
 	if (c->out.fmt == XLS_FMT_TEXT) {
@@ -314,10 +328,12 @@ static int run_table(struct xls_cmd *c, struct xls_error *err)
 	if (!bc)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	bc->c = c;
+	xls_owner_map_init(&bc->owners, &c->src);
 	xls_out_csv_layout(&c->out, &xls_csv_bufs);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_heading(&c->out, buf_columns, NCOLS);
 	rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
+	xls_owner_map_release(&bc->owners);
 	free(bc);
 	return rc;
 }

@@ -51,7 +51,7 @@ void xls_rinode_capture(struct xls_recover *r, struct tstore *ts, struct rrec *r
 	rec->iboff = (uint32_t)ino.ilf_boffset;
 	rec->ldi_flushiter = ino.has_core ? ino.core.di_flushiter : 0;
 	/* history: what the item logged, when it writes into the kept buffer */
-	if (!r->opt.keep || rec->iblkno != r->opt.keep_blkno)
+	if (!r->opt.keep_inodes && (!r->opt.keep || rec->iblkno != r->opt.keep_blkno))
 		return;
 	memset(k, 0, sizeof(*k));
 	k->fields = ino.ilf_fields;

@@ -259,7 +259,7 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 	d->ri.list = list;
 	d->ri.reason = "";
 	r->sum.items++;
-	d->quiet = r->opt.keep && !kept(r, rec);
+	d->quiet = r->opt.quiet || (r->opt.keep && !kept(r, rec));
 	decide_item(d, rec);
 	if (rec->kept_inode) {
 		d->ino = rec->ino_keep;

@@ -109,6 +109,9 @@ struct xls_rbuf {
 	const struct xls_runlinked *unlinked;
 	/* with xls_recover_opts.keep_blkno: the logged bytes of each place */
 	const uint8_t	*data;		/* res->places[i] bytes, concatenated */
+	/* the block's first bytes as this item leaves them; NULL if unknown */
+	const uint8_t	*head;
+	uint32_t	head_len;
 };
 
 /* What an inode item logged (kept for the buffer history follows). */
@@ -229,6 +232,12 @@ struct xls_recover_opts {
 	/* keep the logged bytes of buffer items at this daddr (history) */
 	bool		keep;
 	int64_t		keep_blkno;
+	/* ... and of every buffer item of these types (1 << XFS_BLFT_*) */
+	uint32_t	keep_types;
+	/* keep what every inode item logged (xls_ritem.inode) */
+	bool		keep_inodes;
+	/* no one reads the detail sentences: do not write them */
+	bool		quiet;
 };
 
 struct xls_recover_sink {

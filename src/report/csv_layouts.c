@@ -38,7 +38,8 @@ LAYOUT(xls_csv_trans, true, "tid", "lsn", "index", "item");
 LAYOUT(xls_csv_bufs, false,
        "tid", "lsn", "item", "blkno", "len", "type", "flags", "map_size", "regions",
        "runs", "split_runs", "dirty_bytes", "dirty_pct", "data_bytes", "log_cost",
-       "problems", "finding");
+       "problems", "finding", "owner", "btree", "agno", "owner_ino", "ino_first",
+       "ino_last", "owner_from");
 
 /* stats: the buffer type table (xls_describe_type_row) */
 LAYOUT(xls_csv_stats_types, false,
@@ -50,7 +51,8 @@ LAYOUT(xls_csv_ritem, false,
        "tid", "lsn", "seq", "order", "index", "list", "blkno", "len", "type", "flags",
        "decision", "decision_text", "reason", "block_magic", "block_lsn", "cancel_refs",
        "compound", "seg", "nseg", "seg_offset", "kernel_warning", "fail", "write_fails",
-       "detail");
+       "detail", "owner", "btree", "agno", "owner_ino", "ino_first", "ino_last",
+       "owner_from");
 
 /* recover --summary: xls_describe_rsummary */
 LAYOUT(xls_csv_rsummary, false,
@@ -67,4 +69,8 @@ LAYOUT(xls_csv_rsummary, false,
 LAYOUT(xls_csv_appearance, false,
        "seq", "tid", "lsn", "index", "len", "type", "flags", "regions", "dirty_bytes",
        "dirty_pct", "cancel_refs", "committed", "decision", "decision_text", "reason",
-       "block_lsn", "kernel_warning", "detail", "write_fails");
+       "block_lsn", "kernel_warning", "detail", "write_fails", "owner", "btree", "agno",
+       "owner_ino", "ino_first", "ino_last", "owner_from");
+
+/* lost: the directory entries (xls_describe_lost_dirent) */
+LAYOUT(xls_csv_lost, false, "dir", "path", "name", "ino", "op");

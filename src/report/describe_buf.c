@@ -78,3 +78,26 @@ void xls_describe_buf_regions(const struct xls_buf_analysis *ba,
 		       it->nregions > 1 ? it->regions + 1 : NULL,
 		       it->nregions > 1 ? it->nregions - 1 : 0);
 }
+
+void xls_describe_owner(const struct xls_owner *o, bool text, struct xls_fieldset *fs)
+{
+	char buf[80];
+
+	if (text) {
+		xls_owner_str(o, buf, sizeof(buf));
+		xls_field_str(fs, "owner", buf);
+		return;
+	}
+	xls_field_str(fs, "owner", xls_owner_kind_name(o->kind));
+	if (o->btree)
+		xls_field_str(fs, "btree", o->btree);
+	if (o->has_agno)
+		xls_field_uint(fs, "agno", o->agno);
+	if (o->has_ino)
+		xls_field_hex(fs, "owner_ino", o->ino);
+	if (o->kind == XLS_OWN_INODES) {
+		xls_field_hex(fs, "ino_first", o->ino_first);
+		xls_field_hex(fs, "ino_last", o->ino_last);
+	}
+	xls_field_str(fs, "owner_from", xls_owner_from_name(o->from));
+}

@@ -1,0 +1,225 @@
+/*
+ * Semantics stage: directory entries of data, block-form and shortform
+ * directories (xfs_da_format.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/ondisk.h"
+#include <xfs/xfs_da_format.h>
+#include "semantics/dirent.h"
+
+#define DATA_ALIGN	XFS_DIR2_DATA_ALIGN	/* entries are 8-byte aligned */
+#define FREE_TAG	XFS_DIR2_DATA_FREE_TAG
+
+static const char *const problem_names[] = {
+	"bad_magic", "bad_namelen", "past_end", "bad_tag", "bad_free_len",
+	"bad_tail", "sf_count", "sf_header",
+};
+
+void xls_dir_problems_str(uint32_t problems, char *buf, size_t bufsz)
+{
+	size_t n = 0;
+
+	if (bufsz)
+		buf[0] = '\0';
+	for (unsigned int i = 0; i < sizeof(problem_names) / sizeof(problem_names[0]); i++) {
+		if (!(problems & (1u << i)) || n >= bufsz)
+			continue;
+		n += (size_t)snprintf(buf + n, bufsz - n, "%s%s", n ? "|" : "", problem_names[i]);
+	}
+}
+
+bool xls_dirent_is_dot(const struct xls_dirent *e)
+{
+	return (e->namelen == 1 && e->name[0] == '.') ||
+	       (e->namelen == 2 && e->name[0] == '.' && e->name[1] == '.');
+}
+
+/* Bytes of a data entry with a name of @namelen (xfs_dir2_data_entsize). */
+static uint32_t entsize(const struct xls_geometry *g, uint32_t namelen)
+{
+	uint32_t n = 8 + 1 + namelen + 2 + (g->has_ftype ? 1 : 0);
+
+	return (n + DATA_ALIGN - 1) & ~(uint32_t)(DATA_ALIGN - 1);
+}
+
+bool xls_dir_is_data_block(const uint8_t *blk, uint32_t len)
+{
+	uint32_t m;
+
+	if (len < 4)
+		return false;
+	m = xls_be32(blk);
+	return m == XFS_DIR2_DATA_MAGIC || m == XFS_DIR3_DATA_MAGIC ||
+	       m == XFS_DIR2_BLOCK_MAGIC || m == XFS_DIR3_BLOCK_MAGIC;
+}
+
+/* Where the data area of block @blk starts and ends. */
+static uint32_t data_area(const uint8_t *blk, uint32_t len, uint32_t *start,
+			  uint32_t *end)
+{
+	uint32_t m = xls_be32(blk);
+	bool v3 = m == XFS_DIR3_DATA_MAGIC || m == XFS_DIR3_BLOCK_MAGIC;
+
+	*start = v3 ? sizeof(struct xfs_dir3_data_hdr) : sizeof(struct xfs_dir2_data_hdr);
+	*end = len;
+	if (*start > len)
+		return XLS_DIRP_PAST_END;
+	if (m == XFS_DIR2_BLOCK_MAGIC || m == XFS_DIR3_BLOCK_MAGIC) {
+		uint64_t count, leaf;
+
+		if (len < *start + sizeof(struct xfs_dir2_block_tail))
+			return XLS_DIRP_TAIL;
+		count = xls_be32(blk + len - sizeof(struct xfs_dir2_block_tail));
+		leaf = count * sizeof(struct xfs_dir2_leaf_entry) +
+		       sizeof(struct xfs_dir2_block_tail);
+		if (leaf > len - *start)
+			return XLS_DIRP_TAIL;
+		*end = len - (uint32_t)leaf;
+	}
+	return 0;
+}
+
+/*
+ * The entry or free entry at @off of @blk (data area ends at @end): its
+ * size, or 0 with *@problem set when it does not fit.  @e gets a real
+ * entry (e->namelen 0 for a free one).
+ */
+static uint32_t entry_at(const struct xls_geometry *g, const uint8_t *blk, uint32_t off,
+			 uint32_t end, struct xls_dirent *e, uint32_t *problem)
+{
+	uint32_t size, namelen;
+
+	e->namelen = 0;
+	if (off + 4 > end) {
+		*problem = XLS_DIRP_PAST_END;
+		return 0;
+	}
+	if (xls_be16(blk + off) == FREE_TAG) {
+		size = xls_be16(blk + off + 2);
+		if (size < DATA_ALIGN || size % DATA_ALIGN || size > end - off ||
+		    xls_be16(blk + off + size - 2) != off) {
+			*problem = XLS_DIRP_UNUSED_LEN;
+			return 0;
+		}
+		return size;
+	}
+	if (off + 9 > end) {
+		*problem = XLS_DIRP_PAST_END;
+		return 0;
+	}
+	namelen = blk[off + 8];
+	if (!namelen) {
+		*problem = XLS_DIRP_NAMELEN;
+		return 0;
+	}
+	size = entsize(g, namelen);
+	if (size > end - off) {
+		*problem = XLS_DIRP_PAST_END;
+		return 0;
+	}
+	if (xls_be16(blk + off + size - 2) != off) {
+		*problem = XLS_DIRP_TAG;
+		return 0;
+	}
+	e->ino = xls_be64(blk + off);
+	e->offset = off;
+	e->namelen = (uint8_t)namelen;
+	e->name = blk + off + 9;
+	e->ftype = g->has_ftype ? blk[off + 9 + namelen] : 0;
+	return size;
+}
+
+uint32_t xls_dir_block_walk(const struct xls_geometry *g, const uint8_t *blk,
+			    uint32_t len, xls_dirent_fn fn, void *ctx)
+{
+	uint32_t start, end, problems;
+
+	if (!xls_dir_is_data_block(blk, len))
+		return XLS_DIRP_MAGIC;
+	problems = data_area(blk, len, &start, &end);
+	if (problems)
+		return problems;
+	for (uint32_t off = start; off < end;) {
+		struct xls_dirent e;
+		uint32_t p = 0, size = entry_at(g, blk, off, end, &e, &p);
+
+		if (!size)
+			return problems | p;
+		if (e.namelen && fn(ctx, &e))
+			break;
+		off += size;
+	}
+	return problems;
+}
+
+uint32_t xls_dir_range_scan(const struct xls_geometry *g, const uint8_t *blk,
+			    uint32_t len, uint32_t start, uint32_t end,
+			    xls_dirent_fn fn, void *ctx)
+{
+	uint32_t dstart = 0, dend = len;
+
+	if (end > len)
+		end = len;
+	if (xls_dir_is_data_block(blk, len) && data_area(blk, len, &dstart, &dend) == 0) {
+		if (start < dstart)
+			start = dstart;
+		if (end > dend)
+			end = dend;
+	}
+	start = (start + DATA_ALIGN - 1) & ~(uint32_t)(DATA_ALIGN - 1);
+	for (uint32_t off = start; off < end;) {
+		struct xls_dirent e;
+		uint32_t p = 0, size = entry_at(g, blk, off, end, &e, &p);
+
+		/* not an entry here: the next aligned offset may start one */
+		if (!size) {
+			off += DATA_ALIGN;
+			continue;
+		}
+		if (e.namelen && fn(ctx, &e))
+			break;
+		off += size;
+	}
+	return 0;
+}
+
+uint32_t xls_dir_sf_walk(const struct xls_geometry *g, const uint8_t *fork,
+			 uint32_t len, uint64_t *parent, xls_dirent_fn fn, void *ctx)
+{
+	uint32_t count, i8, isz, off;
+
+	*parent = 0;
+	if (len < 2)
+		return XLS_DIRP_SF_HDR;
+	count = fork[0];
+	i8 = fork[1];
+	isz = i8 ? 8 : 4;
+	if (2 + isz > len)
+		return XLS_DIRP_SF_HDR;
+	*parent = i8 ? xls_be64(fork + 2) : xls_be32(fork + 2);
+	off = 2 + isz;
+	for (uint32_t i = 0; i < count; i++) {
+		struct xls_dirent e;
+		uint32_t namelen, size;
+
+		if (off + 3 > len)
+			return XLS_DIRP_SF_COUNT;
+		namelen = fork[off];
+		if (!namelen)
+			return XLS_DIRP_NAMELEN;
+		size = 3 + namelen + (g->has_ftype ? 1 : 0) + isz;
+		if (size > len - off)
+			return XLS_DIRP_PAST_END;
+		e.offset = xls_be16(fork + off + 1);
+		e.namelen = (uint8_t)namelen;
+		e.name = fork + off + 3;
+		e.ftype = g->has_ftype ? fork[off + 3 + namelen] : 0;
+		e.ino = i8 ? xls_be64(fork + off + size - 8) : xls_be32(fork + off + size - 4);
+		if (fn(ctx, &e))
+			break;
+		off += size;
+	}
+	return 0;
+}

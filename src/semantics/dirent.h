@@ -1,0 +1,76 @@
+/*
+ * Semantics stage: directory entries, from directory data and block-form
+ * blocks (xfs_dir2_data_entry in the data area after the xfs_dir2_data_hdr
+ * or xfs_dir3_data_hdr, up to the leaf entries and xfs_dir2_block_tail of
+ * a block-form block), from byte ranges of such blocks (the entries whole
+ * inside a logged region, recognised by their tag), and from shortform
+ * directories in a data fork (xfs_dir2_sf_hdr, xfs_dir2_sf_entry).
+ *
+ * Hostile input gives problems, never a read outside the bytes given or a
+ * walk that does not advance: every length is checked against the block
+ * or the fork before use.
+ */
+#ifndef XLS_DIRENT_H
+#define XLS_DIRENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "source/source.h"
+
+struct xls_dirent {
+	uint64_t	ino;
+	uint32_t	offset;		/* of the entry in the block, or in the fork */
+	uint8_t		namelen;
+	uint8_t		ftype;		/* XFS_DIR3_FT_*, 0 without ftype */
+	const uint8_t	*name;		/* namelen bytes, not NUL-terminated */
+};
+
+/* What a walk found wrong; the walk stops at the first of the fatal ones. */
+enum xls_dir_problem {
+	XLS_DIRP_MAGIC		= 1 << 0,	/* no data or block magic */
+	XLS_DIRP_NAMELEN	= 1 << 1,	/* a name length of 0 */
+	XLS_DIRP_PAST_END	= 1 << 2,	/* an entry past the block or fork */
+	XLS_DIRP_TAG		= 1 << 3,	/* an entry's tag is not its offset */
+	XLS_DIRP_UNUSED_LEN	= 1 << 4,	/* a free entry's length is bad */
+	XLS_DIRP_TAIL		= 1 << 5,	/* block tail count does not fit */
+	XLS_DIRP_SF_COUNT	= 1 << 6,	/* shortform count past the fork */
+	XLS_DIRP_SF_HDR		= 1 << 7,	/* shortform header past the fork */
+};
+
+/* "bad_magic|bad_namelen|..." of @problems into @buf. */
+void xls_dir_problems_str(uint32_t problems, char *buf, size_t bufsz);
+
+/* Called for each entry ("." and ".." included); non-zero stops the walk. */
+typedef int (*xls_dirent_fn)(void *ctx, const struct xls_dirent *e);
+
+/* Is @blk (at least 4 bytes) a directory data or block-form block? */
+bool xls_dir_is_data_block(const uint8_t *blk, uint32_t len);
+
+/*
+ * Every entry of the data or block-form directory block @blk of @len
+ * bytes, in order.  Returns the problems found (0: none).
+ */
+uint32_t xls_dir_block_walk(const struct xls_geometry *g, const uint8_t *blk,
+			    uint32_t len, xls_dirent_fn fn, void *ctx);
+
+/*
+ * The entries that lie whole inside bytes [@start, @end) of directory
+ * block @blk of @len bytes, found without the rest of the block: at each
+ * 8-byte aligned offset, an entry whose tag is its own offset (or a free
+ * entry whose tag is).  Returns the problems found.
+ */
+uint32_t xls_dir_range_scan(const struct xls_geometry *g, const uint8_t *blk,
+			    uint32_t len, uint32_t start, uint32_t end,
+			    xls_dirent_fn fn, void *ctx);
+
+/*
+ * The shortform directory in data fork @fork of @len bytes: *@parent gets
+ * the parent inode, @fn each entry.  Returns the problems found.
+ */
+uint32_t xls_dir_sf_walk(const struct xls_geometry *g, const uint8_t *fork,
+			 uint32_t len, uint64_t *parent, xls_dirent_fn fn, void *ctx);
+
+/* Is the entry "." or ".."? */
+bool xls_dirent_is_dot(const struct xls_dirent *e);
+
+#endif /* XLS_DIRENT_H */

@@ -1,0 +1,517 @@
+/*
+ * Semantics stage: what zeroing the log would lose, as the difference of
+ * the filesystem recovery leaves and the one on the device.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/ondisk.h"
+#include "semantics/fsview.h"
+#include "semantics/lost.h"
+#include "semantics/names.h"
+#include "semantics/owner.h"
+
+/* What made an inode worth comparing. */
+#define TOUCH_INODE	1u	/* an inode item replayed */
+#define TOUCH_DIR	2u	/* a directory block it owns replayed */
+
+struct ent {
+	uint64_t	ino;
+	uint32_t	name;		/* offset in the side's pool */
+	uint8_t		len;
+};
+
+/* The entries of one directory on one side. */
+struct side {
+	struct ent	*e;
+	uint32_t	n, cap;
+	char		*pool;
+	uint32_t	used, pcap;
+	bool		nomem;
+	/* device side: entries to free inodes are left out (xfs_repair) */
+	const struct xls_fsview *check_free;
+};
+
+struct xls_lost {
+	const struct xls_source		*src;
+	struct xls_overlay		ovl;
+	struct xls_fsview		disk, final;
+	struct xls_hashmap		touched;	/* ino -> TOUCH_* */
+	struct xls_names		names;
+	struct xls_lost_summary		sum;
+	struct xls_lost_dirent		*dirents;
+	uint32_t			ndirents, capdirents;
+	struct xls_lost_inode		*inodes;
+	uint32_t			ninodes, capinodes;
+	struct xls_lost_apart		*aparts;
+	uint32_t			naparts, capaparts;
+	/* strings and changes the results point to, freed at the end */
+	char				**strs;
+	uint32_t			nstrs, capstrs;
+	bool				nomem;
+};
+
+/* ------------------------------------------------------------------ */
+/* memory */
+
+static void *push(void **base, uint32_t *n, uint32_t *cap, size_t elem, bool *nomem)
+{
+	if (*n == *cap) {
+		uint32_t ncap = *cap ? *cap * 2 : 64;
+		void *p = ncap > *cap ? realloc(*base, (size_t)ncap * elem) : NULL;
+
+		if (!p) {
+			*nomem = true;
+			return NULL;
+		}
+		*base = p;
+		*cap = ncap;
+	}
+	return (uint8_t *)*base + (size_t)(*n)++ * elem;
+}
+
+/* A copy of @len bytes of @s as a string the results keep. */
+static const char *keep_str(struct xls_lost *l, const char *s, size_t len)
+{
+	char **slot = push((void **)&l->strs, &l->nstrs, &l->capstrs, sizeof(*slot), &l->nomem);
+	char *p;
+
+	if (!slot)
+		return "";
+	p = malloc(len + 1);
+	if (!p) {
+		l->nstrs--;
+		l->nomem = true;
+		return "";
+	}
+	memcpy(p, s, len);
+	p[len] = '\0';
+	*slot = p;
+	return p;
+}
+
+struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t overlay_max,
+			      struct xls_error *err)
+{
+	struct xls_lost *l = calloc(1, sizeof(*l));
+	uint32_t types = (1u << XFS_BLFT_DIR_BLOCK_BUF) | (1u << XFS_BLFT_DIR_DATA_BUF) |
+			 (1u << XFS_BLFT_BTREE_BUF) | (1u << XFS_BLFT_DINO_BUF);
+
+	if (!l) {
+		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return NULL;
+	}
+	l->src = src;
+	xls_overlay_init(&l->ovl, src, types, overlay_max);
+	l->disk.src = l->final.src = src;
+	l->final.ovl = &l->ovl;
+	xls_names_init(&l->names, &l->final);
+	l->sum.overlay_max = overlay_max;
+	return l;
+}
+
+void xls_lost_free(struct xls_lost *l)
+{
+	if (!l)
+		return;
+	xls_overlay_release(&l->ovl);
+	xls_hashmap_free(&l->touched);
+	xls_names_release(&l->names);
+	for (uint32_t i = 0; i < l->nstrs; i++)
+		free(l->strs[i]);
+	for (uint32_t i = 0; i < l->ninodes; i++)
+		free((void *)l->inodes[i].changes);
+	free(l->strs);
+	free(l->dirents);
+	free(l->inodes);
+	free(l->aparts);
+	free(l);
+}
+
+/* ------------------------------------------------------------------ */
+/* recovery's items */
+
+static void touch(struct xls_lost *l, uint64_t ino, uint32_t why)
+{
+	uint32_t *v = xls_hashmap_find(&l->touched, ino, 0);
+
+	if (v)
+		*v |= why;
+	else if (xls_hashmap_put(&l->touched, ino, 0, why))
+		l->nomem = true;
+}
+
+static bool is_dir_data(unsigned int blft)
+{
+	return blft == XFS_BLFT_DIR_BLOCK_BUF || blft == XFS_BLFT_DIR_DATA_BUF;
+}
+
+static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_ritem *ri)
+{
+	struct xls_lost *l = ctx;
+	bool replayed = ri->decision == XLS_RD_REPLAY || ri->decision == XLS_RD_REPLAY_ALWAYS;
+
+	xls_overlay_take(&l->ovl, rt, ri);
+	if (!replayed)
+		return 0;
+	if (ri->has_ino && ri->decision == XLS_RD_REPLAY)
+		touch(l, ri->ino, TOUCH_INODE);
+	if (ri->buf && is_dir_data(ri->buf->blft) && ri->buf->head) {
+		struct xls_owner o;
+
+		if (xls_owner_from_header(&l->src->geo, ri->buf->blkno, ri->buf->len,
+					  ri->buf->head, ri->buf->head_len, &o) && o.has_ino)
+			touch(l, o.ino, TOUCH_DIR);
+	}
+	return l->nomem ? -ENOMEM : 0;
+}
+
+static int on_trans(void *ctx, const struct xls_rtrans *rt)
+{
+	struct xls_lost *l = ctx;
+	struct xls_lost_apart *a;
+
+	if (rt->replayed)
+		return 0;
+	a = push((void **)&l->aparts, &l->naparts, &l->capaparts, sizeof(*a), &l->nomem);
+	if (!a)
+		return -ENOMEM;
+	memset(a, 0, sizeof(*a));
+	a->kind = rt->t->state == XLS_TRANS_CORRUPT ? "corrupt" : "discarded";
+	a->tid = rt->t->tid;
+	a->lsn = rt->t->lsn;
+	snprintf(a->what, sizeof(a->what), "%u items: %s", rt->nitems,
+		 rt->t->state == XLS_TRANS_CORRUPT ? "recovery stops at this corrupt transaction" :
+		 "no commit record: recovery drops it too");
+	return 0;
+}
+
+static int on_intent(void *ctx, const struct xls_rintent *in)
+{
+	struct xls_lost *l = ctx;
+	struct xls_lost_apart *a = push((void **)&l->aparts, &l->naparts, &l->capaparts,
+					sizeof(*a), &l->nomem);
+
+	if (!a)
+		return -ENOMEM;
+	memset(a, 0, sizeof(*a));
+	a->kind = in->kind;
+	a->tid = in->tid;
+	a->lsn = in->lsn;
+	a->id = in->id;
+	snprintf(a->what, sizeof(a->what), "%s", in->what);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* one directory, both sides */
+
+static int collect(void *ctx, const struct xls_dirent *e)
+{
+	struct side *s = ctx;
+	struct ent *x;
+
+	if (s->check_free) {
+		uint8_t dino[2048];
+		struct xls_inode_core c;
+
+		if (xls_fsview_read_inode(s->check_free, e->ino, dino, NULL) == 0) {
+			xls_fsview_core(&s->check_free->src->geo, dino, &c);
+			if (xls_inode_core_free(&c))
+				return 0;
+		}
+	}
+	x = push((void **)&s->e, &s->n, &s->cap, sizeof(*x), &s->nomem);
+	if (!x)
+		return 1;
+	while (s->used + e->namelen > s->pcap) {
+		uint32_t ncap = s->pcap ? s->pcap * 2 : 4096;
+		char *p = realloc(s->pool, ncap);
+
+		if (!p) {
+			s->nomem = true;
+			s->n--;
+			return 1;
+		}
+		s->pool = p;
+		s->pcap = ncap;
+	}
+	memcpy(s->pool + s->used, e->name, e->namelen);
+	x->ino = e->ino;
+	x->name = s->used;
+	x->len = e->namelen;
+	s->used += e->namelen;
+	return 0;
+}
+
+static int cmp_ent(const void *a, const void *b, void *pool_arg)
+{
+	const struct ent *x = a, *y = b;
+	const char *pool = pool_arg;
+	int c = memcmp(pool + x->name, pool + y->name, x->len < y->len ? x->len : y->len);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+static int cmp_names(const struct side *a, const struct ent *x, const struct side *b,
+		     const struct ent *y)
+{
+	int c = memcmp(a->pool + x->name, b->pool + y->name, x->len < y->len ? x->len : y->len);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+static void sort_side(struct side *s)
+{
+	if (s->n)
+		qsort_r(s->e, s->n, sizeof(*s->e), cmp_ent, s->pool);
+}
+
+static void add_dirent(struct xls_lost *l, uint64_t dir, const struct side *s,
+		       const struct ent *e, bool add)
+{
+	struct xls_lost_dirent *d = push((void **)&l->dirents, &l->ndirents, &l->capdirents,
+					 sizeof(*d), &l->nomem);
+
+	if (!d)
+		return;
+	d->dir = dir;
+	d->ino = e->ino;
+	d->add = add;
+	d->name = keep_str(l, s->pool + e->name, e->len);
+	d->dir_path = NULL;
+	if (add)
+		l->sum.dirents_added++;
+	else
+		l->sum.dirents_removed++;
+}
+
+static void compare_dir(struct xls_lost *l, uint64_t dir)
+{
+	struct side d = { .check_free = &l->disk }, f = { 0 };
+	uint64_t parent;
+	uint32_t i = 0, j = 0;
+
+	l->sum.dir_problems |= xls_fsview_dir(&l->disk, dir, &parent, collect, &d) &
+			       ~XLS_FSVIEW_NOT_DIR;
+	l->sum.dir_problems |= xls_fsview_dir(&l->final, dir, &parent, collect, &f) &
+			       ~XLS_FSVIEW_NOT_DIR;
+	if (d.nomem || f.nomem)
+		l->nomem = true;
+	l->sum.dirs_compared++;
+	sort_side(&d);
+	sort_side(&f);
+	for (uint32_t k = 0; k < f.n; k++)
+		xls_names_learn(&l->names, f.e[k].ino, dir,
+				(const uint8_t *)f.pool + f.e[k].name, f.e[k].len);
+	while (i < d.n || j < f.n) {
+		int c = i == d.n ? 1 : j == f.n ? -1 : cmp_names(&d, &d.e[i], &f, &f.e[j]);
+
+		if (c < 0) {
+			add_dirent(l, dir, &d, &d.e[i++], false);
+		} else if (c > 0) {
+			add_dirent(l, dir, &f, &f.e[j++], true);
+		} else {
+			if (d.e[i].ino != f.e[j].ino) {
+				add_dirent(l, dir, &d, &d.e[i], false);
+				add_dirent(l, dir, &f, &f.e[j], true);
+			}
+			i++;
+			j++;
+		}
+	}
+	free(d.e);
+	free(d.pool);
+	free(f.e);
+	free(f.pool);
+}
+
+/* ------------------------------------------------------------------ */
+/* one inode, both sides */
+
+static void change(struct xls_lost_change *ch, uint32_t *n, const char *field,
+		   uint64_t disk, uint64_t rec)
+{
+	if (disk == rec)
+		return;
+	ch[*n].field = field;
+	ch[*n].disk = disk;
+	ch[*n].recovered = rec;
+	(*n)++;
+}
+
+#define NFIELDS	16
+
+static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_core *dc,
+			  struct xls_inode_core *fc)
+{
+	struct xls_lost_change ch[NFIELDS], *keep;
+	struct xls_lost_inode *in;
+	bool dfree = xls_inode_core_free(dc), ffree = xls_inode_core_free(fc);
+	uint32_t n = 0;
+
+	l->sum.inodes_compared++;
+	change(ch, &n, "mode", dc->mode, fc->mode);
+	change(ch, &n, "gen", dc->gen, fc->gen);
+	change(ch, &n, "nlink", dc->nlink, fc->nlink);
+	change(ch, &n, "uid", dc->uid, fc->uid);
+	change(ch, &n, "gid", dc->gid, fc->gid);
+	change(ch, &n, "size", dc->size, fc->size);
+	change(ch, &n, "nblocks", dc->nblocks, fc->nblocks);
+	change(ch, &n, "nextents", dc->nextents, fc->nextents);
+	change(ch, &n, "anextents", dc->anextents, fc->anextents);
+	change(ch, &n, "format", dc->format, fc->format);
+	change(ch, &n, "aformat", dc->aformat, fc->aformat);
+	change(ch, &n, "flags", dc->flags, fc->flags);
+	change(ch, &n, "mtime", dc->mtime, fc->mtime);
+	change(ch, &n, "ctime", dc->ctime, fc->ctime);
+	change(ch, &n, "atime", dc->atime, fc->atime);
+	change(ch, &n, "crtime", dc->crtime, fc->crtime);
+	if (!n)
+		return;
+	in = push((void **)&l->inodes, &l->ninodes, &l->capinodes, sizeof(*in), &l->nomem);
+	keep = malloc(sizeof(*keep) * n);
+	if (!in || !keep) {
+		if (in)
+			l->ninodes--;
+		free(keep);
+		l->nomem = true;
+		return;
+	}
+	memcpy(keep, ch, sizeof(*keep) * n);
+	in->ino = ino;
+	in->what = dfree && !ffree ? "created" : ffree && !dfree ? "freed" : "changed";
+	in->mode = ffree ? dc->mode : fc->mode;
+	in->changes = keep;
+	in->nchanges = n;
+	in->path = NULL;
+	if (dfree && !ffree)
+		l->sum.inodes_created++;
+	else if (ffree && !dfree)
+		l->sum.inodes_freed++;
+	else
+		l->sum.inodes_changed++;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void compare_all(struct xls_lost *l)
+{
+	const struct xls_geometry *g = &l->src->geo;
+	uint64_t *inos, a, b;
+	uint32_t n = 0, pos = 0, v;
+	uint8_t dino[2048];
+
+	if (!g->inode_size || g->inode_size > sizeof(dino))
+		return;
+	inos = malloc(sizeof(*inos) * (l->touched.used ? l->touched.used : 1));
+	if (!inos) {
+		l->nomem = true;
+		return;
+	}
+	while (n < l->touched.used && xls_hashmap_next(&l->touched, &pos, &a, &b, &v))
+		inos[n++] = a;
+	qsort(inos, n, sizeof(*inos), cmp_u64);
+	for (uint32_t i = 0; i < n && !l->nomem; i++) {
+		struct xls_inode_core dc, fc;
+
+		memset(&dc, 0, sizeof(dc));
+		memset(&fc, 0, sizeof(fc));
+		if (xls_fsview_read_inode(&l->disk, inos[i], dino, NULL) == 0)
+			xls_fsview_core(g, dino, &dc);
+		if (xls_fsview_read_inode(&l->final, inos[i], dino, &fc.written) == 0)
+			xls_fsview_core(g, dino, &fc);
+		compare_inode(l, inos[i], &dc, &fc);
+		if ((!xls_inode_core_free(&dc) && S_ISDIR(dc.mode)) ||
+		    (!xls_inode_core_free(&fc) && S_ISDIR(fc.mode)))
+			compare_dir(l, inos[i]);
+	}
+	free(inos);
+}
+
+/* Paths, once every directory compared has taught its names. */
+static void name_all(struct xls_lost *l)
+{
+	char path[4096];
+
+	for (uint32_t i = 0; i < l->ndirents; i++)
+		if (xls_names_path(&l->names, l->dirents[i].dir, path, sizeof(path)))
+			l->dirents[i].dir_path = keep_str(l, path, strlen(path));
+	for (uint32_t i = 0; i < l->ninodes; i++)
+		if (xls_names_path(&l->names, l->inodes[i].ino, path, sizeof(path)))
+			l->inodes[i].path = keep_str(l, path, strlen(path));
+}
+
+int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_tail *ht,
+		 const struct xls_report_sink *report, struct xls_error *err)
+{
+	struct xls_recover_opts ro = {
+		.keep_types = l->ovl.types, .keep_inodes = true, .quiet = true,
+	};
+	struct xls_recover_sink sink = {
+		.ctx = l, .item = on_item, .trans = on_trans, .intent = on_intent,
+		.report = report,
+	};
+	const struct xls_recover_summary *rs;
+	struct xls_recover *r;
+	int rc;
+
+	if (l->src->data_fd < 0 || !l->src->geo.has_sb)
+		return xls_error_set(err, XLS_EXIT_USAGE,
+				     "lost compares with the filesystem on the data device: "
+				     "'%s' is a bare log", l->src->path);
+	r = xls_recover_new(l->src, &ro, err);
+	if (!r)
+		return -1;
+	rc = xls_recover_run(r, log, ht, &sink, err);
+	rs = xls_recover_summary(r);
+	l->sum.trans_replayed = rs->trans_replayed;
+	l->sum.trans_discarded = rs->trans_discarded + rs->trans_corrupt;
+	l->sum.intents_pending = rs->intents_pending;
+	l->sum.recovery_fails = rs->fails;
+	snprintf(l->sum.fail_why, sizeof(l->sum.fail_why), "%s", rs->fail_why);
+	xls_recover_free(r);
+	if (rc == -ENOMEM || l->nomem || l->ovl.out_of_memory)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (rc)
+		return rc;
+	compare_all(l);
+	name_all(l);
+	l->sum.metadata_bytes = l->ovl.replayed_bytes;
+	l->sum.overlay_full = l->ovl.full;
+	l->sum.overlay_bytes = l->ovl.bytes;
+	if (l->nomem)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	return 0;
+}
+
+const struct xls_lost_summary *xls_lost_summary(const struct xls_lost *l)
+{
+	return &l->sum;
+}
+
+const struct xls_lost_dirent *xls_lost_dirents(const struct xls_lost *l, uint32_t *n)
+{
+	*n = l->ndirents;
+	return l->dirents;
+}
+
+const struct xls_lost_inode *xls_lost_inodes(const struct xls_lost *l, uint32_t *n)
+{
+	*n = l->ninodes;
+	return l->inodes;
+}
+
+const struct xls_lost_apart *xls_lost_aparts(const struct xls_lost *l, uint32_t *n)
+{
+	*n = l->naparts;
+	return l->aparts;
+}

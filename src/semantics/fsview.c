@@ -95,6 +95,77 @@ void xls_fsview_core(const struct xls_geometry *g, const uint8_t *d,
 		c->crtime = ts_of(d + DI(di_crtime), bigtime);
 }
 
+/* ------------------------------------------------------------------ */
+/* the inode btree: allocated or free, as xfs_repair reads it */
+
+static int inobt_walk(const struct xls_fsview *v, uint64_t agstart, uint32_t agbno,
+		      uint32_t agino, uint32_t depth)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	uint32_t hdr = g->crc ? XFS_BTREE_SBLOCK_CRC_LEN : XFS_BTREE_SBLOCK_LEN;
+	uint32_t level, numrecs, maxrecs, m;
+	uint8_t b[XFS_MAX_BLOCKSIZE > 65536 ? 65536 : XFS_MAX_BLOCKSIZE];
+	int rc = 0;
+
+	if (depth > XLS_FSVIEW_MAX_DEPTH || agbno >= g->ag_blocks || g->blocksize > sizeof(b) ||
+	    view_read(v, (int64_t)((agstart + agbno) << (g->block_log - 9)), 0, b,
+		      g->blocksize, NULL))
+		return -1;
+	m = xls_be32(b);
+	if (m != XFS_IBT_MAGIC && m != XFS_IBT_CRC_MAGIC)
+		return -1;
+	level = xls_be16(b + 4);
+	numrecs = xls_be16(b + 6);
+	if (level) {
+		uint32_t child = UINT32_MAX;
+
+		maxrecs = (g->blocksize - hdr) / 8;
+		if (numrecs > maxrecs)
+			return -1;
+		/* the last key not above agino leads to its record */
+		for (uint32_t i = 0; i < numrecs; i++)
+			if (xls_be32(b + hdr + 4 * i) <= agino)
+				child = xls_be32(b + hdr + 4 * maxrecs + 4 * i);
+		return child == UINT32_MAX ? 0 : inobt_walk(v, agstart, child, agino, depth + 1);
+	}
+	maxrecs = (g->blocksize - hdr) / 16;
+	if (numrecs > maxrecs)
+		return -1;
+	for (uint32_t i = 0; i < numrecs; i++) {
+		const uint8_t *r = b + hdr + 16 * i;
+		uint32_t start = xls_be32(r);
+		uint64_t freemask = xls_be64(r + 8);
+
+		if (agino < start || agino >= start + XFS_INODES_PER_CHUNK)
+			continue;
+		/* ir_holemask: a sparse chunk's holes are not inodes */
+		if (g->crc && (xls_be16(r + 4) >> ((agino - start) / 4)) & 1)
+			return 0;
+		rc = !((freemask >> (agino - start)) & 1);
+		break;
+	}
+	return rc;
+}
+
+int xls_fsview_inode_allocated(const struct xls_fsview *v, uint64_t ino)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	uint64_t agno, agstart;
+	uint32_t agino;
+	uint8_t agi[512];
+
+	if (!g->block_log || !g->ag_blocks || g->ag_block_log + g->inopb_log >= 32 + 32)
+		return -1;
+	agno = ino >> (g->ag_block_log + g->inopb_log);
+	agino = (uint32_t)(ino & ((1ull << (g->ag_block_log + g->inopb_log)) - 1));
+	agstart = agno * g->ag_blocks;
+	if (view_read(v, (int64_t)((agstart << (g->block_log - 9)) + 2 * g->data_sect_bbs), 0,
+		      agi, sizeof(agi), NULL) || xls_be32(agi) != XFS_AGI_MAGIC)
+		return -1;
+	return inobt_walk(v, agstart, xls_be32(agi + offsetof(struct xfs_agi, agi_root)),
+			  agino, 0);
+}
+
 bool xls_inode_core_free(const struct xls_inode_core *c)
 {
 	return !c->valid || c->mode == 0;

@@ -46,6 +46,12 @@ int xls_fsview_read_inode(const struct xls_fsview *v, uint64_t ino, uint8_t *din
 void xls_fsview_core(const struct xls_geometry *g, const uint8_t *dino,
 		     struct xls_inode_core *c);
 
+/*
+ * Is inode @ino allocated in the inode btree of its AG, as xfs_repair
+ * finds it: 1 yes, 0 no, -1 cannot tell.
+ */
+int xls_fsview_inode_allocated(const struct xls_fsview *v, uint64_t ino);
+
 /* Is the inode free (no magic, or mode 0)? */
 bool xls_inode_core_free(const struct xls_inode_core *c);
 

@@ -218,6 +218,9 @@ static int collect(void *ctx, const struct xls_dirent *e)
 		uint8_t dino[2048];
 		struct xls_inode_core c;
 
+		/* xfs_repair junks an entry to an inode the inobt calls free */
+		if (xls_fsview_inode_allocated(s->check_free, e->ino) == 0)
+			return 0;
 		if (xls_fsview_read_inode(s->check_free, e->ino, dino, NULL) == 0) {
 			xls_fsview_core(&s->check_free->src->geo, dino, &c);
 			if (xls_inode_core_free(&c))
@@ -403,6 +406,41 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int no_entry(void *ctx, const struct xls_dirent *e)
+{
+	(void)ctx;
+	(void)e;
+	return 0;
+}
+
+/*
+ * The parent of a directory recovery touches holds its entry, which
+ * xfs_repair junks when the directory's inode is free in the on-disk
+ * inode btree: compare those parents too, once.
+ */
+static void compare_parents(struct xls_lost *l, const uint64_t *inos, uint32_t n)
+{
+	struct xls_hashmap done = XLS_HASHMAP_INIT;
+
+	for (uint32_t i = 0; i < n && !l->nomem; i++) {
+		uint64_t p[2];
+
+		xls_fsview_dir(&l->disk, inos[i], &p[0], no_entry, NULL);
+		xls_fsview_dir(&l->final, inos[i], &p[1], no_entry, NULL);
+		for (int k = 0; k < 2; k++) {
+			if (!p[k] || p[k] == inos[i] || xls_hashmap_find(&l->touched, p[k], 0) ||
+			    xls_hashmap_find(&done, p[k], 0))
+				continue;
+			if (xls_hashmap_put(&done, p[k], 0, 1)) {
+				l->nomem = true;
+				break;
+			}
+			compare_dir(l, p[k]);
+		}
+	}
+	xls_hashmap_free(&done);
+}
+
 static void compare_all(struct xls_lost *l)
 {
 	const struct xls_geometry *g = &l->src->geo;
@@ -434,6 +472,7 @@ static void compare_all(struct xls_lost *l)
 		    (!xls_inode_core_free(&fc) && S_ISDIR(fc.mode)))
 			compare_dir(l, inos[i]);
 	}
+	compare_parents(l, inos, n);
 	free(inos);
 }
 

@@ -52,6 +52,7 @@ struct xls_geometry {
 	bool		has_ftype;	/* XFS_SB_FEAT_INCOMPAT_FTYPE, VERSION2_FTYPE */
 	bool		has_parent;	/* XFS_SB_FEAT_INCOMPAT_PARENT (Linux 6.10) */
 	uint64_t	root_ino;	/* sb_rootino */
+	uint32_t	data_sect_bbs;	/* sb_sectsize in 512-byte blocks: AG headers */
 };
 
 struct xls_source {

@@ -71,6 +71,13 @@ static_assert(XFS_BLF_DATAMAP_SIZE == 17, "blf_data_map words");
 #ifndef XFS_SB_FEAT_INCOMPAT_METADIR
 #define XFS_SB_FEAT_INCOMPAT_METADIR	(1u << 8)
 #endif
+/* BUI mapping types (xfs_bmap_intent_type, in the kernel's xfs_bmap.h). */
+#ifndef XFS_BMAP_MAP
+#define XFS_BMAP_MAP		1
+#endif
+#ifndef XFS_BMAP_UNMAP
+#define XFS_BMAP_UNMAP		2
+#endif
 #ifndef XLOG_REC_SIZE
 /* bytes of xlog_rec_header covered by the record CRC (up to h_size) */
 #define XLOG_REC_SIZE		offsetof(struct xlog_rec_header, h_size) + 4

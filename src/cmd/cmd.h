@@ -36,6 +36,7 @@ struct xls_options {
 	uint32_t		tid;
 	bool			has_ino;	/* --ino: what concerns this inode */
 	uint64_t		ino;
+	const char		*path_prefix;	/* files --path */
 	unsigned int		top;		/* stats: hottest buffers shown */
 	/* history */
 	const char		*replay_path;	/* --replay: buffer as recovered */

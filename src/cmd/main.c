@@ -32,6 +32,7 @@ enum {
 	OPT_SUMMARY,
 	OPT_SIZE,
 	OPT_INO,
+	OPT_PATH,
 };
 
 struct command {
@@ -99,6 +100,12 @@ static const struct argp_option trans_options[] = {
 	{ 0 }
 };
 
+static const struct argp_option files_options[] = {
+	{ "ino", OPT_INO, "INO", 0, "only the events of this inode (and of the entries of this directory)", 3 },
+	{ "path", OPT_PATH, "PATH", 0, "only the events of the inodes at or under PATH (/dir/name)", 3 },
+	{ 0 }
+};
+
 static const struct argp_option stats_options[] = {
 	{ "top", OPT_TOP, "N", 0, "hottest buffers to list (default 10, at most 49152: the buffers the table tracks)", 3 },
 	{ 0 }
@@ -123,6 +130,9 @@ static const struct command commands[] = {
 	{ "history", xls_cmd_history, "DEV",
 	  "Every appearance of one buffer (--blkno) and what recovery does with it.",
 	  1, history_options },
+	{ "files", xls_cmd_files, "DEV",
+	  "Per inode, in recovery order, what the log does to it: created, freed, changed, names added and removed, xattrs, extents.",
+	  1, files_options },
 	{ "lost", xls_cmd_lost, "DEV",
 	  "What zeroing the log (xfs_repair -L) would lose: directory entries and inodes recovery changes.",
 	  1, NULL },
@@ -255,6 +265,11 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "bad inode number '%s'", arg);
 		o->has_ino = true;
 		o->ino = (uint64_t)v;
+		break;
+	case OPT_PATH:
+		if (arg[0] != '/')
+			argp_error(state, "--path wants an absolute path (/dir/name), not '%s'", arg);
+		o->path_prefix = arg;
 		break;
 	case OPT_TID:
 		if (parse_tid(arg, &o->tid))

@@ -42,6 +42,61 @@ static void capture_pass1(struct xls_recover *r, struct rrec *rec,
 	}
 }
 
+/* files: what an ATTRI names, what a BUI maps. */
+static void capture_intent(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+			   const struct xls_item *it)
+{
+	struct xls_item_problems p = { 0, 0, "" };
+	struct xls_rintent_data *k = &rec->intent;
+
+	memset(k, 0, sizeof(*k));
+	rec->iname_off = rec->inew_off = UINT32_MAX;
+	k->type = it->type;
+	if (it->type == XFS_LI_BUI) {
+		struct xls_extent_item x;
+		struct xls_map_extent e;
+
+		if (xls_extent_item_parse(it, &x, &p) > 1 || !x.has_header || !x.count)
+			return;
+		xls_extent_item_map(&x, 0, &e);
+		k->ino = e.owner;
+		k->op = e.flags & XFS_BMAP_EXTENT_TYPE_MASK;
+		k->startoff = e.startoff;
+		k->startblock = e.startblock;
+		k->len = e.len;
+		rec->has_intent = true;
+		return;
+	}
+	{
+		struct xls_attri_item a;
+
+		xls_attri_item_parse(it, &a, &p);
+		if (!a.has_format)
+			return;
+		k->ino = a.ino;
+		k->op = a.op;
+		k->attr_filter = a.attr_filter;
+		k->has_parent = a.has_parent;
+		k->parent_ino = a.parent_ino;
+		k->has_new_parent = a.has_new_parent;
+		k->new_parent_ino = a.new_parent_ino;
+		if (a.name && a.name->data && a.name_len <= a.name->len) {
+			rec->iname_off = xls_rstore_bytes(ts, a.name->data, a.name_len);
+			k->name_len = a.name_len;
+		}
+		if (a.new_name && a.new_name->data && a.new_name_len <= a.new_name->len) {
+			rec->inew_off = xls_rstore_bytes(ts, a.new_name->data, a.new_name_len);
+			k->new_name_len = a.new_name_len;
+		}
+		if ((k->name_len && rec->iname_off == UINT32_MAX) ||
+		    (k->new_name_len && rec->inew_off == UINT32_MAX)) {
+			r->err = -ENOMEM;
+			return;
+		}
+		rec->has_intent = true;
+	}
+}
+
 static void capture_pass2(struct xls_recover *r, struct tstore *ts,
 			  struct rrec *rec, const struct xls_item *it)
 {
@@ -65,6 +120,8 @@ static void capture_pass2(struct xls_recover *r, struct tstore *ts,
 	}
 	if (t && t->role != XLS_ROLE_ITEM)
 		rec->has_id = xls_item_intent_id(it, &rec->id);
+	if (r->opt.keep_intents && (it->type == XFS_LI_ATTRI || it->type == XFS_LI_BUI))
+		capture_intent(r, ts, rec, it);
 }
 
 int xls_recover_capture(void *ctx, const struct xls_trans *t,

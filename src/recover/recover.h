@@ -126,6 +126,25 @@ struct xls_rinode {
 	uint32_t	afork_len;
 };
 
+/*
+ * What an ATTRI or BUI logged, kept with xls_recover_opts.keep_intents
+ * (files): the attr op and name, or the one mapping of a bmap intent.
+ */
+struct xls_rintent_data {
+	uint16_t	type;		/* XFS_LI_ATTRI or XFS_LI_BUI */
+	uint64_t	ino;		/* alfi_ino, or the BUI's owner */
+	uint32_t	op;		/* XFS_ATTRI_OP_FLAGS_*, or XFS_BMAP_* */
+	uint32_t	attr_filter;
+	const uint8_t	*name;		/* ATTRI: the name (old one of a replace) */
+	uint32_t	name_len;
+	const uint8_t	*new_name;	/* PPTR_REPLACE: the new name */
+	uint32_t	new_name_len;
+	bool		has_parent, has_new_parent;
+	uint64_t	parent_ino, new_parent_ino;
+	uint64_t	startoff, startblock;	/* BUI */
+	uint32_t	len;
+};
+
 /* An icreate item (xfs_icreate_log). */
 struct xls_ricreate {
 	uint32_t	ag, agbno, count, isize, length, gen;
@@ -154,6 +173,7 @@ struct xls_ritem {
 	/* with xls_recover_opts.keep_blkno: what the inode item logged */
 	const struct xls_rinode	*inode;
 	const struct xls_ricreate *icreate;	/* icreate items */
+	const struct xls_rintent_data *intent;	/* keep_intents: ATTRI, BUI */
 };
 
 /* A transaction as recovery treats it. */
@@ -236,6 +256,8 @@ struct xls_recover_opts {
 	uint32_t	keep_types;
 	/* keep what every inode item logged (xls_ritem.inode) */
 	bool		keep_inodes;
+	/* keep the names and mappings of ATTRI and BUI items */
+	bool		keep_intents;
 	/* no one reads the detail sentences: do not write them */
 	bool		quiet;
 };

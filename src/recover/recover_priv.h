@@ -90,6 +90,10 @@ struct rrec {
 	bool		kept_inode;	/* ino_keep and its forks in the pool */
 	struct xls_rinode ino_keep;	/* fork pointers hold pool offsets */
 	uint32_t	dfork_off, afork_off;
+	/* keep_intents: ATTRI names and BUI mappings (bytes in the pool) */
+	bool		has_intent;
+	struct xls_rintent_data intent;
+	uint32_t	iname_off, inew_off;
 	/* quotaoff, icreate */
 	bool		has_qoff;
 	uint32_t	qoff_flags;
@@ -203,6 +207,7 @@ struct decide_ctx {
 	struct xls_rbuf		rb;
 	struct xls_ritem	ri;
 	struct xls_rinode	ino;
+	struct xls_rintent_data	intent;
 	/* no one will read ri.detail: history shows only the kept buffer */
 	bool			quiet;
 };

@@ -189,7 +189,9 @@ static void take_icreate(struct xls_overlay *o, const struct xls_ritem *ri)
 void xls_overlay_take(struct xls_overlay *o, const struct xls_rtrans *rt,
 		      const struct xls_ritem *ri)
 {
-	if (ri->buf && replays(ri->decision)) {
+	if (ri->buf && (replays(ri->decision) ||
+			(o->all_items && ri->decision != XLS_RD_CANCEL &&
+			 ri->decision != XLS_RD_FAIL))) {
 		o->replayed_bytes += (uint64_t)ri->buf->res->dirty_bytes;
 		take_buf(o, ri);
 		return;
@@ -201,6 +203,16 @@ void xls_overlay_take(struct xls_overlay *o, const struct xls_rtrans *rt,
 	}
 	if (ri->icreate && ri->decision == XLS_RD_REPLAY)
 		take_icreate(o, ri);
+}
+
+void xls_overlay_forget(struct xls_overlay *o, int64_t blkno)
+{
+	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);
+
+	if (!idx)
+		return;
+	memset(o->blocks[*idx].img, 0, (size_t)o->blocks[*idx].len * BBSIZE);
+	o->blocks[*idx].written = true;
 }
 
 int xls_overlay_read(const struct xls_overlay *o, int64_t blkno, uint32_t off,

@@ -37,6 +37,11 @@ struct xls_overlay {
 	bool			full;		/* a block was not taken: bound hit */
 	uint64_t		not_taken;	/* items that wrote a block not taken */
 	bool			out_of_memory;
+	/*
+	 * Take every committed buffer item, replayed or skipped (what the
+	 * log did, not what recovery writes): the log's view of the blocks.
+	 */
+	bool			all_items;
 };
 
 /* The default bound of block images: 512 MiB. */
@@ -49,6 +54,12 @@ void xls_overlay_release(struct xls_overlay *o);
 /* Take item @ri of transaction @rt, in recovery order. */
 void xls_overlay_take(struct xls_overlay *o, const struct xls_rtrans *rt,
 		      const struct xls_ritem *ri);
+
+/*
+ * The block at @blkno is freed (a cancel record): it reads as zeroes from
+ * here on, and as written, not as on disk.
+ */
+void xls_overlay_forget(struct xls_overlay *o, int64_t blkno);
 
 /*
  * @len bytes at byte @off of daddr @blkno as recovery leaves them: from the

@@ -74,3 +74,8 @@ LAYOUT(xls_csv_appearance, false,
 
 /* lost: the directory entries (xls_describe_lost_dirent) */
 LAYOUT(xls_csv_lost, false, "dir", "path", "name", "ino", "op");
+
+/* files: xls_describe_file_event */
+LAYOUT(xls_csv_files, false, "seq", "tid", "lsn", "ino", "event", "path", "replayed", "old",
+       "new", "backwards", "before_crtime", "dir", "name", "new_dir", "new_name", "startoff",
+       "startblock", "len_fsb");

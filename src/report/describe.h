@@ -21,6 +21,7 @@
 #include "semantics/owner.h"
 #include "semantics/lost.h"
 #include "semantics/dirent.h"
+#include "semantics/files.h"
 #include "report/fields.h"
 
 /* ---- the log (describe_log.c) -------------------------------------- */
@@ -137,9 +138,16 @@ void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fields
 void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldset *fs);
 void xls_describe_lost_apart(const struct xls_lost_apart *a, struct xls_fieldset *fs);
 
+/*
+ * files: one event of an inode; @path when known.  Text: a detail
+ * sentence instead of the separate values.
+ */
+void xls_describe_file_event(const struct xls_file_event *e, const char *path, bool text,
+			     struct xls_fieldset *fs);
+
 /* The columns of each CSV stream (report/csv_layouts.c). */
 extern const struct xls_csv_layout xls_csv_info, xls_csv_records, xls_csv_trans,
 	xls_csv_bufs, xls_csv_stats_types, xls_csv_ritem, xls_csv_rsummary,
-	xls_csv_appearance, xls_csv_lost;
+	xls_csv_appearance, xls_csv_lost, xls_csv_files;
 
 #endif /* XLS_DESCRIBE_H */

@@ -83,3 +83,123 @@ void xls_describe_lost_apart(const struct xls_lost_apart *a, struct xls_fieldset
 		xls_field_hex(fs, "id", a->id);
 	xls_field_str(fs, "what", a->what);
 }
+
+static bool is_time(enum xls_fev ev)
+{
+	return ev == XLS_FEV_ATIME || ev == XLS_FEV_MTIME || ev == XLS_FEV_CTIME;
+}
+
+/* "1700000000.123456789": seconds and nanoseconds since 1970. */
+static void ns_str(uint64_t v, char *buf, size_t bufsz)
+{
+	int64_t ns = (int64_t)v, s = ns / 1000000000, r = ns % 1000000000;
+
+	if (r < 0) {
+		r += 1000000000;
+		s--;
+	}
+	snprintf(buf, bufsz, "%lld.%09lld", (long long)s, (long long)r);
+}
+
+static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz)
+{
+	char a[32], b[32];
+
+	switch (e->ev) {
+	case XLS_FEV_CREATED:
+		snprintf(buf, bufsz, "mode %#llo gen %llu", (unsigned long long)e->old_value,
+			 (unsigned long long)e->new_value);
+		return;
+	case XLS_FEV_MODE:
+		snprintf(buf, bufsz, "%#llo -> %#llo", (unsigned long long)e->old_value,
+			 (unsigned long long)e->new_value);
+		return;
+	case XLS_FEV_DIRENT_ADD: case XLS_FEV_DIRENT_REMOVE:
+	case XLS_FEV_PPTR_SET: case XLS_FEV_PPTR_REMOVE:
+		snprintf(buf, bufsz, "'%.*s' in 0x%llx", (int)e->name_len, (const char *)e->name,
+			 (unsigned long long)e->dir);
+		return;
+	case XLS_FEV_DIRENT_MOVE: case XLS_FEV_PPTR_REPLACE:
+		snprintf(buf, bufsz, "'%.*s' in 0x%llx -> '%.*s' in 0x%llx", (int)e->name_len,
+			 (const char *)e->name, (unsigned long long)e->dir, (int)e->new_name_len,
+			 (const char *)e->new_name, (unsigned long long)e->new_dir);
+		return;
+	case XLS_FEV_XATTR_SET: case XLS_FEV_XATTR_REMOVE: case XLS_FEV_XATTR_REPLACE:
+		snprintf(buf, bufsz, "'%.*s'", (int)e->name_len, (const char *)e->name);
+		return;
+	case XLS_FEV_MAP: case XLS_FEV_UNMAP:
+		snprintf(buf, bufsz, "file block %llu, %u blocks at fsblock 0x%llx",
+			 (unsigned long long)e->startoff, e->len,
+			 (unsigned long long)e->startblock);
+		return;
+	case XLS_FEV_FREED:
+		buf[0] = '\0';
+		return;
+	default:
+		break;
+	}
+	if (is_time(e->ev)) {
+		ns_str(e->old_value, a, sizeof(a));
+		ns_str(e->new_value, b, sizeof(b));
+		snprintf(buf, bufsz, "%s -> %s%s%s", a, b, e->backwards ? " (backwards)" : "",
+			 e->before_crtime ? " (before crtime)" : "");
+		return;
+	}
+	snprintf(buf, bufsz, "%llu -> %llu", (unsigned long long)e->old_value,
+		 (unsigned long long)e->new_value);
+}
+
+static void name_field(struct xls_fieldset *fs, const char *key, const uint8_t *name,
+		       uint32_t len)
+{
+	xls_field_strf(fs, key, "%.*s", (int)len, (const char *)name);
+}
+
+void xls_describe_file_event(const struct xls_file_event *e, const char *path, bool text,
+			     struct xls_fieldset *fs)
+{
+	char buf[600];
+
+	xls_field_uint(fs, "seq", e->seq);
+	xls_field_hex(fs, "tid", e->tid);
+	xls_field_lsn(fs, "lsn", e->lsn);
+	xls_field_hex(fs, "ino", e->ino);
+	xls_field_str(fs, "event", xls_fev_name(e->ev));
+	if (path)
+		xls_field_str(fs, "path", path);
+	if (text) {
+		event_detail(e, buf, sizeof(buf));
+		xls_field_str(fs, "detail", buf);
+		return;
+	}
+	xls_field_bool(fs, "replayed", e->replayed);
+	if (e->ev <= XLS_FEV_CTIME && e->ev != XLS_FEV_FREED) {
+		if (is_time(e->ev)) {
+			ns_str(e->old_value, buf, sizeof(buf));
+			xls_field_str(fs, "old", buf);
+			ns_str(e->new_value, buf, sizeof(buf));
+			xls_field_str(fs, "new", buf);
+			xls_field_bool(fs, "backwards", e->backwards);
+			xls_field_bool(fs, "before_crtime", e->before_crtime);
+		} else if (e->ev == XLS_FEV_MODE || e->ev == XLS_FEV_CREATED) {
+			xls_field_oct(fs, "old", e->old_value);
+			xls_field_uint(fs, "new", e->new_value);
+		} else {
+			xls_field_uint(fs, "old", e->old_value);
+			xls_field_uint(fs, "new", e->new_value);
+		}
+	}
+	if (e->dir)
+		xls_field_hex(fs, "dir", e->dir);
+	if (e->name_len)
+		name_field(fs, "name", e->name, e->name_len);
+	if (e->new_dir)
+		xls_field_hex(fs, "new_dir", e->new_dir);
+	if (e->new_name_len)
+		name_field(fs, "new_name", e->new_name, e->new_name_len);
+	if (e->ev == XLS_FEV_MAP || e->ev == XLS_FEV_UNMAP) {
+		xls_field_uint(fs, "startoff", e->startoff);
+		xls_field_hex(fs, "startblock", e->startblock);
+		xls_field_uint(fs, "len_fsb", e->len);
+	}
+}

@@ -50,10 +50,11 @@ int xls_fsview_read_inode(const struct xls_fsview *v, uint64_t ino, uint8_t *din
 	return view_read(v, daddr, boff, dino, v->src->geo.inode_size, written);
 }
 
+/* A timestamp as nanoseconds since 1970 (bigtime counts from 1901). */
 static uint64_t ts_of(const uint8_t *p, bool bigtime)
 {
 	if (bigtime)
-		return xls_be64(p);
+		return xls_be64(p) - XLS_BIGTIME_OFFSET_NS;
 	return (uint64_t)(int64_t)(int32_t)xls_be32(p) * 1000000000ull + xls_be32(p + 4);
 }
 
@@ -309,9 +310,8 @@ static void walk_bmbt(struct dir_walk *w, uint64_t fsb, uint32_t depth)
 	free(b);
 }
 
-/* The data fork of @d: where it is and how long. */
-static const uint8_t *data_fork(const struct xls_geometry *g, const uint8_t *d,
-				uint32_t *len)
+const uint8_t *xls_fsview_data_fork(const struct xls_geometry *g, const uint8_t *d,
+				    uint32_t *len)
 {
 	uint32_t core = d[DI(di_version)] >= 3 ? sizeof(struct xfs_dinode) : DI(di_crc);
 	uint32_t lit = g->inode_size > core ? g->inode_size - core : 0;
@@ -339,7 +339,7 @@ uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *pare
 	xls_fsview_core(g, dino, &c);
 	if (xls_inode_core_free(&c) || !S_ISDIR(c.mode))
 		return XLS_FSVIEW_NOT_DIR;
-	fork = data_fork(g, dino, &flen);
+	fork = xls_fsview_data_fork(g, dino, &flen);
 	if (c.format == XFS_DINODE_FMT_LOCAL) {
 		uint32_t used = c.size < flen ? (uint32_t)c.size : flen;
 

@@ -25,6 +25,9 @@ struct xls_fsview {
 	const struct xls_overlay	*ovl;	/* NULL: the device as it is */
 };
 
+/* Bigtime timestamps count nanoseconds from 1901-12-13 (-2^31 s). */
+#define XLS_BIGTIME_OFFSET_NS	((1ull << 31) * 1000000000ull)
+
 /* The core fields compared and reported, host order. */
 struct xls_inode_core {
 	bool		valid;		/* magic and version read */
@@ -33,7 +36,7 @@ struct xls_inode_core {
 	uint8_t		version, format, aformat, forkoff;
 	uint32_t	uid, gid, nlink, gen;
 	uint64_t	size, nblocks, nextents, anextents;
-	uint64_t	atime, mtime, ctime, crtime;	/* ns since 1970 (bigtime: as stored) */
+	uint64_t	atime, mtime, ctime, crtime;	/* ns since 1970, as int64_t */
 	uint16_t	flags;
 	uint64_t	flags2;
 };
@@ -61,6 +64,10 @@ bool xls_inode_core_free(const struct xls_inode_core *c);
  * Returns the problems found (XLS_DIRP_*, and XLS_FSVIEW_* below); a
  * directory that is not one (free inode, not S_IFDIR) has no entries.
  */
+/* The data fork of inode @dino: where it is, and *@len its bytes. */
+const uint8_t *xls_fsview_data_fork(const struct xls_geometry *g, const uint8_t *dino,
+				    uint32_t *len);
+
 #define XLS_FSVIEW_NOT_DIR	(1u << 16)
 #define XLS_FSVIEW_TOO_BIG	(1u << 17)	/* a bound was reached */
 #define XLS_FSVIEW_UNREADABLE	(1u << 18)

@@ -1,0 +1,745 @@
+/*
+ * Semantics stage: what the log does to each file, in recovery order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/ondisk.h"
+#include <xfs/xfs_da_format.h>
+#include "recover/recover.h"
+#include "replay/overlay.h"
+#include "semantics/dirent.h"
+#include "semantics/files.h"
+#include "semantics/fsview.h"
+#include "semantics/names.h"
+#include "semantics/owner.h"
+
+static const char *const fev_names[XLS_FEV_COUNT] = {
+	"created", "freed", "reused", "mode", "uid", "gid", "size", "nlink", "extents",
+	"atime", "mtime", "ctime", "dirent_add", "dirent_remove", "dirent_move",
+	"xattr_set", "xattr_remove", "xattr_replace", "pptr_set", "pptr_remove",
+	"pptr_replace", "map", "unmap",
+};
+
+const char *xls_fev_name(enum xls_fev e)
+{
+	return e < XLS_FEV_COUNT ? fev_names[e] : "?";
+}
+
+/* An inode as the log said last. */
+struct ino_state {
+	bool		known;		/* a core to compare with */
+	struct xls_inode_core c;
+	uint8_t		*sf;		/* a shortform directory's fork, or NULL */
+	uint32_t	sf_len;
+};
+
+/* An entry of a directory before or after an item. */
+struct ent {
+	uint64_t	ino;
+	const uint8_t	*name;
+	uint8_t		len;
+};
+
+struct ents {
+	struct ent	*e;
+	uint32_t	n, cap;
+	uint8_t		*pool;		/* the names, copied */
+	uint32_t	used, pcap;
+	bool		nomem;
+};
+
+struct xls_files {
+	const struct xls_source		*src;
+	struct xls_overlay		view;		/* the log's view of dir blocks */
+	struct xls_fsview		disk;
+	struct xls_names		names;
+	struct xls_hashmap		idx;		/* ino -> inos[] */
+	struct ino_state		*inos;
+	uint32_t			ninos, capinos;
+	const struct xls_files_sink	*sink;
+	/* the events of the transaction at hand, paired into moves at its end */
+	struct xls_file_event		*pend;
+	uint32_t			npend, cappend;
+	uint8_t				*pool;		/* their names */
+	uint32_t			used, pcap;
+	const struct xls_rtrans		*rt;
+	struct ents			before, after;
+	int				rc;
+	bool				nomem;
+};
+
+/* ------------------------------------------------------------------ */
+
+struct xls_files *xls_files_new(const struct xls_source *src, struct xls_error *err)
+{
+	struct xls_files *f = calloc(1, sizeof(*f));
+
+	if (!f) {
+		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return NULL;
+	}
+	f->src = src;
+	xls_overlay_init(&f->view, src, (1u << XFS_BLFT_DIR_BLOCK_BUF) |
+			 (1u << XFS_BLFT_DIR_DATA_BUF), XLS_OVERLAY_MAX_BYTES);
+	f->view.all_items = true;
+	f->disk.src = src;
+	xls_names_init(&f->names, &f->disk);
+	return f;
+}
+
+void xls_files_free(struct xls_files *f)
+{
+	if (!f)
+		return;
+	xls_overlay_release(&f->view);
+	xls_names_release(&f->names);
+	xls_hashmap_free(&f->idx);
+	for (uint32_t i = 0; i < f->ninos; i++)
+		free(f->inos[i].sf);
+	free(f->inos);
+	free(f->pend);
+	free(f->pool);
+	free(f->before.e);
+	free(f->before.pool);
+	free(f->after.e);
+	free(f->after.pool);
+	free(f);
+}
+
+bool xls_files_path(struct xls_files *f, uint64_t ino, char *buf, size_t bufsz)
+{
+	return xls_names_path(&f->names, ino, buf, bufsz);
+}
+
+/* ------------------------------------------------------------------ */
+/* events of the transaction at hand */
+
+static bool grow(void **base, uint32_t n, uint32_t *cap, size_t elem)
+{
+	uint32_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	ncap = *cap ? *cap * 2 : 64;
+	p = ncap > *cap ? realloc(*base, (size_t)ncap * elem) : NULL;
+	if (!p)
+		return false;
+	*base = p;
+	*cap = ncap;
+	return true;
+}
+
+/* @len bytes of @s kept for the transaction; an offset, UINT32_MAX if none. */
+static uint32_t keep_name(struct xls_files *f, const uint8_t *s, uint32_t len)
+{
+	uint32_t off = f->used;
+
+	if (!len || !s)
+		return UINT32_MAX;
+	while (f->used + len > f->pcap) {
+		uint32_t ncap = f->pcap ? f->pcap * 2 : 4096;
+		uint8_t *p = ncap > f->pcap ? realloc(f->pool, ncap) : NULL;
+
+		if (!p) {
+			f->nomem = true;
+			return UINT32_MAX;
+		}
+		f->pool = p;
+		f->pcap = ncap;
+	}
+	memcpy(f->pool + off, s, len);
+	f->used += len;
+	return off;
+}
+
+static struct xls_file_event *event(struct xls_files *f, uint64_t ino, enum xls_fev ev)
+{
+	struct xls_file_event *e;
+
+	if (!grow((void **)&f->pend, f->npend, &f->cappend, sizeof(*e))) {
+		f->nomem = true;
+		return NULL;
+	}
+	e = &f->pend[f->npend++];
+	memset(e, 0, sizeof(*e));
+	e->seq = f->rt->seq;
+	e->tid = f->rt->t->tid;
+	e->lsn = f->rt->t->lsn;
+	e->ino = ino;
+	e->ev = ev;
+	/* names are pool offsets until the transaction is flushed */
+	e->name_len = e->new_name_len = 0;
+	return e;
+}
+
+static void set_name(struct xls_files *f, struct xls_file_event *e, const uint8_t *name,
+		     uint32_t len, bool second)
+{
+	uint32_t off = keep_name(f, name, len);
+
+	if (off == UINT32_MAX)
+		return;
+	if (second) {
+		e->new_name = (const uint8_t *)(uintptr_t)off;
+		e->new_name_len = len;
+	} else {
+		e->name = (const uint8_t *)(uintptr_t)off;
+		e->name_len = len;
+	}
+}
+
+static bool same_name(const struct xls_files *f, const struct xls_file_event *a,
+		      const struct xls_file_event *b)
+{
+	return a->name_len == b->name_len &&
+	       !memcmp(f->pool + (uintptr_t)a->name, f->pool + (uintptr_t)b->name, a->name_len);
+}
+
+/*
+ * Within one transaction a remove and an add of the same inode are a move
+ * (rename) -- or nothing, when directory and name are the same (a
+ * shortform directory converted to a block).
+ */
+static void pair_moves(struct xls_files *f)
+{
+	for (uint32_t i = 0; i < f->npend; i++) {
+		struct xls_file_event *rm = &f->pend[i];
+
+		if (rm->ev != XLS_FEV_DIRENT_REMOVE)
+			continue;
+		for (uint32_t j = 0; j < f->npend; j++) {
+			struct xls_file_event *add = &f->pend[j];
+
+			if (add->ev != XLS_FEV_DIRENT_ADD || add->ino != rm->ino)
+				continue;
+			if (add->dir == rm->dir && same_name(f, add, rm)) {
+				add->ev = rm->ev = XLS_FEV_COUNT;	/* dropped */
+				break;
+			}
+			rm->ev = XLS_FEV_DIRENT_MOVE;
+			rm->new_dir = add->dir;
+			rm->new_name = add->name;
+			rm->new_name_len = add->name_len;
+			add->ev = XLS_FEV_COUNT;
+			break;
+		}
+	}
+}
+
+static void flush(struct xls_files *f)
+{
+	pair_moves(f);
+	/* the names first: each event of the transaction then has its path */
+	for (uint32_t i = 0; i < f->npend; i++) {
+		struct xls_file_event *e = &f->pend[i];
+
+		e->name = e->name_len ? f->pool + (uintptr_t)e->name : NULL;
+		e->new_name = e->new_name_len ? f->pool + (uintptr_t)e->new_name : NULL;
+		if (e->ev == XLS_FEV_DIRENT_ADD && e->dir)
+			xls_names_learn(&f->names, e->ino, e->dir, e->name, e->name_len);
+		else if (e->ev == XLS_FEV_DIRENT_MOVE && e->new_dir)
+			xls_names_learn(&f->names, e->ino, e->new_dir, e->new_name, e->new_name_len);
+		else if (e->ev == XLS_FEV_PPTR_SET && e->dir)
+			xls_names_learn(&f->names, e->ino, e->dir, e->name, e->name_len);
+	}
+	for (uint32_t i = 0; i < f->npend && !f->rc; i++)
+		if (f->pend[i].ev != XLS_FEV_COUNT && f->sink->event)
+			f->rc = f->sink->event(f->sink->ctx, &f->pend[i]);
+	f->npend = 0;
+	f->used = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* directory entries: before and after */
+
+static int collect(void *ctx, const struct xls_dirent *d)
+{
+	struct ents *s = ctx;
+	struct ent *x;
+
+	if (xls_dirent_is_dot(d))
+		return 0;
+	if (!grow((void **)&s->e, s->n, &s->cap, sizeof(*x))) {
+		s->nomem = true;
+		return 1;
+	}
+	while (s->used + d->namelen > s->pcap) {
+		uint32_t ncap = s->pcap ? s->pcap * 2 : 4096;
+		uint8_t *p = ncap > s->pcap ? realloc(s->pool, ncap) : NULL;
+
+		if (!p) {
+			s->nomem = true;
+			return 1;
+		}
+		s->pool = p;
+		s->pcap = ncap;
+	}
+	memcpy(s->pool + s->used, d->name, d->namelen);
+	x = &s->e[s->n++];
+	x->ino = d->ino;
+	x->name = (const uint8_t *)(uintptr_t)s->used;
+	x->len = d->namelen;
+	s->used += d->namelen;
+	return 0;
+}
+
+static int cmp_ent(const void *a, const void *b, void *pool_arg)
+{
+	const struct ent *x = a, *y = b;
+	const uint8_t *pool = pool_arg;
+	int c = memcmp(pool + (uintptr_t)x->name, pool + (uintptr_t)y->name,
+		       x->len < y->len ? x->len : y->len);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+static void ents_reset(struct ents *s)
+{
+	s->n = 0;
+	s->used = 0;
+}
+
+static void ents_sort(struct ents *s)
+{
+	if (s->n)
+		qsort_r(s->e, s->n, sizeof(*s->e), cmp_ent, s->pool);
+}
+
+static int cmp_across(const struct ents *a, const struct ent *x, const struct ents *b,
+		      const struct ent *y)
+{
+	int c = memcmp(a->pool + (uintptr_t)x->name, b->pool + (uintptr_t)y->name,
+		       x->len < y->len ? x->len : y->len);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+/* The entries of before and after that differ, as events of directory @dir. */
+static void diff_entries(struct xls_files *f, uint64_t dir)
+{
+	struct ents *a = &f->before, *b = &f->after;
+	uint32_t i = 0, j = 0;
+
+	ents_sort(a);
+	ents_sort(b);
+	while (i < a->n || j < b->n) {
+		int c = i == a->n ? 1 : j == b->n ? -1 : cmp_across(a, &a->e[i], b, &b->e[j]);
+		const struct ents *s = c < 0 ? a : b;
+		const struct ent *x = c < 0 ? &a->e[i] : &b->e[j];
+		struct xls_file_event *e;
+
+		if (!c) {
+			i++;
+			j++;
+			continue;
+		}
+		e = event(f, x->ino, c < 0 ? XLS_FEV_DIRENT_REMOVE : XLS_FEV_DIRENT_ADD);
+		if (e) {
+			e->dir = dir;
+			set_name(f, e, s->pool + (uintptr_t)x->name, x->len, false);
+		}
+		if (c < 0)
+			i++;
+		else
+			j++;
+	}
+}
+
+static bool is_dir_data(unsigned int blft)
+{
+	return blft == XFS_BLFT_DIR_BLOCK_BUF || blft == XFS_BLFT_DIR_DATA_BUF;
+}
+
+/* The LSN a v5 block header records, 0 if none. */
+static uint64_t header_lsn(const uint8_t *blk, uint32_t len)
+{
+	uint32_t m = len >= 4 ? xls_be32(blk) : 0;
+
+	if ((m == XFS_DIR3_BLOCK_MAGIC || m == XFS_DIR3_DATA_MAGIC) &&
+	    len >= offsetof(struct xfs_dir3_blk_hdr, lsn) + 8)
+		return xls_be64(blk + offsetof(struct xfs_dir3_blk_hdr, lsn));
+	return 0;
+}
+
+/*
+ * A cancel record frees the block: its entries, as the log left them, go
+ * (they come back in a shortform fork or another block in the same
+ * transaction when the directory shrinks, and the pair is then no event).
+ */
+static void cancel_dir_buf(struct xls_files *f, const struct xls_ritem *ri)
+{
+	const struct xls_rbuf *rb = ri->buf;
+	uint32_t bytes = rb->len * BBSIZE;
+	uint8_t *blk;
+	struct xls_owner o;
+	bool seen;
+
+	blk = malloc(bytes);
+	if (!blk) {
+		f->nomem = true;
+		return;
+	}
+	ents_reset(&f->before);
+	ents_reset(&f->after);
+	if (xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, &seen) == 0 && seen &&
+	    xls_dir_is_data_block(blk, bytes)) {
+		xls_dir_block_walk(&f->src->geo, blk, bytes, collect, &f->before);
+		xls_owner_from_header(&f->src->geo, rb->blkno, rb->len, blk, bytes, &o);
+		diff_entries(f, o.has_ino ? o.ino : 0);
+		xls_overlay_forget(&f->view, rb->blkno);
+	}
+	free(blk);
+}
+
+static void take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
+			 const struct xls_ritem *ri)
+{
+	const struct xls_rbuf *rb = ri->buf;
+	const struct xls_geometry *g = &f->src->geo;
+	uint32_t bytes = rb->len * BBSIZE;
+	uint8_t *blk = malloc(bytes);
+	struct xls_owner o;
+	bool seen, known;
+
+	if (!blk) {
+		f->nomem = true;
+		return;
+	}
+	ents_reset(&f->before);
+	ents_reset(&f->after);
+	/* the log's view before the item: the disk the first time, if older */
+	known = xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, &seen) == 0;
+	if (known && !seen && g->crc) {
+		uint64_t lsn = header_lsn(blk, bytes);
+
+		known = !lsn || lsn < rt->t->lsn;
+	}
+	if (known)
+		xls_dir_block_walk(g, blk, bytes, collect, &f->before);
+	xls_overlay_take(&f->view, rt, ri);
+	if (xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, NULL) == 0 && known) {
+		xls_dir_block_walk(g, blk, bytes, collect, &f->after);
+		xls_owner_from_header(g, rb->blkno, rb->len, blk, bytes, &o);
+		diff_entries(f, o.has_ino ? o.ino : 0);
+	}
+	if (f->before.nomem || f->after.nomem)
+		f->nomem = true;
+	free(blk);
+}
+
+/* ------------------------------------------------------------------ */
+/* inodes */
+
+static struct ino_state *state_of(struct xls_files *f, uint64_t ino, bool *fresh)
+{
+	uint32_t *idx = xls_hashmap_find(&f->idx, ino, 0);
+	struct ino_state *s;
+
+	*fresh = false;
+	if (idx)
+		return &f->inos[*idx];
+	if (!grow((void **)&f->inos, f->ninos, &f->capinos, sizeof(*s)) ||
+	    xls_hashmap_put(&f->idx, ino, 0, f->ninos)) {
+		f->nomem = true;
+		return NULL;
+	}
+	s = &f->inos[f->ninos++];
+	memset(s, 0, sizeof(*s));
+	*fresh = true;
+	return s;
+}
+
+static uint64_t ts_ns(const struct xls_log_ts *t, bool bigtime)
+{
+	if (bigtime)
+		return t->v - XLS_BIGTIME_OFFSET_NS;
+	return (uint64_t)((int64_t)t->sec * 1000000000ll + t->nsec);
+}
+
+static void core_of_log(const struct xls_log_dinode *ld, struct xls_inode_core *c)
+{
+	bool bigtime = xls_log_dinode_flags2(ld) & XFS_DIFLAG2_BIGTIME;
+
+	memset(c, 0, sizeof(*c));
+	c->valid = ld->di_magic == XFS_DINODE_MAGIC;
+	c->mode = ld->di_mode;
+	c->version = (uint8_t)ld->di_version;
+	c->format = (uint8_t)ld->di_format;
+	c->uid = ld->di_uid;
+	c->gid = ld->di_gid;
+	c->nlink = ld->di_nlink;
+	c->gen = ld->di_gen;
+	c->size = (uint64_t)ld->di_size;
+	c->nextents = xls_log_dinode_nextents(ld);
+	c->atime = ts_ns(&ld->di_atime, bigtime);
+	c->mtime = ts_ns(&ld->di_mtime, bigtime);
+	c->ctime = ts_ns(&ld->di_ctime, bigtime);
+	c->crtime = ld->di_version >= 3 ? ts_ns(&ld->di_crtime, bigtime) : 0;
+}
+
+/* The inode on disk as the baseline, when it is older than @lsn. */
+static void baseline(struct xls_files *f, uint64_t ino, uint64_t lsn, struct ino_state *s)
+{
+	const struct xls_geometry *g = &f->src->geo;
+	uint8_t dino[2048];
+	const uint8_t *fork;
+	uint32_t flen;
+
+	if (g->inode_size > sizeof(dino) || xls_fsview_read_inode(&f->disk, ino, dino, NULL))
+		return;
+	if (g->crc && xls_be16(dino) == XFS_DINODE_MAGIC) {
+		uint64_t dlsn = xls_be64(dino + offsetof(struct xfs_dinode, di_lsn));
+
+		if (dlsn && dlsn != UINT64_MAX && dlsn >= lsn)
+			return;		/* the disk is newer: no baseline */
+	}
+	xls_fsview_core(g, dino, &s->c);
+	s->known = true;
+	fork = xls_fsview_data_fork(g, dino, &flen);
+	if (!xls_inode_core_free(&s->c) && S_ISDIR(s->c.mode) &&
+	    s->c.format == XFS_DINODE_FMT_LOCAL) {
+		uint32_t used = s->c.size < flen ? (uint32_t)s->c.size : flen;
+
+		s->sf = malloc(used ? used : 1);
+		if (s->sf) {
+			memcpy(s->sf, fork, used);
+			s->sf_len = used;
+		}
+	}
+}
+
+static void value_event(struct xls_files *f, uint64_t ino, enum xls_fev ev, uint64_t old,
+			uint64_t now, bool replayed)
+{
+	struct xls_file_event *e;
+
+	if (old == now)
+		return;
+	e = event(f, ino, ev);
+	if (!e)
+		return;
+	e->old_value = old;
+	e->new_value = now;
+	e->replayed = replayed;
+}
+
+static void time_event(struct xls_files *f, uint64_t ino, enum xls_fev ev, uint64_t old,
+		       uint64_t now, uint64_t crtime, bool replayed)
+{
+	struct xls_file_event *e;
+
+	if (old == now)
+		return;
+	e = event(f, ino, ev);
+	if (!e)
+		return;
+	e->old_value = old;
+	e->new_value = now;
+	e->replayed = replayed;
+	e->backwards = (int64_t)now < (int64_t)old;
+	e->before_crtime = crtime && (int64_t)now < (int64_t)crtime;
+}
+
+static void core_events(struct xls_files *f, uint64_t ino, const struct xls_inode_core *a,
+			const struct xls_inode_core *b, bool replayed)
+{
+	bool afree = xls_inode_core_free(a), bfree = xls_inode_core_free(b);
+	struct xls_file_event *e;
+
+	if (afree && !bfree) {
+		e = event(f, ino, XLS_FEV_CREATED);
+		if (e) {
+			e->new_value = b->gen;
+			e->old_value = b->mode;
+			e->replayed = replayed;
+		}
+		return;
+	}
+	if (!afree && bfree) {
+		e = event(f, ino, XLS_FEV_FREED);
+		if (e)
+			e->replayed = replayed;
+		return;
+	}
+	if (afree)
+		return;
+	if (a->gen != b->gen || (a->mode & S_IFMT) != (b->mode & S_IFMT)) {
+		value_event(f, ino, XLS_FEV_REUSED, a->gen, b->gen, replayed);
+		if (a->gen == b->gen)
+			value_event(f, ino, XLS_FEV_REUSED, a->mode, b->mode, replayed);
+		return;
+	}
+	value_event(f, ino, XLS_FEV_MODE, a->mode, b->mode, replayed);
+	value_event(f, ino, XLS_FEV_UID, a->uid, b->uid, replayed);
+	value_event(f, ino, XLS_FEV_GID, a->gid, b->gid, replayed);
+	value_event(f, ino, XLS_FEV_SIZE, a->size, b->size, replayed);
+	value_event(f, ino, XLS_FEV_NLINK, a->nlink, b->nlink, replayed);
+	value_event(f, ino, XLS_FEV_EXTENTS, a->nextents, b->nextents, replayed);
+	time_event(f, ino, XLS_FEV_ATIME, a->atime, b->atime, b->crtime, replayed);
+	time_event(f, ino, XLS_FEV_MTIME, a->mtime, b->mtime, b->crtime, replayed);
+	time_event(f, ino, XLS_FEV_CTIME, a->ctime, b->ctime, b->crtime, replayed);
+}
+
+static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
+		      const struct xls_rinode *in, const struct xls_inode_core *now)
+{
+	const struct xls_geometry *g = &f->src->geo;
+	bool local = !xls_inode_core_free(now) && S_ISDIR(now->mode) &&
+		     now->format == XFS_DINODE_FMT_LOCAL;
+	uint64_t parent;
+
+	if (local && !(in->fields & XFS_ILOG_DDATA))
+		return;		/* the fork is not logged: as it was */
+	ents_reset(&f->before);
+	ents_reset(&f->after);
+	if (s->sf)
+		xls_dir_sf_walk(g, s->sf, s->sf_len, &parent, collect, &f->before);
+	if (local && in->dfork)
+		xls_dir_sf_walk(g, in->dfork, in->dfork_len, &parent, collect, &f->after);
+	if (s->known && (s->sf || local))
+		diff_entries(f, ino);
+	free(s->sf);
+	s->sf = NULL;
+	s->sf_len = 0;
+	if (local && in->dfork) {
+		uint32_t used = now->size < in->dfork_len ? (uint32_t)now->size : in->dfork_len;
+
+		s->sf = malloc(used ? used : 1);
+		if (s->sf) {
+			memcpy(s->sf, in->dfork, used);
+			s->sf_len = used;
+		}
+	}
+}
+
+static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
+		       const struct xls_ritem *ri)
+{
+	struct xls_inode_core now;
+	struct ino_state *s;
+	bool fresh;
+
+	if (!ri->inode || !ri->inode->has_core)
+		return;
+	s = state_of(f, ri->ino, &fresh);
+	if (!s)
+		return;
+	if (fresh)
+		baseline(f, ri->ino, rt->t->lsn, s);
+	core_of_log(&ri->inode->core, &now);
+	if (s->known)
+		core_events(f, ri->ino, &s->c, &now, ri->decision == XLS_RD_REPLAY);
+	sf_events(f, ri->ino, s, ri->inode, &now);
+	s->c = now;
+	s->known = true;
+}
+
+/* ------------------------------------------------------------------ */
+/* intents */
+
+static void take_intent(struct xls_files *f, const struct xls_ritem *ri)
+{
+	const struct xls_rintent_data *in = ri->intent;
+	struct xls_file_event *e;
+	enum xls_fev ev;
+
+	if (in->type == XFS_LI_BUI) {
+		if (in->op != XFS_BMAP_MAP && in->op != XFS_BMAP_UNMAP)
+			return;
+		e = event(f, in->ino, in->op == XFS_BMAP_MAP ? XLS_FEV_MAP : XLS_FEV_UNMAP);
+		if (e) {
+			e->startoff = in->startoff;
+			e->startblock = in->startblock;
+			e->len = in->len;
+		}
+		return;
+	}
+	switch (in->op) {
+	case XFS_ATTRI_OP_FLAGS_SET:		ev = XLS_FEV_XATTR_SET; break;
+	case XFS_ATTRI_OP_FLAGS_REMOVE:		ev = XLS_FEV_XATTR_REMOVE; break;
+	case XFS_ATTRI_OP_FLAGS_REPLACE:	ev = XLS_FEV_XATTR_REPLACE; break;
+	case XFS_ATTRI_OP_FLAGS_PPTR_SET:	ev = XLS_FEV_PPTR_SET; break;
+	case XFS_ATTRI_OP_FLAGS_PPTR_REMOVE:	ev = XLS_FEV_PPTR_REMOVE; break;
+	case XFS_ATTRI_OP_FLAGS_PPTR_REPLACE:	ev = XLS_FEV_PPTR_REPLACE; break;
+	default:				return;
+	}
+	e = event(f, in->ino, ev);
+	if (!e)
+		return;
+	set_name(f, e, in->name, in->name_len, false);
+	if (in->has_parent)
+		e->dir = in->parent_ino;
+	if (ev == XLS_FEV_PPTR_REPLACE) {
+		set_name(f, e, in->new_name, in->new_name_len, true);
+		if (in->has_new_parent)
+			e->new_dir = in->new_parent_ino;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* recovery's sink */
+
+static int on_trans(void *ctx, const struct xls_rtrans *rt)
+{
+	struct xls_files *f = ctx;
+
+	flush(f);
+	f->rt = rt->replayed ? rt : NULL;
+	return f->rc ? f->rc : f->nomem ? -ENOMEM : 0;
+}
+
+static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_ritem *ri)
+{
+	struct xls_files *f = ctx;
+
+	if (!f->rt)
+		return 0;
+	if (ri->buf && (ri->buf->blf_flags & XFS_BLF_CANCEL))
+		cancel_dir_buf(f, ri);
+	else if (ri->buf && is_dir_data(ri->buf->blft) && ri->buf->data &&
+		 ri->decision != XLS_RD_FAIL)
+		take_dir_buf(f, rt, ri);
+	else if (ri->has_ino)
+		take_inode(f, rt, ri);
+	else if (ri->intent)
+		take_intent(f, ri);
+	return f->rc ? f->rc : f->nomem ? -ENOMEM : 0;
+}
+
+int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_head_tail *ht,
+		  const struct xls_files_sink *sink, struct xls_error *err)
+{
+	struct xls_recover_opts ro = {
+		.keep_types = f->view.types, .keep_inodes = true, .keep_intents = true,
+		.quiet = true,
+	};
+	struct xls_recover_sink rs = {
+		.ctx = f, .trans = on_trans, .item = on_item, .report = sink->report,
+	};
+	struct xls_recover *r;
+	int rc;
+
+	f->sink = sink;
+	r = xls_recover_new(f->src, &ro, err);
+	if (!r)
+		return -1;
+	rc = xls_recover_run(r, log, ht, &rs, err);
+	if (!rc)
+		flush(f);
+	xls_recover_free(r);
+	if (rc == -ENOMEM || f->nomem || f->view.out_of_memory)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	return rc ? rc : f->rc;
+}

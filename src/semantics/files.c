@@ -67,6 +67,7 @@ struct xls_files {
 	uint32_t			used, pcap;
 	const struct xls_rtrans		*rt;
 	struct ents			before, after;
+	bool				replayed;	/* the item at hand */
 	int				rc;
 	bool				nomem;
 };
@@ -171,6 +172,7 @@ static struct xls_file_event *event(struct xls_files *f, uint64_t ino, enum xls_
 	e->lsn = f->rt->t->lsn;
 	e->ino = ino;
 	e->ev = ev;
+	e->replayed = f->replayed;
 	/* names are pool offsets until the transaction is flushed */
 	e->name_len = e->new_name_len = 0;
 	return e;
@@ -706,6 +708,7 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 
 	if (!f->rt)
 		return 0;
+	f->replayed = ri->decision == XLS_RD_REPLAY || ri->decision == XLS_RD_REPLAY_ALWAYS;
 	if (ri->buf && (ri->buf->blf_flags & XFS_BLF_CANCEL))
 		cancel_dir_buf(f, ri);
 	else if (ri->buf && is_dir_data(ri->buf->blft) && ri->buf->data &&

@@ -170,9 +170,12 @@ bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz)
 		chain[depth++] = i;
 		at = m->names[i].parent;
 	}
-	if (depth == XLS_NAMES_MAX_DEPTH)
-		m->loops++;
 	buf[0] = '\0';
+	if (depth == XLS_NAMES_MAX_DEPTH) {
+		m->loops++;
+		snprintf(buf, bufsz, "?0x%llx (a loop)", (unsigned long long)ino);
+		return false;
+	}
 	if (!reached)
 		n = (size_t)snprintf(buf, bufsz, "?0x%llx", (unsigned long long)at);
 	else if (!depth)

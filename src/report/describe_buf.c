@@ -81,9 +81,9 @@ void xls_describe_buf_regions(const struct xls_buf_analysis *ba,
 
 void xls_describe_owner(const struct xls_owner *o, bool text, struct xls_fieldset *fs)
 {
-	char buf[80];
-
 	if (text) {
+		char buf[80];
+
 		xls_owner_str(o, buf, sizeof(buf));
 		xls_field_str(fs, "owner", buf);
 		return;

@@ -103,8 +103,6 @@ static void ns_str(uint64_t v, char *buf, size_t bufsz)
 
 static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz)
 {
-	char a[32], b[32];
-
 	switch (e->ev) {
 	case XLS_FEV_CREATED:
 		snprintf(buf, bufsz, "mode %#llo gen %llu", (unsigned long long)e->old_value,
@@ -139,6 +137,8 @@ static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz
 		break;
 	}
 	if (is_time(e->ev)) {
+		char a[32], b[32];
+
 		ns_str(e->old_value, a, sizeof(a));
 		ns_str(e->new_value, b, sizeof(b));
 		snprintf(buf, bufsz, "%s -> %s%s%s", a, b, e->backwards ? " (backwards)" : "",

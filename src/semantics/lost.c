@@ -386,17 +386,20 @@ static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_cor
 	}
 	memcpy(keep, ch, sizeof(*keep) * n);
 	in->ino = ino;
-	in->what = dfree && !ffree ? "created" : ffree && !dfree ? "freed" : "changed";
 	in->mode = ffree ? dc->mode : fc->mode;
 	in->changes = keep;
 	in->nchanges = n;
 	in->path = NULL;
-	if (dfree && !ffree)
-		l->sum.inodes_created++;
-	else if (ffree && !dfree)
-		l->sum.inodes_freed++;
-	else
+	if (dfree == ffree) {
+		in->what = "changed";
 		l->sum.inodes_changed++;
+	} else if (dfree) {
+		in->what = "created";
+		l->sum.inodes_created++;
+	} else {
+		in->what = "freed";
+		l->sum.inodes_freed++;
+	}
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -71,6 +71,11 @@ static_assert(XFS_BLF_DATAMAP_SIZE == 17, "blf_data_map words");
 #ifndef XFS_SB_FEAT_INCOMPAT_METADIR
 #define XFS_SB_FEAT_INCOMPAT_METADIR	(1u << 8)
 #endif
+/* The parent pointer attr namespace (Linux 6.10, xfs_da_format.h). */
+#ifndef XFS_ATTR_PARENT
+#define XFS_ATTR_PARENT		(1u << 3)
+#endif
+
 /* BUI mapping types (xfs_bmap_intent_type, in the kernel's xfs_bmap.h). */
 #ifndef XFS_BMAP_MAP
 #define XFS_BMAP_MAP		1

@@ -27,6 +27,15 @@ static const struct xls_column inode_columns[] = {
 };
 #define NICOLS (sizeof(inode_columns) / sizeof(inode_columns[0]))
 
+static const struct xls_column xattr_columns[] = {
+	{ "op",		"OP",		-8 },
+	{ "ino",	"INO",		12 },
+	{ "parent",	"PARENT",	12 },
+	{ "path",	"PATH",		-24 },
+	{ "name",	"NAME",		-1 },
+};
+#define NXCOLS (sizeof(xattr_columns) / sizeof(xattr_columns[0]))
+
 static void print_summary(struct xls_cmd *c, const struct xls_lost_summary *s,
 			  struct xls_fieldset *fs)
 {
@@ -41,12 +50,13 @@ static void print_summary(struct xls_cmd *c, const struct xls_lost_summary *s,
 	if (c->out.fmt != XLS_FMT_TEXT)
 		return;
 	xls_out_printf(o, "Zeroing the log loses %llu directory entr%s added and %llu removed, "
-		       "%llu inode%s created, %llu freed and %llu changed (%llu bytes of metadata "
-		       "that recovery writes)\n",
+		       "%llu inode%s created, %llu freed and %llu changed, %llu xattr change%s "
+		       "(%llu bytes of metadata that recovery writes)\n",
 		       (unsigned long long)s->dirents_added, s->dirents_added == 1 ? "y" : "ies",
 		       (unsigned long long)s->dirents_removed,
 		       (unsigned long long)s->inodes_created, s->inodes_created == 1 ? "" : "s",
 		       (unsigned long long)s->inodes_freed, (unsigned long long)s->inodes_changed,
+		       (unsigned long long)s->xattrs_changed, s->xattrs_changed == 1 ? "" : "s",
 		       (unsigned long long)s->metadata_bytes);
 	xls_out_printf(o, "  compared: %llu directories and %llu inodes that %llu replayed "
 		       "transactions touch; %llu transactions recovery drops anyway, %llu "
@@ -97,6 +107,22 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 			xls_out_table_row(&c->out, inode_columns, NICOLS, fs);
 		else
 			xls_cmd_record(c, "lost_inode", fs);
+	}
+	{
+		const struct xls_lost_xattr *x = xls_lost_xattrs(l, &n);
+
+		if (text && n) {
+			xls_out_printf(&c->out, "\nXattrs and parent pointers recovery sets or removes\n");
+			xls_out_table_heading(&c->out, xattr_columns, NXCOLS);
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			xls_fields_reset(fs);
+			xls_describe_lost_xattr(&x[i], fs);
+			if (text)
+				xls_out_table_row(&c->out, xattr_columns, NXCOLS, fs);
+			else
+				xls_cmd_record(c, "lost_xattr", fs);
+		}
 	}
 	a = xls_lost_aparts(l, &n);
 	if (text && n)

@@ -136,6 +136,7 @@ void xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
 void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fieldset *fs);
 void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fieldset *fs);
 void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldset *fs);
+void xls_describe_lost_xattr(const struct xls_lost_xattr *x, struct xls_fieldset *fs);
 void xls_describe_lost_apart(const struct xls_lost_apart *a, struct xls_fieldset *fs);
 
 /*

@@ -14,6 +14,7 @@ void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fiel
 	xls_field_uint(fs, "inodes_created", s->inodes_created);
 	xls_field_uint(fs, "inodes_freed", s->inodes_freed);
 	xls_field_uint(fs, "inodes_changed", s->inodes_changed);
+	xls_field_uint(fs, "xattrs_changed", s->xattrs_changed);
 	xls_field_uint(fs, "metadata_bytes", s->metadata_bytes);
 	xls_field_uint(fs, "dirs_compared", s->dirs_compared);
 	xls_field_uint(fs, "inodes_compared", s->inodes_compared);
@@ -70,6 +71,17 @@ void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldse
 	xls_field_str(fs, "what", in->what);
 	xls_field_oct(fs, "mode", in->mode);
 	xls_field_list(fs, "changes", &change_list, in->changes, in->nchanges);
+}
+
+void xls_describe_lost_xattr(const struct xls_lost_xattr *x, struct xls_fieldset *fs)
+{
+	xls_field_hex(fs, "ino", x->ino);
+	if (x->path)
+		xls_field_str(fs, "path", x->path);
+	xls_field_str(fs, "name", x->name);
+	if (x->parent)
+		xls_field_hex(fs, "parent", x->parent);
+	xls_field_str(fs, "op", x->op);
 }
 
 void xls_describe_lost_apart(const struct xls_lost_apart *a, struct xls_fieldset *fs)

@@ -3,6 +3,7 @@
  * directories (xfs_da_format.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/ondisk.h"
@@ -222,4 +223,88 @@ uint32_t xls_dir_sf_walk(const struct xls_geometry *g, const uint8_t *fork,
 		off += size;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* sets of entries */
+
+int xls_dirent_set_add(void *set, const struct xls_dirent *e)
+{
+	struct xls_dirent_set *s = set;
+	struct xls_dirent_rec *x;
+
+	if (xls_dirent_is_dot(e))
+		return 0;
+	if (s->n == s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 64;
+		struct xls_dirent_rec *p = cap > s->cap ? realloc(s->e, sizeof(*p) * cap) : NULL;
+
+		if (!p) {
+			s->nomem = true;
+			return 1;
+		}
+		s->e = p;
+		s->cap = cap;
+	}
+	while (s->used + e->namelen > s->pcap) {
+		uint32_t cap = s->pcap ? s->pcap * 2 : 4096;
+		uint8_t *p = cap > s->pcap ? realloc(s->pool, cap) : NULL;
+
+		if (!p) {
+			s->nomem = true;
+			return 1;
+		}
+		s->pool = p;
+		s->pcap = cap;
+	}
+	memcpy(s->pool + s->used, e->name, e->namelen);
+	x = &s->e[s->n++];
+	x->ino = e->ino;
+	x->name = s->used;
+	x->len = e->namelen;
+	s->used += e->namelen;
+	return 0;
+}
+
+static int cmp_recs(const uint8_t *pa, const struct xls_dirent_rec *x, const uint8_t *pb,
+		    const struct xls_dirent_rec *y, bool by_ino)
+{
+	int c = memcmp(pa + x->name, pb + y->name, x->len < y->len ? x->len : y->len);
+
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return by_ino ? (x->ino > y->ino) - (x->ino < y->ino) : 0;
+}
+
+int xls_dirent_set_cmp(const struct xls_dirent_set *a, uint32_t i,
+		       const struct xls_dirent_set *b, uint32_t j, bool by_ino)
+{
+	return cmp_recs(a->pool, &a->e[i], b->pool, &b->e[j], by_ino);
+}
+
+/* qsort may move elements through a buffer of its own: compare contents */
+static int cmp_rec(const void *p, const void *q, void *pool)
+{
+	return cmp_recs(pool, p, pool, q, true);
+}
+
+void xls_dirent_set_sort(struct xls_dirent_set *s)
+{
+	if (s->n)
+		qsort_r(s->e, s->n, sizeof(*s->e), cmp_rec, s->pool);
+}
+
+void xls_dirent_set_reset(struct xls_dirent_set *s)
+{
+	s->n = 0;
+	s->used = 0;
+}
+
+void xls_dirent_set_free(struct xls_dirent_set *s)
+{
+	free(s->e);
+	free(s->pool);
+	memset(s, 0, sizeof(*s));
 }

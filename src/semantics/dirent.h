@@ -73,4 +73,36 @@ uint32_t xls_dir_sf_walk(const struct xls_geometry *g, const uint8_t *fork,
 /* Is the entry "." or ".."? */
 bool xls_dirent_is_dot(const struct xls_dirent *e);
 
+/*
+ * A set of entries (one directory, one view or one moment), names copied,
+ * to compare with another: filled by xls_dirent_set_add() (an
+ * xls_dirent_fn, "." and ".." left out), sorted by name then inode.
+ */
+struct xls_dirent_rec {
+	uint64_t	ino;
+	uint32_t	name;		/* offset in pool */
+	uint8_t		len;
+};
+
+struct xls_dirent_set {
+	struct xls_dirent_rec	*e;
+	uint32_t		n, cap;
+	uint8_t			*pool;
+	uint32_t		used, pcap;
+	bool			nomem;
+};
+
+int xls_dirent_set_add(void *set, const struct xls_dirent *e);
+void xls_dirent_set_sort(struct xls_dirent_set *s);
+/* Empty, keeping the memory; free it all. */
+void xls_dirent_set_reset(struct xls_dirent_set *s);
+void xls_dirent_set_free(struct xls_dirent_set *s);
+static inline const uint8_t *xls_dirent_set_name(const struct xls_dirent_set *s, uint32_t i)
+{
+	return s->pool + s->e[i].name;
+}
+/* Order of entry @i of @a and @j of @b: by name, then (@by_ino) inode. */
+int xls_dirent_set_cmp(const struct xls_dirent_set *a, uint32_t i,
+		       const struct xls_dirent_set *b, uint32_t j, bool by_ino);
+
 #endif /* XLS_DIRENT_H */

@@ -15,6 +15,7 @@
 #include "semantics/fsview.h"
 #include "semantics/names.h"
 #include "semantics/owner.h"
+#include "semantics/xattr.h"
 
 static const char *const fev_names[XLS_FEV_COUNT] = {
 	"created", "freed", "reused", "mode", "uid", "gid", "size", "nlink", "extents",
@@ -34,21 +35,8 @@ struct ino_state {
 	struct xls_inode_core c;
 	uint8_t		*sf;		/* a shortform directory's fork, or NULL */
 	uint32_t	sf_len;
-};
-
-/* An entry of a directory before or after an item. */
-struct ent {
-	uint64_t	ino;
-	const uint8_t	*name;
-	uint8_t		len;
-};
-
-struct ents {
-	struct ent	*e;
-	uint32_t	n, cap;
-	uint8_t		*pool;		/* the names, copied */
-	uint32_t	used, pcap;
-	bool		nomem;
+	uint8_t		*asf;		/* a shortform attr fork, or NULL */
+	uint32_t	asf_len;
 };
 
 struct xls_files {
@@ -66,7 +54,8 @@ struct xls_files {
 	uint8_t				*pool;		/* their names */
 	uint32_t			used, pcap;
 	const struct xls_rtrans		*rt;
-	struct ents			before, after;
+	struct xls_dirent_set		before, after;
+	struct xls_xattr_set		abefore, aafter;
 	bool				replayed;	/* the item at hand */
 	int				rc;
 	bool				nomem;
@@ -84,7 +73,8 @@ struct xls_files *xls_files_new(const struct xls_source *src, struct xls_error *
 	}
 	f->src = src;
 	xls_overlay_init(&f->view, src, (1u << XFS_BLFT_DIR_BLOCK_BUF) |
-			 (1u << XFS_BLFT_DIR_DATA_BUF), XLS_OVERLAY_MAX_BYTES);
+			 (1u << XFS_BLFT_DIR_DATA_BUF) | (1u << XFS_BLFT_ATTR_LEAF_BUF),
+			 XLS_OVERLAY_MAX_BYTES);
 	f->view.all_items = true;
 	f->disk.src = src;
 	xls_names_init(&f->names, &f->disk);
@@ -98,15 +88,17 @@ void xls_files_free(struct xls_files *f)
 	xls_overlay_release(&f->view);
 	xls_names_release(&f->names);
 	xls_hashmap_free(&f->idx);
-	for (uint32_t i = 0; i < f->ninos; i++)
+	for (uint32_t i = 0; i < f->ninos; i++) {
 		free(f->inos[i].sf);
+		free(f->inos[i].asf);
+	}
+	xls_xattr_set_free(&f->abefore);
+	xls_xattr_set_free(&f->aafter);
 	free(f->inos);
 	free(f->pend);
 	free(f->pool);
-	free(f->before.e);
-	free(f->before.pool);
-	free(f->after.e);
-	free(f->after.pool);
+	xls_dirent_set_free(&f->before);
+	xls_dirent_set_free(&f->after);
 	free(f);
 }
 
@@ -232,9 +224,44 @@ static void pair_moves(struct xls_files *f)
 	}
 }
 
+static bool is_attr_set(enum xls_fev ev)
+{
+	return ev == XLS_FEV_XATTR_SET || ev == XLS_FEV_PPTR_SET;
+}
+
+/*
+ * An attr removed from one form and set in another in one transaction
+ * (shortform to leaf, leaf to shortform) is no event, or a replace when
+ * its value changed.
+ */
+static void pair_attrs(struct xls_files *f)
+{
+	for (uint32_t i = 0; i < f->npend; i++) {
+		struct xls_file_event *rm = &f->pend[i];
+
+		if (rm->ev != XLS_FEV_XATTR_REMOVE && rm->ev != XLS_FEV_PPTR_REMOVE)
+			continue;
+		for (uint32_t j = 0; j < f->npend; j++) {
+			struct xls_file_event *set = &f->pend[j];
+
+			if (!is_attr_set(set->ev) || set->ino != rm->ino || set->dir != rm->dir ||
+			    (set->ev == XLS_FEV_PPTR_SET) != (rm->ev == XLS_FEV_PPTR_REMOVE) ||
+			    !same_name(f, set, rm))
+				continue;
+			if (set->new_value == rm->old_value || set->ev == XLS_FEV_PPTR_SET)
+				set->ev = XLS_FEV_COUNT;
+			else
+				set->ev = XLS_FEV_XATTR_REPLACE;
+			rm->ev = XLS_FEV_COUNT;
+			break;
+		}
+	}
+}
+
 static void flush(struct xls_files *f)
 {
 	pair_moves(f);
+	pair_attrs(f);
 	/* the names first: each event of the transaction then has its path */
 	for (uint32_t i = 0; i < f->npend; i++) {
 		struct xls_file_event *e = &f->pend[i];
@@ -258,88 +285,18 @@ static void flush(struct xls_files *f)
 /* ------------------------------------------------------------------ */
 /* directory entries: before and after */
 
-static int collect(void *ctx, const struct xls_dirent *d)
-{
-	struct ents *s = ctx;
-	struct ent *x;
-
-	if (xls_dirent_is_dot(d))
-		return 0;
-	if (!grow((void **)&s->e, s->n, &s->cap, sizeof(*x))) {
-		s->nomem = true;
-		return 1;
-	}
-	while (s->used + d->namelen > s->pcap) {
-		uint32_t ncap = s->pcap ? s->pcap * 2 : 4096;
-		uint8_t *p = ncap > s->pcap ? realloc(s->pool, ncap) : NULL;
-
-		if (!p) {
-			s->nomem = true;
-			return 1;
-		}
-		s->pool = p;
-		s->pcap = ncap;
-	}
-	memcpy(s->pool + s->used, d->name, d->namelen);
-	x = &s->e[s->n++];
-	x->ino = d->ino;
-	x->name = (const uint8_t *)(uintptr_t)s->used;
-	x->len = d->namelen;
-	s->used += d->namelen;
-	return 0;
-}
-
-static int cmp_ent(const void *a, const void *b, void *pool_arg)
-{
-	const struct ent *x = a, *y = b;
-	const uint8_t *pool = pool_arg;
-	int c = memcmp(pool + (uintptr_t)x->name, pool + (uintptr_t)y->name,
-		       x->len < y->len ? x->len : y->len);
-
-	if (c)
-		return c;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return (x->ino > y->ino) - (x->ino < y->ino);
-}
-
-static void ents_reset(struct ents *s)
-{
-	s->n = 0;
-	s->used = 0;
-}
-
-static void ents_sort(struct ents *s)
-{
-	if (s->n)
-		qsort_r(s->e, s->n, sizeof(*s->e), cmp_ent, s->pool);
-}
-
-static int cmp_across(const struct ents *a, const struct ent *x, const struct ents *b,
-		      const struct ent *y)
-{
-	int c = memcmp(a->pool + (uintptr_t)x->name, b->pool + (uintptr_t)y->name,
-		       x->len < y->len ? x->len : y->len);
-
-	if (c)
-		return c;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return (x->ino > y->ino) - (x->ino < y->ino);
-}
-
 /* The entries of before and after that differ, as events of directory @dir. */
 static void diff_entries(struct xls_files *f, uint64_t dir)
 {
-	struct ents *a = &f->before, *b = &f->after;
+	struct xls_dirent_set *a = &f->before, *b = &f->after;
 	uint32_t i = 0, j = 0;
 
-	ents_sort(a);
-	ents_sort(b);
+	xls_dirent_set_sort(a);
+	xls_dirent_set_sort(b);
 	while (i < a->n || j < b->n) {
-		int c = i == a->n ? 1 : j == b->n ? -1 : cmp_across(a, &a->e[i], b, &b->e[j]);
-		const struct ents *s = c < 0 ? a : b;
-		const struct ent *x = c < 0 ? &a->e[i] : &b->e[j];
+		int c = i == a->n ? 1 : j == b->n ? -1 : xls_dirent_set_cmp(a, i, b, j, true);
+		const struct xls_dirent_set *s = c < 0 ? a : b;
+		uint32_t k = c < 0 ? i : j;
 		struct xls_file_event *e;
 
 		if (!c) {
@@ -347,16 +304,77 @@ static void diff_entries(struct xls_files *f, uint64_t dir)
 			j++;
 			continue;
 		}
-		e = event(f, x->ino, c < 0 ? XLS_FEV_DIRENT_REMOVE : XLS_FEV_DIRENT_ADD);
+		e = event(f, s->e[k].ino, c < 0 ? XLS_FEV_DIRENT_REMOVE : XLS_FEV_DIRENT_ADD);
 		if (e) {
 			e->dir = dir;
-			set_name(f, e, s->pool + (uintptr_t)x->name, x->len, false);
+			set_name(f, e, xls_dirent_set_name(s, k), s->e[k].len, false);
 		}
 		if (c < 0)
 			i++;
 		else
 			j++;
 	}
+	if (a->nomem || b->nomem)
+		f->nomem = true;
+}
+
+/* ------------------------------------------------------------------ */
+/* attrs: before and after */
+
+/* An attr event of inode @ino: "ns.name", or a parent pointer's entry name. */
+static void attr_event(struct xls_files *f, uint64_t ino, const struct xls_xattr_set *s,
+		       uint32_t k, bool set)
+{
+	const struct xls_xattr_rec *x = &s->e[k];
+	bool pptr = x->flags & XFS_ATTR_PARENT;
+	struct xls_file_event *e;
+	char name[300];
+	uint32_t n;
+
+	e = event(f, ino, pptr ? (set ? XLS_FEV_PPTR_SET : XLS_FEV_PPTR_REMOVE) :
+		  (set ? XLS_FEV_XATTR_SET : XLS_FEV_XATTR_REMOVE));
+	if (!e)
+		return;
+	e->dir = x->parent;
+	if (set)
+		e->new_value = x->vhash;
+	else
+		e->old_value = x->vhash;
+	n = xls_xattr_set_name(s, k, name, sizeof(name));
+	set_name(f, e, (const uint8_t *)name, n, false);
+}
+
+static void diff_attrs(struct xls_files *f, uint64_t ino)
+{
+	struct xls_xattr_set *a = &f->abefore, *b = &f->aafter;
+	uint32_t i = 0, j = 0;
+
+	xls_xattr_set_sort(a);
+	xls_xattr_set_sort(b);
+	while (i < a->n || j < b->n) {
+		int c = i == a->n ? 1 : j == b->n ? -1 : xls_xattr_set_cmp(a, i, b, j);
+
+		if (c < 0) {
+			attr_event(f, ino, a, i++, false);
+		} else if (c > 0) {
+			attr_event(f, ino, b, j++, true);
+		} else {
+			if (a->e[i].vhash != b->e[j].vhash) {
+				attr_event(f, ino, a, i, false);
+				attr_event(f, ino, b, j, true);
+			}
+			i++;
+			j++;
+		}
+	}
+	if (a->nomem || b->nomem)
+		f->nomem = true;
+}
+
+static void aents_reset(struct xls_files *f)
+{
+	xls_xattr_set_reset(&f->abefore);
+	xls_xattr_set_reset(&f->aafter);
 }
 
 static bool is_dir_data(unsigned int blft)
@@ -393,13 +411,20 @@ static void cancel_dir_buf(struct xls_files *f, const struct xls_ritem *ri)
 		f->nomem = true;
 		return;
 	}
-	ents_reset(&f->before);
-	ents_reset(&f->after);
+	xls_dirent_set_reset(&f->before);
+	xls_dirent_set_reset(&f->after);
 	if (xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, &seen) == 0 && seen &&
 	    xls_dir_is_data_block(blk, bytes)) {
-		xls_dir_block_walk(&f->src->geo, blk, bytes, collect, &f->before);
+		xls_dir_block_walk(&f->src->geo, blk, bytes, xls_dirent_set_add, &f->before);
 		xls_owner_from_header(&f->src->geo, rb->blkno, rb->len, blk, bytes, &o);
 		diff_entries(f, o.has_ino ? o.ino : 0);
+		xls_overlay_forget(&f->view, rb->blkno);
+	} else if (seen && xls_attr_is_leaf(blk, bytes)) {
+		aents_reset(f);
+		xls_attr_leaf_walk(blk, bytes, xls_xattr_set_add, &f->abefore);
+		if (xls_owner_from_header(&f->src->geo, rb->blkno, rb->len, blk, bytes, &o) &&
+		    o.has_ino)
+			diff_attrs(f, o.ino);
 		xls_overlay_forget(&f->view, rb->blkno);
 	}
 	free(blk);
@@ -419,8 +444,8 @@ static void take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
 		f->nomem = true;
 		return;
 	}
-	ents_reset(&f->before);
-	ents_reset(&f->after);
+	xls_dirent_set_reset(&f->before);
+	xls_dirent_set_reset(&f->after);
 	/* the log's view before the item: the disk the first time, if older */
 	known = xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, &seen) == 0;
 	if (known && !seen && g->crc) {
@@ -429,15 +454,49 @@ static void take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
 		known = !lsn || lsn < rt->t->lsn;
 	}
 	if (known)
-		xls_dir_block_walk(g, blk, bytes, collect, &f->before);
+		xls_dir_block_walk(g, blk, bytes, xls_dirent_set_add, &f->before);
 	xls_overlay_take(&f->view, rt, ri);
 	if (xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, NULL) == 0 && known) {
-		xls_dir_block_walk(g, blk, bytes, collect, &f->after);
+		xls_dir_block_walk(g, blk, bytes, xls_dirent_set_add, &f->after);
 		xls_owner_from_header(g, rb->blkno, rb->len, blk, bytes, &o);
 		diff_entries(f, o.has_ino ? o.ino : 0);
 	}
 	if (f->before.nomem || f->after.nomem)
 		f->nomem = true;
+	free(blk);
+}
+
+/* An attr leaf block as the log leaves it: attrs set and removed. */
+static void take_attr_buf(struct xls_files *f, const struct xls_rtrans *rt,
+			  const struct xls_ritem *ri)
+{
+	const struct xls_rbuf *rb = ri->buf;
+	const struct xls_geometry *g = &f->src->geo;
+	uint32_t bytes = rb->len * BBSIZE;
+	uint8_t *blk = malloc(bytes);
+	struct xls_owner o;
+	bool seen, known;
+
+	if (!blk) {
+		f->nomem = true;
+		return;
+	}
+	aents_reset(f);
+	known = xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, &seen) == 0;
+	if (known && !seen && g->crc && bytes >= offsetof(struct xfs_da3_blkinfo, lsn) + 8 &&
+	    xls_attr_is_leaf(blk, bytes)) {
+		uint64_t lsn = xls_be64(blk + offsetof(struct xfs_da3_blkinfo, lsn));
+
+		known = !lsn || lsn < rt->t->lsn;
+	}
+	if (known)
+		xls_attr_leaf_walk(blk, bytes, xls_xattr_set_add, &f->abefore);
+	xls_overlay_take(&f->view, rt, ri);
+	if (known && xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, NULL) == 0) {
+		xls_attr_leaf_walk(blk, bytes, xls_xattr_set_add, &f->aafter);
+		if (xls_owner_from_header(g, rb->blkno, rb->len, blk, bytes, &o) && o.has_ino)
+			diff_attrs(f, o.ino);
+	}
 	free(blk);
 }
 
@@ -479,6 +538,8 @@ static void core_of_log(const struct xls_log_dinode *ld, struct xls_inode_core *
 	c->mode = ld->di_mode;
 	c->version = (uint8_t)ld->di_version;
 	c->format = (uint8_t)ld->di_format;
+	c->aformat = (uint8_t)ld->di_aformat;
+	c->forkoff = ld->di_forkoff;
 	c->uid = ld->di_uid;
 	c->gid = ld->di_gid;
 	c->nlink = ld->di_nlink;
@@ -509,6 +570,14 @@ static void baseline(struct xls_files *f, uint64_t ino, uint64_t lsn, struct ino
 	}
 	xls_fsview_core(g, dino, &s->c);
 	s->known = true;
+	fork = xls_fsview_attr_fork(g, dino, &flen);
+	if (fork && !xls_inode_core_free(&s->c) && s->c.aformat == XFS_DINODE_FMT_LOCAL) {
+		s->asf = malloc(flen ? flen : 1);
+		if (s->asf) {
+			memcpy(s->asf, fork, flen);
+			s->asf_len = flen;
+		}
+	}
 	fork = xls_fsview_data_fork(g, dino, &flen);
 	if (!xls_inode_core_free(&s->c) && S_ISDIR(s->c.mode) &&
 	    s->c.format == XFS_DINODE_FMT_LOCAL) {
@@ -604,12 +673,12 @@ static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 
 	if (local && !(in->fields & XFS_ILOG_DDATA))
 		return;		/* the fork is not logged: as it was */
-	ents_reset(&f->before);
-	ents_reset(&f->after);
+	xls_dirent_set_reset(&f->before);
+	xls_dirent_set_reset(&f->after);
 	if (s->sf)
-		xls_dir_sf_walk(g, s->sf, s->sf_len, &parent, collect, &f->before);
+		xls_dir_sf_walk(g, s->sf, s->sf_len, &parent, xls_dirent_set_add, &f->before);
 	if (local && in->dfork)
-		xls_dir_sf_walk(g, in->dfork, in->dfork_len, &parent, collect, &f->after);
+		xls_dir_sf_walk(g, in->dfork, in->dfork_len, &parent, xls_dirent_set_add, &f->after);
 	if (s->known && (s->sf || local))
 		diff_entries(f, ino);
 	free(s->sf);
@@ -622,6 +691,36 @@ static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 		if (s->sf) {
 			memcpy(s->sf, in->dfork, used);
 			s->sf_len = used;
+		}
+	}
+}
+
+/* A shortform attr fork as logged: attrs set and removed. */
+static void asf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
+		       const struct xls_rinode *in, const struct xls_inode_core *now)
+{
+	bool local = !xls_inode_core_free(now) && now->aformat == XFS_DINODE_FMT_LOCAL &&
+		     now->forkoff;
+
+	if (local && !(in->fields & XFS_ILOG_ADATA))
+		return;		/* the fork is not logged: as it was */
+	if (!local && !s->asf)
+		return;
+	aents_reset(f);
+	if (s->asf)
+		xls_attr_sf_walk(s->asf, s->asf_len, xls_xattr_set_add, &f->abefore);
+	if (local && in->afork)
+		xls_attr_sf_walk(in->afork, in->afork_len, xls_xattr_set_add, &f->aafter);
+	if (s->known)
+		diff_attrs(f, ino);
+	free(s->asf);
+	s->asf = NULL;
+	s->asf_len = 0;
+	if (local && in->afork) {
+		s->asf = malloc(in->afork_len ? in->afork_len : 1);
+		if (s->asf) {
+			memcpy(s->asf, in->afork, in->afork_len);
+			s->asf_len = in->afork_len;
 		}
 	}
 }
@@ -644,6 +743,7 @@ static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 	if (s->known)
 		core_events(f, ri->ino, &s->c, &now, ri->decision == XLS_RD_REPLAY);
 	sf_events(f, ri->ino, s, ri->inode, &now);
+	asf_events(f, ri->ino, s, ri->inode, &now);
 	s->c = now;
 	s->known = true;
 }
@@ -714,6 +814,9 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	else if (ri->buf && is_dir_data(ri->buf->blft) && ri->buf->data &&
 		 ri->decision != XLS_RD_FAIL)
 		take_dir_buf(f, rt, ri);
+	else if (ri->buf && ri->buf->blft == XFS_BLFT_ATTR_LEAF_BUF && ri->buf->data &&
+		 ri->decision != XLS_RD_FAIL)
+		take_attr_buf(f, rt, ri);
 	else if (ri->has_ino)
 		take_inode(f, rt, ri);
 	else if (ri->intent)

@@ -11,6 +11,7 @@
 #include <xfs/xfs_da_format.h>
 #include "semantics/fsview.h"
 #include "semantics/owner.h"
+#include "semantics/xattr.h"
 
 #define DI(f)	offsetof(struct xfs_dinode, f)
 
@@ -179,7 +180,9 @@ struct dir_walk {
 	const struct xls_fsview	*v;
 	const struct xls_geometry *g;
 	xls_dirent_fn		fn;
+	xls_xattr_fn		afn;	/* the attr fork: each leaf block's attrs */
 	void			*ctx;
+	uint64_t		limit;	/* file blocks past it hold no entries */
 	uint64_t		*parent;
 	uint32_t		problems;
 	uint32_t		extents;	/* seen, bounded */
@@ -205,9 +208,17 @@ static int skip_dots(void *ctx, const struct xls_dirent *e)
 /* The directory block being filled is whole: walk it. */
 static void flush_block(struct dir_walk *w)
 {
-	if (w->cur != UINT64_MAX && w->filled == w->blkfsbs)
-		w->problems |= xls_dir_block_walk(w->g, w->blk, w->g->dir_block_size,
-						  skip_dots, w) & ~XLS_DIRP_MAGIC;
+	uint32_t bytes = w->blkfsbs << w->g->block_log;
+
+	if (w->cur != UINT64_MAX && w->filled == w->blkfsbs) {
+		/* da node blocks, leaf and free blocks have no entries to give */
+		if (w->afn)
+			w->problems |= xls_attr_leaf_walk(w->blk, bytes, w->afn, w->ctx) &
+				       ~XLS_DIRP_MAGIC;
+		else
+			w->problems |= xls_dir_block_walk(w->g, w->blk, bytes, skip_dots, w) &
+				       ~XLS_DIRP_MAGIC;
+	}
 	w->cur = UINT64_MAX;
 	w->filled = 0;
 }
@@ -216,7 +227,7 @@ static void flush_block(struct dir_walk *w)
 static void take_extent(struct dir_walk *w, uint64_t off, uint64_t fsb, uint64_t count)
 {
 	const struct xls_geometry *g = w->g;
-	uint64_t leaf = 1ull << (35 - g->block_log);	/* XFS_DIR2_LEAF_OFFSET */
+	uint64_t leaf = w->limit;
 
 	if (++w->extents > XLS_FSVIEW_MAX_EXTENTS) {
 		w->problems |= XLS_FSVIEW_TOO_BIG;
@@ -321,6 +332,68 @@ const uint8_t *xls_fsview_data_fork(const struct xls_geometry *g, const uint8_t 
 	return d + core;
 }
 
+const uint8_t *xls_fsview_attr_fork(const struct xls_geometry *g, const uint8_t *d,
+				    uint32_t *len)
+{
+	uint32_t core = d[DI(di_version)] >= 3 ? sizeof(struct xfs_dinode) : DI(di_crc);
+	uint32_t forkoff = (uint32_t)d[DI(di_forkoff)] << 3;
+
+	if (!forkoff || core + forkoff >= g->inode_size) {
+		*len = 0;
+		return NULL;
+	}
+	*len = g->inode_size - core - forkoff;
+	return d + core + forkoff;
+}
+
+/* The extents or bmap btree of a fork, into @w. */
+static void walk_fork(struct dir_walk *w, uint8_t format, const uint8_t *fork, uint32_t flen,
+		      uint64_t nextents)
+{
+	if (format == XFS_DINODE_FMT_EXTENTS) {
+		if (nextents > flen / 16) {
+			w->problems |= XLS_FSVIEW_TOO_BIG;
+			nextents = flen / 16;
+		}
+		for (uint64_t i = 0; i < nextents && !(w->problems & XLS_FSVIEW_TOO_BIG); i++)
+			take_rec(w, fork + i * 16);
+	} else if (format == XFS_DINODE_FMT_BTREE && flen >= 4) {
+		walk_btree_level(w, fork + 4, xls_be16(fork + 2), (flen - 4) / 16,
+				 xls_be16(fork), 0);
+	}
+	flush_block(w);
+}
+
+uint32_t xls_fsview_attrs(const struct xls_fsview *v, uint64_t ino, xls_xattr_fn fn,
+			  void *ctx)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	struct dir_walk w = { .v = v, .g = g, .afn = fn, .ctx = ctx, .cur = UINT64_MAX,
+			      .blkfsbs = 1, .limit = UINT64_MAX };
+	struct xls_inode_core c;
+	uint8_t dino[2048];
+	const uint8_t *fork;
+	uint32_t flen;
+
+	if (!g->inode_size || g->inode_size > sizeof(dino) || !g->blocksize ||
+	    xls_fsview_read_inode(v, ino, dino, NULL))
+		return XLS_FSVIEW_UNREADABLE;
+	xls_fsview_core(g, dino, &c);
+	if (xls_inode_core_free(&c))
+		return XLS_FSVIEW_NOT_DIR;
+	fork = xls_fsview_attr_fork(g, dino, &flen);
+	if (!fork)
+		return 0;
+	if (c.aformat == XFS_DINODE_FMT_LOCAL)
+		return xls_attr_sf_walk(fork, flen, fn, ctx);
+	w.blk = malloc(g->blocksize);
+	if (!w.blk)
+		return XLS_FSVIEW_UNREADABLE;
+	walk_fork(&w, c.aformat, fork, flen, c.anextents);
+	free(w.blk);
+	return w.problems;
+}
+
 uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *parent,
 			xls_dirent_fn fn, void *ctx)
 {
@@ -346,25 +419,13 @@ uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *pare
 		return xls_dir_sf_walk(g, fork, used, parent, fn, ctx);
 	}
 	w.blkfsbs = g->dir_block_size >> g->block_log;
+	w.limit = 1ull << (35 - g->block_log);	/* XFS_DIR2_LEAF_OFFSET */
 	w.blk = malloc(g->dir_block_size);
 	if (!w.blk || !w.blkfsbs) {
 		free(w.blk);
 		return XLS_FSVIEW_UNREADABLE;
 	}
-	if (c.format == XFS_DINODE_FMT_EXTENTS) {
-		uint64_t n = c.nextents;
-
-		if (n > flen / 16) {
-			w.problems |= XLS_FSVIEW_TOO_BIG;
-			n = flen / 16;
-		}
-		for (uint64_t i = 0; i < n && !(w.problems & XLS_FSVIEW_TOO_BIG); i++)
-			take_rec(&w, fork + i * 16);
-	} else if (c.format == XFS_DINODE_FMT_BTREE && flen >= 4) {
-		walk_btree_level(&w, fork + 4, xls_be16(fork + 2), (flen - 4) / 16,
-				 xls_be16(fork), 0);
-	}
-	flush_block(&w);
+	walk_fork(&w, c.format, fork, flen, c.nextents);
 	free(w.blk);
 	return w.problems;
 }

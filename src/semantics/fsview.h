@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "replay/overlay.h"
 #include "semantics/dirent.h"
+#include "semantics/xattr.h"
 #include "source/source.h"
 
 /* Bounds of one directory read. */
@@ -73,6 +74,17 @@ const uint8_t *xls_fsview_data_fork(const struct xls_geometry *g, const uint8_t 
 #define XLS_FSVIEW_UNREADABLE	(1u << 18)
 uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *parent,
 			xls_dirent_fn fn, void *ctx);
+
+/* The attr fork of inode @dino, or NULL when it has none. */
+const uint8_t *xls_fsview_attr_fork(const struct xls_geometry *g, const uint8_t *dino,
+				    uint32_t *len);
+
+/*
+ * Every attr of inode @ino to @fn: the shortform fork, or the leaf blocks
+ * its attr fork maps (node blocks hold none).  Problems as xls_fsview_dir.
+ */
+uint32_t xls_fsview_attrs(const struct xls_fsview *v, uint64_t ino, xls_xattr_fn fn,
+			  void *ctx);
 
 /* The daddr of filesystem block @fsb (agno << agblklog | agbno), -1 if none. */
 int64_t xls_fsb_to_daddr(const struct xls_geometry *g, uint64_t fsb);

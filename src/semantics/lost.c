@@ -18,21 +18,10 @@
 #define TOUCH_INODE	1u	/* an inode item replayed */
 #define TOUCH_DIR	2u	/* a directory block it owns replayed */
 
-struct ent {
-	uint64_t	ino;
-	uint32_t	name;		/* offset in the side's pool */
-	uint8_t		len;
-};
-
-/* The entries of one directory on one side. */
-struct side {
-	struct ent	*e;
-	uint32_t	n, cap;
-	char		*pool;
-	uint32_t	used, pcap;
-	bool		nomem;
-	/* device side: entries to free inodes are left out (xfs_repair) */
-	const struct xls_fsview *check_free;
+/* The device side of a directory: entries to free inodes left out. */
+struct disk_side {
+	struct xls_dirent_set	set;
+	const struct xls_fsview	*view;
 };
 
 struct xls_lost {
@@ -46,6 +35,8 @@ struct xls_lost {
 	uint32_t			ndirents, capdirents;
 	struct xls_lost_inode		*inodes;
 	uint32_t			ninodes, capinodes;
+	struct xls_lost_xattr		*xattrs;
+	uint32_t			nxattrs, capxattrs;
 	struct xls_lost_apart		*aparts;
 	uint32_t			naparts, capaparts;
 	/* strings and changes the results point to, freed at the end */
@@ -98,7 +89,8 @@ struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t overlay_max
 {
 	struct xls_lost *l = calloc(1, sizeof(*l));
 	uint32_t types = (1u << XFS_BLFT_DIR_BLOCK_BUF) | (1u << XFS_BLFT_DIR_DATA_BUF) |
-			 (1u << XFS_BLFT_BTREE_BUF) | (1u << XFS_BLFT_DINO_BUF);
+			 (1u << XFS_BLFT_BTREE_BUF) | (1u << XFS_BLFT_DINO_BUF) |
+			 (1u << XFS_BLFT_ATTR_LEAF_BUF);
 
 	if (!l) {
 		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
@@ -127,6 +119,7 @@ void xls_lost_free(struct xls_lost *l)
 	free(l->strs);
 	free(l->dirents);
 	free(l->inodes);
+	free(l->xattrs);
 	free(l->aparts);
 	free(l);
 }
@@ -159,7 +152,8 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 		return 0;
 	if (ri->has_ino && ri->decision == XLS_RD_REPLAY)
 		touch(l, ri->ino, TOUCH_INODE);
-	if (ri->buf && is_dir_data(ri->buf->blft) && ri->buf->head) {
+	if (ri->buf && (is_dir_data(ri->buf->blft) || ri->buf->blft == XFS_BLFT_ATTR_LEAF_BUF) &&
+	    ri->buf->head) {
 		struct xls_owner o;
 
 		if (xls_owner_from_header(&l->src->geo, ri->buf->blkno, ri->buf->len,
@@ -209,72 +203,25 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 /* ------------------------------------------------------------------ */
 /* one directory, both sides */
 
-static int collect(void *ctx, const struct xls_dirent *e)
+/* xfs_repair junks an entry to an inode the inobt (or the inode) calls free. */
+static int collect_disk(void *ctx, const struct xls_dirent *e)
 {
-	struct side *s = ctx;
-	struct ent *x;
+	struct disk_side *s = ctx;
+	uint8_t dino[2048];
+	struct xls_inode_core c;
 
-	if (s->check_free) {
-		uint8_t dino[2048];
-		struct xls_inode_core c;
-
-		/* xfs_repair junks an entry to an inode the inobt calls free */
-		if (xls_fsview_inode_allocated(s->check_free, e->ino) == 0)
+	if (xls_fsview_inode_allocated(s->view, e->ino) == 0)
+		return 0;
+	if (xls_fsview_read_inode(s->view, e->ino, dino, NULL) == 0) {
+		xls_fsview_core(&s->view->src->geo, dino, &c);
+		if (xls_inode_core_free(&c))
 			return 0;
-		if (xls_fsview_read_inode(s->check_free, e->ino, dino, NULL) == 0) {
-			xls_fsview_core(&s->check_free->src->geo, dino, &c);
-			if (xls_inode_core_free(&c))
-				return 0;
-		}
 	}
-	x = push((void **)&s->e, &s->n, &s->cap, sizeof(*x), &s->nomem);
-	if (!x)
-		return 1;
-	while (s->used + e->namelen > s->pcap) {
-		uint32_t ncap = s->pcap ? s->pcap * 2 : 4096;
-		char *p = realloc(s->pool, ncap);
-
-		if (!p) {
-			s->nomem = true;
-			s->n--;
-			return 1;
-		}
-		s->pool = p;
-		s->pcap = ncap;
-	}
-	memcpy(s->pool + s->used, e->name, e->namelen);
-	x->ino = e->ino;
-	x->name = s->used;
-	x->len = e->namelen;
-	s->used += e->namelen;
-	return 0;
+	return xls_dirent_set_add(&s->set, e);
 }
 
-static int cmp_ent(const void *a, const void *b, void *pool_arg)
-{
-	const struct ent *x = a, *y = b;
-	const char *pool = pool_arg;
-	int c = memcmp(pool + x->name, pool + y->name, x->len < y->len ? x->len : y->len);
-
-	return c ? c : (x->len > y->len) - (x->len < y->len);
-}
-
-static int cmp_names(const struct side *a, const struct ent *x, const struct side *b,
-		     const struct ent *y)
-{
-	int c = memcmp(a->pool + x->name, b->pool + y->name, x->len < y->len ? x->len : y->len);
-
-	return c ? c : (x->len > y->len) - (x->len < y->len);
-}
-
-static void sort_side(struct side *s)
-{
-	if (s->n)
-		qsort_r(s->e, s->n, sizeof(*s->e), cmp_ent, s->pool);
-}
-
-static void add_dirent(struct xls_lost *l, uint64_t dir, const struct side *s,
-		       const struct ent *e, bool add)
+static void add_dirent(struct xls_lost *l, uint64_t dir, const struct xls_dirent_set *s,
+		       uint32_t k, bool add)
 {
 	struct xls_lost_dirent *d = push((void **)&l->dirents, &l->ndirents, &l->capdirents,
 					 sizeof(*d), &l->nomem);
@@ -282,9 +229,9 @@ static void add_dirent(struct xls_lost *l, uint64_t dir, const struct side *s,
 	if (!d)
 		return;
 	d->dir = dir;
-	d->ino = e->ino;
+	d->ino = s->e[k].ino;
 	d->add = add;
-	d->name = keep_str(l, s->pool + e->name, e->len);
+	d->name = keep_str(l, (const char *)xls_dirent_set_name(s, k), s->e[k].len);
 	d->dir_path = NULL;
 	if (add)
 		l->sum.dirents_added++;
@@ -294,42 +241,93 @@ static void add_dirent(struct xls_lost *l, uint64_t dir, const struct side *s,
 
 static void compare_dir(struct xls_lost *l, uint64_t dir)
 {
-	struct side d = { .check_free = &l->disk }, f = { 0 };
+	struct disk_side disk = { .view = &l->disk };
+	struct xls_dirent_set *d = &disk.set, f = { 0 };
 	uint64_t parent;
 	uint32_t i = 0, j = 0;
 
-	l->sum.dir_problems |= xls_fsview_dir(&l->disk, dir, &parent, collect, &d) &
+	l->sum.dir_problems |= xls_fsview_dir(&l->disk, dir, &parent, collect_disk, &disk) &
 			       ~XLS_FSVIEW_NOT_DIR;
-	l->sum.dir_problems |= xls_fsview_dir(&l->final, dir, &parent, collect, &f) &
+	l->sum.dir_problems |= xls_fsview_dir(&l->final, dir, &parent, xls_dirent_set_add, &f) &
 			       ~XLS_FSVIEW_NOT_DIR;
-	if (d.nomem || f.nomem)
+	if (d->nomem || f.nomem)
 		l->nomem = true;
 	l->sum.dirs_compared++;
-	sort_side(&d);
-	sort_side(&f);
+	xls_dirent_set_sort(d);
+	xls_dirent_set_sort(&f);
 	for (uint32_t k = 0; k < f.n; k++)
-		xls_names_learn(&l->names, f.e[k].ino, dir,
-				(const uint8_t *)f.pool + f.e[k].name, f.e[k].len);
-	while (i < d.n || j < f.n) {
-		int c = i == d.n ? 1 : j == f.n ? -1 : cmp_names(&d, &d.e[i], &f, &f.e[j]);
+		xls_names_learn(&l->names, f.e[k].ino, dir, xls_dirent_set_name(&f, k), f.e[k].len);
+	while (i < d->n || j < f.n) {
+		int c = i == d->n ? 1 : j == f.n ? -1 : xls_dirent_set_cmp(d, i, &f, j, false);
 
 		if (c < 0) {
-			add_dirent(l, dir, &d, &d.e[i++], false);
+			add_dirent(l, dir, d, i++, false);
 		} else if (c > 0) {
-			add_dirent(l, dir, &f, &f.e[j++], true);
+			add_dirent(l, dir, &f, j++, true);
 		} else {
-			if (d.e[i].ino != f.e[j].ino) {
-				add_dirent(l, dir, &d, &d.e[i], false);
-				add_dirent(l, dir, &f, &f.e[j], true);
+			if (d->e[i].ino != f.e[j].ino) {
+				add_dirent(l, dir, d, i, false);
+				add_dirent(l, dir, &f, j, true);
 			}
 			i++;
 			j++;
 		}
 	}
-	free(d.e);
-	free(d.pool);
-	free(f.e);
-	free(f.pool);
+	xls_dirent_set_free(d);
+	xls_dirent_set_free(&f);
+}
+
+/* ------------------------------------------------------------------ */
+/* one inode's attrs, both sides */
+
+static void add_xattr(struct xls_lost *l, uint64_t ino, const struct xls_xattr_set *s,
+		      uint32_t k, const char *op)
+{
+	struct xls_lost_xattr *x = push((void **)&l->xattrs, &l->nxattrs, &l->capxattrs,
+					sizeof(*x), &l->nomem);
+	char name[300];
+	uint32_t n;
+
+	if (!x)
+		return;
+	n = xls_xattr_set_name(s, k, name, sizeof(name));
+	x->ino = ino;
+	x->name = keep_str(l, name, n);
+	x->op = op;
+	x->parent = s->e[k].parent;
+	x->path = NULL;
+	l->sum.xattrs_changed++;
+}
+
+static void compare_attrs(struct xls_lost *l, uint64_t ino)
+{
+	struct xls_xattr_set d = { 0 }, f = { 0 };
+	uint32_t i = 0, j = 0;
+
+	l->sum.dir_problems |= xls_fsview_attrs(&l->disk, ino, xls_xattr_set_add, &d) &
+			       ~XLS_FSVIEW_NOT_DIR;
+	l->sum.dir_problems |= xls_fsview_attrs(&l->final, ino, xls_xattr_set_add, &f) &
+			       ~XLS_FSVIEW_NOT_DIR;
+	if (d.nomem || f.nomem)
+		l->nomem = true;
+	xls_xattr_set_sort(&d);
+	xls_xattr_set_sort(&f);
+	while (i < d.n || j < f.n) {
+		int c = i == d.n ? 1 : j == f.n ? -1 : xls_xattr_set_cmp(&d, i, &f, j);
+
+		if (c < 0) {
+			add_xattr(l, ino, &d, i++, "remove");
+		} else if (c > 0) {
+			add_xattr(l, ino, &f, j++, "add");
+		} else {
+			if (d.e[i].vhash != f.e[j].vhash)
+				add_xattr(l, ino, &f, j, "replace");
+			i++;
+			j++;
+		}
+	}
+	xls_xattr_set_free(&d);
+	xls_xattr_set_free(&f);
 }
 
 /* ------------------------------------------------------------------ */
@@ -471,6 +469,7 @@ static void compare_all(struct xls_lost *l)
 		if (xls_fsview_read_inode(&l->final, inos[i], dino, &fc.written) == 0)
 			xls_fsview_core(g, dino, &fc);
 		compare_inode(l, inos[i], &dc, &fc);
+		compare_attrs(l, inos[i]);
 		if ((!xls_inode_core_free(&dc) && S_ISDIR(dc.mode)) ||
 		    (!xls_inode_core_free(&fc) && S_ISDIR(fc.mode)))
 			compare_dir(l, inos[i]);
@@ -490,6 +489,9 @@ static void name_all(struct xls_lost *l)
 	for (uint32_t i = 0; i < l->ninodes; i++)
 		if (xls_names_path(&l->names, l->inodes[i].ino, path, sizeof(path)))
 			l->inodes[i].path = keep_str(l, path, strlen(path));
+	for (uint32_t i = 0; i < l->nxattrs; i++)
+		if (xls_names_path(&l->names, l->xattrs[i].ino, path, sizeof(path)))
+			l->xattrs[i].path = keep_str(l, path, strlen(path));
 }
 
 int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_tail *ht,
@@ -550,6 +552,12 @@ const struct xls_lost_inode *xls_lost_inodes(const struct xls_lost *l, uint32_t 
 {
 	*n = l->ninodes;
 	return l->inodes;
+}
+
+const struct xls_lost_xattr *xls_lost_xattrs(const struct xls_lost *l, uint32_t *n)
+{
+	*n = l->nxattrs;
+	return l->xattrs;
 }
 
 const struct xls_lost_apart *xls_lost_aparts(const struct xls_lost *l, uint32_t *n)

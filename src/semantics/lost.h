@@ -8,7 +8,7 @@
  * bounded).  Then every directory and inode that a replayed item touches
  * is read twice, from the device and through the overlay
  * (semantics/fsview.h), and compared: directory entries (name -> inode),
- * inode cores.  On the device side an entry whose inode is free is left
+ * inode cores, xattrs and parent pointers.  On the device side an entry whose inode is free is left
  * out, as xfs_repair removes it.  An entry created and removed within the
  * log, or already on disk, is no difference.
  */
@@ -46,6 +46,15 @@ struct xls_lost_inode {
 	const struct xls_lost_change *changes;
 };
 
+/* An xattr, or a parent pointer, that replay sets, removes or replaces. */
+struct xls_lost_xattr {
+	uint64_t	ino;
+	const char	*name;		/* "user.name"; a parent pointer's entry name */
+	const char	*op;		/* "add", "remove", "replace" */
+	uint64_t	parent;		/* a parent pointer's directory, else 0 */
+	const char	*path;
+};
+
 /* A committed-or-not transaction recovery drops anyway, an intent left. */
 struct xls_lost_apart {
 	const char	*kind;		/* "discarded", "corrupt", or the intent's */
@@ -58,6 +67,7 @@ struct xls_lost_apart {
 struct xls_lost_summary {
 	uint64_t	dirents_added, dirents_removed;
 	uint64_t	inodes_changed, inodes_created, inodes_freed;
+	uint64_t	xattrs_changed;
 	uint64_t	dirs_compared, inodes_compared;
 	uint64_t	metadata_bytes;		/* dirty bytes recovery writes */
 	uint64_t	trans_replayed, trans_discarded, intents_pending;
@@ -86,6 +96,7 @@ const struct xls_lost_summary *xls_lost_summary(const struct xls_lost *l);
 /* The results, in inode order (dirents: by directory, then name). */
 const struct xls_lost_dirent *xls_lost_dirents(const struct xls_lost *l, uint32_t *n);
 const struct xls_lost_inode *xls_lost_inodes(const struct xls_lost *l, uint32_t *n);
+const struct xls_lost_xattr *xls_lost_xattrs(const struct xls_lost *l, uint32_t *n);
 const struct xls_lost_apart *xls_lost_aparts(const struct xls_lost *l, uint32_t *n);
 
 #endif /* XLS_LOST_H */

@@ -52,9 +52,11 @@ static int see(void *ctx, const struct xls_dirent *e)
 	struct seen *s = ctx;
 
 	if (s->n < 16) {
+		uint32_t n = e->namelen < sizeof(s->name[0]) ? e->namelen : sizeof(s->name[0]) - 1;
+
 		s->ino[s->n] = e->ino;
-		memcpy(s->name[s->n], e->name, e->namelen);
-		s->name[s->n][e->namelen] = '\0';
+		memcpy(s->name[s->n], e->name, n);
+		s->name[s->n][n] = '\0';
 	}
 	s->n++;
 	return 0;

@@ -43,11 +43,12 @@ static int on_event(void *ctx, const struct xls_file_event *e)
 {
 	struct files_ctx *fc = ctx;
 	struct xls_cmd *c = fc->c;
-	bool known = xls_files_path(fc->f, e->ino, fc->path, sizeof(fc->path));
+	bool known;
 
 	if (c->opt->has_ino && e->ino != c->opt->ino && e->dir != c->opt->ino &&
 	    e->new_dir != c->opt->ino)
 		return 0;
+	known = xls_files_path(fc->f, e->ino, fc->path, sizeof(fc->path));
 	if (c->opt->path_prefix && (!known || !under(fc->path, c->opt->path_prefix)))
 		return 0;
 	xls_fields_reset(&fc->fs);

@@ -260,6 +260,15 @@ struct xls_recover_opts {
 	bool		keep_intents;
 	/* no one reads the detail sentences: do not write them */
 	bool		quiet;
+	/*
+	 * Pass 2 takes only the buffer items of these types (1 << XFS_BLFT_*),
+	 * bmap btree blocks among the btree ones, and every cancel record;
+	 * the others are neither decided nor shown, nor written back.  Each
+	 * buffer's decisions depend only on its own items and the cancel
+	 * table, so those taken are decided exactly; the summary, and whether
+	 * recovery fails, cover only them.  0: every item.
+	 */
+	uint32_t	only_types;
 };
 
 struct xls_recover_sink {
@@ -320,11 +329,13 @@ const char *xls_rreason_name(enum xls_rreason r);
  * xlog_recover_inode_commit_pass2() does: the log dinode converted to disk
  * order (xfs_log_dinode_to_disk, di_lsn set to @lsn, di_next_unlinked left
  * alone), the device number, the forks (a bmbt root converted to its
- * on-disk form), then the inode CRC.  Returns 0, or -1 with *@why set when
- * recovery would fail (bad magic) or the item cannot be applied.
+ * on-disk form), then the inode CRC unless @no_crc (a reader of the fields
+ * only).  Returns 0, or -1 with *@why set when recovery would fail (bad
+ * magic) or the item cannot be applied.
  */
 int xls_recover_apply_inode(const struct xls_geometry *g, const struct xls_ritem *ri,
-			    uint64_t lsn, uint8_t *buf, uint32_t len, const char **why);
+			    uint64_t lsn, uint8_t *buf, uint32_t len, bool no_crc,
+			    const char **why);
 
 /* Length of an inode cluster buffer in 512-byte blocks, 0 if unknown. */
 uint32_t xls_recover_cluster_bb(const struct xls_geometry *g);

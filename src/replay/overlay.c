@@ -157,8 +157,9 @@ static void take_inode(struct xls_overlay *o, const struct xls_rtrans *rt,
 		o->not_taken++;
 		return;
 	}
+	/* the overlay is read for fields, never verified: no CRC */
 	if (xls_recover_apply_inode(&o->src->geo, ri, rt->t->lsn, b->img,
-				    b->len * BBSIZE, &why) == 0)
+				    b->len * BBSIZE, true, &why) == 0)
 		b->written = true;
 }
 
@@ -192,7 +193,8 @@ void xls_overlay_take(struct xls_overlay *o, const struct xls_rtrans *rt,
 	if (ri->buf && (replays(ri->decision) ||
 			(o->all_items && ri->decision != XLS_RD_CANCEL &&
 			 ri->decision != XLS_RD_FAIL))) {
-		o->replayed_bytes += (uint64_t)ri->buf->res->dirty_bytes;
+		if (o->types & (1u << ri->buf->blft))
+			o->replayed_bytes += (uint64_t)ri->buf->res->dirty_bytes;
 		take_buf(o, ri);
 		return;
 	}

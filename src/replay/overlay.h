@@ -33,7 +33,7 @@ struct xls_overlay {
 	struct xls_ovl_block	*blocks;
 	uint32_t		n, cap;
 	uint64_t		bytes;		/* of images held */
-	uint64_t		replayed_bytes;	/* written by replays, all kinds */
+	uint64_t		replayed_bytes;	/* written by replays of the kinds taken */
 	bool			full;		/* a block was not taken: bound hit */
 	uint64_t		not_taken;	/* items that wrote a block not taken */
 	bool			out_of_memory;

@@ -4,6 +4,7 @@
  * tables.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "report/describe.h"
 
@@ -101,16 +102,36 @@ static bool is_time(enum xls_fev ev)
 	return ev == XLS_FEV_ATIME || ev == XLS_FEV_MTIME || ev == XLS_FEV_CTIME;
 }
 
-/* "1700000000.123456789": seconds and nanoseconds since 1970. */
+/* "1700000000.123456789": seconds and nanoseconds since 1970 (@bufsz >= 32). */
 static void ns_str(uint64_t v, char *buf, size_t bufsz)
 {
-	int64_t ns = (int64_t)v, s = ns / 1000000000, r = ns % 1000000000;
+	int64_t ns = (int64_t)v, sec = ns / 1000000000, r = ns % 1000000000;
+	char digits[24];
+	uint64_t u;
+	size_t n = 0, k = 0;
 
+	if (bufsz < 32)
+		return;
 	if (r < 0) {
 		r += 1000000000;
-		s--;
+		sec--;
 	}
-	snprintf(buf, bufsz, "%lld.%09lld", (long long)s, (long long)r);
+	/* written by hand: a million events are a million of these */
+	if (sec < 0)
+		buf[n++] = '-';
+	u = sec < 0 ? (uint64_t)-(sec + 1) + 1 : (uint64_t)sec;
+	do {
+		digits[k++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	while (k)
+		buf[n++] = digits[--k];
+	buf[n++] = '.';
+	for (int i = 8; i >= 0; i--) {
+		buf[n + (size_t)i] = (char)('0' + r % 10);
+		r /= 10;
+	}
+	buf[n + 9] = '\0';
 }
 
 static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz)
@@ -164,7 +185,13 @@ static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz
 static void name_field(struct xls_fieldset *fs, const char *key, const uint8_t *name,
 		       uint32_t len)
 {
-	xls_field_strf(fs, key, "%.*s", (int)len, (const char *)name);
+	char buf[300];
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	xls_field_str(fs, key, buf);
 }
 
 void xls_describe_file_event(const struct xls_file_event *e, const char *path, bool text,

@@ -37,8 +37,7 @@ bool xls_dirent_is_dot(const struct xls_dirent *e)
 	       (e->namelen == 2 && e->name[0] == '.' && e->name[1] == '.');
 }
 
-/* Bytes of a data entry with a name of @namelen (xfs_dir2_data_entsize). */
-static uint32_t entsize(const struct xls_geometry *g, uint32_t namelen)
+uint32_t xls_dirent_size(const struct xls_geometry *g, uint32_t namelen)
 {
 	uint32_t n = 8 + 1 + namelen + 2 + (g->has_ftype ? 1 : 0);
 
@@ -115,7 +114,7 @@ static uint32_t entry_at(const struct xls_geometry *g, const uint8_t *blk, uint3
 		*problem = XLS_DIRP_NAMELEN;
 		return 0;
 	}
-	size = entsize(g, namelen);
+	size = xls_dirent_size(g, namelen);
 	if (size > end - off) {
 		*problem = XLS_DIRP_PAST_END;
 		return 0;
@@ -261,9 +260,42 @@ int xls_dirent_set_add(void *set, const struct xls_dirent *e)
 	x = &s->e[s->n++];
 	x->ino = e->ino;
 	x->name = s->used;
+	x->offset = e->offset;
 	x->len = e->namelen;
 	s->used += e->namelen;
 	return 0;
+}
+
+static bool same_rec(const struct xls_dirent_set *a, const struct xls_dirent_rec *x,
+		     const struct xls_dirent_set *b, const struct xls_dirent_rec *y)
+{
+	return x->offset == y->offset && x->ino == y->ino && x->len == y->len &&
+	       !memcmp(a->pool + x->name, b->pool + y->name, x->len);
+}
+
+void xls_dirent_set_drop_same(struct xls_dirent_set *a, struct xls_dirent_set *b)
+{
+	uint32_t i = 0, j = 0, na = 0, nb = 0;
+
+	while (i < a->n && j < b->n) {
+		if (a->e[i].offset < b->e[j].offset) {
+			a->e[na++] = a->e[i++];
+		} else if (a->e[i].offset > b->e[j].offset) {
+			b->e[nb++] = b->e[j++];
+		} else if (same_rec(a, &a->e[i], b, &b->e[j])) {
+			i++;
+			j++;
+		} else {
+			a->e[na++] = a->e[i++];
+			b->e[nb++] = b->e[j++];
+		}
+	}
+	while (i < a->n)
+		a->e[na++] = a->e[i++];
+	while (j < b->n)
+		b->e[nb++] = b->e[j++];
+	a->n = na;
+	b->n = nb;
 }
 
 static int cmp_recs(const uint8_t *pa, const struct xls_dirent_rec *x, const uint8_t *pb,

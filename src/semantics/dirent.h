@@ -70,6 +70,9 @@ uint32_t xls_dir_range_scan(const struct xls_geometry *g, const uint8_t *blk,
 uint32_t xls_dir_sf_walk(const struct xls_geometry *g, const uint8_t *fork,
 			 uint32_t len, uint64_t *parent, xls_dirent_fn fn, void *ctx);
 
+/* Bytes of a data entry with a name of @namelen (xfs_dir2_data_entsize). */
+uint32_t xls_dirent_size(const struct xls_geometry *g, uint32_t namelen);
+
 /* Is the entry "." or ".."? */
 bool xls_dirent_is_dot(const struct xls_dirent *e);
 
@@ -81,6 +84,7 @@ bool xls_dirent_is_dot(const struct xls_dirent *e);
 struct xls_dirent_rec {
 	uint64_t	ino;
 	uint32_t	name;		/* offset in pool */
+	uint32_t	offset;		/* of the entry, as xls_dirent.offset */
 	uint8_t		len;
 };
 
@@ -101,6 +105,12 @@ static inline const uint8_t *xls_dirent_set_name(const struct xls_dirent_set *s,
 {
 	return s->pool + s->e[i].name;
 }
+/*
+ * Drop the entries @a and @b both hold at the same offset, unchanged (both
+ * sets in the order a block walk gives them): what is left may differ.
+ */
+void xls_dirent_set_drop_same(struct xls_dirent_set *a, struct xls_dirent_set *b);
+
 /* Order of entry @i of @a and @j of @b: by name, then (@by_ino) inode. */
 int xls_dirent_set_cmp(const struct xls_dirent_set *a, uint32_t i,
 		       const struct xls_dirent_set *b, uint32_t j, bool by_ino);

@@ -56,6 +56,10 @@ struct xls_files {
 	const struct xls_rtrans		*rt;
 	struct xls_dirent_set		before, after;
 	struct xls_xattr_set		abefore, aafter;
+	uint8_t				*blk;		/* a block read from the view */
+	uint32_t			blk_cap;
+	/* adds of the transaction by inode, to pair with removes */
+	struct xls_hashmap		adds;
 	bool				replayed;	/* the item at hand */
 	int				rc;
 	bool				nomem;
@@ -99,6 +103,8 @@ void xls_files_free(struct xls_files *f)
 	free(f->pool);
 	xls_dirent_set_free(&f->before);
 	xls_dirent_set_free(&f->after);
+	xls_hashmap_free(&f->adds);
+	free(f->blk);
 	free(f);
 }
 
@@ -200,12 +206,26 @@ static bool same_name(const struct xls_files *f, const struct xls_file_event *a,
  */
 static void pair_moves(struct xls_files *f)
 {
+	uint32_t removes = 0;
+
+	for (uint32_t i = 0; i < f->npend; i++)
+		removes += f->pend[i].ev == XLS_FEV_DIRENT_REMOVE;
+	if (!removes)
+		return;
+	/* the first add of each inode: a big checkpoint has thousands */
+	xls_hashmap_clear(&f->adds);
+	for (uint32_t i = f->npend; i-- > 0;)
+		if (f->pend[i].ev == XLS_FEV_DIRENT_ADD &&
+		    xls_hashmap_put(&f->adds, f->pend[i].ino, 0, i))
+			f->nomem = true;
 	for (uint32_t i = 0; i < f->npend; i++) {
 		struct xls_file_event *rm = &f->pend[i];
+		const uint32_t *first;
 
 		if (rm->ev != XLS_FEV_DIRENT_REMOVE)
 			continue;
-		for (uint32_t j = 0; j < f->npend; j++) {
+		first = xls_hashmap_find(&f->adds, rm->ino, 0);
+		for (uint32_t j = first ? *first : f->npend; j < f->npend; j++) {
 			struct xls_file_event *add = &f->pend[j];
 
 			if (add->ev != XLS_FEV_DIRENT_ADD || add->ino != rm->ino)
@@ -291,6 +311,8 @@ static void diff_entries(struct xls_files *f, uint64_t dir)
 	struct xls_dirent_set *a = &f->before, *b = &f->after;
 	uint32_t i = 0, j = 0;
 
+	/* most of a block logged again is as it was: only the rest is sorted */
+	xls_dirent_set_drop_same(a, b);
 	xls_dirent_set_sort(a);
 	xls_dirent_set_sort(b);
 	while (i < a->n || j < b->n) {
@@ -430,20 +452,91 @@ static void cancel_dir_buf(struct xls_files *f, const struct xls_ritem *ri)
 	free(blk);
 }
 
+/* The entries that overlap the regions an item logs: only they can change. */
+struct in_regions {
+	struct xls_dirent_set		*set;
+	const struct xls_geometry	*g;
+	const struct xls_region_place	*p;
+	uint32_t			n, at;
+};
+
+static int collect_logged(void *ctx, const struct xls_dirent *e)
+{
+	struct in_regions *r = ctx;
+	uint32_t end = e->offset + xls_dirent_size(r->g, e->namelen);
+
+	/* entries come in offset order, and so do the places */
+	while (r->at < r->n && r->p[r->at].offset + r->p[r->at].len <= e->offset)
+		r->at++;
+	if (r->at == r->n || r->p[r->at].offset >= end)
+		return 0;
+	return xls_dirent_set_add(r->set, e);
+}
+
+static uint8_t *scratch(struct xls_files *f, uint32_t bytes)
+{
+	if (bytes > f->blk_cap) {
+		uint8_t *p = realloc(f->blk, bytes);
+
+		if (!p) {
+			f->nomem = true;
+			return NULL;
+		}
+		f->blk = p;
+		f->blk_cap = bytes;
+	}
+	return f->blk;
+}
+
+/*
+ * The 128-byte chunks of @blk (the block before the item) that the item's
+ * logged bytes change, as places in @out (at most XLS_BLF_BITS_PER_WORD *
+ * XFS_BLF_DATAMAP_SIZE); their number.  A relogged region mostly holds
+ * what the block already has.
+ */
+static uint32_t changed_chunks(const struct xls_rbuf *rb, const uint8_t *blk, uint32_t bytes,
+			       struct xls_region_place *out)
+{
+	const uint8_t *src = rb->data;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < rb->res->nplaces; i++) {
+		const struct xls_region_place *p = &rb->res->places[i];
+
+		for (uint32_t off = 0; off < p->len && (uint64_t)p->offset + off < bytes;
+		     off += XFS_BLF_CHUNK) {
+			uint32_t len = p->len - off < XFS_BLF_CHUNK ? p->len - off : XFS_BLF_CHUNK;
+
+			if (!memcmp(blk + p->offset + off, src + off, len))
+				continue;
+			if (n && out[n - 1].offset + out[n - 1].len == p->offset + off) {
+				out[n - 1].len += len;
+				continue;
+			}
+			out[n].offset = p->offset + off;
+			out[n].len = len;
+			n++;
+		}
+		src += p->len;
+	}
+	return n;
+}
+
 static void take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
 			 const struct xls_ritem *ri)
 {
 	const struct xls_rbuf *rb = ri->buf;
 	const struct xls_geometry *g = &f->src->geo;
-	uint32_t bytes = rb->len * BBSIZE;
-	uint8_t *blk = malloc(bytes);
+	uint32_t bytes = rb->len * BBSIZE, nchanged;
+	uint8_t *blk = scratch(f, bytes);
+	struct xls_region_place changed[XFS_BLF_DATAMAP_SIZE * XLS_BLF_BITS_PER_WORD];
+	struct in_regions before = { &f->before, g, changed, 0, 0 };
+	struct in_regions after = { &f->after, g, changed, 0, 0 };
 	struct xls_owner o;
 	bool seen, known;
 
-	if (!blk) {
-		f->nomem = true;
+	if (!blk)
 		return;
-	}
 	xls_dirent_set_reset(&f->before);
 	xls_dirent_set_reset(&f->after);
 	/* the log's view before the item: the disk the first time, if older */
@@ -453,17 +546,18 @@ static void take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
 
 		known = !lsn || lsn < rt->t->lsn;
 	}
-	if (known)
-		xls_dir_block_walk(g, blk, bytes, xls_dirent_set_add, &f->before);
+	nchanged = known ? changed_chunks(rb, blk, bytes, changed) : 0;
+	before.n = after.n = nchanged;
+	if (nchanged)
+		xls_dir_block_walk(g, blk, bytes, collect_logged, &before);
 	xls_overlay_take(&f->view, rt, ri);
-	if (xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, NULL) == 0 && known) {
-		xls_dir_block_walk(g, blk, bytes, xls_dirent_set_add, &f->after);
+	if (nchanged && xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, NULL) == 0) {
+		xls_dir_block_walk(g, blk, bytes, collect_logged, &after);
 		xls_owner_from_header(g, rb->blkno, rb->len, blk, bytes, &o);
 		diff_entries(f, o.has_ino ? o.ino : 0);
 	}
 	if (f->before.nomem || f->after.nomem)
 		f->nomem = true;
-	free(blk);
 }
 
 /* An attr leaf block as the log leaves it: attrs set and removed. */
@@ -827,9 +921,10 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_head_tail *ht,
 		  const struct xls_files_sink *sink, struct xls_error *err)
 {
+	/* only the blocks files reads are decided */
 	struct xls_recover_opts ro = {
 		.keep_types = f->view.types, .keep_inodes = true, .keep_intents = true,
-		.quiet = true,
+		.quiet = true, .only_types = f->view.types,
 	};
 	struct xls_recover_sink rs = {
 		.ctx = f, .trans = on_trans, .item = on_item, .report = sink->report,

@@ -17,6 +17,7 @@ void xls_names_init(struct xls_names *m, const struct xls_fsview *view)
 void xls_names_release(struct xls_names *m)
 {
 	xls_hashmap_free(&m->idx);
+	xls_hashmap_free(&m->tried);
 	free(m->names);
 	free(m->pool);
 	memset(m, 0, sizeof(*m));
@@ -125,8 +126,11 @@ static uint32_t look_up(struct xls_names *m, uint64_t ino)
 	uint64_t parent = 0, pp;
 	uint32_t *idx;
 
-	if (!m->view)
+	/* the view does not change: one look-up per inode */
+	if (!m->view || xls_hashmap_find(&m->tried, ino, 0))
 		return UINT32_MAX;
+	if (m->tried.used < XLS_NAMES_MAX)
+		(void)xls_hashmap_put(&m->tried, ino, 0, 1);
 	xls_fsview_dir(m->view, ino, &parent, ignore, NULL);
 	if (!parent || parent == ino)
 		return UINT32_MAX;

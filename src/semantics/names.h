@@ -28,6 +28,7 @@ struct xls_name {
 struct xls_names {
 	const struct xls_fsview	*view;	/* for the links the log does not hold */
 	struct xls_hashmap	idx;	/* ino -> names[] */
+	struct xls_hashmap	tried;	/* inodes looked up in the view in vain */
 	struct xls_name		*names;
 	uint32_t		n, cap;
 	char			*pool;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/ondisk.h"
+#include "base/vec.h"
 #include <xfs/xfs_da_format.h>
 #include "semantics/dirent.h"
 
@@ -234,16 +235,9 @@ int xls_dirent_set_add(void *set, const struct xls_dirent *e)
 
 	if (xls_dirent_is_dot(e))
 		return 0;
-	if (s->n == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 64;
-		struct xls_dirent_rec *p = cap > s->cap ? realloc(s->e, sizeof(*p) * cap) : NULL;
-
-		if (!p) {
-			s->nomem = true;
-			return 1;
-		}
-		s->e = p;
-		s->cap = cap;
+	if (!xls_vec_grow((void **)&s->e, s->n, &s->cap, sizeof(*x))) {
+		s->nomem = true;
+		return 1;
 	}
 	while (s->used + e->namelen > s->pcap) {
 		uint32_t cap = s->pcap ? s->pcap * 2 : 4096;

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "base/ondisk.h"
+#include "base/vec.h"
 #include <xfs/xfs_da_format.h>
 #include "recover/recover.h"
 #include "replay/overlay.h"
@@ -116,22 +117,6 @@ bool xls_files_path(struct xls_files *f, uint64_t ino, char *buf, size_t bufsz)
 /* ------------------------------------------------------------------ */
 /* events of the transaction at hand */
 
-static bool grow(void **base, uint32_t n, uint32_t *cap, size_t elem)
-{
-	uint32_t ncap;
-	void *p;
-
-	if (n < *cap)
-		return true;
-	ncap = *cap ? *cap * 2 : 64;
-	p = ncap > *cap ? realloc(*base, (size_t)ncap * elem) : NULL;
-	if (!p)
-		return false;
-	*base = p;
-	*cap = ncap;
-	return true;
-}
-
 /* @len bytes of @s kept for the transaction; an offset, UINT32_MAX if none. */
 static uint32_t keep_name(struct xls_files *f, const uint8_t *s, uint32_t len)
 {
@@ -159,7 +144,7 @@ static struct xls_file_event *event(struct xls_files *f, uint64_t ino, enum xls_
 {
 	struct xls_file_event *e;
 
-	if (!grow((void **)&f->pend, f->npend, &f->cappend, sizeof(*e))) {
+	if (!xls_vec_grow((void **)&f->pend, f->npend, &f->cappend, sizeof(*e))) {
 		f->nomem = true;
 		return NULL;
 	}
@@ -605,7 +590,7 @@ static struct ino_state *state_of(struct xls_files *f, uint64_t ino, bool *fresh
 	*fresh = false;
 	if (idx)
 		return &f->inos[*idx];
-	if (!grow((void **)&f->inos, f->ninos, &f->capinos, sizeof(*s)) ||
+	if (!xls_vec_grow((void **)&f->inos, f->ninos, &f->capinos, sizeof(*s)) ||
 	    xls_hashmap_put(&f->idx, ino, 0, f->ninos)) {
 		f->nomem = true;
 		return NULL;
@@ -685,34 +670,31 @@ static void baseline(struct xls_files *f, uint64_t ino, uint64_t lsn, struct ino
 	}
 }
 
-static void value_event(struct xls_files *f, uint64_t ino, enum xls_fev ev, uint64_t old,
-			uint64_t now, bool replayed)
+/* A field that changed from @old to @now; NULL when it did not. */
+static struct xls_file_event *value_event(struct xls_files *f, uint64_t ino, enum xls_fev ev,
+					  uint64_t old, uint64_t now, bool replayed)
 {
 	struct xls_file_event *e;
 
 	if (old == now)
-		return;
+		return NULL;
 	e = event(f, ino, ev);
 	if (!e)
-		return;
+		return NULL;
 	e->old_value = old;
 	e->new_value = now;
 	e->replayed = replayed;
+	return e;
 }
 
+/* Timestamps are signed nanoseconds: flag one that goes back, or before crtime. */
 static void time_event(struct xls_files *f, uint64_t ino, enum xls_fev ev, uint64_t old,
 		       uint64_t now, uint64_t crtime, bool replayed)
 {
-	struct xls_file_event *e;
+	struct xls_file_event *e = value_event(f, ino, ev, old, now, replayed);
 
-	if (old == now)
-		return;
-	e = event(f, ino, ev);
 	if (!e)
 		return;
-	e->old_value = old;
-	e->new_value = now;
-	e->replayed = replayed;
 	e->backwards = (int64_t)now < (int64_t)old;
 	e->before_crtime = crtime && (int64_t)now < (int64_t)crtime;
 }

@@ -100,52 +100,64 @@ void xls_fsview_core(const struct xls_geometry *g, const uint8_t *d,
 /* ------------------------------------------------------------------ */
 /* the inode btree: allocated or free, as xfs_repair reads it */
 
-static int inobt_walk(const struct xls_fsview *v, uint64_t agstart, uint32_t agbno,
-		      uint32_t agino, uint32_t depth)
+/* Is @agino allocated in the inobt leaf records @r (xfs_inobt_rec)? */
+static int leaf_allocated(const struct xls_geometry *g, const uint8_t *r, uint32_t numrecs,
+			  uint32_t maxrecs, uint32_t agino)
 {
-	const struct xls_geometry *g = &v->src->geo;
-	uint32_t hdr = g->crc ? XFS_BTREE_SBLOCK_CRC_LEN : XFS_BTREE_SBLOCK_LEN;
-	uint32_t level, numrecs, maxrecs, m;
-	uint8_t b[XFS_MAX_BLOCKSIZE > 65536 ? 65536 : XFS_MAX_BLOCKSIZE];
-	int rc = 0;
-
-	if (depth > XLS_FSVIEW_MAX_DEPTH || agbno >= g->ag_blocks || g->blocksize > sizeof(b) ||
-	    view_read(v, (int64_t)((agstart + agbno) << (g->block_log - 9)), 0, b,
-		      g->blocksize, NULL))
-		return -1;
-	m = xls_be32(b);
-	if (m != XFS_IBT_MAGIC && m != XFS_IBT_CRC_MAGIC)
-		return -1;
-	level = xls_be16(b + 4);
-	numrecs = xls_be16(b + 6);
-	if (level) {
-		uint32_t child = UINT32_MAX;
-
-		maxrecs = (g->blocksize - hdr) / 8;
-		if (numrecs > maxrecs)
-			return -1;
-		/* the last key not above agino leads to its record */
-		for (uint32_t i = 0; i < numrecs; i++)
-			if (xls_be32(b + hdr + 4 * i) <= agino)
-				child = xls_be32(b + hdr + 4 * maxrecs + 4 * i);
-		return child == UINT32_MAX ? 0 : inobt_walk(v, agstart, child, agino, depth + 1);
-	}
-	maxrecs = (g->blocksize - hdr) / 16;
 	if (numrecs > maxrecs)
 		return -1;
-	for (uint32_t i = 0; i < numrecs; i++) {
-		const uint8_t *r = b + hdr + 16 * i;
+	for (uint32_t i = 0; i < numrecs; i++, r += 16) {
 		uint32_t start = xls_be32(r);
-		uint64_t freemask = xls_be64(r + 8);
 
 		if (agino < start || agino >= start + XFS_INODES_PER_CHUNK)
 			continue;
 		/* ir_holemask: a sparse chunk's holes are not inodes */
 		if (g->crc && (xls_be16(r + 4) >> ((agino - start) / 4)) & 1)
 			return 0;
-		rc = !((freemask >> (agino - start)) & 1);
-		break;
+		return !((xls_be64(r + 8) >> (agino - start)) & 1);
 	}
+	return 0;
+}
+
+/* The record of @agino, level by level down the inode btree from @agbno. */
+static int inobt_walk(const struct xls_fsview *v, uint64_t agstart, uint32_t agbno,
+		      uint32_t agino)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	uint32_t hdr = g->crc ? XFS_BTREE_SBLOCK_CRC_LEN : XFS_BTREE_SBLOCK_LEN;
+	uint8_t *b = malloc(g->blocksize ? g->blocksize : 1);
+	int rc = -1;
+
+	for (uint32_t depth = 0; b && depth <= XLS_FSVIEW_MAX_DEPTH; depth++) {
+		uint32_t level, numrecs, maxrecs, m, child = UINT32_MAX;
+
+		if (agbno >= g->ag_blocks || view_read(v, (int64_t)((agstart + agbno) <<
+							     (g->block_log - 9)), 0, b,
+						       g->blocksize, NULL))
+			break;
+		m = xls_be32(b);
+		if (m != XFS_IBT_MAGIC && m != XFS_IBT_CRC_MAGIC)
+			break;
+		level = xls_be16(b + 4);
+		numrecs = xls_be16(b + 6);
+		if (!level) {
+			rc = leaf_allocated(g, b + hdr, numrecs, (g->blocksize - hdr) / 16, agino);
+			break;
+		}
+		maxrecs = (g->blocksize - hdr) / 8;
+		if (numrecs > maxrecs)
+			break;
+		/* the last key not above agino leads to its record */
+		for (uint32_t i = 0; i < numrecs; i++)
+			if (xls_be32(b + hdr + 4 * i) <= agino)
+				child = xls_be32(b + hdr + 4 * maxrecs + 4 * i);
+		if (child == UINT32_MAX) {
+			rc = 0;
+			break;
+		}
+		agbno = child;
+	}
+	free(b);
 	return rc;
 }
 
@@ -164,8 +176,7 @@ int xls_fsview_inode_allocated(const struct xls_fsview *v, uint64_t ino)
 	if (view_read(v, (int64_t)((agstart << (g->block_log - 9)) + 2 * g->data_sect_bbs), 0,
 		      agi, sizeof(agi), NULL) || xls_be32(agi) != XFS_AGI_MAGIC)
 		return -1;
-	return inobt_walk(v, agstart, xls_be32(agi + offsetof(struct xfs_agi, agi_root)),
-			  agino, 0);
+	return inobt_walk(v, agstart, xls_be32(agi + offsetof(struct xfs_agi, agi_root)), agino);
 }
 
 bool xls_inode_core_free(const struct xls_inode_core *c)
@@ -186,6 +197,7 @@ struct dir_walk {
 	uint64_t		*parent;
 	uint32_t		problems;
 	uint32_t		extents;	/* seen, bounded */
+	uint32_t		blocks;		/* read, bounded */
 	uint8_t			*blk;		/* one directory block */
 	uint64_t		cur;		/* its first file block, or UINT64_MAX */
 	uint32_t		filled;		/* file blocks of it read */
@@ -248,6 +260,11 @@ static void take_extent(struct dir_walk *w, uint64_t off, uint64_t fsb, uint64_t
 			flush_block(w);
 			w->cur = dblk;
 		}
+		w->blocks += (uint32_t)n;
+		if (w->blocks > XLS_FSVIEW_MAX_BLOCKS) {
+			w->problems |= XLS_FSVIEW_TOO_BIG;
+			return;
+		}
 		if (daddr < 0 || view_read(w->v, daddr, 0, w->blk + (in << g->block_log),
 					   (uint32_t)(n << g->block_log), NULL)) {
 			w->problems |= XLS_FSVIEW_UNREADABLE;
@@ -303,7 +320,8 @@ static void walk_bmbt(struct dir_walk *w, uint64_t fsb, uint32_t depth)
 	uint32_t level, numrecs, maxrecs;
 	uint8_t *b;
 
-	if (depth > XLS_FSVIEW_MAX_DEPTH || daddr < 0) {
+	/* a hostile tree of empty leaves must not be read block by block forever */
+	if (depth > XLS_FSVIEW_MAX_DEPTH || daddr < 0 || ++w->blocks > XLS_FSVIEW_MAX_BLOCKS) {
 		w->problems |= XLS_FSVIEW_TOO_BIG;
 		return;
 	}

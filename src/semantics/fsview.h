@@ -20,6 +20,7 @@
 /* Bounds of one directory read. */
 #define XLS_FSVIEW_MAX_EXTENTS	65536u
 #define XLS_FSVIEW_MAX_DEPTH	8u
+#define XLS_FSVIEW_MAX_BLOCKS	(1u << 18)	/* filesystem blocks read */
 
 struct xls_fsview {
 	const struct xls_source		*src;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "base/ondisk.h"
+#include "base/vec.h"
 #include "semantics/fsview.h"
 #include "semantics/lost.h"
 #include "semantics/names.h"
@@ -50,16 +51,9 @@ struct xls_lost {
 
 static void *push(void **base, uint32_t *n, uint32_t *cap, size_t elem, bool *nomem)
 {
-	if (*n == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 64;
-		void *p = ncap > *cap ? realloc(*base, (size_t)ncap * elem) : NULL;
-
-		if (!p) {
-			*nomem = true;
-			return NULL;
-		}
-		*base = p;
-		*cap = ncap;
+	if (!xls_vec_grow(base, *n, cap, elem)) {
+		*nomem = true;
+		return NULL;
 	}
 	return (uint8_t *)*base + (size_t)(*n)++ * elem;
 }

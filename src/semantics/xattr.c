@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/ondisk.h"
+#include "base/vec.h"
 #include <xfs/xfs_da_format.h>
 #include "semantics/dirent.h"
 #include "semantics/xattr.h"
@@ -153,22 +154,6 @@ static uint64_t value_hash(const struct xls_xattr *a)
 	return h;
 }
 
-static bool grow(void **base, uint32_t n, uint32_t *cap, size_t elem)
-{
-	uint32_t ncap;
-	void *p;
-
-	if (n < *cap)
-		return true;
-	ncap = *cap ? *cap * 2 : 64;
-	p = ncap > *cap ? realloc(*base, (size_t)ncap * elem) : NULL;
-	if (!p)
-		return false;
-	*base = p;
-	*cap = ncap;
-	return true;
-}
-
 int xls_xattr_set_add(void *set, const struct xls_xattr *a)
 {
 	struct xls_xattr_set *s = set;
@@ -177,7 +162,7 @@ int xls_xattr_set_add(void *set, const struct xls_xattr *a)
 
 	if (a->namelen > 255)
 		return 0;
-	if (!grow((void **)&s->e, s->n, &s->cap, sizeof(*x))) {
+	if (!xls_vec_grow((void **)&s->e, s->n, &s->cap, sizeof(*x))) {
 		s->nomem = true;
 		return 1;
 	}

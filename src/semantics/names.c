@@ -184,8 +184,16 @@ bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz)
 		n = (size_t)snprintf(buf, bufsz, "?0x%llx", (unsigned long long)at);
 	else if (!depth)
 		n = (size_t)snprintf(buf, bufsz, "/");
-	for (uint32_t i = depth; i-- > 0 && n < bufsz;)
-		n += (size_t)snprintf(buf + n, bufsz - n, "/%.*s", m->names[chain[i]].len,
-				      m->pool + m->names[chain[i]].name);
+	/* one path for each of a million events: copied, not printed */
+	for (uint32_t i = depth; i-- > 0;) {
+		const struct xls_name *e = &m->names[chain[i]];
+
+		if (n + 1 + e->len >= bufsz)
+			break;
+		buf[n++] = '/';
+		memcpy(buf + n, m->pool + e->name, e->len);
+		n += e->len;
+	}
+	buf[n < bufsz ? n : bufsz - 1] = '\0';
 	return reached;
 }

@@ -108,6 +108,42 @@ workload() {
 	xfs_io -c fsync "$m/d2"
 }
 
+# Churn over what the disk holds: four directories of 1500 files written
+# back by a freeze, then renames out of one, unlinks in another, creates in
+# a third that is then removed whole (its inode chunks freed: recovery
+# skips the cancelled clusters' inode items), xattrs removed.
+churn() {
+	m=$1
+	mkdir "$m/a" "$m/b" "$m/c" "$m/d"
+	for d in a b c d; do
+		for i in $(seq 1 1500); do : >"$m/$d/file-with-a-name-$i"; done
+	done
+	for i in $(seq 1 300); do setfattr -n user.x -v "$i" "$m/a/file-with-a-name-$i"; done
+	xfs_freeze -f "$m" && xfs_freeze -u "$m"
+	for r in 1 2 3 4 5 6; do
+		for i in $(seq "$r" 6 1500); do
+			mv "$m/a/file-with-a-name-$i" "$m/b/moved-$r-$i" 2>/dev/null
+			rm -f "$m/c/file-with-a-name-$i"
+			: >"$m/d/new-$r-$i"
+			[ $((i % 50)) -eq 0 ] && xfs_io -c fsync "$m/a" "$m/b" "$m/c" "$m/d"
+		done
+		setfattr -x user.x "$m/b/moved-$r-$r" 2>/dev/null
+	done
+	rm -rf "$m/d"
+	mkdir "$m/e"
+	for i in $(seq 1 200); do : >"$m/e/late$i"; done
+	xfs_io -c fsync "$m/e" "$m"
+}
+
+# fresh_churn NAME: a 1 GiB filesystem, 64 MiB log, churn, shut down.
+fresh_churn() {
+	truncate -s 1G "$1.img" && mkfs.xfs -q -f -l size=64m "$1.img" || return 1
+	mount -o loop "$1.img" "$MNT" || return 1
+	churn "$MNT"
+	xfs_io -x -c 'shutdown -f' "$MNT"
+	umount "$MNT"
+}
+
 # fresh NAME BIG MKFS...: a new journal written by this kernel.
 fresh() {
 	name=$1 big=$2
@@ -158,6 +194,10 @@ if $can_mount; then
 		fresh fresh64k 3000 mkfs.xfs -n size=65536 && score fresh64k fresh64k.img
 	'
 	show fresh64k
+	test_expect_success 'lost: a fresh kernel journal churning what the disk holds' '
+		fresh_churn churn && score churn churn.img
+	'
+	show churn
 	if [ -n "${XFSPROGS_NEW:-}" ] && [ -x "$XFSPROGS_NEW/mkfs/mkfs.xfs" ] &&
 	   [ -x "$XFSPROGS_NEW/repair/xfs_repair" ]; then
 		# parent pointers: the system's xfs_repair (6.1) does not know them

@@ -18,6 +18,12 @@
 /* What made an inode worth comparing. */
 #define TOUCH_INODE	1u	/* an inode item replayed */
 #define TOUCH_DIR	2u	/* a directory block it owns replayed */
+/*
+ * Its last inode item is skipped because its cluster is cancelled later:
+ * the chunk is freed, and recovery leaves the inode free (the inode btree
+ * says so) whatever its stale core on disk says.
+ */
+#define TOUCH_FREED	4u
 
 /* The device side of a directory: entries to free inodes left out. */
 struct disk_side {
@@ -142,10 +148,18 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	bool replayed = ri->decision == XLS_RD_REPLAY || ri->decision == XLS_RD_REPLAY_ALWAYS;
 
 	xls_overlay_take(&l->ovl, rt, ri);
+	if (ri->has_ino && ri->decision == XLS_RD_SKIP_CANCELLED)
+		touch(l, ri->ino, TOUCH_FREED);
 	if (!replayed)
 		return 0;
-	if (ri->has_ino && ri->decision == XLS_RD_REPLAY)
+	if (ri->has_ino && ri->decision == XLS_RD_REPLAY) {
+		uint32_t *v = xls_hashmap_find(&l->touched, ri->ino, 0);
+
+		/* a chunk reused after its last cancel: the inode lives again */
+		if (v)
+			*v &= ~TOUCH_FREED;
 		touch(l, ri->ino, TOUCH_INODE);
+	}
 	if (ri->buf && (is_dir_data(ri->buf->blft) || ri->buf->blft == XFS_BLFT_ATTR_LEAF_BUF) &&
 	    ri->buf->head) {
 		struct xls_owner o;
@@ -233,6 +247,13 @@ static void add_dirent(struct xls_lost *l, uint64_t dir, const struct xls_dirent
 		l->sum.dirents_removed++;
 }
 
+static bool freed(const struct xls_lost *l, uint64_t ino)
+{
+	const uint32_t *v = xls_hashmap_find(&l->touched, ino, 0);
+
+	return v && (*v & TOUCH_FREED);
+}
+
 static void compare_dir(struct xls_lost *l, uint64_t dir)
 {
 	struct disk_side disk = { .view = &l->disk };
@@ -242,8 +263,9 @@ static void compare_dir(struct xls_lost *l, uint64_t dir)
 
 	l->sum.dir_problems |= xls_fsview_dir(&l->disk, dir, &parent, collect_disk, &disk) &
 			       ~XLS_FSVIEW_NOT_DIR;
-	l->sum.dir_problems |= xls_fsview_dir(&l->final, dir, &parent, xls_dirent_set_add, &f) &
-			       ~XLS_FSVIEW_NOT_DIR;
+	if (!freed(l, dir))
+		l->sum.dir_problems |= xls_fsview_dir(&l->final, dir, &parent, xls_dirent_set_add,
+						      &f) & ~XLS_FSVIEW_NOT_DIR;
 	if (d->nomem || f.nomem)
 		l->nomem = true;
 	l->sum.dirs_compared++;
@@ -300,8 +322,9 @@ static void compare_attrs(struct xls_lost *l, uint64_t ino)
 
 	l->sum.dir_problems |= xls_fsview_attrs(&l->disk, ino, xls_xattr_set_add, &d) &
 			       ~XLS_FSVIEW_NOT_DIR;
-	l->sum.dir_problems |= xls_fsview_attrs(&l->final, ino, xls_xattr_set_add, &f) &
-			       ~XLS_FSVIEW_NOT_DIR;
+	if (!freed(l, ino))
+		l->sum.dir_problems |= xls_fsview_attrs(&l->final, ino, xls_xattr_set_add, &f) &
+				       ~XLS_FSVIEW_NOT_DIR;
 	if (d.nomem || f.nomem)
 		l->nomem = true;
 	xls_xattr_set_sort(&d);
@@ -460,7 +483,8 @@ static void compare_all(struct xls_lost *l)
 		memset(&fc, 0, sizeof(fc));
 		if (xls_fsview_read_inode(&l->disk, inos[i], dino, NULL) == 0)
 			xls_fsview_core(g, dino, &dc);
-		if (xls_fsview_read_inode(&l->final, inos[i], dino, &fc.written) == 0)
+		if (xls_fsview_read_inode(&l->final, inos[i], dino, &fc.written) == 0 &&
+		    !freed(l, inos[i]))
 			xls_fsview_core(g, dino, &fc);
 		compare_inode(l, inos[i], &dc, &fc);
 		compare_attrs(l, inos[i]);

@@ -11,6 +11,7 @@
 #include "analysis/analysis.h"
 #include "analysis/stats.h"
 #include "cmd/cmd.h"
+#include "semantics/dirent.h"
 #include "semantics/owner.h"
 
 static const struct xls_column buf_columns[] = {
@@ -34,13 +35,40 @@ static const struct xls_column buf_columns[] = {
 /* The most buffers --svg draws, and how many by default. */
 #define SVG_TOP_DEFAULT	10
 
+/* -v: the directory entries whole inside a directory buffer's regions */
+#define DIRENTS_MAX	1024
+
 struct bufs_ctx {
 	struct xls_cmd		*c;
 	struct xls_buf_analysis	ba;
 	struct xls_owner_map	owners;
 	struct xls_owner	owner;
+	struct xls_logged_dirent ents[DIRENTS_MAX];
+	struct xls_dirent_field	fents[DIRENTS_MAX];
+	uint32_t		offsets[XLS_MAX_REGIONS_IN_ITEM];
+	uint32_t		nents;
 	struct xls_fieldset	fs;
 };
+
+/* -v on a directory data or block-form buffer: the entries it logs. */
+static void logged_dirents(struct bufs_ctx *bc, const struct xls_item *it)
+{
+	const struct xls_buf_analysis *ba = &bc->ba;
+	uint32_t n = 0;
+
+	bc->nents = 0;
+	if (ba->blft != XFS_BLFT_DIR_DATA_BUF && ba->blft != XFS_BLFT_DIR_BLOCK_BUF)
+		return;
+	for (uint32_t i = 0; i < ba->res.nplaces && i + 1 < it->nregions; i++, n++)
+		bc->offsets[i] = ba->res.places[i].offset;
+	bc->nents = xls_dir_logged_entries(&bc->c->src.geo, ba->blft, ba->res.buf_bytes,
+					   it->regions + 1, bc->offsets, n, bc->ents, DIRENTS_MAX);
+	for (uint32_t i = 0; i < bc->nents; i++) {
+		bc->fents[i].offset = bc->ents[i].offset;
+		bc->fents[i].ino = bc->ents[i].ino;
+		bc->fents[i].name = bc->ents[i].name;
+	}
+}
 
 static bool wanted(const struct xls_options *o, const struct xls_trans *t,
 		   const struct xls_buf_analysis *ba)
@@ -99,12 +127,22 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	xls_describe_buf(&bc->ba, fs);
 	if (bc->ba.parsed)
 		xls_describe_owner(&bc->owner, c->out.fmt == XLS_FMT_TEXT, fs);
-	if (c->opt->verbose && c->out.fmt == XLS_FMT_JSON && bc->ba.parsed)
+	if (c->opt->verbose && bc->ba.parsed)
+		logged_dirents(bc, it);
+	if (c->opt->verbose && c->out.fmt == XLS_FMT_JSON && bc->ba.parsed) {
 		xls_describe_buf_regions(&bc->ba, it, fs);
+		if (bc->nents)
+			xls_describe_dirents(bc->fents, bc->nents, fs);
+	}
 	if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_table_row(&c->out, buf_columns, NCOLS, fs);
-		if (c->opt->verbose && bc->ba.parsed)
+		if (c->opt->verbose && bc->ba.parsed) {
 			print_regions(&c->out, &bc->ba);
+			for (uint32_t i = 0; i < bc->nents; i++)
+				xls_out_printf(&c->out, "      entry  offset %6u  ino 0x%llx  %s\n",
+					       bc->ents[i].offset,
+					       (unsigned long long)bc->ents[i].ino, bc->ents[i].name);
+		}
 	} else {
 		xls_cmd_record(c, "buf", fs);
 	}

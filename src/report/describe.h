@@ -76,6 +76,17 @@ void xls_describe_buf_regions(const struct xls_buf_analysis *ba,
  */
 void xls_describe_owner(const struct xls_owner *o, bool text, struct xls_fieldset *fs);
 
+/* An entry of a logged region, for a list field. */
+struct xls_dirent_field {
+	uint32_t	offset;
+	uint64_t	ino;
+	const char	*name;
+};
+
+/* bufs -v: "dirents", the directory entries whole inside logged regions. */
+void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
+			  struct xls_fieldset *fs);
+
 /* ---- statistics (describe_stats.c) -------------------------------- */
 
 /* Called for each row of a report, with the row's kind ("total", ...). */

@@ -101,3 +101,26 @@ void xls_describe_owner(const struct xls_owner *o, bool text, struct xls_fieldse
 	}
 	xls_field_str(fs, "owner_from", xls_owner_from_name(o->from));
 }
+
+static void dirent_text(const void *elem, char *buf, size_t bufsz)
+{
+	const struct xls_dirent_field *d = elem;
+
+	snprintf(buf, bufsz, "%u:0x%llx:%s", d->offset, (unsigned long long)d->ino, d->name);
+}
+
+static const struct xls_member dirent_members[] = {
+	XLS_MEMBER("offset", XLS_FIELD_UINT, struct xls_dirent_field, offset),
+	XLS_MEMBER("ino", XLS_FIELD_HEX, struct xls_dirent_field, ino),
+	XLS_MEMBER("name", XLS_FIELD_STR, struct xls_dirent_field, name),
+};
+
+static const struct xls_list dirent_list = {
+	dirent_members, 3, sizeof(struct xls_dirent_field), dirent_text, " ", NULL,
+};
+
+void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
+			  struct xls_fieldset *fs)
+{
+	xls_field_list(fs, "dirents", &dirent_list, e, n);
+}

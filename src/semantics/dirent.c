@@ -9,6 +9,7 @@
 #include "base/ondisk.h"
 #include "base/vec.h"
 #include <xfs/xfs_da_format.h>
+#include "items/item.h"
 #include "semantics/dirent.h"
 
 #define DATA_ALIGN	XFS_DIR2_DATA_ALIGN	/* entries are 8-byte aligned */
@@ -85,10 +86,11 @@ static uint32_t data_area(const uint8_t *blk, uint32_t len, uint32_t *start,
 /*
  * The entry or free entry at @off of @blk (data area ends at @end): its
  * size, or 0 with *@problem set when it does not fit.  @e gets a real
- * entry (e->namelen 0 for a free one).
+ * entry (e->namelen 0 for a free one).  @blk is the block from byte @base
+ * on: tags and e->offset count from the block's start.
  */
-static uint32_t entry_at(const struct xls_geometry *g, const uint8_t *blk, uint32_t off,
-			 uint32_t end, struct xls_dirent *e, uint32_t *problem)
+static uint32_t entry_at(const struct xls_geometry *g, const uint8_t *blk, uint32_t base,
+			 uint32_t off, uint32_t end, struct xls_dirent *e, uint32_t *problem)
 {
 	uint32_t size, namelen;
 
@@ -100,7 +102,7 @@ static uint32_t entry_at(const struct xls_geometry *g, const uint8_t *blk, uint3
 	if (xls_be16(blk + off) == FREE_TAG) {
 		size = xls_be16(blk + off + 2);
 		if (size < DATA_ALIGN || size % DATA_ALIGN || size > end - off ||
-		    xls_be16(blk + off + size - 2) != off) {
+		    xls_be16(blk + off + size - 2) != base + off) {
 			*problem = XLS_DIRP_UNUSED_LEN;
 			return 0;
 		}
@@ -120,12 +122,12 @@ static uint32_t entry_at(const struct xls_geometry *g, const uint8_t *blk, uint3
 		*problem = XLS_DIRP_PAST_END;
 		return 0;
 	}
-	if (xls_be16(blk + off + size - 2) != off) {
+	if (xls_be16(blk + off + size - 2) != base + off) {
 		*problem = XLS_DIRP_TAG;
 		return 0;
 	}
 	e->ino = xls_be64(blk + off);
-	e->offset = off;
+	e->offset = base + off;
 	e->namelen = (uint8_t)namelen;
 	e->name = blk + off + 9;
 	e->ftype = g->has_ftype ? blk[off + 9 + namelen] : 0;
@@ -144,7 +146,7 @@ uint32_t xls_dir_block_walk(const struct xls_geometry *g, const uint8_t *blk,
 		return problems;
 	for (uint32_t off = start; off < end;) {
 		struct xls_dirent e;
-		uint32_t p = 0, size = entry_at(g, blk, off, end, &e, &p);
+		uint32_t p = 0, size = entry_at(g, blk, 0, off, end, &e, &p);
 
 		if (!size)
 			return problems | p;
@@ -172,7 +174,7 @@ uint32_t xls_dir_range_scan(const struct xls_geometry *g, const uint8_t *blk,
 	start = (start + DATA_ALIGN - 1) & ~(uint32_t)(DATA_ALIGN - 1);
 	for (uint32_t off = start; off < end;) {
 		struct xls_dirent e;
-		uint32_t p = 0, size = entry_at(g, blk, off, end, &e, &p);
+		uint32_t p = 0, size = entry_at(g, blk, 0, off, end, &e, &p);
 
 		/* not an entry here: the next aligned offset may start one */
 		if (!size) {
@@ -180,6 +182,29 @@ uint32_t xls_dir_range_scan(const struct xls_geometry *g, const uint8_t *blk,
 			continue;
 		}
 		if (e.namelen && fn(ctx, &e))
+			break;
+		off += size;
+	}
+	return 0;
+}
+
+uint32_t xls_dir_region_scan(const struct xls_geometry *g, const uint8_t *data,
+			     uint32_t len, uint32_t base, xls_dirent_fn fn, void *ctx)
+{
+	/* the first entry that may start in the region */
+	uint32_t off = ((base + DATA_ALIGN - 1) & ~(uint32_t)(DATA_ALIGN - 1)) - base;
+
+	if (base > UINT16_MAX || (uint64_t)base + len > (uint64_t)UINT16_MAX + 1)
+		return XLS_DIRP_PAST_END;	/* tags are 16 bits: no such block */
+	while (off < len) {
+		struct xls_dirent e;
+		uint32_t p = 0, size = entry_at(g, data, base, off, len, &e, &p);
+
+		if (!size) {
+			off += DATA_ALIGN;
+			continue;
+		}
+		if (e.namelen && !xls_dirent_is_dot(&e) && fn(ctx, &e))
 			break;
 		off += size;
 	}
@@ -333,4 +358,61 @@ void xls_dirent_set_free(struct xls_dirent_set *s)
 	free(s->e);
 	free(s->pool);
 	memset(s, 0, sizeof(*s));
+}
+
+/* ------------------------------------------------------------------ */
+/* the entries of logged regions */
+
+struct logged {
+	struct xls_logged_dirent	*out;
+	uint32_t			n, max;
+};
+
+static int take_logged(void *ctx, const struct xls_dirent *e)
+{
+	struct logged *l = ctx;
+	struct xls_logged_dirent *d;
+
+	if (l->n == l->max)
+		return 1;
+	d = &l->out[l->n++];
+	d->offset = e->offset;
+	d->ino = e->ino;
+	memcpy(d->name, e->name, e->namelen);
+	d->name[e->namelen] = '\0';
+	return 0;
+}
+
+uint32_t xls_dir_logged_entries(const struct xls_geometry *g, unsigned int blft,
+				uint32_t buf_bytes, const struct xls_region *regions,
+				const uint32_t *offsets, uint32_t nregions,
+				struct xls_logged_dirent *out, uint32_t max)
+{
+	struct logged l = { out, 0, max };
+	uint32_t hdr = g->crc ? sizeof(struct xfs_dir3_data_hdr) : sizeof(struct xfs_dir2_data_hdr);
+
+	for (uint32_t i = 0; i < nregions && l.n < max; i++) {
+		const uint8_t *data = regions[i].data;
+		uint32_t base = offsets[i], len = regions[i].len;
+
+		if (!data || base >= buf_bytes)
+			continue;
+		if (len > buf_bytes - base)
+			len = buf_bytes - base;
+		if (base < hdr) {		/* the header is no entry */
+			if (base + len <= hdr)
+				continue;
+			data += hdr - base;
+			len -= hdr - base;
+			base = hdr;
+		}
+		/* block form: the leaf entries and the tail end the block */
+		if (blft == XFS_BLFT_DIR_BLOCK_BUF && base + len == buf_bytes && len >= 8) {
+			uint64_t leaf = (uint64_t)xls_be32(data + len - 8) * 8 + 8;
+
+			len = leaf < len ? len - (uint32_t)leaf : 0;
+		}
+		xls_dir_region_scan(g, data, len, base, take_logged, &l);
+	}
+	return l.n;
 }

@@ -64,6 +64,36 @@ uint32_t xls_dir_range_scan(const struct xls_geometry *g, const uint8_t *blk,
 			    xls_dirent_fn fn, void *ctx);
 
 /*
+ * The entries whole inside one logged region: @len bytes at @data, which
+ * lie at byte @base of a directory data or block-form block (the header
+ * and the rest of the block need not be there).  "." and ".." are left
+ * out.  An entry is taken where its tag is its own offset in the block.
+ */
+uint32_t xls_dir_region_scan(const struct xls_geometry *g, const uint8_t *data,
+			     uint32_t len, uint32_t base, xls_dirent_fn fn, void *ctx);
+
+/* An entry of a logged region, its name copied (bufs -v). */
+struct xls_logged_dirent {
+	uint32_t	offset;
+	uint64_t	ino;
+	char		name[256];
+};
+
+/*
+ * The entries whole inside the logged regions of directory buffer item
+ * @regions (@nregions data regions placed at @offsets, @lens bytes each)
+ * of a buffer of @buf_bytes and type @blft: at most @max into @out; their
+ * number.  The block header (at offset 0) and a block-form block's leaf
+ * entries and tail (when the last region reaches the end) are not read as
+ * entries.
+ */
+struct xls_region;
+uint32_t xls_dir_logged_entries(const struct xls_geometry *g, unsigned int blft,
+				uint32_t buf_bytes, const struct xls_region *regions,
+				const uint32_t *offsets, uint32_t nregions,
+				struct xls_logged_dirent *out, uint32_t max);
+
+/*
  * The shortform directory in data fork @fork of @len bytes: *@parent gets
  * the parent inode, @fn each entry.  Returns the problems found.
  */

@@ -39,7 +39,7 @@ LAYOUT(xls_csv_bufs, false,
        "tid", "lsn", "item", "blkno", "len", "type", "flags", "map_size", "regions",
        "runs", "split_runs", "dirty_bytes", "dirty_pct", "data_bytes", "log_cost",
        "problems", "finding", "owner", "btree", "agno", "owner_ino", "ino_first",
-       "ino_last", "owner_from", "dirents");
+       "ino_last", "owner_from");
 
 /* stats: the buffer type table (xls_describe_type_row) */
 LAYOUT(xls_csv_stats_types, false,

@@ -126,4 +126,30 @@ test_expect_success 'trans, recover and history --ino' '
 	grep -q "daddr 0x80 " ino.h &&
 	test "$(grep -c "ino 0x84 in buffer" ino.h)" -lt "$(grep -c "in buffer 0x80" blk.history)"
 '
+# A data device whose directory blocks, inode clusters and btree blocks
+# hold garbage: lost and files read them (fsview, names, the baselines),
+# and must give findings or an answer, never a crash or a hang.
+test_expect_success 'lost and files on a data device of hostile metadata: no crash, no hang' '
+	for seed in 1 2 3 4 5 6; do
+		cp --sparse=always $(image dir4k) hostile.img &&
+		perl -e "
+			srand($seed);
+			open(my \$f, \"+<\", \"hostile.img\") or die;
+			# the root and alpha inode clusters, alpha and beta blocks, AG btrees
+			for my \$d (0x80, 0x78, 0x70, 0x40070, 0x40078, 0x40080, 0x18, 0x20, 0x10, 0x8) {
+				for (1 .. 40) {
+					my \$off = \$d * 512 + int(rand(4096));
+					sysseek(\$f, \$off, 0);
+					syswrite(\$f, chr(int(rand(256))) x (1 + int(rand(3))));
+				}
+			}" &&
+		for cmd in lost "lost --json" files "files --json"; do
+			timeout 60 "$XLS" $cmd hostile.img >/dev/null 2>err
+			rc=$?
+			if [ $rc -gt 4 ] || grep -q "Sanitizer\|runtime error" err; then
+				echo "seed $seed: $cmd: exit $rc"; cat err; return 1
+			fi
+		done || return 1
+	done
+'
 test_done

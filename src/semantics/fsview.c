@@ -100,34 +100,47 @@ void xls_fsview_core(const struct xls_geometry *g, const uint8_t *d,
 /* ------------------------------------------------------------------ */
 /* the inode btree: allocated or free, as xfs_repair reads it */
 
-/* Is @agino allocated in the inobt leaf records @r (xfs_inobt_rec)? */
+/*
+ * The inodes of the chunk of @agino the inobt leaf records @r (xfs_inobt_rec)
+ * call allocated, one bit each (a sparse chunk's holes are not inodes);
+ * 0 when no record holds it.  -1 when the block cannot be read.
+ */
 static int leaf_allocated(const struct xls_geometry *g, const uint8_t *r, uint32_t numrecs,
-			  uint32_t maxrecs, uint32_t agino)
+			  uint32_t maxrecs, uint32_t agino, uint64_t *mask)
 {
+	*mask = 0;
 	if (numrecs > maxrecs)
 		return -1;
 	for (uint32_t i = 0; i < numrecs; i++, r += 16) {
 		uint32_t start = xls_be32(r);
+		uint64_t holes = 0;
 
 		if (agino < start || agino >= start + XFS_INODES_PER_CHUNK)
 			continue;
-		/* ir_holemask: a sparse chunk's holes are not inodes */
-		if (g->crc && (xls_be16(r + 4) >> ((agino - start) / 4)) & 1)
-			return 0;
-		return !((xls_be64(r + 8) >> (agino - start)) & 1);
+		/* ir_holemask: one bit for 4 inodes of a sparse chunk */
+		if (g->crc)
+			for (uint32_t b = 0; b < 16; b++)
+				if ((xls_be16(r + 4) >> b) & 1)
+					holes |= 0xfull << (4 * b);
+		*mask = ~xls_be64(r + 8) & ~holes;
+		/* one bit per inode from the chunk's first: shift to agino's */
+		if (start % XFS_INODES_PER_CHUNK)
+			return -1;
+		return 1;
 	}
 	return 0;
 }
 
 /* The record of @agino, level by level down the inode btree from @agbno. */
 static int inobt_walk(const struct xls_fsview *v, uint64_t agstart, uint32_t agbno,
-		      uint32_t agino)
+		      uint32_t agino, uint64_t *mask)
 {
 	const struct xls_geometry *g = &v->src->geo;
 	uint32_t hdr = g->crc ? XFS_BTREE_SBLOCK_CRC_LEN : XFS_BTREE_SBLOCK_LEN;
 	uint8_t *b = malloc(g->blocksize ? g->blocksize : 1);
 	int rc = -1;
 
+	*mask = 0;
 	for (uint32_t depth = 0; b && depth <= XLS_FSVIEW_MAX_DEPTH; depth++) {
 		uint32_t level, numrecs, maxrecs, m, child = UINT32_MAX;
 
@@ -141,7 +154,8 @@ static int inobt_walk(const struct xls_fsview *v, uint64_t agstart, uint32_t agb
 		level = xls_be16(b + 4);
 		numrecs = xls_be16(b + 6);
 		if (!level) {
-			rc = leaf_allocated(g, b + hdr, numrecs, (g->blocksize - hdr) / 16, agino);
+			rc = leaf_allocated(g, b + hdr, numrecs, (g->blocksize - hdr) / 16, agino,
+					    mask);
 			break;
 		}
 		maxrecs = (g->blocksize - hdr) / 8;
@@ -161,22 +175,46 @@ static int inobt_walk(const struct xls_fsview *v, uint64_t agstart, uint32_t agb
 	return rc;
 }
 
-int xls_fsview_inode_allocated(const struct xls_fsview *v, uint64_t ino)
+/* The allocation mask of the chunk of @ino, from the cache or the inobt. */
+static int chunk_mask(const struct xls_fsview *v, uint64_t ino, uint64_t *mask)
 {
 	const struct xls_geometry *g = &v->src->geo;
-	uint64_t agno, agstart;
-	uint32_t agino;
+	uint64_t chunk = ino & ~(uint64_t)(XFS_INODES_PER_CHUNK - 1), agno, agstart;
+	uint32_t agino, *lo, *hi;
 	uint8_t agi[512];
+	int rc;
 
-	if (!g->block_log || !g->ag_blocks || g->ag_block_log + g->inopb_log >= 32 + 32)
-		return -1;
+	if (v->cache && (lo = xls_hashmap_find(v->cache, chunk, 0)) &&
+	    (hi = xls_hashmap_find(v->cache, chunk, 1))) {
+		*mask = (uint64_t)*hi << 32 | *lo;
+		return 1;
+	}
 	agno = ino >> (g->ag_block_log + g->inopb_log);
 	agino = (uint32_t)(ino & ((1ull << (g->ag_block_log + g->inopb_log)) - 1));
 	agstart = agno * g->ag_blocks;
 	if (view_read(v, (int64_t)((agstart << (g->block_log - 9)) + 2 * g->data_sect_bbs), 0,
 		      agi, sizeof(agi), NULL) || xls_be32(agi) != XFS_AGI_MAGIC)
 		return -1;
-	return inobt_walk(v, agstart, xls_be32(agi + offsetof(struct xfs_agi, agi_root)), agino);
+	rc = inobt_walk(v, agstart, xls_be32(agi + offsetof(struct xfs_agi, agi_root)), agino,
+			mask);
+	/* a chunk with no record is all free: remembered too */
+	if (rc >= 0 && v->cache && v->cache->used < XLS_FSVIEW_CACHE_MAX &&
+	    (xls_hashmap_put(v->cache, chunk, 0, (uint32_t)*mask) ||
+	     xls_hashmap_put(v->cache, chunk, 1, (uint32_t)(*mask >> 32))))
+		return -1;
+	return rc < 0 ? -1 : 1;
+}
+
+int xls_fsview_inode_allocated(const struct xls_fsview *v, uint64_t ino)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	uint64_t mask;
+
+	if (!g->block_log || !g->ag_blocks || g->ag_block_log + g->inopb_log >= 32 + 32)
+		return -1;
+	if (chunk_mask(v, ino, &mask) < 0)
+		return -1;
+	return (mask >> (ino & (XFS_INODES_PER_CHUNK - 1))) & 1;
 }
 
 bool xls_inode_core_free(const struct xls_inode_core *c)

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "base/hashmap.h"
 #include "replay/overlay.h"
 #include "semantics/dirent.h"
 #include "semantics/xattr.h"
@@ -25,7 +26,14 @@
 struct xls_fsview {
 	const struct xls_source		*src;
 	const struct xls_overlay	*ovl;	/* NULL: the device as it is */
+	/*
+	 * Inode btree answers by chunk (NULL: none kept): every entry of a
+	 * big directory asks; at most XLS_FSVIEW_CACHE_MAX chunks.
+	 */
+	struct xls_hashmap		*cache;
 };
+
+#define XLS_FSVIEW_CACHE_MAX	(1u << 22)
 
 /* Bigtime timestamps count nanoseconds from 1901-12-13 (-2^31 s). */
 #define XLS_BIGTIME_OFFSET_NS	((1ull << 31) * 1000000000ull)

@@ -35,6 +35,7 @@ struct xls_lost {
 	const struct xls_source		*src;
 	struct xls_overlay		ovl;
 	struct xls_fsview		disk, final;
+	struct xls_hashmap		inobt;		/* the disk's, by chunk */
 	struct xls_hashmap		touched;	/* ino -> TOUCH_* */
 	struct xls_names		names;
 	struct xls_lost_summary		sum;
@@ -99,6 +100,7 @@ struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t overlay_max
 	l->src = src;
 	xls_overlay_init(&l->ovl, src, types, overlay_max);
 	l->disk.src = l->final.src = src;
+	l->disk.cache = &l->inobt;
 	l->final.ovl = &l->ovl;
 	xls_names_init(&l->names, &l->final);
 	l->sum.overlay_max = overlay_max;
@@ -111,6 +113,7 @@ void xls_lost_free(struct xls_lost *l)
 		return;
 	xls_overlay_release(&l->ovl);
 	xls_hashmap_free(&l->touched);
+	xls_hashmap_free(&l->inobt);
 	xls_names_release(&l->names);
 	for (uint32_t i = 0; i < l->nstrs; i++)
 		free(l->strs[i]);

@@ -2,6 +2,7 @@
  * Semantics stage: what the log does to each file, in recovery order.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -900,6 +901,21 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	return f->rc ? f->rc : f->nomem ? -ENOMEM : 0;
 }
 
+/* The view's bound was reached: what became approximate, as a finding. */
+static int approximate(struct xls_files *f)
+{
+	struct xls_finding fd;
+
+	memset(&fd, 0, sizeof(fd));
+	fd.kind = "files_bound";
+	fd.offset = -1;
+	snprintf(fd.msg, sizeof(fd.msg), "more than %llu bytes of directory and attr blocks: %llu "
+		 "later items of blocks past the bound were compared with the disk, not with the "
+		 "log's view; their entry and xattr events are approximate",
+		 (unsigned long long)f->view.max_bytes, (unsigned long long)f->view.not_taken);
+	return f->sink->report ? xls_report_finding(f->sink->report, &fd) : 0;
+}
+
 int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_head_tail *ht,
 		  const struct xls_files_sink *sink, struct xls_error *err)
 {
@@ -924,5 +940,7 @@ int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_hea
 	xls_recover_free(r);
 	if (rc == -ENOMEM || f->nomem || f->view.out_of_memory)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (!rc && !f->rc && f->view.full)
+		rc = approximate(f);
 	return rc ? rc : f->rc;
 }

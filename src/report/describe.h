@@ -83,7 +83,12 @@ struct xls_dirent_field {
 	const char	*name;
 };
 
-/* bufs -v: "dirents", the directory entries whole inside logged regions. */
+/*
+ * bufs -v: "dirents", the directory entries whole inside logged regions:
+ * at most XLS_DIRENTS_LIST_MAX, which keeps a JSON line of a 64 KiB
+ * directory block within the writer's line.
+ */
+#define XLS_DIRENTS_LIST_MAX	128
 void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
 			  struct xls_fieldset *fs);
 

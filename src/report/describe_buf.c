@@ -122,5 +122,6 @@ static const struct xls_list dirent_list = {
 void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
 			  struct xls_fieldset *fs)
 {
-	xls_field_list(fs, "dirents", &dirent_list, e, n);
+	xls_field_list(fs, "dirents", &dirent_list, e,
+		       n < XLS_DIRENTS_LIST_MAX ? n : XLS_DIRENTS_LIST_MAX);
 }

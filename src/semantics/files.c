@@ -62,6 +62,7 @@ struct xls_files {
 	uint32_t			blk_cap;
 	/* adds of the transaction by inode, to pair with removes */
 	struct xls_hashmap		adds;
+	struct xls_hashmap		created;	/* inodes it creates */
 	bool				replayed;	/* the item at hand */
 	int				rc;
 	bool				nomem;
@@ -106,6 +107,7 @@ void xls_files_free(struct xls_files *f)
 	xls_dirent_set_free(&f->before);
 	xls_dirent_set_free(&f->after);
 	xls_hashmap_free(&f->adds);
+	xls_hashmap_free(&f->created);
 	free(f->blk);
 	free(f);
 }
@@ -264,9 +266,30 @@ static void pair_attrs(struct xls_files *f)
 	}
 }
 
+/* An unsure add stays when the transaction creates its inode. */
+static void confirm_unsure(struct xls_files *f)
+{
+	bool any = false;
+
+	for (uint32_t i = 0; i < f->npend && !any; i++)
+		any = f->pend[i].unsure && f->pend[i].ev == XLS_FEV_DIRENT_ADD;
+	if (!any)
+		return;
+	xls_hashmap_clear(&f->created);
+	for (uint32_t i = 0; i < f->npend; i++)
+		if (f->pend[i].ev == XLS_FEV_CREATED &&
+		    xls_hashmap_put(&f->created, f->pend[i].ino, 0, i))
+			f->nomem = true;
+	for (uint32_t i = 0; i < f->npend; i++)
+		if (f->pend[i].unsure && f->pend[i].ev == XLS_FEV_DIRENT_ADD &&
+		    !xls_hashmap_find(&f->created, f->pend[i].ino, 0))
+			f->pend[i].ev = XLS_FEV_COUNT;
+}
+
 static void flush(struct xls_files *f)
 {
 	pair_moves(f);
+	confirm_unsure(f);
 	pair_attrs(f);
 	/* the names first: each event of the transaction then has its path */
 	for (uint32_t i = 0; i < f->npend; i++) {
@@ -508,6 +531,34 @@ static uint32_t changed_chunks(const struct xls_rbuf *rb, const uint8_t *blk, ui
 	return n;
 }
 
+/*
+ * The first item of a block the disk holds a later state of: its logged
+ * entries, each an unsure add (confirm_unsure keeps those the transaction
+ * creates or moves).
+ */
+static void unsure_entries(struct xls_files *f, const struct xls_rbuf *rb, const uint8_t *blk,
+			   uint32_t bytes)
+{
+	struct in_regions logged = { &f->after, &f->src->geo, rb->res->places, rb->res->nplaces, 0 };
+	uint32_t first = f->npend;
+	struct xls_owner o;
+
+	xls_dirent_set_reset(&f->after);
+	xls_dir_block_walk(&f->src->geo, blk, bytes, collect_logged, &logged);
+	if (!xls_owner_from_header(&f->src->geo, rb->blkno, rb->len, blk, bytes, &o))
+		o.has_ino = false;
+	for (uint32_t k = 0; k < f->after.n; k++) {
+		struct xls_file_event *e = event(f, f->after.e[k].ino, XLS_FEV_DIRENT_ADD);
+
+		if (!e)
+			return;
+		e->dir = o.has_ino ? o.ino : 0;
+		set_name(f, e, xls_dirent_set_name(&f->after, k), f->after.e[k].len, false);
+	}
+	for (uint32_t i = first; i < f->npend; i++)
+		f->pend[i].unsure = true;
+}
+
 static void take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
 			 const struct xls_ritem *ri)
 {
@@ -541,6 +592,8 @@ static void take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
 		xls_dir_block_walk(g, blk, bytes, collect_logged, &after);
 		xls_owner_from_header(g, rb->blkno, rb->len, blk, bytes, &o);
 		diff_entries(f, o.has_ino ? o.ino : 0);
+	} else if (!known && xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, NULL) == 0) {
+		unsure_entries(f, rb, blk, bytes);
 	}
 	if (f->before.nomem || f->after.nomem)
 		f->nomem = true;

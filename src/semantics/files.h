@@ -14,7 +14,10 @@
  *  - directory data and block-form blocks (the log's view of each block:
  *    every logged region placed), and shortform directories in inode
  *    items' data forks: entries added and removed, and within one
- *    transaction a remove and an add of the same inode as a move;
+ *    transaction a remove and an add of the same inode as a move; where
+ *    the block's state before its first item is unknown (the disk holds
+ *    a later one), the entries that item logs count as added only when
+ *    the transaction creates their inode, or moves it;
  *  - ATTRI items: xattrs set, removed, replaced, and parent pointers;
  *  - BUI items: extents mapped and unmapped.
  */
@@ -69,6 +72,12 @@ struct xls_file_event {
 	uint32_t	name_len, new_name_len;
 	uint64_t	startoff, startblock;	/* MAP, UNMAP */
 	uint32_t	len;
+	/*
+	 * Inside files.c only: an entry of a block whose state before the
+	 * item is unknown (the disk holds a later one), kept only when the
+	 * transaction also creates its inode or removes it elsewhere (a move).
+	 */
+	bool		unsure;
 };
 
 /* "created", "freed", ..., "dirent_add", ... */

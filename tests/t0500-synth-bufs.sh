@@ -73,9 +73,13 @@ test_expect_success 'bufs --json -v: each split point, its offset and page bound
 	buf "blkno":"0x320" "split_list":[]
 	EOT
 '
+# Without a superblock, owners come from the logged headers alone: no
+# AG number, no inode range, no block read from the data device.
 test_expect_success 'the same log as a bare log file (-f): the same buffers' '
 	synth bare bufs -f && run 0 bare bufs -f -v && check bare bufs buf &&
-	test_cmp le.bufs bare.bufs
+	sed -E "s/,\"(owner|btree|agno|owner_ino|ino_first|ino_last|owner_from)\":[^,}]*//g" le.bufs >le.noowner &&
+	sed -E "s/,\"(owner|btree|agno|owner_ino|ino_first|ino_last|owner_from)\":[^,}]*//g" bare.bufs >bare.noowner &&
+	test_cmp le.noowner bare.noowner
 '
 # item 5: a big-endian machine's log
 test_expect_success 'big-endian (h_fmt BE, items and trans header BE): synthesized' '

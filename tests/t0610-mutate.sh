@@ -63,7 +63,7 @@ run_all() {	# $1 input, $2 mutation index
 	# two of them with the read-ahead thread, which small logs do not get
 	# by default
 	for cmd in "info" "records --all" "trans --json --threads 2" \
-		   "bufs --json --threads 2" "stats" \
+		   "bufs --json --threads 2" "stats" "files --json" \
 		   "$(extra_cmd "$2")"; do
 		rm -f m.svg
 		# shellcheck disable=SC2086

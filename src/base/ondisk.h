@@ -60,6 +60,29 @@ static_assert(XFS_BLF_DATAMAP_SIZE == 17, "blf_data_map words");
 #ifndef XFS_ATTRI_OP_FLAGS_PPTR_REPLACE
 #define XFS_ATTRI_OP_FLAGS_PPTR_REPLACE	6
 #endif
+/*
+ * Superblock features newer than xfsprogs 6.1 (Linux 6.10, 6.13): parent
+ * pointers, and the metadata directory tree that rtgroups come with
+ * (xfs_has_rtgroups).
+ */
+#ifndef XFS_SB_FEAT_INCOMPAT_PARENT
+#define XFS_SB_FEAT_INCOMPAT_PARENT	(1u << 7)
+#endif
+#ifndef XFS_SB_FEAT_INCOMPAT_METADIR
+#define XFS_SB_FEAT_INCOMPAT_METADIR	(1u << 8)
+#endif
+/* The parent pointer attr namespace (Linux 6.10, xfs_da_format.h). */
+#ifndef XFS_ATTR_PARENT
+#define XFS_ATTR_PARENT		(1u << 3)
+#endif
+
+/* BUI mapping types (xfs_bmap_intent_type, in the kernel's xfs_bmap.h). */
+#ifndef XFS_BMAP_MAP
+#define XFS_BMAP_MAP		1
+#endif
+#ifndef XFS_BMAP_UNMAP
+#define XFS_BMAP_UNMAP		2
+#endif
 #ifndef XLOG_REC_SIZE
 /* bytes of xlog_rec_header covered by the record CRC (up to h_size) */
 #define XLOG_REC_SIZE		offsetof(struct xlog_rec_header, h_size) + 4

@@ -34,6 +34,9 @@ struct xls_options {
 	int64_t			blkno;
 	bool			has_tid;
 	uint32_t		tid;
+	bool			has_ino;	/* --ino: what concerns this inode */
+	uint64_t		ino;
+	const char		*path_prefix;	/* files --path */
 	unsigned int		top;		/* stats: hottest buffers shown */
 	/* history */
 	const char		*replay_path;	/* --replay: buffer as recovered */
@@ -102,6 +105,8 @@ int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_history(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_lost(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_files(const struct xls_options *opt, struct xls_error *err);
 
 /*
  * A new file (cmd_output.c): it must not exist, and it gets its name only

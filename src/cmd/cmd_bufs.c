@@ -11,6 +11,8 @@
 #include "analysis/analysis.h"
 #include "analysis/stats.h"
 #include "cmd/cmd.h"
+#include "semantics/dirent.h"
+#include "semantics/owner.h"
 
 static const struct xls_column buf_columns[] = {
 	{ "tid",	"TID",		10 },
@@ -25,6 +27,7 @@ static const struct xls_column buf_columns[] = {
 	{ "dirty_bytes", "DIRTY",	6 },
 	{ "dirty_pct",	"DIRTY%",	6 },
 	{ "log_cost",	"COST",		6 },
+	{ "owner",	"OWNER",	-24 },
 	{ "problems",	"PROBLEMS",	-1 },
 };
 #define NCOLS (sizeof(buf_columns) / sizeof(buf_columns[0]))
@@ -32,11 +35,40 @@ static const struct xls_column buf_columns[] = {
 /* The most buffers --svg draws, and how many by default. */
 #define SVG_TOP_DEFAULT	10
 
+/* -v: the directory entries whole inside a directory buffer's regions */
+#define DIRENTS_MAX	1024
+
 struct bufs_ctx {
 	struct xls_cmd		*c;
 	struct xls_buf_analysis	ba;
+	struct xls_owner_map	owners;
+	struct xls_owner	owner;
+	struct xls_logged_dirent ents[DIRENTS_MAX];
+	struct xls_dirent_field	fents[DIRENTS_MAX];
+	uint32_t		offsets[XLS_MAX_REGIONS_IN_ITEM];
+	uint32_t		nents;
 	struct xls_fieldset	fs;
 };
+
+/* -v on a directory data or block-form buffer: the entries it logs. */
+static void logged_dirents(struct bufs_ctx *bc, const struct xls_item *it)
+{
+	const struct xls_buf_analysis *ba = &bc->ba;
+	uint32_t n = 0;
+
+	bc->nents = 0;
+	if (ba->blft != XFS_BLFT_DIR_DATA_BUF && ba->blft != XFS_BLFT_DIR_BLOCK_BUF)
+		return;
+	for (uint32_t i = 0; i < ba->res.nplaces && i + 1 < it->nregions; i++, n++)
+		bc->offsets[i] = ba->res.places[i].offset;
+	bc->nents = xls_dir_logged_entries(&bc->c->src.geo, ba->blft, ba->res.buf_bytes,
+					   it->regions + 1, bc->offsets, n, bc->ents, DIRENTS_MAX);
+	for (uint32_t i = 0; i < bc->nents; i++) {
+		bc->fents[i].offset = bc->ents[i].offset;
+		bc->fents[i].ino = bc->ents[i].ino;
+		bc->fents[i].name = bc->ents[i].name;
+	}
+}
 
 static bool wanted(const struct xls_options *o, const struct xls_trans *t,
 		   const struct xls_buf_analysis *ba)
@@ -78,19 +110,41 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	if (it->type != XFS_LI_BUF)
 		return 0;
 	xls_buf_analyse(it, &bc->ba);
-	if (!wanted(c->opt, t, &bc->ba))
+	if (!wanted(c->opt, t, &bc->ba)) {
+		/* the headers it logs name the owner of later items */
+		if (bc->ba.parsed)
+			xls_owner_note_item(&bc->owners, it, &bc->ba);
+		return 0;
+	}
+	if (bc->ba.parsed)
+		xls_owner_of_item(&bc->owners, it, &bc->ba, &bc->owner);
+	if (c->opt->has_ino && (!bc->ba.parsed || !xls_owner_has_ino(&bc->owner, c->opt->ino)))
 		return 0;
 	xls_fields_reset(fs);
 	xls_field_hex(fs, "tid", t->tid);
 	xls_field_lsn(fs, "lsn", t->lsn);
 	xls_field_uint(fs, "item", t->nitems);
 	xls_describe_buf(&bc->ba, fs);
-	if (c->opt->verbose && c->out.fmt == XLS_FMT_JSON && bc->ba.parsed)
+	if (bc->ba.parsed)
+		xls_describe_owner(&bc->owner, c->out.fmt == XLS_FMT_TEXT, fs);
+	if (c->opt->verbose && bc->ba.parsed)
+		logged_dirents(bc, it);
+	if (c->opt->verbose && c->out.fmt == XLS_FMT_JSON && bc->ba.parsed) {
 		xls_describe_buf_regions(&bc->ba, it, fs);
+		if (bc->nents)
+			xls_describe_dirents(bc->fents, bc->nents, fs);
+		if (bc->nents > XLS_DIRENTS_LIST_MAX)
+			xls_field_uint(fs, "dirents_total", bc->nents);
+	}
 	if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_table_row(&c->out, buf_columns, NCOLS, fs);
-		if (c->opt->verbose && bc->ba.parsed)
+		if (c->opt->verbose && bc->ba.parsed) {
 			print_regions(&c->out, &bc->ba);
+			for (uint32_t i = 0; i < bc->nents; i++)
+				xls_out_printf(&c->out, "      entry  offset %6u  ino 0x%llx  %s\n",
+					       bc->ents[i].offset,
+					       (unsigned long long)bc->ents[i].ino, bc->ents[i].name);
+		}
 	} else {
 		xls_cmd_record(c, "buf", fs);
 	}
@@ -314,10 +368,12 @@ static int run_table(struct xls_cmd *c, struct xls_error *err)
 	if (!bc)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	bc->c = c;
+	xls_owner_map_init(&bc->owners, &c->src);
 	xls_out_csv_layout(&c->out, &xls_csv_bufs);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_heading(&c->out, buf_columns, NCOLS);
 	rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
+	xls_owner_map_release(&bc->owners);
 	free(bc);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include "cmd/cmd.h"
 #include "recover/recover.h"
 #include "replay/replay.h"
+#include "semantics/owner.h"
 
 static const struct xls_column hist_columns[] = {
 	{ "seq",	"SEQ",		5 },
@@ -41,6 +42,7 @@ struct hist_ctx {
 	struct xls_image	img;
 	struct xls_heat_row	*rows;
 	uint32_t		nrows, caprows;
+	struct xls_owner_map	owners;
 	struct xls_fieldset	fs;
 };
 
@@ -128,6 +130,10 @@ static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t s
 	xls_fields_reset(&h->fs);
 	xls_describe_appearance(t, seq, ri, discarded, &h->fs);
 	if (c->out.fmt != XLS_FMT_TEXT) {
+		struct xls_owner o;
+
+		xls_owner_of(&h->owners, b->blkno, b->len, b->blft, b->head, b->head_len, &o);
+		xls_describe_owner(&o, false, &h->fs);
 		xls_cmd_record(c, "appearance", &h->fs);
 		return;
 	}
@@ -166,7 +172,9 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	if (!xls_image_take(&h->img, rt, ri))
 		return 0;
 	if (!ri->buf) {
-		other_appearance(h, rt->t, rt->seq, ri);
+		/* --ino: of the cluster's inode items, those of the inode */
+		if (!h->c->opt->has_ino || !ri->has_ino || ri->ino == h->c->opt->ino)
+			other_appearance(h, rt->t, rt->seq, ri);
 		return 0;
 	}
 	if (ri->fail_why)
@@ -423,14 +431,15 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	return rc;
 }
 
-int xls_cmd_history(const struct xls_options *opt, struct xls_error *err)
+int xls_cmd_history(const struct xls_options *given, struct xls_error *err)
 {
+	struct xls_options o = *given, *opt = &o;
 	struct hist_ctx *h;
 	struct xls_cmd c;
 	int rc;
 
-	if (!opt->has_blkno)
-		return xls_error_set(err, XLS_EXIT_USAGE, "history needs --blkno=DADDR"),
+	if (!opt->has_blkno && !opt->has_ino)
+		return xls_error_set(err, XLS_EXIT_USAGE, "history needs --blkno=DADDR or --ino=INO"),
 		       err->status;
 	h = calloc(1, sizeof(*h));
 	if (!h)
@@ -440,12 +449,30 @@ int xls_cmd_history(const struct xls_options *opt, struct xls_error *err)
 		return err->status;
 	}
 	xls_out_csv_layout(&c.out, &xls_csv_appearance);
+	if (!opt->has_blkno) {
+		/* the inode's cluster buffer, which its inode items write */
+		int64_t daddr = xls_ino_cluster_daddr(&c.src.geo, opt->ino, NULL);
+
+		if (daddr < 0) {
+			xls_error_set(err, XLS_EXIT_USAGE, "inode 0x%llx is not in the filesystem "
+				      "of '%s' (or its geometry is unknown)",
+				      (unsigned long long)opt->ino, c.src.path);
+			rc = xls_cmd_status(&c, -1, err);
+			xls_cmd_close(&c);
+			free(h);
+			return rc;
+		}
+		opt->has_blkno = true;
+		opt->blkno = daddr;
+	}
 	h->c = &c;
+	xls_owner_map_init(&h->owners, &c.src);
 	xls_image_init(&h->img, &c.src, opt->blkno);
 	rc = run(h, err);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
 	xls_image_release(&h->img);
+	xls_owner_map_release(&h->owners);
 	free(h->rows);
 	free(h);
 	return rc;

@@ -11,6 +11,7 @@
 
 #include "base/ondisk.h"
 #include "cmd/cmd.h"
+#include "semantics/owner.h"
 #include "recover/recover.h"
 
 static const struct xls_column item_columns[] = {
@@ -35,6 +36,8 @@ static const struct xls_column cancel_columns[] = {
 
 struct recover_ctx {
 	struct xls_cmd		*c;
+	struct xls_owner_map	owners;
+	struct xls_owner	owner;		/* of the buffer item at hand */
 	const struct xls_rtrans	*pending;	/* header not yet printed */
 	bool			cancel_heading;
 	bool			intent_heading;
@@ -46,10 +49,15 @@ static bool text(const struct recover_ctx *rc)
 	return rc->c->out.fmt == XLS_FMT_TEXT;
 }
 
-static bool wanted(const struct xls_options *o, const struct xls_trans *t,
+static bool wanted(const struct recover_ctx *rc, const struct xls_trans *t,
 		   const struct xls_ritem *ri)
 {
+	const struct xls_options *o = rc->c->opt;
+
 	if (o->has_tid && t->tid != o->tid)
+		return false;
+	if (o->has_ino && !(ri->buf && xls_owner_has_ino(&rc->owner, o->ino)) &&
+	    !(ri->has_ino && ri->ino == o->ino))
 		return false;
 	if (o->has_blkno && !(ri->buf && ri->buf->blkno == o->blkno) &&
 	    !(ri->has_ino && ri->ino_blkno == o->blkno))
@@ -68,7 +76,7 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 	struct recover_ctx *rc = ctx;
 	struct xls_fieldset *fs = &rc->fs;
 
-	if (rc->c->opt->summary ||
+	if (rc->c->opt->summary || rc->c->opt->has_ino ||
 	    (rc->c->opt->has_blkno && cn->blkno != rc->c->opt->blkno))
 		return 0;
 	if (rc->c->out.fmt == XLS_FMT_CSV)
@@ -120,7 +128,7 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 	if (rc->c->out.fmt == XLS_FMT_CSV)
 		return 0;
 	if (!text(rc)) {
-		if (opt->has_blkno || opt->type_mask || opt->has_size)
+		if (opt->has_blkno || opt->type_mask || opt->has_size || opt->has_ino)
 			return 0;
 		xls_fields_reset(&rc->fs);
 		xls_describe_rtrans(rt, &rc->fs);
@@ -132,7 +140,7 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 		rc->pending = rt;
 		return 0;
 	}
-	if (opt->has_blkno || opt->type_mask || opt->has_size)
+	if (opt->has_blkno || opt->type_mask || opt->has_size || opt->has_ino)
 		return 0;
 	xls_out_printf(&rc->c->out, "\ntrans 0x%08x  lsn %u/%u  %s: %s, %u items\n", rt->t->tid,
 		xls_lsn_cycle(rt->t->lsn), xls_lsn_block(rt->t->lsn),
@@ -199,18 +207,26 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 
 	if (ri->fail_why)
 		c->findings++;
-	if (c->opt->summary || !wanted(c->opt, rt->t, ri))
+	if (c->opt->summary)
+		return 0;
+	if (ri->buf)
+		xls_owner_of(&rc->owners, ri->buf->blkno, ri->buf->len, ri->buf->blft,
+			     ri->buf->head, ri->buf->head_len, &rc->owner);
+	if (!wanted(rc, rt->t, ri))
 		return 0;
 	xls_fields_reset(fs);
 	if (c->out.fmt == XLS_FMT_CSV) {
 		if (!ri->buf)
 			return 0;
 		xls_describe_ritem_csv(rt, ri, fs);
+		xls_describe_owner(&rc->owner, false, fs);
 		xls_cmd_record(c, "ritem", fs);
 		return 0;
 	}
 	if (!text(rc)) {
 		xls_describe_ritem(rt->t, ri, fs);
+		if (ri->buf)
+			xls_describe_owner(&rc->owner, false, fs);
 		xls_cmd_record(c, "ritem", fs);
 		return 0;
 	}
@@ -230,7 +246,7 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 
 static bool writeback_wanted(const struct xls_options *o, const struct xls_rwriteback *wb)
 {
-	if (o->has_tid || o->type_mask || o->has_size)
+	if (o->has_tid || o->type_mask || o->has_size || o->has_ino)
 		return false;
 	if (!o->has_blkno)
 		return true;
@@ -285,7 +301,8 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 	struct xls_out *o = &rc->c->out;
 
 	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->summary ||
-	    rc->c->opt->has_blkno || rc->c->opt->type_mask || rc->c->opt->has_size)
+	    rc->c->opt->has_blkno || rc->c->opt->type_mask || rc->c->opt->has_size ||
+	    rc->c->opt->has_ino)
 		return 0;
 	if (rc->c->opt->has_tid && (in->type == XFS_LI_IUNLINK || in->tid != rc->c->opt->tid))
 		return 0;
@@ -434,6 +451,7 @@ int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
 		return err->status;
 	}
 	rc->c = &c;
+	xls_owner_map_init(&rc->owners, &c.src);
 	sink.report = &c.report;
 	if (opt->summary)
 		c.findings_mode = XLS_FINDINGS_COUNT;
@@ -446,6 +464,7 @@ int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
 	status = xls_cmd_status(&c, status, err);
 	xls_recover_free(r);
 	xls_cmd_close(&c);
+	xls_owner_map_release(&rc->owners);
 	free(rc);
 	return status;
 }

@@ -4,25 +4,36 @@
 
 #include "base/ondisk.h"
 #include "cmd/cmd.h"
+#include "semantics/owner.h"
 
 struct trans_ctx {
 	struct xls_cmd		*c;
 	struct xls_item_decoded	d;
 	struct xls_fieldset	fs;
+	/* --ino: the transaction's first item of the inode opens it */
+	struct xls_owner_map	owners;
+	struct xls_buf_analysis	ba;
+	bool			shown;
 };
 
-static int on_begin(void *ctx, const struct xls_trans *t)
+static void print_begin(struct trans_ctx *tc, const struct xls_trans *t)
 {
-	struct trans_ctx *tc = ctx;
 	struct xls_out *o = &tc->c->out;
 
-	if (tc->c->out.fmt != XLS_FMT_TEXT)
-		return 0;
 	xls_out_printf(o, "trans 0x%08x  lsn %u/%u", t->tid,
 		xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn));
 	if (t->has_header)
 		xls_out_printf(o, "  th_num_items %u", t->th_num_items);
 	xls_out_printf(o, "\n");
+}
+
+static int on_begin(void *ctx, const struct xls_trans *t)
+{
+	struct trans_ctx *tc = ctx;
+
+	tc->shown = false;
+	if (tc->c->out.fmt == XLS_FMT_TEXT && !tc->c->opt->has_ino)
+		print_begin(tc, t);
 	return 0;
 }
 
@@ -57,12 +68,19 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	struct xls_fieldset *fs = &tc->fs;
 
 	xls_fields_reset(fs);
+	xls_item_decode(it, &tc->d);
+	if (c->opt->has_ino) {
+		if (!xls_item_concerns_ino(&tc->owners, it, &tc->d, &tc->ba, c->opt->ino))
+			return 0;
+		if (!tc->shown && c->out.fmt == XLS_FMT_TEXT)
+			print_begin(tc, t);
+		tc->shown = true;
+	}
 	if (c->out.fmt != XLS_FMT_TEXT) {
 		xls_field_hex(fs, "tid", t->tid);
 		xls_field_lsn(fs, "lsn", t->lsn);
 		xls_field_uint(fs, "index", t->nitems);
 	}
-	xls_item_decode(it, &tc->d);
 	if (xls_describe_item(&tc->d, fs))
 		c->findings++;
 	if (c->out.fmt == XLS_FMT_TEXT)
@@ -77,6 +95,8 @@ static int on_end(void *ctx, const struct xls_trans *t)
 	struct trans_ctx *tc = ctx;
 	struct xls_out *o = &tc->c->out;
 
+	if (tc->c->opt->has_ino && !tc->shown)
+		return 0;
 	if (tc->c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_printf(o, "  end %s", xls_trans_state_name(t->state));
 		if (t->commit_lsn)
@@ -112,10 +132,12 @@ int xls_cmd_trans(const struct xls_options *opt, struct xls_error *err)
 	}
 	xls_out_csv_layout(&c.out, &xls_csv_trans);
 	tc->c = &c;
+	xls_owner_map_init(&tc->owners, &c.src);
 	sink.report = &c.report;
 	rc = xls_scan(&c.log, &c.ht, XLS_ITER_LSN, &sink, &tot, err);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
+	xls_owner_map_release(&tc->owners);
 	free(tc);
 	return rc;
 }

@@ -31,6 +31,8 @@ enum {
 	OPT_THREADS,
 	OPT_SUMMARY,
 	OPT_SIZE,
+	OPT_INO,
+	OPT_PATH,
 };
 
 struct command {
@@ -66,6 +68,7 @@ static const struct argp_option bufs_options[] = {
 	{ "size", OPT_SIZE, "BYTES", 0, "only buffers of this size (4096, 64k)", 3 },
 	{ "blkno", OPT_BLKNO, "DADDR", 0, "only the buffer at this daddr (decimal, or 0x hex)", 3 },
 	{ "tid", OPT_TID, "TID", 0, "only this transaction (hexadecimal, 0x optional)", 3 },
+	{ "ino", OPT_INO, "INO", 0, "only buffers of this inode: its directory, attr, bmbt or symlink blocks, its inode cluster", 3 },
 	{ "svg", OPT_SVG, "FILE", 0, "draw the --top hottest buffers' dirty chunks to FILE (SVG)", 3 },
 	{ "top", OPT_TOP, "N", 0, "with --svg: buffers to draw (default 10, at most 64)", 3 },
 	{ 0 }
@@ -77,16 +80,29 @@ static const struct argp_option recover_options[] = {
 	{ "size", OPT_SIZE, "BYTES", 0, "only show buffers of this size (4096, 64k)", 3 },
 	{ "blkno", OPT_BLKNO, "DADDR", 0, "only show the buffer (or inode cluster) at this daddr", 3 },
 	{ "tid", OPT_TID, "TID", 0, "only show this transaction (hexadecimal, 0x optional)", 3 },
+	{ "ino", OPT_INO, "INO", 0, "only show the items of this inode: its inode items and the buffers it owns", 3 },
 	{ "summary", OPT_SUMMARY, NULL, 0, "only the verdict and the summary", 3 },
 	{ 0 }
 };
 
 static const struct argp_option history_options[] = {
 	{ "verbose", 'v', NULL, 0, "each appearance's dirty map and regions", 3 },
-	{ "blkno", OPT_BLKNO, "DADDR", 0, "the buffer (required)", 3 },
+	{ "blkno", OPT_BLKNO, "DADDR", 0, "the buffer (this or --ino is required)", 3 },
+	{ "ino", OPT_INO, "INO", 0, "the inode cluster buffer of this inode, and of its inode items only those of this inode", 3 },
 	{ "replay", OPT_REPLAY, "FILE", 0, "write the buffer as recovery leaves it to FILE (must not exist)", 3 },
 	{ "diff", OPT_DIFF, NULL, 0, "show the 128-byte chunks replay changes", 3 },
 	{ "svg", OPT_SVG, "FILE", 0, "draw its dirty chunks over transactions to FILE (SVG)", 3 },
+	{ 0 }
+};
+
+static const struct argp_option trans_options[] = {
+	{ "ino", OPT_INO, "INO", 0, "only the items that concern this inode (decimal, or 0x hex)", 3 },
+	{ 0 }
+};
+
+static const struct argp_option files_options[] = {
+	{ "ino", OPT_INO, "INO", 0, "only the events of this inode (and of the entries of this directory)", 3 },
+	{ "path", OPT_PATH, "PATH", 0, "only the events of the inodes at or under PATH (/dir/name)", 3 },
 	{ 0 }
 };
 
@@ -101,7 +117,7 @@ static const struct command commands[] = {
 	{ "records", xls_cmd_records, "DEV",
 	  "One line per log record: LSN, length, ops, CRC.", 1, records_options },
 	{ "trans", xls_cmd_trans, "DEV",
-	  "Each transaction with every item decoded.", 1, NULL },
+	  "Each transaction with every item decoded.", 1, trans_options },
 	{ "bufs", xls_cmd_bufs, "DEV",
 	  "Per transaction, per buffer item: dirty regions, runs, splits, dirty bytes and log cost.",
 	  1, bufs_options },
@@ -114,6 +130,12 @@ static const struct command commands[] = {
 	{ "history", xls_cmd_history, "DEV",
 	  "Every appearance of one buffer (--blkno) and what recovery does with it.",
 	  1, history_options },
+	{ "files", xls_cmd_files, "DEV",
+	  "Per inode, in recovery order, what the log does to it: created, freed, changed, names added and removed, xattrs, extents.",
+	  1, files_options },
+	{ "lost", xls_cmd_lost, "DEV",
+	  "What zeroing the log (xfs_repair -L) would lose: directory entries and inodes recovery changes.",
+	  1, NULL },
 	{ "copy", xls_cmd_copy, "DEV FILE",
 	  "Write the log out to FILE (which must not exist).", 2, NULL },
 };
@@ -238,6 +260,17 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 		o->has_blkno = true;
 		o->blkno = v;
 		break;
+	case OPT_INO:
+		if (parse_number(arg, &v) || v < 0)
+			argp_error(state, "bad inode number '%s'", arg);
+		o->has_ino = true;
+		o->ino = (uint64_t)v;
+		break;
+	case OPT_PATH:
+		if (arg[0] != '/')
+			argp_error(state, "--path wants an absolute path (/dir/name), not '%s'", arg);
+		o->path_prefix = arg;
+		break;
 	case OPT_TID:
 		if (parse_tid(arg, &o->tid))
 			argp_error(state, "bad transaction id '%s' (hexadecimal, as printed)", arg);
@@ -359,6 +392,8 @@ static const char global_doc[] =
 	"  stats DEV       totals, bytes by category, buffer types, hottest buffers\n"
 	"  recover DEV     what log recovery would replay, skip or cancel, and why\n"
 	"  history DEV     one buffer (--blkno) and its fate; --replay, --svg\n"
+	"  files DEV       per inode, what the log does to it, with names\n"
+	"  lost DEV        what zeroing the log (xfs_repair -L) would lose, in names\n"
 	"  copy DEV FILE   write the log out to FILE\n"
 	"  help [COMMAND]  this text, or a command's options\n"
 	"\nOptions may come before or after the command: 'xfs_logscope --json info\n"

@@ -352,7 +352,8 @@ void xls_rbuf_capture(struct xls_recover *r, struct tstore *ts, struct rrec *rec
 		capture_unlinked(r, ts, rec, it);
 	else
 		capture_patch(r, ts, rec, it, &ba->res);
-	if (r->opt.keep && ba->blf.blf_blkno == r->opt.keep_blkno)
+	if ((r->opt.keep && ba->blf.blf_blkno == r->opt.keep_blkno) ||
+	    (r->opt.keep_types & (1u << ba->blft)))
 		capture_data(r, ts, rec, it, &ba->res);
 }
 
@@ -712,7 +713,7 @@ void xls_rbuf_fill(struct decide_ctx *d, const struct rrec *rec)
 	rb->blf = &rec->blf;
 	rb->res = r->res;
 	/* no one looks at the regions of a buffer history does not show */
-	if (d->quiet)
+	if (d->quiet && rec->data_off == UINT32_MAX)
 		memset(r->res, 0, offsetof(struct xls_region_result, places));
 	else
 		place_regions(r, d->ts, rec);
@@ -812,6 +813,11 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 	decide_by_block(d, st);
 	if (rb->block_absent)
 		xls_rdetail_append(d, ": the block is absent from the metadump (read as zeros)");
+	/* the head as read, and after apply_replay as replayed */
+	if (st->readable || st->replayed) {
+		rb->head = st->head;
+		rb->head_len = st->head_len;
+	}
 	if (d->ri.decision == XLS_RD_SKIP_LSN) {
 		const char *warn;
 

@@ -51,7 +51,7 @@ void xls_rinode_capture(struct xls_recover *r, struct tstore *ts, struct rrec *r
 	rec->iboff = (uint32_t)ino.ilf_boffset;
 	rec->ldi_flushiter = ino.has_core ? ino.core.di_flushiter : 0;
 	/* history: what the item logged, when it writes into the kept buffer */
-	if (!r->opt.keep || rec->iblkno != r->opt.keep_blkno)
+	if (!r->opt.keep_inodes && (!r->opt.keep || rec->iblkno != r->opt.keep_blkno))
 		return;
 	memset(k, 0, sizeof(*k));
 	k->fields = ino.ilf_fields;
@@ -219,7 +219,8 @@ static void copy_fork(const uint8_t *fork, uint32_t len, uint32_t kind_flags,
 }
 
 int xls_recover_apply_inode(const struct xls_geometry *g, const struct xls_ritem *ri,
-			    uint64_t lsn, uint8_t *buf, uint32_t len, const char **why)
+			    uint64_t lsn, uint8_t *buf, uint32_t len, bool no_crc,
+			    const char **why)
 {
 	const struct xls_rinode *in = ri->inode;
 	const struct xls_log_dinode *ld;
@@ -261,7 +262,7 @@ int xls_recover_apply_inode(const struct xls_geometry *g, const struct xls_ritem
 	if (in->fields & XFS_ILOG_AFORK)
 		copy_fork(in->afork, in->afork_len, in->fields & XFS_ILOG_AFORK, g->crc,
 			  dip + core + dsize, asize);
-	if (g->crc)
+	if (g->crc && !no_crc)
 		xls_recover_inode_crc(buf, len, isize, ri->ino_boffset / isize);
 	return 0;
 }

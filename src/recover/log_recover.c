@@ -259,7 +259,7 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 	d->ri.list = list;
 	d->ri.reason = "";
 	r->sum.items++;
-	d->quiet = r->opt.keep && !kept(r, rec);
+	d->quiet = r->opt.quiet || (r->opt.keep && !kept(r, rec));
 	decide_item(d, rec);
 	if (rec->kept_inode) {
 		d->ino = rec->ino_keep;
@@ -271,6 +271,12 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 	}
 	if (rec->has_icl)
 		d->ri.icreate = &rec->icl;
+	if (rec->has_intent) {
+		d->intent = rec->intent;
+		d->intent.name = rec->iname_off != UINT32_MAX ? d->ts->bytes + rec->iname_off : NULL;
+		d->intent.new_name = rec->inew_off != UINT32_MAX ? d->ts->bytes + rec->inew_off : NULL;
+		d->ri.intent = &d->intent;
+	}
 	if (d->ri.decision < XLS_RD_COUNT)
 		r->sum.decisions[d->ri.decision]++;
 	if (d->ri.buf && d->ri.buf->nunlinked && d->ri.decision != XLS_RD_SKIP_CANCELLED &&

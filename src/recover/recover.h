@@ -110,6 +110,9 @@ struct xls_rbuf {
 	const struct xls_runlinked *unlinked;
 	/* with xls_recover_opts.keep_blkno: the logged bytes of each place */
 	const uint8_t	*data;		/* res->places[i] bytes, concatenated */
+	/* the block's first bytes as this item leaves them; NULL if unknown */
+	const uint8_t	*head;
+	uint32_t	head_len;
 };
 
 /* What an inode item logged (kept for the buffer history follows). */
@@ -122,6 +125,25 @@ struct xls_rinode {
 	uint32_t	dfork_len;
 	const uint8_t	*afork;		/* attr fork as logged, or NULL */
 	uint32_t	afork_len;
+};
+
+/*
+ * What an ATTRI or BUI logged, kept with xls_recover_opts.keep_intents
+ * (files): the attr op and name, or the one mapping of a bmap intent.
+ */
+struct xls_rintent_data {
+	uint16_t	type;		/* XFS_LI_ATTRI or XFS_LI_BUI */
+	uint64_t	ino;		/* alfi_ino, or the BUI's owner */
+	uint32_t	op;		/* XFS_ATTRI_OP_FLAGS_*, or XFS_BMAP_* */
+	uint32_t	attr_filter;
+	const uint8_t	*name;		/* ATTRI: the name (old one of a replace) */
+	uint32_t	name_len;
+	const uint8_t	*new_name;	/* PPTR_REPLACE: the new name */
+	uint32_t	new_name_len;
+	bool		has_parent, has_new_parent;
+	uint64_t	parent_ino, new_parent_ino;
+	uint64_t	startoff, startblock;	/* BUI */
+	uint32_t	len;
 };
 
 /* An icreate item (xfs_icreate_log). */
@@ -152,6 +174,7 @@ struct xls_ritem {
 	/* with xls_recover_opts.keep_blkno: what the inode item logged */
 	const struct xls_rinode	*inode;
 	const struct xls_ricreate *icreate;	/* icreate items */
+	const struct xls_rintent_data *intent;	/* keep_intents: ATTRI, BUI */
 };
 
 /* A transaction as recovery treats it. */
@@ -232,6 +255,23 @@ struct xls_recover_opts {
 	/* keep the logged bytes of buffer items at this daddr (history) */
 	bool		keep;
 	int64_t		keep_blkno;
+	/* ... and of every buffer item of these types (1 << XFS_BLFT_*) */
+	uint32_t	keep_types;
+	/* keep what every inode item logged (xls_ritem.inode) */
+	bool		keep_inodes;
+	/* keep the names and mappings of ATTRI and BUI items */
+	bool		keep_intents;
+	/* no one reads the detail sentences: do not write them */
+	bool		quiet;
+	/*
+	 * Pass 2 takes only the buffer items of these types (1 << XFS_BLFT_*),
+	 * bmap btree blocks among the btree ones, and every cancel record;
+	 * the others are neither decided nor shown, nor written back.  Each
+	 * buffer's decisions depend only on its own items and the cancel
+	 * table, so those taken are decided exactly; the summary, and whether
+	 * recovery fails, cover only them.  0: every item.
+	 */
+	uint32_t	only_types;
 };
 
 struct xls_recover_sink {
@@ -292,11 +332,13 @@ const char *xls_rreason_name(enum xls_rreason r);
  * xlog_recover_inode_commit_pass2() does: the log dinode converted to disk
  * order (xfs_log_dinode_to_disk, di_lsn set to @lsn, di_next_unlinked left
  * alone), the device number, the forks (a bmbt root converted to its
- * on-disk form), then the inode CRC.  Returns 0, or -1 with *@why set when
- * recovery would fail (bad magic) or the item cannot be applied.
+ * on-disk form), then the inode CRC unless @no_crc (a reader of the fields
+ * only).  Returns 0, or -1 with *@why set when recovery would fail (bad
+ * magic) or the item cannot be applied.
  */
 int xls_recover_apply_inode(const struct xls_geometry *g, const struct xls_ritem *ri,
-			    uint64_t lsn, uint8_t *buf, uint32_t len, const char **why);
+			    uint64_t lsn, uint8_t *buf, uint32_t len, bool no_crc,
+			    const char **why);
 
 /* Length of an inode cluster buffer in 512-byte blocks, 0 if unknown. */
 uint32_t xls_recover_cluster_bb(const struct xls_geometry *g);

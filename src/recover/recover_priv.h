@@ -88,14 +88,25 @@ struct rrec {
 	uint32_t	ilen, iboff;
 	uint16_t	ldi_flushiter;
 	bool		kept_inode;	/* ino_keep and its forks in the pool */
-	struct xls_rinode ino_keep;	/* fork pointers hold pool offsets */
-	uint32_t	dfork_off, afork_off;
+	/* keep_intents: ATTRI names and BUI mappings (bytes in the pool) */
+	bool		has_intent;
 	/* quotaoff, icreate */
 	bool		has_qoff;
 	uint32_t	qoff_flags;
 	bool		has_icl;
 	struct xls_ricreate icl;
+	/*
+	 * What is kept only when the flags above say so, and left as it is
+	 * when a record is made (most items keep nothing of this).
+	 */
+	struct xls_rinode ino_keep;	/* fork pointers hold pool offsets */
+	uint32_t	dfork_off, afork_off;
+	struct xls_rintent_data intent;
+	uint32_t	iname_off, inew_off;
 };
+
+/* The part of a record cleared when it is made. */
+#define RREC_CLEAR	offsetof(struct rrec, ino_keep)
 
 /* One open transaction's captured items and the bytes they keep. */
 struct tstore {
@@ -205,6 +216,7 @@ struct decide_ctx {
 	struct xls_rbuf		rb;
 	struct xls_ritem	ri;
 	struct xls_rinode	ino;
+	struct xls_rintent_data	intent;
 	/* no one will read ri.detail: history shows only the kept buffer */
 	bool			quiet;
 };

@@ -121,7 +121,7 @@ static void take_inode(struct xls_image *im, const struct xls_rtrans *rt,
 		return;
 	}
 	if (xls_recover_apply_inode(&im->src->geo, ri, rt->t->lsn, im->img,
-				    im->len * BBSIZE, &why)) {
+				    im->len * BBSIZE, false, &why)) {
 		im->inode_failed++;
 		im->inode_why = why;
 		return;

@@ -46,7 +46,8 @@ LAYOUT(xls_csv_trans, true, "tid", "lsn", "index", "item");
 LAYOUT(xls_csv_bufs, false,
        "tid", "lsn", "item", "blkno", "len", "type", "flags", "map_size", "regions",
        "runs", "split_runs", "dirty_bytes", "dirty_pct", "data_bytes", "log_cost",
-       "problems", "finding");
+       "problems", "finding", "owner", "btree", "agno", "owner_ino", "ino_first",
+       "ino_last", "owner_from");
 
 /* stats: the buffer type table (xls_describe_type_row) */
 LAYOUT(xls_csv_stats_types, false,
@@ -58,7 +59,8 @@ LAYOUT(xls_csv_ritem, false,
        "tid", "lsn", "seq", "order", "index", "list", "blkno", "len", "type", "flags",
        "decision", "decision_text", "reason", "block_magic", "block_lsn", "cancel_refs",
        "compound", "seg", "nseg", "seg_offset", "kernel_warning", "fail", "write_fails",
-       "detail");
+       "detail", "owner", "btree", "agno", "owner_ino", "ino_first", "ino_last",
+       "owner_from");
 
 /* recover --summary: xls_describe_rsummary */
 #define RSUMMARY_KEYS \
@@ -78,4 +80,13 @@ LAYOUT(xls_csv_rsummary_md, false, RSUMMARY_KEYS, "absent_reads");
 LAYOUT(xls_csv_appearance, false,
        "seq", "tid", "lsn", "index", "len", "type", "flags", "regions", "dirty_bytes",
        "dirty_pct", "cancel_refs", "committed", "decision", "decision_text", "reason",
-       "block_lsn", "kernel_warning", "detail", "write_fails");
+       "block_lsn", "kernel_warning", "detail", "write_fails", "owner", "btree", "agno",
+       "owner_ino", "ino_first", "ino_last", "owner_from");
+
+/* lost: the directory entries (xls_describe_lost_dirent) */
+LAYOUT(xls_csv_lost, false, "dir", "path", "name", "ino", "op");
+
+/* files: xls_describe_file_event */
+LAYOUT(xls_csv_files, false, "seq", "tid", "lsn", "ino", "event", "path", "replayed", "old",
+       "new", "backwards", "before_crtime", "dir", "name", "new_dir", "new_name", "startoff",
+       "startblock", "len_fsb");

@@ -18,6 +18,10 @@
 #include "analysis/stats.h"
 #include "recover/recover.h"
 #include "replay/replay.h"
+#include "semantics/owner.h"
+#include "semantics/lost.h"
+#include "semantics/dirent.h"
+#include "semantics/files.h"
 #include "report/fields.h"
 
 /* ---- the log (describe_log.c) -------------------------------------- */
@@ -65,6 +69,28 @@ void xls_describe_buf(const struct xls_buf_analysis *ba, struct xls_fieldset *fs
  */
 void xls_describe_buf_regions(const struct xls_buf_analysis *ba,
 			      const struct xls_item *it, struct xls_fieldset *fs);
+
+/*
+ * Who owns a buffer: JSON and CSV owner (kind), btree, agno, owner_ino,
+ * ino_first, ino_last, owner_from; text one owner field ("dir 0x83").
+ */
+void xls_describe_owner(const struct xls_owner *o, bool text, struct xls_fieldset *fs);
+
+/* An entry of a logged region, for a list field. */
+struct xls_dirent_field {
+	uint32_t	offset;
+	uint64_t	ino;
+	const char	*name;
+};
+
+/*
+ * bufs -v: "dirents", the directory entries whole inside logged regions:
+ * at most XLS_DIRENTS_LIST_MAX, which keeps a JSON line of a 64 KiB
+ * directory block within the writer's line.
+ */
+#define XLS_DIRENTS_LIST_MAX	128
+void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
+			  struct xls_fieldset *fs);
 
 /* ---- statistics (describe_stats.c) -------------------------------- */
 
@@ -120,9 +146,25 @@ void xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
 		       const struct xls_image_range *ranges, uint32_t nranges,
 		       struct xls_fieldset *fs);
 
+/* ---- semantics (describe_semantics.c) ----------------------------- */
+
+/* lost: the summary, each entry, inode and what is listed apart. */
+void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fieldset *fs);
+void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fieldset *fs);
+void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldset *fs);
+void xls_describe_lost_xattr(const struct xls_lost_xattr *x, struct xls_fieldset *fs);
+void xls_describe_lost_apart(const struct xls_lost_apart *a, struct xls_fieldset *fs);
+
+/*
+ * files: one event of an inode; @path when known.  Text: a detail
+ * sentence instead of the separate values.
+ */
+void xls_describe_file_event(const struct xls_file_event *e, const char *path, bool text,
+			     struct xls_fieldset *fs);
+
 /* The columns of each CSV stream (report/csv_layouts.c). */
 extern const struct xls_csv_layout xls_csv_info, xls_csv_info_md, xls_csv_records,
 	xls_csv_trans, xls_csv_bufs, xls_csv_stats_types, xls_csv_ritem, xls_csv_rsummary,
-	xls_csv_rsummary_md, xls_csv_appearance;
+	xls_csv_rsummary_md, xls_csv_appearance, xls_csv_lost, xls_csv_files;
 
 #endif /* XLS_DESCRIBE_H */

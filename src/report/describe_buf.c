@@ -78,3 +78,50 @@ void xls_describe_buf_regions(const struct xls_buf_analysis *ba,
 		       it->nregions > 1 ? it->regions + 1 : NULL,
 		       it->nregions > 1 ? it->nregions - 1 : 0);
 }
+
+void xls_describe_owner(const struct xls_owner *o, bool text, struct xls_fieldset *fs)
+{
+	if (text) {
+		char buf[80];
+
+		xls_owner_str(o, buf, sizeof(buf));
+		xls_field_str(fs, "owner", buf);
+		return;
+	}
+	xls_field_str(fs, "owner", xls_owner_kind_name(o->kind));
+	if (o->btree)
+		xls_field_str(fs, "btree", o->btree);
+	if (o->has_agno)
+		xls_field_uint(fs, "agno", o->agno);
+	if (o->has_ino)
+		xls_field_hex(fs, "owner_ino", o->ino);
+	if (o->kind == XLS_OWN_INODES) {
+		xls_field_hex(fs, "ino_first", o->ino_first);
+		xls_field_hex(fs, "ino_last", o->ino_last);
+	}
+	xls_field_str(fs, "owner_from", xls_owner_from_name(o->from));
+}
+
+static void dirent_text(const void *elem, char *buf, size_t bufsz)
+{
+	const struct xls_dirent_field *d = elem;
+
+	snprintf(buf, bufsz, "%u:0x%llx:%s", d->offset, (unsigned long long)d->ino, d->name);
+}
+
+static const struct xls_member dirent_members[] = {
+	XLS_MEMBER("offset", XLS_FIELD_UINT, struct xls_dirent_field, offset),
+	XLS_MEMBER("ino", XLS_FIELD_HEX, struct xls_dirent_field, ino),
+	XLS_MEMBER("name", XLS_FIELD_STR, struct xls_dirent_field, name),
+};
+
+static const struct xls_list dirent_list = {
+	dirent_members, 3, sizeof(struct xls_dirent_field), dirent_text, " ", NULL,
+};
+
+void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
+			  struct xls_fieldset *fs)
+{
+	xls_field_list(fs, "dirents", &dirent_list, e,
+		       n < XLS_DIRENTS_LIST_MAX ? n : XLS_DIRENTS_LIST_MAX);
+}

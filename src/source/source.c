@@ -22,10 +22,6 @@
 
 #define BBSIZE_BYTES	512u
 
-/* rtgroups come with the metadata directory tree (xfs_has_rtgroups) */
-#ifndef XFS_SB_FEAT_INCOMPAT_METADIR
-#define XFS_SB_FEAT_INCOMPAT_METADIR	(1u << 7)
-#endif
 
 static int read_fully(int fd, uint64_t off, void *buf, size_t len)
 {
@@ -270,6 +266,13 @@ static void sb_to_fs_geometry(const uint8_t *sb, struct xls_geometry *g)
 	g->inopb_log = SB_U8(sb, sb_inopblog);
 	g->has_meta_uuid = incompat & XFS_SB_FEAT_INCOMPAT_META_UUID;
 	g->has_rtgroups = incompat & XFS_SB_FEAT_INCOMPAT_METADIR;
+	g->has_ftype = g->crc ? (incompat & XFS_SB_FEAT_INCOMPAT_FTYPE) != 0 :
+		       (SB_BE16(sb, sb_versionnum) & XFS_SB_VERSION_MOREBITSBIT) &&
+		       (SB_BE32(sb, sb_features2) & XFS_SB_VERSION2_FTYPE);
+	g->has_parent = incompat & XFS_SB_FEAT_INCOMPAT_PARENT;
+	g->root_ino = SB_BE64(sb, sb_rootino);
+	g->data_sect_bbs = SB_BE16(sb, sb_sectsize) >= 512 && SB_BE16(sb, sb_sectsize) <= 32768 ?
+			   SB_BE16(sb, sb_sectsize) / 512u : 1;
 }
 
 static void sb_to_geometry(const uint8_t *sb, struct xls_geometry *g)

@@ -58,6 +58,11 @@ struct xls_geometry {
 	uint32_t	inode_cluster_blocks;	/* xfs_ialloc_setup_geometry() */
 	bool		has_meta_uuid;	/* XFS_SB_FEAT_INCOMPAT_META_UUID */
 	bool		has_rtgroups;	/* XFS_SB_FEAT_INCOMPAT_METADIR */
+	/* what names need: directory entries carry a file type byte */
+	bool		has_ftype;	/* XFS_SB_FEAT_INCOMPAT_FTYPE, VERSION2_FTYPE */
+	bool		has_parent;	/* XFS_SB_FEAT_INCOMPAT_PARENT (Linux 6.10) */
+	uint64_t	root_ino;	/* sb_rootino */
+	uint32_t	data_sect_bbs;	/* sb_sectsize in 512-byte blocks: AG headers */
 };
 
 /* What the input was, besides the devices it stands for (info reports it). */

@@ -9,9 +9,12 @@
  * input's length modulo 3 (each costs about as much as all the rest):
  *   0  stats: the statistics tables and their report, and the SVG heat map
  *      writer (svg.h) drawing every buffer seen;
- *   1  recover: both recovery passes (recover.h; no data device);
+ *   1  recover: both recovery passes (recover.h; no data device), then
+ *      files (semantics/files.h) over the same log;
  *   2  history: the recovery passes keeping the logged bytes of the last
  *      buffer seen, as history --blkno does.
+ * Every item's regions are also read as hostile directory blocks, ranges
+ * of them, shortform directories and block headers (semantics/).
  * Field sets go to the JSON writer on /dev/null, so the report stage is
  * exercised too.  Nothing is printed.  The recovery and SVG parts are
  * compiled in when their headers exist.
@@ -49,6 +52,12 @@
 #include "recover/recover.h"
 #include "replay/replay.h"
 #define FUZZ_RECOVER 1
+#endif
+#if __has_include("semantics/dirent.h")
+#include "semantics/dirent.h"
+#include "semantics/files.h"
+#include "semantics/owner.h"
+#define FUZZ_SEMANTICS 1
 #endif
 #if __has_include("report/svg.h")
 #include "report/svg.h"
@@ -117,6 +126,47 @@ static int on_begin(void *vctx, const struct xls_trans *t)
 	return 0;
 }
 
+#ifdef FUZZ_SEMANTICS
+static int count_dirent(void *ctx, const struct xls_dirent *e)
+{
+	size_t *n = ctx;
+
+	*n += e->namelen + xls_dirent_is_dot(e);
+	return 0;
+}
+
+/*
+ * Hostile directory blocks and shortform forks: every region of an item
+ * read as a whole directory block, as a range of one, as a shortform
+ * directory, and as a block header naming an owner.
+ */
+static void semantics(const struct xls_item *it)
+{
+	static const struct xls_geometry g = {
+		.has_ftype = true, .crc = true, .block_log = 12, .blocksize = 4096,
+		.ag_blocks = 4096, .ag_block_log = 12, .inode_size = 512, .inode_log = 9,
+		.inopb_log = 3, .inode_cluster_blocks = 4,
+	};
+	struct xls_owner o;
+	size_t n = 0;
+	uint64_t parent;
+	char buf[128];
+
+	for (uint32_t i = 1; i < it->nregions; i++) {
+		const struct xls_region *r = &it->regions[i];
+
+		if (!r->data)
+			continue;
+		xls_dir_problems_str(xls_dir_block_walk(&g, r->data, r->len, count_dirent, &n),
+				     buf, sizeof(buf));
+		xls_dir_range_scan(&g, r->data, r->len, i * 8, r->len, count_dirent, &n);
+		xls_dir_sf_walk(&g, r->data, r->len, &parent, count_dirent, &n);
+		xls_owner_from_header(&g, (int64_t)i * 8, 8, r->data, r->len, &o);
+		xls_owner_str(&o, buf, sizeof(buf));
+	}
+}
+#endif
+
 static int on_item(void *vctx, const struct xls_trans *t, const struct xls_item *it)
 {
 	struct fuzz_ctx *c = vctx;
@@ -124,6 +174,9 @@ static int on_item(void *vctx, const struct xls_trans *t, const struct xls_item 
 	char buf[256];
 
 	c->items++;
+#ifdef FUZZ_SEMANTICS
+	semantics(it);
+#endif
 	/* trans: every item described */
 	xls_fields_reset(&fs);
 	xls_field_hex(&fs, "tid", t->tid);
@@ -254,6 +307,39 @@ static int on_rdiscarded(void *vctx, const struct xls_trans *t,
 	return 0;
 }
 
+#ifdef FUZZ_SEMANTICS
+static int on_fevent(void *vctx, const struct xls_file_event *e)
+{
+	struct fuzz_ctx *c = vctx;
+	struct xls_fieldset fs;
+
+	xls_fields_reset(&fs);
+	xls_describe_file_event(e, NULL, false, &fs);
+	xls_out_record(&c->out, "event", &fs);
+	xls_fields_reset(&fs);
+	xls_describe_file_event(e, NULL, true, &fs);
+	xls_out_record(&c->text, "event", &fs);
+	return 0;
+}
+
+/* The files command: every item in recovery order, its events described. */
+static void files(struct fuzz_ctx *c, const struct xls_source *src, struct xls_log *log,
+		  const struct xls_head_tail *ht)
+{
+	struct xls_error err = { XLS_EXIT_OK, "" };
+	struct xls_report_sink report = { .ctx = c, .finding = on_finding };
+	struct xls_files_sink sink = { .ctx = c, .event = on_fevent, .report = &report };
+	struct xls_files *f = xls_files_new(src, &err);
+	char path[256];
+
+	if (!f)
+		return;
+	xls_files_run(f, log, ht, &sink, &err);
+	xls_files_path(f, 128, path, sizeof(path));
+	xls_files_free(f);
+}
+#endif
+
 /*
  * The recover command (both passes, every callback), and when a buffer was
  * seen, the history command's run that keeps one buffer's logged bytes.
@@ -299,6 +385,10 @@ static void recover(struct fuzz_ctx *c, const struct xls_source *src,
 		}
 	}
 	xls_image_release(&img);
+#ifdef FUZZ_SEMANTICS
+	if (!keep)
+		files(c, src, log, ht);
+#endif
 	c->img = NULL;
 }
 #endif

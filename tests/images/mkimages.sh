@@ -6,7 +6,7 @@
 # Usage: sudo tests/images/mkimages.sh [NAME...]
 #
 #   NAME is one of: dir4k dir64k logsu256k extlog wrapped clean unlinked
-#   (default: all of them).  For each NAME it writes
+#   pptr pptr64k (default: all of them).  For each NAME it writes
 #     tests/images/NAME.img.xz   the filesystem image (xz -9)
 #     tests/images/NAME.txt      provenance: mkfs command, workload, kernel,
 #                                xfsprogs version, date, resulting log state
@@ -25,12 +25,21 @@
 # after the shutdown reaches the disk, so the log holds transactions that log
 # recovery would replay.
 #
+# pptr and pptr64k are parent-pointer filesystems (mkfs.xfs -n parent=1),
+# which need xfsprogs 6.10 or later: XFSPROGS_NEW names a built xfsprogs
+# tree (its mkfs/mkfs.xfs, logprint/xfs_logprint), and without it they
+# are skipped.  The system's xfsprogs stays as it is.
+#
 # Work files go to $MKIMAGES_TMP (default /dev/shm if it is writable, else
 # /tmp); tmpfs makes the thousands of fsyncs fast.
 
 set -euo pipefail
 
-ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked)
+ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked pptr pptr64k)
+
+# The mkfs.xfs and xfs_logprint of an image: the system's, or XFSPROGS_NEW's.
+MKFS=mkfs.xfs
+LOGPRINT=xfs_logprint
 
 OUTDIR=$(cd "$(dirname "$0")" && pwd)
 NORM_AWK=$OUTDIR/../lib/logprint-norm.awk
@@ -143,7 +152,7 @@ finish() {
 	if [ -n "$logimg" ]; then
 		lopt=(-l "$logimg")
 	fi
-	xfs_logprint -t -b "${lopt[@]}" "$img" >"$WORK/$name.lpb"
+	"$LOGPRINT" -t -b "${lopt[@]}" "$img" >"$WORK/$name.lpb"
 	state=$(grep -m1 'log tail:' "$WORK/$name.lpb" | sed 's/^ *//' || true)
 	log "$name: $state"
 
@@ -163,7 +172,7 @@ finish() {
 		echo "made by:   tests/images/mkimages.sh $name"
 		echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 		echo "kernel:    $(uname -r) ($(uname -m))"
-		echo "xfsprogs:  $(mkfs.xfs -V | sed 's/^mkfs.xfs //')"
+		echo "xfsprogs:  $("$MKFS" -V | sed 's/^mkfs.xfs //')"
 		echo "image size: $(stat -c %s "$img") bytes$([ -n "$logimg" ] && echo ", log device $(stat -c %s "$logimg") bytes")"
 		echo "mkfs:      $MKFS_CMD"
 		echo "mount:     $MOUNT_CMD"
@@ -197,8 +206,8 @@ mkfs_img() {
 	IMG=$WORK/$name.img
 	rm -f "$IMG"
 	truncate -s "$size" "$IMG"
-	MKFS_CMD="truncate -s $size $name.img; mkfs.xfs -f ${*:+$* }$name.img"
-	mkfs.xfs -f -q "$@" "$IMG"
+	MKFS_CMD="truncate -s $size $name.img; ${MKFS##*/} -f ${*:+$* }$name.img"
+	"$MKFS" -f -q "$@" "$IMG"
 }
 
 # ---------------------------------------------------------------------------
@@ -495,6 +504,64 @@ wl_unlinked() {
 	UNLINKED_FDS=()
 }
 
+# Parent pointers (Linux 6.10): every name change logs ATTRI items that set,
+# remove or replace the child's parent pointer.  Creates, hard links across
+# directories, renames within and across, unlinks, a subdirectory moved;
+# xattrs in every form: shortform (a few small ones), leaf (many on one
+# file), node (more), remote (values larger than a block); a directory of
+# long names big enough for node form.  Halfway, a freeze writes it all
+# back, so that the log holds changes to what the disk already has.
+wl_pptr() {
+	local a=$MNT/a b=$MNT/b big=$MNT/big i
+	mkdir "$a" "$b" "$big" "$a/sub"
+	fs "$MNT"
+	for i in $(seq 1 120); do
+		: >"$a/f$i"
+		if [ $((i % 4)) -eq 0 ]; then ln "$a/f$i" "$b/link$i"; fi
+		if [ $((i % 5)) -eq 0 ] && [ -e "$a/f$((i - 2))" ]; then
+			mv "$a/f$((i - 2))" "$b/moved$i"
+		fi
+		if [ $((i % 6)) -eq 0 ] && [ -e "$a/f$((i - 1))" ]; then
+			mv "$a/f$((i - 1))" "$a/renamed$i"
+		fi
+		if [ $((i % 7)) -eq 0 ]; then rm -f "$a/f$((i - 3))"; fi
+		if [ $((i % 10)) -eq 0 ]; then fs "$a" "$b"; fi
+		if [ "$i" -eq 60 ]; then xfs_freeze -f "$MNT"; xfs_freeze -u "$MNT"; fi
+	done
+	: >"$a/sf" && : >"$a/leaf" && : >"$a/node" && : >"$a/remote"
+	setfattr -n user.small -v tiny "$a/sf"
+	setfattr -n trusted.root -v secret "$a/sf"
+	for i in $(seq 1 40); do setfattr -n "user.leaf$i" -v "value-$i-of-a-leaf" "$a/leaf"; done
+	for i in $(seq 1 400); do setfattr -n "user.node-attribute-$i" -v "v$i" "$a/node"; done
+	setfattr -n user.remote -v "$(head -c 6000 /dev/zero | tr '\0' r)" "$a/remote"
+	setfattr -x user.leaf7 "$a/leaf"
+	mv "$a/sub" "$b/sub-moved"
+	for i in $(seq 1 1500); do
+		: >"$big/a-long-name-so-that-the-directory-goes-to-node-form-$(printf %05d "$i")"
+	done
+	for i in $(seq 3 3 1500); do
+		rm -f "$big/a-long-name-so-that-the-directory-goes-to-node-form-$(printf %05d "$i")"
+	done
+	fs "$a" "$b" "$big" "$MNT"
+}
+
+# The same on 64 KiB directory blocks, the big directory to node form.
+wl_pptr64k() {
+	local big=$MNT/big i
+	mkdir "$big" "$MNT/d"
+	for i in $(seq 1 9000); do
+		: >"$big/a-big-directory-entry-with-a-long-name-$(printf %06d "$i")"
+	done
+	fs "$big"
+	for i in $(seq 1 300); do
+		mv "$big/a-big-directory-entry-with-a-long-name-$(printf %06d $((i * 7)))" "$MNT/d/m$i"
+		rm -f "$big/a-big-directory-entry-with-a-long-name-$(printf %06d $((i * 7 + 1)))"
+		setfattr -n "user.x$i" -v "$i" "$MNT/d/m$i"
+		if [ $((i % 20)) -eq 0 ]; then fs "$big" "$MNT/d"; fi
+	done
+	fs "$big" "$MNT/d"
+}
+
 # ---------------------------------------------------------------------------
 # Images.
 
@@ -632,6 +699,30 @@ img_unlinked() {
 	umount "$MNT"
 	detach "$dev"
 	finish unlinked "$img"
+}
+
+# new_xfsprogs: use XFSPROGS_NEW's mkfs.xfs and xfs_logprint, or say why not.
+new_xfsprogs() {
+	if [ -z "${XFSPROGS_NEW:-}" ] || [ ! -x "$XFSPROGS_NEW/mkfs/mkfs.xfs" ] ||
+	   [ ! -x "$XFSPROGS_NEW/logprint/xfs_logprint" ]; then
+		log "$1: skipped: parent pointers need XFSPROGS_NEW, a built xfsprogs >= 6.10 tree"
+		return 1
+	fi
+	command -v setfattr >/dev/null || die "setfattr not found (the attr package)"
+	MKFS=$XFSPROGS_NEW/mkfs/mkfs.xfs
+	LOGPRINT=$XFSPROGS_NEW/logprint/xfs_logprint
+}
+
+img_pptr() {
+	new_xfsprogs pptr || return 0
+	simple pptr 512M wl_pptr -n parent=1 -l size=64m
+	MKFS=mkfs.xfs LOGPRINT=xfs_logprint
+}
+
+img_pptr64k() {
+	new_xfsprogs pptr64k || return 0
+	simple pptr64k 512M wl_pptr64k -n parent=1,size=65536 -l size=64m
+	MKFS=mkfs.xfs LOGPRINT=xfs_logprint
 }
 
 # ---------------------------------------------------------------------------

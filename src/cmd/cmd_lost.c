@@ -1,0 +1,176 @@
+/*
+ * lost: what zeroing the log (xfs_repair -L) would throw away, in names --
+ * the directory entries and inodes recovery would change, summary first,
+ * then what recovery drops anyway or leaves to finish, listed apart.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd/cmd.h"
+#include "semantics/lost.h"
+
+static const struct xls_column dirent_columns[] = {
+	{ "op",		"OP",		-6 },
+	{ "dir",	"DIR",		12 },
+	{ "ino",	"INO",		12 },
+	{ "path",	"DIR PATH",	-24 },
+	{ "name",	"NAME",		-1 },
+};
+#define NDCOLS (sizeof(dirent_columns) / sizeof(dirent_columns[0]))
+
+static const struct xls_column inode_columns[] = {
+	{ "ino",	"INO",		12 },
+	{ "what",	"WHAT",		-8 },
+	{ "mode",	"MODE",		-7 },
+	{ "path",	"PATH",		-24 },
+	{ "changes",	"CHANGES (disk->recovered)", -1 },
+};
+#define NICOLS (sizeof(inode_columns) / sizeof(inode_columns[0]))
+
+static const struct xls_column xattr_columns[] = {
+	{ "op",		"OP",		-8 },
+	{ "ino",	"INO",		12 },
+	{ "parent",	"PARENT",	12 },
+	{ "path",	"PATH",		-24 },
+	{ "name",	"NAME",		-1 },
+};
+#define NXCOLS (sizeof(xattr_columns) / sizeof(xattr_columns[0]))
+
+static void print_summary(struct xls_cmd *c, const struct xls_lost_summary *s,
+			  struct xls_fieldset *fs)
+{
+	struct xls_out *o = &c->out;
+
+	xls_fields_reset(fs);
+	xls_describe_lost_summary(s, fs);
+	if (c->out.fmt == XLS_FMT_JSON) {
+		xls_cmd_record(c, "summary", fs);
+		return;
+	}
+	if (c->out.fmt != XLS_FMT_TEXT)
+		return;
+	xls_out_printf(o, "Zeroing the log loses %llu directory entr%s added and %llu removed, "
+		       "%llu inode%s created, %llu freed and %llu changed, %llu xattr change%s "
+		       "(%llu bytes of metadata that recovery writes)\n",
+		       (unsigned long long)s->dirents_added, s->dirents_added == 1 ? "y" : "ies",
+		       (unsigned long long)s->dirents_removed,
+		       (unsigned long long)s->inodes_created, s->inodes_created == 1 ? "" : "s",
+		       (unsigned long long)s->inodes_freed, (unsigned long long)s->inodes_changed,
+		       (unsigned long long)s->xattrs_changed, s->xattrs_changed == 1 ? "" : "s",
+		       (unsigned long long)s->metadata_bytes);
+	xls_out_printf(o, "  compared: %llu directories and %llu inodes that %llu replayed "
+		       "transactions touch; %llu transactions recovery drops anyway, %llu "
+		       "intents it would finish\n",
+		       (unsigned long long)s->dirs_compared, (unsigned long long)s->inodes_compared,
+		       (unsigned long long)s->trans_replayed, (unsigned long long)s->trans_discarded,
+		       (unsigned long long)s->intents_pending);
+	if (s->recovery_fails)
+		xls_out_printf(o, "  recovery itself fails: %s\n", s->fail_why);
+	if (s->overlay_full)
+		xls_out_printf(o, "  approximate: more than %llu bytes of replayed blocks; blocks "
+			       "past the bound are read as on disk\n",
+			       (unsigned long long)s->overlay_max);
+}
+
+static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xls_fieldset *fs)
+{
+	bool text = c->out.fmt == XLS_FMT_TEXT;
+	const struct xls_lost_dirent *d;
+	const struct xls_lost_inode *in;
+	const struct xls_lost_apart *a;
+	uint32_t n;
+
+	d = xls_lost_dirents(l, &n);
+	if (text && n) {
+		xls_out_printf(&c->out, "\nDirectory entries recovery adds or removes\n");
+		xls_out_table_heading(&c->out, dirent_columns, NDCOLS);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		xls_fields_reset(fs);
+		xls_describe_lost_dirent(&d[i], fs);
+		if (text)
+			xls_out_table_row(&c->out, dirent_columns, NDCOLS, fs);
+		else
+			xls_cmd_record(c, "lost_dirent", fs);
+	}
+	if (c->out.fmt == XLS_FMT_CSV)
+		return;
+	in = xls_lost_inodes(l, &n);
+	if (text && n) {
+		xls_out_printf(&c->out, "\nInodes whose core recovery writes\n");
+		xls_out_table_heading(&c->out, inode_columns, NICOLS);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		xls_fields_reset(fs);
+		xls_describe_lost_inode(&in[i], fs);
+		if (text)
+			xls_out_table_row(&c->out, inode_columns, NICOLS, fs);
+		else
+			xls_cmd_record(c, "lost_inode", fs);
+	}
+	{
+		const struct xls_lost_xattr *x = xls_lost_xattrs(l, &n);
+
+		if (text && n) {
+			xls_out_printf(&c->out, "\nXattrs and parent pointers recovery sets or removes\n");
+			xls_out_table_heading(&c->out, xattr_columns, NXCOLS);
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			xls_fields_reset(fs);
+			xls_describe_lost_xattr(&x[i], fs);
+			if (text)
+				xls_out_table_row(&c->out, xattr_columns, NXCOLS, fs);
+			else
+				xls_cmd_record(c, "lost_xattr", fs);
+		}
+	}
+	a = xls_lost_aparts(l, &n);
+	if (text && n)
+		xls_out_printf(&c->out, "\nApart: what recovery drops anyway or finishes after replay\n");
+	for (uint32_t i = 0; i < n; i++) {
+		xls_fields_reset(fs);
+		xls_describe_lost_apart(&a[i], fs);
+		if (!text) {
+			xls_cmd_record(c, "apart", fs);
+			continue;
+		}
+		if (a[i].tid)
+			xls_out_printf(&c->out, "  %-10s trans 0x%08x lsn %u/%u: %s\n", a[i].kind,
+				       a[i].tid, xls_lsn_cycle(a[i].lsn), xls_lsn_block(a[i].lsn),
+				       a[i].what);
+		else
+			xls_out_printf(&c->out, "  %-10s %s\n", a[i].kind, a[i].what);
+	}
+}
+
+int xls_cmd_lost(const struct xls_options *opt, struct xls_error *err)
+{
+	struct xls_fieldset *fs = malloc(sizeof(*fs));
+	struct xls_lost *l = NULL;
+	struct xls_cmd c;
+	int rc;
+
+	if (!fs)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
+	if (xls_cmd_open(&c, opt, err)) {
+		free(fs);
+		return err->status;
+	}
+	xls_out_csv_layout(&c.out, &xls_csv_lost);
+	l = xls_lost_new(&c.src, XLS_OVERLAY_MAX_BYTES, err);
+	rc = l ? xls_lost_run(l, &c.log, &c.ht, &c.report, err) : -1;
+	if (!rc) {
+		const struct xls_lost_summary *s = xls_lost_summary(l);
+
+		print_summary(&c, s, fs);
+		print_records(&c, l, fs);
+		/* an approximate answer is a finding: the exit status says so */
+		if (s->overlay_full)
+			c.findings++;
+	}
+	rc = xls_cmd_status(&c, rc, err);
+	xls_lost_free(l);
+	xls_cmd_close(&c);
+	free(fs);
+	return rc;
+}

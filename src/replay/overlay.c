@@ -1,0 +1,240 @@
+/*
+ * Replay stage: an overlay of the blocks recovery writes, of the kinds
+ * asked for, over the data device.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/ondisk.h"
+#include "replay/overlay.h"
+
+void xls_overlay_init(struct xls_overlay *o, const struct xls_source *src,
+		      uint32_t types, uint64_t max_bytes)
+{
+	memset(o, 0, sizeof(*o));
+	o->src = src;
+	o->types = types;
+	o->max_bytes = max_bytes;
+}
+
+void xls_overlay_release(struct xls_overlay *o)
+{
+	for (uint32_t i = 0; i < o->n; i++)
+		free(o->blocks[i].img);
+	free(o->blocks);
+	xls_hashmap_free(&o->idx);
+	o->blocks = NULL;
+	o->n = o->cap = 0;
+}
+
+static bool sane_daddr(int64_t blkno, uint32_t len)
+{
+	return blkno >= 0 && (uint64_t)blkno < (UINT64_MAX >> 10) && len &&
+	       (uint64_t)len * BBSIZE <= XFS_MAX_BLOCKSIZE;
+}
+
+/*
+ * The overlay's block at @blkno, at least @len blocks long: made from the
+ * device (@fresh: zeroed instead) the first time, grown if shorter.  NULL
+ * when the bound is hit or memory runs out.
+ */
+static struct xls_ovl_block *get_block(struct xls_overlay *o, int64_t blkno,
+				       uint32_t len, bool fresh)
+{
+	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);
+	struct xls_ovl_block *b;
+	uint32_t old = 0;
+	uint8_t *img;
+
+	if (!sane_daddr(blkno, len))
+		return NULL;
+	if (idx) {
+		b = &o->blocks[*idx];
+		if (b->len >= len)
+			return b;
+		old = b->len;
+	} else {
+		if (o->n == o->cap) {
+			uint32_t cap = o->cap ? o->cap * 2 : 256;
+			struct xls_ovl_block *p = realloc(o->blocks, sizeof(*p) * cap);
+
+			if (!p) {
+				o->out_of_memory = true;
+				return NULL;
+			}
+			o->blocks = p;
+			o->cap = cap;
+		}
+		b = &o->blocks[o->n];
+		memset(b, 0, sizeof(*b));
+		b->blkno = blkno;
+	}
+	if (o->bytes + (uint64_t)(len - old) * BBSIZE > o->max_bytes) {
+		o->full = true;
+		return NULL;
+	}
+	img = realloc(b->img, (size_t)len * BBSIZE);
+	if (!img) {
+		o->out_of_memory = true;
+		return NULL;
+	}
+	b->img = img;
+	if (fresh || xls_source_read_data(o->src, ((uint64_t)blkno + old) * BBSIZE,
+					  img + (size_t)old * BBSIZE,
+					  (size_t)(len - old) * BBSIZE))
+		memset(img + (size_t)old * BBSIZE, 0, (size_t)(len - old) * BBSIZE);
+	o->bytes += (uint64_t)(len - old) * BBSIZE;
+	b->len = len;
+	if (!idx) {
+		if (xls_hashmap_put(&o->idx, (uint64_t)blkno, 0, o->n)) {
+			free(b->img);
+			o->out_of_memory = true;
+			return NULL;
+		}
+		o->n++;
+	}
+	return b;
+}
+
+static bool replays(enum xls_rdecision d)
+{
+	return d == XLS_RD_REPLAY || d == XLS_RD_REPLAY_ALWAYS;
+}
+
+/* xlog_recover_do_reg_buffer(): each placed region copied. */
+static void take_buf(struct xls_overlay *o, const struct xls_ritem *ri)
+{
+	const struct xls_rbuf *rb = ri->buf;
+	const struct xls_geometry *g = &o->src->geo;
+	const uint8_t *src = rb->data;
+	struct xls_ovl_block *b;
+	uint64_t bytes = (uint64_t)rb->len * BBSIZE;
+
+	if (rb->blf_flags & XFS_BLF_INODE_BUF) {
+		/* di_next_unlinked only, into a cluster the overlay holds */
+		uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)rb->blkno, 0);
+
+		if (!idx || o->blocks[*idx].len < rb->len)
+			return;
+		b = &o->blocks[*idx];
+		for (uint32_t i = 0; i < rb->nunlinked; i++) {
+			const struct xls_runlinked *u = &rb->unlinked[i];
+
+			if (!u->readable || (uint64_t)u->offset + 4 > bytes)
+				continue;
+			for (int k = 0; k < 4; k++)
+				b->img[u->offset + k] = (uint8_t)(u->value >> (24 - 8 * k));
+			if (g->crc)
+				xls_recover_inode_crc(b->img, (uint32_t)bytes, g->inode_size, u->slot);
+		}
+		return;
+	}
+	if (!(o->types & (1u << rb->blft)) || !src)
+		return;
+	b = get_block(o, rb->blkno, rb->len, false);
+	if (!b) {
+		o->not_taken++;
+		return;
+	}
+	b->written = true;
+	for (uint32_t i = 0; i < rb->res->nplaces; i++) {
+		const struct xls_region_place *p = &rb->res->places[i];
+
+		if ((uint64_t)p->offset + p->len <= bytes)
+			memcpy(b->img + p->offset, src, p->len);
+		src += p->len;
+	}
+}
+
+static void take_inode(struct xls_overlay *o, const struct xls_rtrans *rt,
+		       const struct xls_ritem *ri)
+{
+	struct xls_ovl_block *b = get_block(o, ri->ino_blkno, ri->ino_len, false);
+	const char *why;
+
+	if (!b) {
+		o->not_taken++;
+		return;
+	}
+	/* the overlay is read for fields, never verified: no CRC */
+	if (xls_recover_apply_inode(&o->src->geo, ri, rt->t->lsn, b->img,
+				    b->len * BBSIZE, true, &why) == 0)
+		b->written = true;
+}
+
+/* xfs_ialloc_inode_init() for every cluster of the chunk. */
+static void take_icreate(struct xls_overlay *o, const struct xls_ritem *ri)
+{
+	const struct xls_geometry *g = &o->src->geo;
+	const struct xls_ricreate *ic = ri->icreate;
+	uint32_t bb = xls_recover_cluster_bb(g);
+
+	if (!bb || !g->inode_cluster_blocks || !g->ag_blocks)
+		return;
+	for (uint32_t j = 0; j < ic->length / g->inode_cluster_blocks && j < 64; j++) {
+		int64_t daddr = (int64_t)(((uint64_t)ic->ag * g->ag_blocks + ic->agbno +
+					   (uint64_t)j * g->inode_cluster_blocks) <<
+					  (g->block_log - 9));
+		struct xls_ovl_block *b = get_block(o, daddr, bb, true);
+
+		if (!b) {
+			o->not_taken++;
+			continue;
+		}
+		if (xls_recover_apply_icreate(g, ri, daddr, b->img, bb * BBSIZE))
+			b->written = true;
+	}
+}
+
+void xls_overlay_take(struct xls_overlay *o, const struct xls_rtrans *rt,
+		      const struct xls_ritem *ri)
+{
+	if (ri->buf && (replays(ri->decision) ||
+			(o->all_items && ri->decision != XLS_RD_CANCEL &&
+			 ri->decision != XLS_RD_FAIL))) {
+		if (o->types & (1u << ri->buf->blft))
+			o->replayed_bytes += (uint64_t)ri->buf->res->dirty_bytes;
+		take_buf(o, ri);
+		return;
+	}
+	if (ri->has_ino && ri->decision == XLS_RD_REPLAY && ri->inode) {
+		o->replayed_bytes += o->src->geo.inode_size;
+		take_inode(o, rt, ri);
+		return;
+	}
+	if (ri->icreate && ri->decision == XLS_RD_REPLAY)
+		take_icreate(o, ri);
+}
+
+void xls_overlay_forget(struct xls_overlay *o, int64_t blkno)
+{
+	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);
+
+	if (!idx)
+		return;
+	memset(o->blocks[*idx].img, 0, (size_t)o->blocks[*idx].len * BBSIZE);
+	o->blocks[*idx].written = true;
+}
+
+int xls_overlay_read(const struct xls_overlay *o, int64_t blkno, uint32_t off,
+		     uint8_t *buf, uint32_t len, bool *written)
+{
+	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);
+
+	if (written)
+		*written = false;
+	if (idx) {
+		const struct xls_ovl_block *b = &o->blocks[*idx];
+
+		if ((uint64_t)off + len <= (uint64_t)b->len * BBSIZE) {
+			memcpy(buf, b->img + off, len);
+			if (written)
+				*written = b->written;
+			return 0;
+		}
+	}
+	if (blkno < 0 || (uint64_t)blkno > (UINT64_MAX >> 10))
+		return -EINVAL;
+	return xls_source_read_data(o->src, (uint64_t)blkno * BBSIZE + off, buf, len);
+}

@@ -1,0 +1,244 @@
+/*
+ * Report stage: the results of the semantics stage -- what zeroing the
+ * log loses (lost), what the log does to each file (files) -- as field
+ * tables.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report/describe.h"
+
+void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fieldset *fs)
+{
+	xls_field_uint(fs, "dirents_added", s->dirents_added);
+	xls_field_uint(fs, "dirents_removed", s->dirents_removed);
+	xls_field_uint(fs, "inodes_created", s->inodes_created);
+	xls_field_uint(fs, "inodes_freed", s->inodes_freed);
+	xls_field_uint(fs, "inodes_changed", s->inodes_changed);
+	xls_field_uint(fs, "xattrs_changed", s->xattrs_changed);
+	xls_field_uint(fs, "metadata_bytes", s->metadata_bytes);
+	xls_field_uint(fs, "dirs_compared", s->dirs_compared);
+	xls_field_uint(fs, "inodes_compared", s->inodes_compared);
+	xls_field_uint(fs, "trans_replayed", s->trans_replayed);
+	xls_field_uint(fs, "trans_discarded", s->trans_discarded);
+	xls_field_uint(fs, "intents_pending", s->intents_pending);
+	xls_field_bool(fs, "recovery_fails", s->recovery_fails);
+	if (s->recovery_fails)
+		xls_field_str(fs, "fail_why", s->fail_why);
+	xls_field_bool(fs, "approximate", s->overlay_full);
+	xls_field_uint(fs, "overlay_bytes", s->overlay_bytes);
+	xls_field_uint(fs, "overlay_max_bytes", s->overlay_max);
+	if (s->dir_problems) {
+		char buf[160];
+
+		xls_dir_problems_str(s->dir_problems, buf, sizeof(buf));
+		xls_field_str(fs, "dir_problems", buf);
+	}
+}
+
+void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fieldset *fs)
+{
+	xls_field_hex(fs, "dir", d->dir);
+	if (d->dir_path)
+		xls_field_str(fs, "path", d->dir_path);
+	xls_field_str(fs, "name", d->name);
+	xls_field_hex(fs, "ino", d->ino);
+	xls_field_str(fs, "op", d->add ? "add" : "remove");
+}
+
+static void change_text(const void *elem, char *buf, size_t bufsz)
+{
+	const struct xls_lost_change *c = elem;
+
+	snprintf(buf, bufsz, "%s %llu->%llu", c->field, (unsigned long long)c->disk,
+		 (unsigned long long)c->recovered);
+}
+
+static const struct xls_member change_members[] = {
+	XLS_MEMBER("field", XLS_FIELD_STR, struct xls_lost_change, field),
+	XLS_MEMBER("disk", XLS_FIELD_UINT, struct xls_lost_change, disk),
+	XLS_MEMBER("recovered", XLS_FIELD_UINT, struct xls_lost_change, recovered),
+};
+
+static const struct xls_list change_list = {
+	change_members, 3, sizeof(struct xls_lost_change), change_text, " ", NULL,
+};
+
+void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldset *fs)
+{
+	xls_field_hex(fs, "ino", in->ino);
+	if (in->path)
+		xls_field_str(fs, "path", in->path);
+	xls_field_str(fs, "what", in->what);
+	xls_field_oct(fs, "mode", in->mode);
+	xls_field_list(fs, "changes", &change_list, in->changes, in->nchanges);
+}
+
+void xls_describe_lost_xattr(const struct xls_lost_xattr *x, struct xls_fieldset *fs)
+{
+	xls_field_hex(fs, "ino", x->ino);
+	if (x->path)
+		xls_field_str(fs, "path", x->path);
+	xls_field_str(fs, "name", x->name);
+	if (x->parent)
+		xls_field_hex(fs, "parent", x->parent);
+	xls_field_str(fs, "op", x->op);
+}
+
+void xls_describe_lost_apart(const struct xls_lost_apart *a, struct xls_fieldset *fs)
+{
+	xls_field_str(fs, "apart", a->kind);
+	if (a->tid)
+		xls_field_hex(fs, "tid", a->tid);
+	if (a->lsn)
+		xls_field_lsn(fs, "lsn", a->lsn);
+	if (a->id)
+		xls_field_hex(fs, "id", a->id);
+	xls_field_str(fs, "what", a->what);
+}
+
+static bool is_time(enum xls_fev ev)
+{
+	return ev == XLS_FEV_ATIME || ev == XLS_FEV_MTIME || ev == XLS_FEV_CTIME;
+}
+
+/* "1700000000.123456789": seconds and nanoseconds since 1970 (@bufsz >= 32). */
+static void ns_str(uint64_t v, char *buf, size_t bufsz)
+{
+	int64_t ns = (int64_t)v, sec = ns / 1000000000, r = ns % 1000000000;
+	char digits[24];
+	uint64_t u;
+	size_t n = 0, k = 0;
+
+	if (bufsz < 32)
+		return;
+	if (r < 0) {
+		r += 1000000000;
+		sec--;
+	}
+	/* written by hand: a million events are a million of these */
+	if (sec < 0)
+		buf[n++] = '-';
+	u = sec < 0 ? (uint64_t)-(sec + 1) + 1 : (uint64_t)sec;
+	do {
+		digits[k++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	while (k)
+		buf[n++] = digits[--k];
+	buf[n++] = '.';
+	for (int i = 8; i >= 0; i--) {
+		buf[n + (size_t)i] = (char)('0' + r % 10);
+		r /= 10;
+	}
+	buf[n + 9] = '\0';
+}
+
+static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz)
+{
+	switch (e->ev) {
+	case XLS_FEV_CREATED:
+		snprintf(buf, bufsz, "mode %#llo gen %llu", (unsigned long long)e->old_value,
+			 (unsigned long long)e->new_value);
+		return;
+	case XLS_FEV_MODE:
+		snprintf(buf, bufsz, "%#llo -> %#llo", (unsigned long long)e->old_value,
+			 (unsigned long long)e->new_value);
+		return;
+	case XLS_FEV_DIRENT_ADD: case XLS_FEV_DIRENT_REMOVE:
+	case XLS_FEV_PPTR_SET: case XLS_FEV_PPTR_REMOVE:
+		snprintf(buf, bufsz, "'%.*s' in 0x%llx", (int)e->name_len, (const char *)e->name,
+			 (unsigned long long)e->dir);
+		return;
+	case XLS_FEV_DIRENT_MOVE: case XLS_FEV_PPTR_REPLACE:
+		snprintf(buf, bufsz, "'%.*s' in 0x%llx -> '%.*s' in 0x%llx", (int)e->name_len,
+			 (const char *)e->name, (unsigned long long)e->dir, (int)e->new_name_len,
+			 (const char *)e->new_name, (unsigned long long)e->new_dir);
+		return;
+	case XLS_FEV_XATTR_SET: case XLS_FEV_XATTR_REMOVE: case XLS_FEV_XATTR_REPLACE:
+		snprintf(buf, bufsz, "'%.*s'", (int)e->name_len, (const char *)e->name);
+		return;
+	case XLS_FEV_MAP: case XLS_FEV_UNMAP:
+		snprintf(buf, bufsz, "file block %llu, %u blocks at fsblock 0x%llx",
+			 (unsigned long long)e->startoff, e->len,
+			 (unsigned long long)e->startblock);
+		return;
+	case XLS_FEV_FREED:
+		buf[0] = '\0';
+		return;
+	default:
+		break;
+	}
+	if (is_time(e->ev)) {
+		char a[32], b[32];
+
+		ns_str(e->old_value, a, sizeof(a));
+		ns_str(e->new_value, b, sizeof(b));
+		snprintf(buf, bufsz, "%s -> %s%s%s", a, b, e->backwards ? " (backwards)" : "",
+			 e->before_crtime ? " (before crtime)" : "");
+		return;
+	}
+	snprintf(buf, bufsz, "%llu -> %llu", (unsigned long long)e->old_value,
+		 (unsigned long long)e->new_value);
+}
+
+static void name_field(struct xls_fieldset *fs, const char *key, const uint8_t *name,
+		       uint32_t len)
+{
+	char buf[300];
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	xls_field_str(fs, key, buf);
+}
+
+void xls_describe_file_event(const struct xls_file_event *e, const char *path, bool text,
+			     struct xls_fieldset *fs)
+{
+	char buf[600];
+
+	xls_field_uint(fs, "seq", e->seq);
+	xls_field_hex(fs, "tid", e->tid);
+	xls_field_lsn(fs, "lsn", e->lsn);
+	xls_field_hex(fs, "ino", e->ino);
+	xls_field_str(fs, "event", xls_fev_name(e->ev));
+	if (path)
+		xls_field_str(fs, "path", path);
+	if (text) {
+		event_detail(e, buf, sizeof(buf));
+		xls_field_str(fs, "detail", buf);
+		return;
+	}
+	xls_field_bool(fs, "replayed", e->replayed);
+	if (e->ev <= XLS_FEV_CTIME && e->ev != XLS_FEV_FREED) {
+		if (is_time(e->ev)) {
+			ns_str(e->old_value, buf, sizeof(buf));
+			xls_field_str(fs, "old", buf);
+			ns_str(e->new_value, buf, sizeof(buf));
+			xls_field_str(fs, "new", buf);
+			xls_field_bool(fs, "backwards", e->backwards);
+			xls_field_bool(fs, "before_crtime", e->before_crtime);
+		} else if (e->ev == XLS_FEV_MODE || e->ev == XLS_FEV_CREATED) {
+			xls_field_oct(fs, "old", e->old_value);
+			xls_field_uint(fs, "new", e->new_value);
+		} else {
+			xls_field_uint(fs, "old", e->old_value);
+			xls_field_uint(fs, "new", e->new_value);
+		}
+	}
+	if (e->dir)
+		xls_field_hex(fs, "dir", e->dir);
+	if (e->name_len)
+		name_field(fs, "name", e->name, e->name_len);
+	if (e->new_dir)
+		xls_field_hex(fs, "new_dir", e->new_dir);
+	if (e->new_name_len)
+		name_field(fs, "new_name", e->new_name, e->new_name_len);
+	if (e->ev == XLS_FEV_MAP || e->ev == XLS_FEV_UNMAP) {
+		xls_field_uint(fs, "startoff", e->startoff);
+		xls_field_hex(fs, "startblock", e->startblock);
+		xls_field_uint(fs, "len_fsb", e->len);
+	}
+}

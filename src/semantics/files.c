@@ -1,0 +1,477 @@
+/*
+ * Semantics stage: what the log does to each file, in recovery order.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/ondisk.h"
+#include "base/vec.h"
+#include <xfs/xfs_da_format.h>
+#include "semantics/files_priv.h"
+
+static const char *const fev_names[XLS_FEV_COUNT] = {
+	"created", "freed", "reused", "mode", "uid", "gid", "size", "nlink", "extents",
+	"atime", "mtime", "ctime", "dirent_add", "dirent_remove", "dirent_move",
+	"xattr_set", "xattr_remove", "xattr_replace", "pptr_set", "pptr_remove",
+	"pptr_replace", "map", "unmap",
+};
+
+const char *xls_fev_name(enum xls_fev e)
+{
+	return e < XLS_FEV_COUNT ? fev_names[e] : "?";
+}
+
+/* ------------------------------------------------------------------ */
+
+struct xls_files *xls_files_new(const struct xls_source *src, struct xls_error *err)
+{
+	struct xls_files *f = calloc(1, sizeof(*f));
+
+	if (!f) {
+		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return NULL;
+	}
+	f->src = src;
+	xls_overlay_init(&f->view, src, (1u << XFS_BLFT_DIR_BLOCK_BUF) |
+			 (1u << XFS_BLFT_DIR_DATA_BUF) | (1u << XFS_BLFT_ATTR_LEAF_BUF),
+			 XLS_OVERLAY_MAX_BYTES);
+	f->view.all_items = true;
+	f->disk.src = src;
+	xls_names_init(&f->names, &f->disk);
+	return f;
+}
+
+void xls_files_free(struct xls_files *f)
+{
+	if (!f)
+		return;
+	xls_overlay_release(&f->view);
+	xls_names_release(&f->names);
+	xls_hashmap_free(&f->idx);
+	for (uint32_t i = 0; i < f->ninos; i++) {
+		free(f->inos[i].sf);
+		free(f->inos[i].asf);
+	}
+	xls_xattr_set_free(&f->abefore);
+	xls_xattr_set_free(&f->aafter);
+	free(f->inos);
+	free(f->pend);
+	free(f->pool);
+	xls_dirent_set_free(&f->before);
+	xls_dirent_set_free(&f->after);
+	xls_hashmap_free(&f->adds);
+	xls_hashmap_free(&f->created);
+	free(f->blk);
+	free(f);
+}
+
+bool xls_files_path(struct xls_files *f, uint64_t ino, char *buf, size_t bufsz)
+{
+	return xls_names_path(&f->names, ino, buf, bufsz);
+}
+
+/* ------------------------------------------------------------------ */
+/* events of the transaction at hand */
+
+
+
+
+
+
+
+
+
+
+/* ------------------------------------------------------------------ */
+/* directory entries: before and after */
+
+
+/* ------------------------------------------------------------------ */
+/* attrs: before and after */
+
+
+
+
+
+
+/*
+ * A cancel record frees the block: its entries, as the log left them, go
+ * (they come back in a shortform fork or another block in the same
+ * transaction when the directory shrinks, and the pair is then no event).
+ */
+static void cancel_dir_buf(struct xls_files *f, const struct xls_ritem *ri)
+{
+	const struct xls_rbuf *rb = ri->buf;
+	uint32_t bytes = rb->len * BBSIZE;
+	uint8_t *blk;
+	struct xls_owner o;
+	bool seen;
+
+	blk = malloc(bytes);
+	if (!blk) {
+		f->nomem = true;
+		return;
+	}
+	xls_dirent_set_reset(&f->before);
+	xls_dirent_set_reset(&f->after);
+	if (xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, &seen) == 0 && seen &&
+	    xls_dir_is_data_block(blk, bytes)) {
+		xls_dir_block_walk(&f->src->geo, blk, bytes, xls_dirent_set_add, &f->before);
+		xls_owner_from_header(&f->src->geo, rb->blkno, rb->len, blk, bytes, &o);
+		xls_files_diff_entries(f, o.has_ino ? o.ino : 0);
+		xls_overlay_forget(&f->view, rb->blkno);
+	} else if (seen && xls_attr_is_leaf(blk, bytes)) {
+		xls_files_attrs_reset(f);
+		xls_attr_leaf_walk(blk, bytes, xls_xattr_set_add, &f->abefore);
+		if (xls_owner_from_header(&f->src->geo, rb->blkno, rb->len, blk, bytes, &o) &&
+		    o.has_ino)
+			xls_files_diff_attrs(f, o.ino);
+		xls_overlay_forget(&f->view, rb->blkno);
+	}
+	free(blk);
+}
+
+
+
+
+
+
+
+/* ------------------------------------------------------------------ */
+/* inodes */
+
+static struct ino_state *state_of(struct xls_files *f, uint64_t ino, bool *fresh)
+{
+	uint32_t *idx = xls_hashmap_find(&f->idx, ino, 0);
+	struct ino_state *s;
+
+	*fresh = false;
+	if (idx)
+		return &f->inos[*idx];
+	if (!xls_vec_grow((void **)&f->inos, f->ninos, &f->capinos, sizeof(*s)) ||
+	    xls_hashmap_put(&f->idx, ino, 0, f->ninos)) {
+		f->nomem = true;
+		return NULL;
+	}
+	s = &f->inos[f->ninos++];
+	memset(s, 0, sizeof(*s));
+	*fresh = true;
+	return s;
+}
+
+static uint64_t ts_ns(const struct xls_log_ts *t, bool bigtime)
+{
+	if (bigtime)
+		return t->v - XLS_BIGTIME_OFFSET_NS;
+	return (uint64_t)((int64_t)t->sec * 1000000000ll + t->nsec);
+}
+
+static void core_of_log(const struct xls_log_dinode *ld, struct xls_inode_core *c)
+{
+	bool bigtime = xls_log_dinode_flags2(ld) & XFS_DIFLAG2_BIGTIME;
+
+	memset(c, 0, sizeof(*c));
+	c->valid = ld->di_magic == XFS_DINODE_MAGIC;
+	c->mode = ld->di_mode;
+	c->version = (uint8_t)ld->di_version;
+	c->format = (uint8_t)ld->di_format;
+	c->aformat = (uint8_t)ld->di_aformat;
+	c->forkoff = ld->di_forkoff;
+	c->uid = ld->di_uid;
+	c->gid = ld->di_gid;
+	c->nlink = ld->di_nlink;
+	c->gen = ld->di_gen;
+	c->size = (uint64_t)ld->di_size;
+	c->nextents = xls_log_dinode_nextents(ld);
+	c->atime = ts_ns(&ld->di_atime, bigtime);
+	c->mtime = ts_ns(&ld->di_mtime, bigtime);
+	c->ctime = ts_ns(&ld->di_ctime, bigtime);
+	c->crtime = ld->di_version >= 3 ? ts_ns(&ld->di_crtime, bigtime) : 0;
+}
+
+/* The inode on disk as the baseline, when it is older than @lsn. */
+static void baseline(struct xls_files *f, uint64_t ino, uint64_t lsn, struct ino_state *s)
+{
+	const struct xls_geometry *g = &f->src->geo;
+	uint8_t dino[2048];
+	const uint8_t *fork;
+	uint32_t flen;
+
+	if (g->inode_size > sizeof(dino) || xls_fsview_read_inode(&f->disk, ino, dino, NULL))
+		return;
+	if (g->crc && xls_be16(dino) == XFS_DINODE_MAGIC) {
+		uint64_t dlsn = xls_be64(dino + offsetof(struct xfs_dinode, di_lsn));
+
+		if (dlsn && dlsn != UINT64_MAX && dlsn >= lsn)
+			return;		/* the disk is newer: no baseline */
+	}
+	xls_fsview_core(g, dino, &s->c);
+	s->known = true;
+	fork = xls_fsview_attr_fork(g, dino, &flen);
+	if (fork && !xls_inode_core_free(&s->c) && s->c.aformat == XFS_DINODE_FMT_LOCAL) {
+		s->asf = malloc(flen ? flen : 1);
+		if (s->asf) {
+			memcpy(s->asf, fork, flen);
+			s->asf_len = flen;
+		}
+	}
+	fork = xls_fsview_data_fork(g, dino, &flen);
+	if (!xls_inode_core_free(&s->c) && S_ISDIR(s->c.mode) &&
+	    s->c.format == XFS_DINODE_FMT_LOCAL) {
+		uint32_t used = s->c.size < flen ? (uint32_t)s->c.size : flen;
+
+		s->sf = malloc(used ? used : 1);
+		if (s->sf) {
+			memcpy(s->sf, fork, used);
+			s->sf_len = used;
+		}
+	}
+}
+
+/* A field that changed from @old to @now; NULL when it did not. */
+static struct xls_file_event *value_event(struct xls_files *f, uint64_t ino, enum xls_fev ev,
+					  uint64_t old, uint64_t now, bool replayed)
+{
+	struct xls_file_event *e;
+
+	if (old == now)
+		return NULL;
+	e = xls_fevent(f, ino, ev);
+	if (!e)
+		return NULL;
+	e->old_value = old;
+	e->new_value = now;
+	e->replayed = replayed;
+	return e;
+}
+
+/* Timestamps are signed nanoseconds: flag one that goes back, or before crtime. */
+static void time_event(struct xls_files *f, uint64_t ino, enum xls_fev ev, uint64_t old,
+		       uint64_t now, uint64_t crtime, bool replayed)
+{
+	struct xls_file_event *e = value_event(f, ino, ev, old, now, replayed);
+
+	if (!e)
+		return;
+	e->backwards = (int64_t)now < (int64_t)old;
+	e->before_crtime = crtime && (int64_t)now < (int64_t)crtime;
+}
+
+static void core_events(struct xls_files *f, uint64_t ino, const struct xls_inode_core *a,
+			const struct xls_inode_core *b, bool replayed)
+{
+	bool afree = xls_inode_core_free(a), bfree = xls_inode_core_free(b);
+	struct xls_file_event *e;
+
+	if (afree && !bfree) {
+		e = xls_fevent(f, ino, XLS_FEV_CREATED);
+		if (e) {
+			e->new_value = b->gen;
+			e->old_value = b->mode;
+			e->replayed = replayed;
+		}
+		return;
+	}
+	if (!afree && bfree) {
+		e = xls_fevent(f, ino, XLS_FEV_FREED);
+		if (e)
+			e->replayed = replayed;
+		return;
+	}
+	if (afree)
+		return;
+	if (a->gen != b->gen || (a->mode & S_IFMT) != (b->mode & S_IFMT)) {
+		value_event(f, ino, XLS_FEV_REUSED, a->gen, b->gen, replayed);
+		if (a->gen == b->gen)
+			value_event(f, ino, XLS_FEV_REUSED, a->mode, b->mode, replayed);
+		return;
+	}
+	value_event(f, ino, XLS_FEV_MODE, a->mode, b->mode, replayed);
+	value_event(f, ino, XLS_FEV_UID, a->uid, b->uid, replayed);
+	value_event(f, ino, XLS_FEV_GID, a->gid, b->gid, replayed);
+	value_event(f, ino, XLS_FEV_SIZE, a->size, b->size, replayed);
+	value_event(f, ino, XLS_FEV_NLINK, a->nlink, b->nlink, replayed);
+	value_event(f, ino, XLS_FEV_EXTENTS, a->nextents, b->nextents, replayed);
+	time_event(f, ino, XLS_FEV_ATIME, a->atime, b->atime, b->crtime, replayed);
+	time_event(f, ino, XLS_FEV_MTIME, a->mtime, b->mtime, b->crtime, replayed);
+	time_event(f, ino, XLS_FEV_CTIME, a->ctime, b->ctime, b->crtime, replayed);
+}
+
+static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
+		      const struct xls_rinode *in, const struct xls_inode_core *now)
+{
+	const struct xls_geometry *g = &f->src->geo;
+	bool local = !xls_inode_core_free(now) && S_ISDIR(now->mode) &&
+		     now->format == XFS_DINODE_FMT_LOCAL;
+	uint64_t parent;
+
+	if (local && !(in->fields & XFS_ILOG_DDATA))
+		return;		/* the fork is not logged: as it was */
+	xls_dirent_set_reset(&f->before);
+	xls_dirent_set_reset(&f->after);
+	if (s->sf)
+		xls_dir_sf_walk(g, s->sf, s->sf_len, &parent, xls_dirent_set_add, &f->before);
+	if (local && in->dfork)
+		xls_dir_sf_walk(g, in->dfork, in->dfork_len, &parent, xls_dirent_set_add, &f->after);
+	if (s->known && (s->sf || local))
+		xls_files_diff_entries(f, ino);
+	free(s->sf);
+	s->sf = NULL;
+	s->sf_len = 0;
+	if (local && in->dfork) {
+		uint32_t used = now->size < in->dfork_len ? (uint32_t)now->size : in->dfork_len;
+
+		s->sf = malloc(used ? used : 1);
+		if (s->sf) {
+			memcpy(s->sf, in->dfork, used);
+			s->sf_len = used;
+		}
+	}
+}
+
+
+static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
+		       const struct xls_ritem *ri)
+{
+	struct xls_inode_core now;
+	struct ino_state *s;
+	bool fresh;
+
+	if (!ri->inode || !ri->inode->has_core)
+		return;
+	s = state_of(f, ri->ino, &fresh);
+	if (!s)
+		return;
+	if (fresh)
+		baseline(f, ri->ino, rt->t->lsn, s);
+	core_of_log(&ri->inode->core, &now);
+	if (s->known)
+		core_events(f, ri->ino, &s->c, &now, ri->decision == XLS_RD_REPLAY);
+	sf_events(f, ri->ino, s, ri->inode, &now);
+	xls_files_asf_events(f, ri->ino, s, ri->inode, &now);
+	s->c = now;
+	s->known = true;
+}
+
+/* ------------------------------------------------------------------ */
+/* intents */
+
+static void take_intent(struct xls_files *f, const struct xls_ritem *ri)
+{
+	const struct xls_rintent_data *in = ri->intent;
+	struct xls_file_event *e;
+	enum xls_fev ev;
+
+	if (in->type == XFS_LI_BUI) {
+		if (in->op != XFS_BMAP_MAP && in->op != XFS_BMAP_UNMAP)
+			return;
+		e = xls_fevent(f, in->ino, in->op == XFS_BMAP_MAP ? XLS_FEV_MAP : XLS_FEV_UNMAP);
+		if (e) {
+			e->startoff = in->startoff;
+			e->startblock = in->startblock;
+			e->len = in->len;
+		}
+		return;
+	}
+	switch (in->op) {
+	case XFS_ATTRI_OP_FLAGS_SET:		ev = XLS_FEV_XATTR_SET; break;
+	case XFS_ATTRI_OP_FLAGS_REMOVE:		ev = XLS_FEV_XATTR_REMOVE; break;
+	case XFS_ATTRI_OP_FLAGS_REPLACE:	ev = XLS_FEV_XATTR_REPLACE; break;
+	case XFS_ATTRI_OP_FLAGS_PPTR_SET:	ev = XLS_FEV_PPTR_SET; break;
+	case XFS_ATTRI_OP_FLAGS_PPTR_REMOVE:	ev = XLS_FEV_PPTR_REMOVE; break;
+	case XFS_ATTRI_OP_FLAGS_PPTR_REPLACE:	ev = XLS_FEV_PPTR_REPLACE; break;
+	default:				return;
+	}
+	e = xls_fevent(f, in->ino, ev);
+	if (!e)
+		return;
+	xls_fevent_name(f, e, in->name, in->name_len, false);
+	if (in->has_parent)
+		e->dir = in->parent_ino;
+	if (ev == XLS_FEV_PPTR_REPLACE) {
+		xls_fevent_name(f, e, in->new_name, in->new_name_len, true);
+		if (in->has_new_parent)
+			e->new_dir = in->new_parent_ino;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* recovery's sink */
+
+static int on_trans(void *ctx, const struct xls_rtrans *rt)
+{
+	struct xls_files *f = ctx;
+
+	xls_files_flush(f);
+	f->rt = rt->replayed ? rt : NULL;
+	return f->rc ? f->rc : f->nomem ? -ENOMEM : 0;
+}
+
+static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_ritem *ri)
+{
+	struct xls_files *f = ctx;
+
+	if (!f->rt)
+		return 0;
+	f->replayed = ri->decision == XLS_RD_REPLAY || ri->decision == XLS_RD_REPLAY_ALWAYS;
+	if (ri->buf && (ri->buf->blf_flags & XFS_BLF_CANCEL))
+		cancel_dir_buf(f, ri);
+	else if (ri->buf && xls_files_is_dir_data(ri->buf->blft) && ri->buf->data &&
+		 ri->decision != XLS_RD_FAIL)
+		xls_files_take_dir_buf(f, rt, ri);
+	else if (ri->buf && ri->buf->blft == XFS_BLFT_ATTR_LEAF_BUF && ri->buf->data &&
+		 ri->decision != XLS_RD_FAIL)
+		xls_files_take_attr_buf(f, rt, ri);
+	else if (ri->has_ino)
+		take_inode(f, rt, ri);
+	else if (ri->intent)
+		take_intent(f, ri);
+	return f->rc ? f->rc : f->nomem ? -ENOMEM : 0;
+}
+
+/* The view's bound was reached: what became approximate, as a finding. */
+static int approximate(struct xls_files *f)
+{
+	struct xls_finding fd;
+
+	memset(&fd, 0, sizeof(fd));
+	fd.kind = "files_bound";
+	fd.offset = -1;
+	snprintf(fd.msg, sizeof(fd.msg), "more than %llu bytes of directory and attr blocks: %llu "
+		 "later items of blocks past the bound were compared with the disk, not with the "
+		 "log's view; their entry and xattr events are approximate",
+		 (unsigned long long)f->view.max_bytes, (unsigned long long)f->view.not_taken);
+	return f->sink->report ? xls_report_finding(f->sink->report, &fd) : 0;
+}
+
+int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_head_tail *ht,
+		  const struct xls_files_sink *sink, struct xls_error *err)
+{
+	/* only the blocks files reads are decided */
+	struct xls_recover_opts ro = {
+		.keep_types = f->view.types, .keep_inodes = true, .keep_intents = true,
+		.quiet = true, .only_types = f->view.types,
+	};
+	struct xls_recover_sink rs = {
+		.ctx = f, .trans = on_trans, .item = on_item, .report = sink->report,
+	};
+	struct xls_recover *r;
+	int rc;
+
+	f->sink = sink;
+	r = xls_recover_new(f->src, &ro, err);
+	if (!r)
+		return -1;
+	rc = xls_recover_run(r, log, ht, &rs, err);
+	if (!rc)
+		xls_files_flush(f);
+	xls_recover_free(r);
+	if (rc == -ENOMEM || f->nomem || f->view.out_of_memory)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (!rc && !f->rc && f->view.full)
+		rc = approximate(f);
+	return rc ? rc : f->rc;
+}

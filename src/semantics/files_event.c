@@ -1,0 +1,220 @@
+/*
+ * Semantics stage, files: the events of the transaction at hand -- made,
+ * named, paired into moves and form changes, flushed to the sink.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/ondisk.h"
+#include "base/vec.h"
+#include <xfs/xfs_da_format.h>
+#include "semantics/files_priv.h"
+
+/* @len bytes of @s kept for the transaction; an offset, UINT32_MAX if none. */
+static uint32_t keep_name(struct xls_files *f, const uint8_t *s, uint32_t len)
+{
+	uint32_t off = f->used;
+
+	if (!len || !s)
+		return UINT32_MAX;
+	while (f->used + len > f->pcap) {
+		uint32_t ncap = f->pcap ? f->pcap * 2 : 4096;
+		uint8_t *p = ncap > f->pcap ? realloc(f->pool, ncap) : NULL;
+
+		if (!p) {
+			f->nomem = true;
+			return UINT32_MAX;
+		}
+		f->pool = p;
+		f->pcap = ncap;
+	}
+	memcpy(f->pool + off, s, len);
+	f->used += len;
+	return off;
+}
+
+struct xls_file_event *xls_fevent(struct xls_files *f, uint64_t ino, enum xls_fev ev)
+{
+	struct xls_file_event *e;
+
+	if (!xls_vec_grow((void **)&f->pend, f->npend, &f->cappend, sizeof(*e))) {
+		f->nomem = true;
+		return NULL;
+	}
+	e = &f->pend[f->npend++];
+	memset(e, 0, sizeof(*e));
+	e->seq = f->rt->seq;
+	e->tid = f->rt->t->tid;
+	e->lsn = f->rt->t->lsn;
+	e->ino = ino;
+	e->ev = ev;
+	e->replayed = f->replayed;
+	/* names are pool offsets until the transaction is flushed */
+	e->name_len = e->new_name_len = 0;
+	return e;
+}
+
+void xls_fevent_name(struct xls_files *f, struct xls_file_event *e, const uint8_t *name,
+		     uint32_t len, bool second)
+{
+	uint32_t off = keep_name(f, name, len);
+
+	if (off == UINT32_MAX)
+		return;
+	if (second) {
+		e->new_name = (const uint8_t *)(uintptr_t)off;
+		e->new_name_len = len;
+	} else {
+		e->name = (const uint8_t *)(uintptr_t)off;
+		e->name_len = len;
+	}
+}
+
+static bool same_name(const struct xls_files *f, const struct xls_file_event *a,
+		      const struct xls_file_event *b)
+{
+	return a->name_len == b->name_len &&
+	       !memcmp(f->pool + (uintptr_t)a->name, f->pool + (uintptr_t)b->name, a->name_len);
+}
+
+/*
+ * Within one transaction a remove and an add of the same inode are a move
+ * (rename) -- or nothing, when directory and name are the same (a
+ * shortform directory converted to a block).
+ */
+static void pair_moves(struct xls_files *f)
+{
+	uint32_t removes = 0;
+
+	for (uint32_t i = 0; i < f->npend; i++)
+		removes += f->pend[i].ev == XLS_FEV_DIRENT_REMOVE;
+	if (!removes)
+		return;
+	/* the first add of each inode: a big checkpoint has thousands */
+	xls_hashmap_clear(&f->adds);
+	for (uint32_t i = f->npend; i-- > 0;)
+		if (f->pend[i].ev == XLS_FEV_DIRENT_ADD &&
+		    xls_hashmap_put(&f->adds, f->pend[i].ino, 0, i))
+			f->nomem = true;
+	for (uint32_t i = 0; i < f->npend; i++) {
+		struct xls_file_event *rm = &f->pend[i];
+		const uint32_t *first;
+
+		if (rm->ev != XLS_FEV_DIRENT_REMOVE)
+			continue;
+		first = xls_hashmap_find(&f->adds, rm->ino, 0);
+		for (uint32_t j = first ? *first : f->npend; j < f->npend; j++) {
+			struct xls_file_event *add = &f->pend[j];
+
+			if (add->ev != XLS_FEV_DIRENT_ADD || add->ino != rm->ino)
+				continue;
+			if (add->dir == rm->dir && same_name(f, add, rm)) {
+				add->ev = rm->ev = XLS_FEV_COUNT;	/* dropped */
+				break;
+			}
+			rm->ev = XLS_FEV_DIRENT_MOVE;
+			rm->new_dir = add->dir;
+			rm->new_name = add->name;
+			rm->new_name_len = add->name_len;
+			add->ev = XLS_FEV_COUNT;
+			break;
+		}
+	}
+}
+
+static bool is_attr_set(enum xls_fev ev)
+{
+	return ev == XLS_FEV_XATTR_SET || ev == XLS_FEV_PPTR_SET;
+}
+
+/*
+ * An attr removed from one form and set in another in one transaction
+ * (shortform to leaf, leaf to shortform) is no event, or a replace when
+ * its value changed.
+ */
+static void pair_attrs(struct xls_files *f)
+{
+	for (uint32_t i = 0; i < f->npend; i++) {
+		struct xls_file_event *rm = &f->pend[i];
+
+		if (rm->ev != XLS_FEV_XATTR_REMOVE && rm->ev != XLS_FEV_PPTR_REMOVE)
+			continue;
+		for (uint32_t j = 0; j < f->npend; j++) {
+			struct xls_file_event *set = &f->pend[j];
+
+			if (!is_attr_set(set->ev) || set->ino != rm->ino || set->dir != rm->dir ||
+			    (set->ev == XLS_FEV_PPTR_SET) != (rm->ev == XLS_FEV_PPTR_REMOVE) ||
+			    !same_name(f, set, rm))
+				continue;
+			if (set->new_value == rm->old_value || set->ev == XLS_FEV_PPTR_SET)
+				set->ev = XLS_FEV_COUNT;
+			else
+				set->ev = XLS_FEV_XATTR_REPLACE;
+			rm->ev = XLS_FEV_COUNT;
+			break;
+		}
+	}
+}
+
+/* An unsure add stays when the transaction creates its inode. */
+static void confirm_unsure(struct xls_files *f)
+{
+	bool any = false;
+
+	for (uint32_t i = 0; i < f->npend && !any; i++)
+		any = f->pend[i].unsure && f->pend[i].ev == XLS_FEV_DIRENT_ADD;
+	if (!any)
+		return;
+	xls_hashmap_clear(&f->created);
+	for (uint32_t i = 0; i < f->npend; i++)
+		if (f->pend[i].ev == XLS_FEV_CREATED &&
+		    xls_hashmap_put(&f->created, f->pend[i].ino, 0, i))
+			f->nomem = true;
+	for (uint32_t i = 0; i < f->npend; i++)
+		if (f->pend[i].unsure && f->pend[i].ev == XLS_FEV_DIRENT_ADD &&
+		    !xls_hashmap_find(&f->created, f->pend[i].ino, 0))
+			f->pend[i].ev = XLS_FEV_COUNT;
+}
+
+void xls_files_flush(struct xls_files *f)
+{
+	pair_moves(f);
+	confirm_unsure(f);
+	pair_attrs(f);
+	/* the names first: each event of the transaction then has its path */
+	for (uint32_t i = 0; i < f->npend; i++) {
+		struct xls_file_event *e = &f->pend[i];
+
+		e->name = e->name_len ? f->pool + (uintptr_t)e->name : NULL;
+		e->new_name = e->new_name_len ? f->pool + (uintptr_t)e->new_name : NULL;
+		if (e->ev == XLS_FEV_DIRENT_ADD && e->dir)
+			xls_names_learn(&f->names, e->ino, e->dir, e->name, e->name_len);
+		else if (e->ev == XLS_FEV_DIRENT_MOVE && e->new_dir)
+			xls_names_learn(&f->names, e->ino, e->new_dir, e->new_name, e->new_name_len);
+		else if (e->ev == XLS_FEV_PPTR_SET && e->dir)
+			xls_names_learn(&f->names, e->ino, e->dir, e->name, e->name_len);
+	}
+	for (uint32_t i = 0; i < f->npend && !f->rc; i++)
+		if (f->pend[i].ev != XLS_FEV_COUNT && f->sink->event)
+			f->rc = f->sink->event(f->sink->ctx, &f->pend[i]);
+	f->npend = 0;
+	f->used = 0;
+}
+
+uint8_t *xls_files_scratch(struct xls_files *f, uint32_t bytes)
+{
+	if (bytes > f->blk_cap) {
+		uint8_t *p = realloc(f->blk, bytes);
+
+		if (!p) {
+			f->nomem = true;
+			return NULL;
+		}
+		f->blk = p;
+		f->blk_cap = bytes;
+	}
+	return f->blk;
+}

@@ -1,0 +1,86 @@
+/*
+ * Private to files: the state of one run, shared by the files that split
+ * it --
+ *
+ *   files.c        the run: recovery's items, inodes, intents
+ *   files_dir.c    directory entries of blocks as the log leaves them
+ *   files_attr.c   xattrs and parent pointers of forks and leaf blocks
+ *   files_event.c  the events of the transaction at hand, paired, flushed
+ *
+ * Calls go down that list, so the split makes no loop.
+ */
+#ifndef XLS_FILES_PRIV_H
+#define XLS_FILES_PRIV_H
+
+#include "base/hashmap.h"
+#include "recover/recover.h"
+#include "replay/overlay.h"
+#include "semantics/dirent.h"
+#include "semantics/files.h"
+#include "semantics/fsview.h"
+#include "semantics/names.h"
+#include "semantics/owner.h"
+#include "semantics/xattr.h"
+
+/* An inode as the log said last. */
+struct ino_state {
+	bool		known;		/* a core to compare with */
+	struct xls_inode_core c;
+	uint8_t		*sf;		/* a shortform directory's fork, or NULL */
+	uint32_t	sf_len;
+	uint8_t		*asf;		/* a shortform attr fork, or NULL */
+	uint32_t	asf_len;
+};
+
+struct xls_files {
+	const struct xls_source		*src;
+	struct xls_overlay		view;		/* the log's view of dir blocks */
+	struct xls_fsview		disk;
+	struct xls_names		names;
+	struct xls_hashmap		idx;		/* ino -> inos[] */
+	struct ino_state		*inos;
+	uint32_t			ninos, capinos;
+	const struct xls_files_sink	*sink;
+	/* the events of the transaction at hand, paired into moves at its end */
+	struct xls_file_event		*pend;
+	uint32_t			npend, cappend;
+	uint8_t				*pool;		/* their names */
+	uint32_t			used, pcap;
+	const struct xls_rtrans		*rt;
+	struct xls_dirent_set		before, after;
+	struct xls_xattr_set		abefore, aafter;
+	uint8_t				*blk;		/* a block read from the view */
+	uint32_t			blk_cap;
+	/* adds of the transaction by inode, to pair with removes */
+	struct xls_hashmap		adds;
+	struct xls_hashmap		created;	/* inodes it creates */
+	bool				replayed;	/* the item at hand */
+	int				rc;
+	bool				nomem;
+};
+
+/* files_event.c */
+struct xls_file_event *xls_fevent(struct xls_files *f, uint64_t ino, enum xls_fev ev);
+void xls_fevent_name(struct xls_files *f, struct xls_file_event *e, const uint8_t *name,
+		     uint32_t len, bool second);
+/* Pair the transaction's events (moves, form changes), learn names, emit them. */
+void xls_files_flush(struct xls_files *f);
+/* A block-sized scratch buffer, NULL when out of memory. */
+uint8_t *xls_files_scratch(struct xls_files *f, uint32_t bytes);
+
+/* files_dir.c */
+bool xls_files_is_dir_data(unsigned int blft);
+/* The entries of f->before and f->after that differ: events of directory @dir. */
+void xls_files_diff_entries(struct xls_files *f, uint64_t dir);
+void xls_files_take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
+			    const struct xls_ritem *ri);
+
+/* files_attr.c */
+void xls_files_attrs_reset(struct xls_files *f);
+void xls_files_diff_attrs(struct xls_files *f, uint64_t ino);
+void xls_files_take_attr_buf(struct xls_files *f, const struct xls_rtrans *rt,
+			     const struct xls_ritem *ri);
+void xls_files_asf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
+			  const struct xls_rinode *in, const struct xls_inode_core *now);
+
+#endif /* XLS_FILES_PRIV_H */

@@ -1,0 +1,101 @@
+/*
+ * Semantics stage: inodes and directories read from one view of the
+ * filesystem -- the data device as it is (what xfs_repair -L finds), or as
+ * recovery leaves it (the replay overlay over the device).  A directory is
+ * read as the kernel reads it: its inode's data fork, shortform in place,
+ * else the data blocks its extent list or bmap btree maps below
+ * XFS_DIR2_LEAF_OFFSET.  Every walk is bounded (extents, btree depth,
+ * blocks read) and every length checked; what does not fit is a problem.
+ */
+#ifndef XLS_FSVIEW_H
+#define XLS_FSVIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/hashmap.h"
+#include "replay/overlay.h"
+#include "semantics/dirent.h"
+#include "semantics/xattr.h"
+#include "source/source.h"
+
+/* Bounds of one directory read. */
+#define XLS_FSVIEW_MAX_EXTENTS	65536u
+#define XLS_FSVIEW_MAX_DEPTH	8u
+#define XLS_FSVIEW_MAX_BLOCKS	(1u << 18)	/* filesystem blocks read */
+
+struct xls_fsview {
+	const struct xls_source		*src;
+	const struct xls_overlay	*ovl;	/* NULL: the device as it is */
+	/*
+	 * Inode btree answers by chunk (NULL: none kept): every entry of a
+	 * big directory asks; at most XLS_FSVIEW_CACHE_MAX chunks.
+	 */
+	struct xls_hashmap		*cache;
+};
+
+#define XLS_FSVIEW_CACHE_MAX	(1u << 22)
+
+/* Bigtime timestamps count nanoseconds from 1901-12-13 (-2^31 s). */
+#define XLS_BIGTIME_OFFSET_NS	((1ull << 31) * 1000000000ull)
+
+/* The core fields compared and reported, host order. */
+struct xls_inode_core {
+	bool		valid;		/* magic and version read */
+	bool		written;	/* recovery wrote its cluster */
+	uint16_t	mode;
+	uint8_t		version, format, aformat, forkoff;
+	uint32_t	uid, gid, nlink, gen;
+	uint64_t	size, nblocks, nextents, anextents;
+	uint64_t	atime, mtime, ctime, crtime;	/* ns since 1970, as int64_t */
+	uint16_t	flags;
+	uint64_t	flags2;
+};
+
+/* Read inode @ino into @dino (inode_size bytes); 0 or -errno. */
+int xls_fsview_read_inode(const struct xls_fsview *v, uint64_t ino, uint8_t *dino,
+			  bool *written);
+
+/* The core of the inode in @dino. */
+void xls_fsview_core(const struct xls_geometry *g, const uint8_t *dino,
+		     struct xls_inode_core *c);
+
+/*
+ * Is inode @ino allocated in the inode btree of its AG, as xfs_repair
+ * finds it: 1 yes, 0 no, -1 cannot tell.
+ */
+int xls_fsview_inode_allocated(const struct xls_fsview *v, uint64_t ino);
+
+/* Is the inode free (no magic, or mode 0)? */
+bool xls_inode_core_free(const struct xls_inode_core *c);
+
+/*
+ * Every entry of directory @ino ("." and ".." left out) to @fn; *@parent
+ * gets its parent where the view says (shortform header or ".."), else 0.
+ * Returns the problems found (XLS_DIRP_*, and XLS_FSVIEW_* below); a
+ * directory that is not one (free inode, not S_IFDIR) has no entries.
+ */
+/* The data fork of inode @dino: where it is, and *@len its bytes. */
+const uint8_t *xls_fsview_data_fork(const struct xls_geometry *g, const uint8_t *dino,
+				    uint32_t *len);
+
+#define XLS_FSVIEW_NOT_DIR	(1u << 16)
+#define XLS_FSVIEW_TOO_BIG	(1u << 17)	/* a bound was reached */
+#define XLS_FSVIEW_UNREADABLE	(1u << 18)
+uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *parent,
+			xls_dirent_fn fn, void *ctx);
+
+/* The attr fork of inode @dino, or NULL when it has none. */
+const uint8_t *xls_fsview_attr_fork(const struct xls_geometry *g, const uint8_t *dino,
+				    uint32_t *len);
+
+/*
+ * Every attr of inode @ino to @fn: the shortform fork, or the leaf blocks
+ * its attr fork maps (node blocks hold none).  Problems as xls_fsview_dir.
+ */
+uint32_t xls_fsview_attrs(const struct xls_fsview *v, uint64_t ino, xls_xattr_fn fn,
+			  void *ctx);
+
+/* The daddr of filesystem block @fsb (agno << agblklog | agbno), -1 if none. */
+int64_t xls_fsb_to_daddr(const struct xls_geometry *g, uint64_t fsb);
+
+#endif /* XLS_FSVIEW_H */

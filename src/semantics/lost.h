@@ -1,0 +1,102 @@
+/*
+ * Semantics stage: what zeroing the log (xfs_repair -L) would lose -- the
+ * net difference between the filesystem as recovery leaves it and as it
+ * is on the device, in names.
+ *
+ * Recovery is run once (recover/), its replays taken into an overlay of
+ * directory blocks, bmap btree blocks and inode clusters (replay/overlay.h,
+ * bounded).  Then every directory and inode that a replayed item touches
+ * is read twice, from the device and through the overlay
+ * (semantics/fsview.h), and compared: directory entries (name -> inode),
+ * inode cores, xattrs and parent pointers.  On the device side an entry whose inode is free is left
+ * out, as xfs_repair removes it.  An entry created and removed within the
+ * log, or already on disk, is no difference.
+ */
+#ifndef XLS_LOST_H
+#define XLS_LOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/err.h"
+#include "log/log.h"
+#include "recover/recover.h"
+#include "replay/overlay.h"
+#include "source/source.h"
+
+struct xls_lost_dirent {
+	uint64_t	dir;
+	uint64_t	ino;		/* the entry's inode */
+	bool		add;		/* replay adds it (else removes it) */
+	const char	*name;		/* as stored */
+	const char	*dir_path;	/* "/a/b", or NULL when unknown */
+};
+
+struct xls_lost_change {
+	const char	*field;		/* "mode", "size", "nlink", "mtime", ... */
+	uint64_t	disk;
+	uint64_t	recovered;
+};
+
+struct xls_lost_inode {
+	uint64_t	ino;
+	const char	*what;		/* "created", "freed", "changed" */
+	const char	*path;		/* or NULL */
+	uint16_t	mode;		/* as recovered (as on disk when freed) */
+	uint32_t	nchanges;
+	const struct xls_lost_change *changes;
+};
+
+/* An xattr, or a parent pointer, that replay sets, removes or replaces. */
+struct xls_lost_xattr {
+	uint64_t	ino;
+	const char	*name;		/* "user.name"; a parent pointer's entry name */
+	const char	*op;		/* "add", "remove", "replace" */
+	uint64_t	parent;		/* a parent pointer's directory, else 0 */
+	const char	*path;
+};
+
+/* A committed-or-not transaction recovery drops anyway, an intent left. */
+struct xls_lost_apart {
+	const char	*kind;		/* "discarded", "corrupt", or the intent's */
+	uint32_t	tid;
+	uint64_t	lsn;
+	uint64_t	id;
+	char		what[160];
+};
+
+struct xls_lost_summary {
+	uint64_t	dirents_added, dirents_removed;
+	uint64_t	inodes_changed, inodes_created, inodes_freed;
+	uint64_t	xattrs_changed;
+	uint64_t	dirs_compared, inodes_compared;
+	uint64_t	metadata_bytes;		/* dirty bytes recovery writes */
+	uint64_t	trans_replayed, trans_discarded, intents_pending;
+	bool		recovery_fails;
+	char		fail_why[XLS_RECOVER_WHY];
+	bool		overlay_full;		/* the bound was hit: approximate */
+	uint64_t	overlay_bytes, overlay_max;
+	uint32_t	dir_problems;		/* XLS_DIRP_* and XLS_FSVIEW_* seen */
+};
+
+struct xls_lost;
+
+/* NULL with @err set when out of memory. */
+struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t overlay_max,
+			      struct xls_error *err);
+void xls_lost_free(struct xls_lost *l);
+
+/*
+ * Recover the log of @src (findings to @report) and compare.  0, or -1
+ * with @err set.
+ */
+int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_tail *ht,
+		 const struct xls_report_sink *report, struct xls_error *err);
+
+const struct xls_lost_summary *xls_lost_summary(const struct xls_lost *l);
+/* The results, in inode order (dirents: by directory, then name). */
+const struct xls_lost_dirent *xls_lost_dirents(const struct xls_lost *l, uint32_t *n);
+const struct xls_lost_inode *xls_lost_inodes(const struct xls_lost *l, uint32_t *n);
+const struct xls_lost_xattr *xls_lost_xattrs(const struct xls_lost *l, uint32_t *n);
+const struct xls_lost_apart *xls_lost_aparts(const struct xls_lost *l, uint32_t *n);
+
+#endif /* XLS_LOST_H */

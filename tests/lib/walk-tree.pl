@@ -1,0 +1,28 @@
+#!/usr/bin/perl
+# walk-tree.pl MNT: every directory entry of the mounted tree, one per
+# line, "DIRINO<TAB>NAME<TAB>INO" (decimal), sorted; "." and "..", and
+# lost+found at the root with all below it, left out.  Independent of
+# xfs_logscope: it reads the tree through the kernel.
+use strict;
+use warnings;
+
+my $root = shift or die "usage: walk-tree.pl MNT\n";
+my @out;
+my @todo = ($root);
+my %seen;
+while (@todo) {
+	my $dir = shift @todo;
+	my @st = lstat($dir) or die "$dir: $!";
+	my $dino = $st[1];
+	next if $seen{$dino}++;
+	opendir(my $dh, $dir) or die "$dir: $!";
+	for my $name (readdir $dh) {
+		next if $name eq '.' || $name eq '..';
+		next if $dir eq $root && $name eq 'lost+found';
+		my @s = lstat("$dir/$name") or die "$dir/$name: $!";
+		push @out, "$dino\t$name\t$s[1]";
+		push @todo, "$dir/$name" if -d _;
+	}
+	closedir $dh;
+}
+print "$_\n" for sort @out;

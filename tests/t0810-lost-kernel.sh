@@ -1,0 +1,220 @@
+#!/bin/sh
+# lost against the kernel and xfs_repair -L (root and loop devices only;
+# skipped otherwise).
+#
+# For each journal -- the bundled dirty images, and journals made here by
+# the machine's kernel, which are in no repository -- copy A is mounted
+# (the kernel recovers it), copy B is repaired with xfs_repair -L (the log
+# zeroed); both trees are walked through the kernel (directory inode ->
+# {name: inode}, lost+found at the root aside) by tests/lib/walk-tree.pl,
+# which shares no code with xfs_logscope, and so are their xattrs
+# (tests/lib/walk-xattrs.pl, getfattr).  The entries and the xattrs that
+# differ must be those `lost` reports: recall and precision are printed,
+# and must be at least 95% each.  With XFSPROGS_NEW (a built xfsprogs >= 6.10 tree), a
+# parent-pointer filesystem (mkfs -n parent=1) is made and checked too.
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$XLS_TOP/tests/lib/images.sh"
+
+MNT=$TRASH/mnt
+LOOPDEV=
+cleanup() {
+	if mountpoint -q "$MNT" 2>/dev/null; then
+		umount "$MNT" 2>/dev/null || umount -l "$MNT"
+	fi
+	[ -n "$LOOPDEV" ] && losetup -d "$LOOPDEV" 2>/dev/null
+	rm -rf "$TRASH"
+}
+trap cleanup EXIT
+mkdir "$MNT"
+
+# score NAME IMG [LOG]: A, B, lost; the scores in NAME.score, fails under
+# 95%.  REPAIR is the xfs_repair to use.
+REPAIR=xfs_repair
+score() {
+	name=$1 img=$2 log=${3:-}
+	lopt= mopt=loop
+	cp --sparse=always "$img" "$name.a" && cp --sparse=always "$img" "$name.b" || return 1
+	if [ -n "$log" ]; then
+		cp --sparse=always "$log" "$name.la" && cp --sparse=always "$log" "$name.lb" || return 1
+		lopt="-l $log"
+	fi
+	# shellcheck disable=SC2086
+	"$XLS" lost --json $lopt "$img" >"$name.lost" || [ $? -eq 1 ] || return 1
+	if [ -n "$log" ]; then
+		LOOPDEV=$(losetup -f --show "$name.la") || return 1
+		mopt=loop,logdev=$LOOPDEV
+	fi
+	mount -t xfs -o "$mopt" "$name.a" "$MNT" || return 1
+	perl "$XLS_TOP/tests/lib/walk-tree.pl" "$MNT" >"$name.awalk" &&
+	perl "$XLS_TOP/tests/lib/walk-xattrs.pl" "$MNT" >"$name.axattrs"
+	umount "$MNT" || return 1
+	[ -n "$LOOPDEV" ] && { losetup -d "$LOOPDEV"; LOOPDEV=; }
+	if [ -n "$log" ]; then
+		"$REPAIR" -L -l "$name.lb" "$name.b" >"$name.repair" 2>&1
+		LOOPDEV=$(losetup -f --show "$name.lb") || return 1
+		mopt=loop,ro,logdev=$LOOPDEV
+	else
+		"$REPAIR" -L "$name.b" >"$name.repair" 2>&1
+		mopt=loop,ro
+	fi
+	mount -t xfs -o "$mopt" "$name.b" "$MNT" || return 1
+	perl "$XLS_TOP/tests/lib/walk-tree.pl" "$MNT" >"$name.bwalk" &&
+	perl "$XLS_TOP/tests/lib/walk-xattrs.pl" "$MNT" >"$name.bxattrs"
+	umount "$MNT" || return 1
+	[ -n "$LOOPDEV" ] && { losetup -d "$LOOPDEV"; LOOPDEV=; }
+	rm -f "$name.a" "$name.b" "$name.la" "$name.lb"
+	perl "$XLS_TOP/tests/lib/lost-score.pl" "$name.awalk" "$name.bwalk" "$name.lost" >"$name.score"
+	perl "$XLS_TOP/tests/lib/lost-xattr-score.pl" "$name.axattrs" "$name.bxattrs" \
+		"$name.lost" >"$name.xscore"
+	perl -ne 'exit(!(/recall ([\d.]+)% precision ([\d.]+)%/ && $1 >= 95 && $2 >= 95))' "$name.score" &&
+	perl -ne 'exit(!(/recall ([\d.]+)% precision ([\d.]+)%/ && $1 >= 95 && $2 >= 95))' "$name.xscore"
+}
+
+# A workload of the kind lost must follow: creates, hard links, renames
+# within and across directories, unlinks, mkdir and rmdir, xattrs, a
+# directory grown to BIG entries, fsyncs; halfway, a freeze writes
+# everything back (the disk then holds the first half, the log the rest,
+# which also removes and renames what the disk holds); at the end the
+# filesystem is shut down with its log unflushed.
+workload() {
+	m=$1 n=$2 big=$3
+	mkdir "$m/d1" "$m/d2" "$m/big" "$m/gone"
+	for i in $(seq 1 "$big"); do
+		: >"$m/big/a-rather-long-name-to-fill-directory-blocks-quickly-$i"
+	done
+	for i in $(seq 1 "$n"); do
+		if [ "$i" -eq $((n / 2)) ]; then
+			xfs_freeze -f "$m" && xfs_freeze -u "$m"
+		fi
+		if [ "$i" -gt $((n / 2)) ] && [ $((i % 3)) -eq 0 ]; then
+			rm -f "$m/d1/f$((i - n / 2))" "$m/big/a-rather-long-name-to-fill-directory-blocks-quickly-$i"
+			mv "$m/d2/link$((i - n / 2))" "$m/d1/back$i" 2>/dev/null
+		fi
+		: >"$m/d1/f$i"
+		[ $((i % 4)) -eq 0 ] && ln "$m/d1/f$i" "$m/d2/link$i"
+		[ $((i % 5)) -eq 0 ] && mv "$m/d1/f$((i - 2))" "$m/d2/moved$i" 2>/dev/null
+		[ $((i % 6)) -eq 0 ] && mv "$m/d1/f$((i - 1))" "$m/d1/renamed$i" 2>/dev/null
+		[ $((i % 7)) -eq 0 ] && rm -f "$m/d1/f$((i - 3))"
+		[ $((i % 9)) -eq 0 ] && { mkdir "$m/d2/sub$i"; : >"$m/d2/sub$i/x"; }
+		[ $((i % 18)) -eq 0 ] && rm -rf "$m/d2/sub$((i - 9))"
+		[ $((i % 10)) -eq 0 ] && setfattr -n user.a$i -v "value$i" "$m/d1/f$i" 2>/dev/null
+		: >"$m/big/more-$i"
+		[ $((i % 25)) -eq 0 ] && xfs_io -c fsync "$m/d1" "$m/d2" "$m/big" "$m"
+	done
+	: >"$m/gone/file" && rm -rf "$m/gone"
+	xfs_io -c fsync "$m/d1" "$m/d2"
+	# the last changes only in the log
+	for i in $(seq 1 20); do : >"$m/d2/last$i"; done
+	xfs_io -c fsync "$m/d2"
+}
+
+# Churn over what the disk holds: four directories of 1500 files written
+# back by a freeze, then renames out of one, unlinks in another, creates in
+# a third that is then removed whole (its inode chunks freed: recovery
+# skips the cancelled clusters' inode items), xattrs removed.
+churn() {
+	m=$1
+	mkdir "$m/a" "$m/b" "$m/c" "$m/d"
+	for d in a b c d; do
+		for i in $(seq 1 1500); do : >"$m/$d/file-with-a-name-$i"; done
+	done
+	for i in $(seq 1 300); do setfattr -n user.x -v "$i" "$m/a/file-with-a-name-$i"; done
+	xfs_freeze -f "$m" && xfs_freeze -u "$m"
+	for r in 1 2 3 4 5 6; do
+		for i in $(seq "$r" 6 1500); do
+			mv "$m/a/file-with-a-name-$i" "$m/b/moved-$r-$i" 2>/dev/null
+			rm -f "$m/c/file-with-a-name-$i"
+			: >"$m/d/new-$r-$i"
+			[ $((i % 50)) -eq 0 ] && xfs_io -c fsync "$m/a" "$m/b" "$m/c" "$m/d"
+		done
+		setfattr -x user.x "$m/b/moved-$r-$r" 2>/dev/null
+	done
+	rm -rf "$m/d"
+	mkdir "$m/e"
+	for i in $(seq 1 200); do : >"$m/e/late$i"; done
+	xfs_io -c fsync "$m/e" "$m"
+}
+
+# fresh_churn NAME: a 1 GiB filesystem, 64 MiB log, churn, shut down.
+fresh_churn() {
+	truncate -s 1G "$1.img" && mkfs.xfs -q -f -l size=64m "$1.img" || return 1
+	mount -o loop "$1.img" "$MNT" || return 1
+	churn "$MNT"
+	xfs_io -x -c 'shutdown -f' "$MNT"
+	umount "$MNT"
+}
+
+# fresh NAME BIG MKFS...: a new journal written by this kernel.
+fresh() {
+	name=$1 big=$2
+	shift 2
+	truncate -s 512M "$name.img" && "$@" -q -f -l size=64m "$name.img" || return 1
+	mount -o loop "$name.img" "$MNT" || return 1
+	workload "$MNT" 400 "$big"
+	xfs_io -x -c 'shutdown -f' "$MNT"
+	umount "$MNT"
+	"$XLS" info "$name.img" | grep -q 'state *dirty'
+}
+
+can_mount=false
+why="needs root, losetup, xfs_io, xfs_repair and XFS on loop devices"
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && command -v xfs_io >/dev/null &&
+   command -v xfs_repair >/dev/null && command -v mountpoint >/dev/null &&
+   [ -e /dev/loop-control ]; then
+	cp --sparse=always "$(image clean)" probe.img &&
+		mount -o loop,ro probe.img "$MNT" 2>/dev/null && umount "$MNT" && can_mount=true
+	rm -f probe.img
+fi
+
+# The scores of NAME, as TAP comments, whether the test passed or not.
+show() {
+	[ -f "$1.score" ] || return 0
+	echo "# $1: $(head -1 "$1.score")"
+	sed -n '2,6s/^/#   /p' "$1.score"
+	[ -f "$1.xscore" ] || return 0
+	echo "# $1: $(head -1 "$1.xscore")"
+	sed -n '2,6s/^/#   /p' "$1.xscore"
+}
+
+if $can_mount; then
+	for name in dir4k dir64k logsu256k wrapped unlinked; do
+		test_expect_success "lost: $name, what the kernel and xfs_repair -L leave differently" \
+			"score $name \$(image $name)"
+		show $name
+	done
+	test_expect_success 'lost: extlog (external log)' '
+		score extlog $(image extlog) $(image extlog-log)
+	'
+	show extlog
+	test_expect_success 'lost: a fresh kernel journal, 4 KiB directories' '
+		fresh fresh4k 300 mkfs.xfs && score fresh4k fresh4k.img
+	'
+	show fresh4k
+	test_expect_success 'lost: a fresh kernel journal, 64 KiB directories' '
+		fresh fresh64k 3000 mkfs.xfs -n size=65536 && score fresh64k fresh64k.img
+	'
+	show fresh64k
+	test_expect_success 'lost: a fresh kernel journal churning what the disk holds' '
+		fresh_churn churn && score churn churn.img
+	'
+	show churn
+	if [ -n "${XFSPROGS_NEW:-}" ] && [ -x "$XFSPROGS_NEW/mkfs/mkfs.xfs" ] &&
+	   [ -x "$XFSPROGS_NEW/repair/xfs_repair" ]; then
+		# parent pointers: the system's xfs_repair (6.1) does not know them
+		for name in pptr pptr64k; do
+			test_expect_success "lost: $name (parent pointers), against xfs_repair 6.10+" \
+				"REPAIR=\$XFSPROGS_NEW/repair/xfs_repair score $name \$(image $name)"
+			show $name
+		done
+		test_expect_success 'lost: a fresh kernel journal with parent pointers' '
+			fresh freshpp 1000 "$XFSPROGS_NEW/mkfs/mkfs.xfs" -n parent=1 &&
+			REPAIR=$XFSPROGS_NEW/repair/xfs_repair score freshpp freshpp.img
+		'
+		show freshpp
+	else
+		test_skip 'lost: parent pointers' "XFSPROGS_NEW (an xfsprogs >= 6.10 build tree) not set"
+	fi
+else
+	test_skip 'lost against the kernel' "$why"
+fi
+test_done

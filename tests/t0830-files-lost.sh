@@ -1,0 +1,172 @@
+#!/bin/sh
+# files and lost on the bundled kernel journals, against what their
+# workloads did (tests/images/NAME.txt; emulated here in Perl, sharing no
+# code with xfs_logscope), and owners and --ino on bufs, trans, recover and
+# history.
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$XLS_TOP/tests/lib/images.sh"
+
+count() { grep -c "\"event\":\"$1\"" "$2" || true; }
+
+# The dir4k workload (wl_dir4k in tests/images/dir4k.txt): each step is
+# fsynced, so each lands in a checkpoint of its own and files sees it.
+perl -e '
+	my (%a, %b, $mv, $rm);
+	for my $i (1 .. 300) {
+		$a{sprintf "file-%05d", $i} = 1;
+		$b{sprintf "other-%05d-with-a-longer-name", $i} = 1 if $i % 3 == 0;
+		if ($i % 5 == 0) { my $n = sprintf "file-%05d", $i - 2; $rm++ if delete $a{$n} }
+		if ($i % 7 == 0 && $a{sprintf "file-%05d", $i - 3}) {
+			delete $a{sprintf "file-%05d", $i - 3}; $b{"renamed-$i"} = 1; $mv++;
+		}
+		my $o = sprintf "other-%05d-with-a-longer-name", $i - $i % 3;
+		if ($i % 11 == 0 && $b{$o}) { delete $b{$o}; $b{"o$i"} = 1; $mv++ }
+	}
+	for (my $i = 10; $i <= 300; $i += 10) { $rm++ if delete $a{sprintf "file-%05d", $i} }
+	print "creates 402 moves $mv removes $rm\n";
+' >dir4k.expect
+
+test_expect_success 'files: dir4k, every create, rename and unlink of its workload' '
+	"$XLS" files --json $(image dir4k) >dir4k.files &&
+	echo "creates $(count dirent_add dir4k.files) moves $(count dirent_move dir4k.files) removes $(count dirent_remove dir4k.files)" >dir4k.got &&
+	test_cmp dir4k.expect dir4k.got &&
+	test "$(( $(count created dir4k.files) + $(count reused dir4k.files) ))" -eq 402
+'
+# alpha's block (daddr 0x78) as if written back after the log: a dir3
+# block header with an LSN past the head, so its state before its first
+# item is unknown.  That item converts alpha from shortform: its entries
+# leave the fork and enter the block, which must still be no event.
+test_expect_success 'files: a block the disk holds a later state of gives the same events' '
+	cp --sparse=always $(image dir4k) newer.img &&
+	perl -e "open(my \$f, \"+<\", \"newer.img\") or die;
+		 sysseek(\$f, 0x78 * 512, 0); syswrite(\$f, pack(\"N\", 0x58444233));
+		 sysseek(\$f, 0x78 * 512 + 16, 0); syswrite(\$f, pack(\"NN\", 1, 0xfffff));" &&
+	"$XLS" files --json newer.img >newer.files &&
+	echo "creates $(count dirent_add newer.files) moves $(count dirent_move newer.files) removes $(count dirent_remove newer.files)" >newer.got &&
+	test_cmp dir4k.expect newer.got
+'
+test_expect_success 'files: names and paths of the events' '
+	grep -q "\"event\":\"dirent_move\".*\"path\":\"/beta/renamed-7\".*\"name\":\"file-00004\".*\"new_name\":\"renamed-7\"" dir4k.files &&
+	grep -q "\"event\":\"dirent_add\".*\"path\":\"/alpha\".*\"dir\":\"0x80\",\"name\":\"alpha\"" dir4k.files
+'
+test_expect_success 'files --path and --ino keep the events of a subtree and of one inode' '
+	"$XLS" files --json --path=/beta $(image dir4k) >beta.files &&
+	test -s beta.files && ! grep -v "\"path\":\"/beta" beta.files &&
+	"$XLS" files --json --ino=0x83 $(image dir4k) >ino.files &&
+	test -s ino.files && ! grep -v "\"ino\":\"0x83\"\\|\"dir\":\"0x83\"\\|\"new_dir\":\"0x83\"" ino.files
+'
+test_expect_success 'files: text and CSV, one header its rows match' '
+	"$XLS" files $(image dir4k) >dir4k.txt && head -1 dir4k.txt | grep -q "SEQ.*EVENT.*PATH.*DETAIL" &&
+	"$XLS" files --csv $(image dir4k) >dir4k.csv &&
+	test "$(awk -F, "{ print NF }" dir4k.csv | sort -u | wc -l)" -eq 1 ||
+	{ awk -F, "{ print NF }" dir4k.csv | sort | uniq -c; false; }
+'
+
+# pptr (tests/images/pptr.txt, wl_pptr): after the freeze, xattrs in every
+# form -- 2 shortform, 40 in a leaf (one removed in the same checkpoint),
+# 400 (node form), 1 remote -- and every new inode's parent pointer.
+test_expect_success 'files: pptr, xattrs of every form and parent pointers' '
+	"$XLS" files --json $(image pptr) >pptr.files &&
+	test "$(count xattr_set pptr.files)" -eq 442 &&
+	grep -q "\"event\":\"xattr_set\".*\"name\":\"user.remote\"" pptr.files &&
+	grep -q "\"event\":\"xattr_set\".*\"name\":\"trusted.root\"" pptr.files &&
+	! grep -q "\"name\":\"user.leaf7\"" pptr.files &&
+	test "$(count pptr_set pptr.files)" -ge "$(count created pptr.files)"
+'
+test_expect_success 'files: pptr64k, 300 renames and 300 unlinks in a node-form 64 KiB directory' '
+	"$XLS" files --json $(image pptr64k) >pptr64k.files &&
+	test "$(count dirent_move pptr64k.files)" -eq 300 &&
+	test "$(count dirent_remove pptr64k.files)" -eq 300 &&
+	test "$(count xattr_set pptr64k.files)" -eq 300 &&
+	test "$(count pptr_remove pptr64k.files)" -eq 600
+'
+
+test_expect_success 'lost: dir4k, the whole workload in the log: every entry an add' '
+	"$XLS" lost --json $(image dir4k) >dir4k.lost &&
+	head -1 dir4k.lost | grep -q "\"kind\":\"summary\",\"dirents_added\":316,\"dirents_removed\":0" &&
+	test "$(grep -c "\"kind\":\"lost_dirent\"" dir4k.lost)" -eq 316 &&
+	grep -q "\"kind\":\"lost_dirent\",\"dir\":\"0x80\",\"path\":\"/\",\"name\":\"alpha\",\"ino\":\"0x83\",\"op\":\"add\"" dir4k.lost
+'
+test_expect_success 'lost: pptr, xattrs and parent pointers' '
+	"$XLS" lost --json $(image pptr) >pptr.lost &&
+	grep -q "\"kind\":\"lost_xattr\".*\"name\":\"user.remote\",\"op\":\"add\"" pptr.lost &&
+	grep -q "\"kind\":\"lost_xattr\".*\"parent\":\"0x83\",\"op\":\"add\"" pptr.lost
+'
+test_expect_success 'lost: a bare log has no filesystem to compare with (usage)' '
+	"$XLS" copy $(image dir4k) bare.log &&
+	test_expect_code 2 "$XLS" lost -f bare.log
+'
+test_expect_success 'lost --csv: one row per entry under one header' '
+	"$XLS" lost --csv $(image dir4k) >dir4k.lostcsv &&
+	head -1 dir4k.lostcsv | grep -qx "dir,path,name,ino,op" &&
+	test "$(wc -l <dir4k.lostcsv)" -eq 317
+'
+
+# owners, from the v5 headers the log holds
+test_expect_success 'bufs: owners of directory blocks, btrees, AG headers and inode clusters' '
+	"$XLS" bufs --json $(image dir4k) >dir4k.bufs &&
+	grep -q "\"type\":\"dir_block\".*\"owner\":\"dir\",\"agno\":0,\"owner_ino\":\"0x83\"" dir4k.bufs &&
+	grep -q "\"type\":\"btree\".*\"owner\":\"btree\",\"btree\":\"finobt\",\"agno\":0" dir4k.bufs &&
+	grep -q "\"type\":\"agf\".*\"owner\":\"agf\",\"agno\":1" dir4k.bufs &&
+	"$XLS" bufs --json $(image unlinked) | grep -q "\"type\":\"dino\".*\"owner\":\"inodes\".*\"ino_first\":\"0xc0\",\"ino_last\":\"0xdf\""
+'
+# alpha (0x83) is a block-form directory at the end: each of its entries
+# was logged in a region of its block, by its create or the conversion
+test_expect_success 'bufs -v: the entries of logged regions hold every entry alpha ends with' '
+	"$XLS" bufs -v --type=dir $(image dir4k) >dir4k.bufsv &&
+	sed -n "s/^      entry  offset .* ino 0x[0-9a-f]*  \(.*\)$/\"name\":\"\1\"/p" dir4k.bufsv |
+		sort -u >names &&
+	grep "\"kind\":\"lost_dirent\",\"dir\":\"0x83\"" dir4k.lost |
+		grep -o "\"name\":\"[^\"]*\"" | sort -u >alpha &&
+	test "$(wc -l <alpha)" -gt 100 &&
+	comm -23 alpha names >missing && test_cmp /dev/null missing &&
+	! grep -q "\"name\":\"\.\.\?\"" names &&
+	grep -q "^      entry  offset .* ino 0x84  file-00001$" dir4k.bufsv &&
+	"$XLS" bufs -v --json --type=dir $(image dir4k) >dir4k.bufsvj &&
+	grep -q "\"dirents\":\[{\"offset\":96,\"ino\":\"0x84\",\"name\":\"file-00001\"}" dir4k.bufsvj &&
+	grep -q "\"dirents_total\":" dir4k.bufsvj
+'
+test_expect_success 'bufs --ino: only the buffers of that inode' '
+	"$XLS" bufs --json --ino=0x83 $(image dir4k) >ino.bufs && test -s ino.bufs &&
+	! grep -v "\"owner_ino\":\"0x83\"\\|\"ino_first\":\"0x80\"" ino.bufs
+'
+test_expect_success 'trans, recover and history --ino' '
+	"$XLS" trans --json --ino=0x84 $(image dir4k) >ino.trans &&
+	grep -q "\"item\":\"inode\".*\"ino\":\"0x84\"" ino.trans &&
+	! grep "\"kind\":\"item\"" ino.trans | grep "\"item\":\"inode\"" | grep -v "\"ino\":\"0x84\"" &&
+	"$XLS" recover --json --ino=0x84 $(image dir4k) >ino.recover &&
+	grep -q "\"kind\":\"ritem\".*\"ino\":\"0x84\"" ino.recover &&
+	"$XLS" history --json --ino=0x84 $(image dir4k) >ino.history &&
+	grep -q "\"kind\":\"appearance\"" ino.history &&
+	"$XLS" history --blkno=0x80 $(image dir4k) >blk.history &&
+	"$XLS" history --ino=0x84 $(image dir4k) >ino.h &&
+	grep -q "daddr 0x80 " ino.h &&
+	test "$(grep -c "ino 0x84 in buffer" ino.h)" -lt "$(grep -c "in buffer 0x80" blk.history)"
+'
+# A data device whose directory blocks, inode clusters and btree blocks
+# hold garbage: lost and files read them (fsview, names, the baselines),
+# and must give findings or an answer, never a crash or a hang.
+test_expect_success 'lost and files on a data device of hostile metadata: no crash, no hang' '
+	for seed in 1 2 3 4 5 6; do
+		cp --sparse=always $(image dir4k) hostile.img &&
+		perl -e "
+			srand($seed);
+			open(my \$f, \"+<\", \"hostile.img\") or die;
+			# the root and alpha inode clusters, alpha and beta blocks, AG btrees
+			for my \$d (0x80, 0x78, 0x70, 0x40070, 0x40078, 0x40080, 0x18, 0x20, 0x10, 0x8) {
+				for (1 .. 40) {
+					my \$off = \$d * 512 + int(rand(4096));
+					sysseek(\$f, \$off, 0);
+					syswrite(\$f, chr(int(rand(256))) x (1 + int(rand(3))));
+				}
+			}" &&
+		for cmd in lost "lost --json" files "files --json"; do
+			timeout 60 "$XLS" $cmd hostile.img >/dev/null 2>err
+			rc=$?
+			if [ $rc -gt 4 ] || grep -q "Sanitizer\|runtime error" err; then
+				echo "seed $seed: $cmd: exit $rc"; cat err; return 1
+			fi
+		done || return 1
+	done
+'
+test_done

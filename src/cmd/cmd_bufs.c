@@ -36,7 +36,7 @@ static const struct xls_column buf_columns[] = {
 #define SVG_TOP_DEFAULT	10
 
 /* -v: the directory entries whole inside a directory buffer's regions */
-#define DIRENTS_MAX	1024
+#define DIRENTS_MAX	XLS_DIRENTS_LIST_MAX
 
 struct bufs_ctx {
 	struct xls_cmd		*c;
@@ -133,8 +133,6 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 		xls_describe_buf_regions(&bc->ba, it, fs);
 		if (bc->nents)
 			xls_describe_dirents(bc->fents, bc->nents, fs);
-		if (bc->nents > XLS_DIRENTS_LIST_MAX)
-			xls_field_uint(fs, "dirents_total", bc->nents);
 	}
 	if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_table_row(&c->out, buf_columns, NCOLS, fs);

@@ -85,10 +85,10 @@ struct xls_dirent_field {
 
 /*
  * bufs -v: "dirents", the directory entries whole inside logged regions:
- * at most XLS_DIRENTS_LIST_MAX, which keeps a JSON line of a 64 KiB
- * directory block within the writer's line.
+ * all of them, as a 64 KiB directory block holds at most 4096 (16 bytes is
+ * the smallest entry, xfs_dir2_data_entsize).
  */
-#define XLS_DIRENTS_LIST_MAX	128
+#define XLS_DIRENTS_LIST_MAX	4096
 void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
 			  struct xls_fieldset *fs);
 

@@ -23,7 +23,9 @@ void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 	o->layout = NULL;
 	o->csv_unplaced = 0;
 	o->len = 0;
+	o->line_start = 0;
 	o->limit = XLS_LINE_MAX;
+	o->written = 0;
 }
 
 static const void *list_elem(const struct xls_field *fld, uint32_t i)
@@ -91,15 +93,39 @@ void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
 }
 
 /*
+ * A line has reached XLS_LINE_MAX: write out what the buffer holds, the
+ * line so far included, and go on at the start of the buffer.  Without a
+ * FILE (xls_field_format_json) there is nowhere to write: false, and the
+ * line is cut.
+ */
+static bool out_spill(struct xls_out *o)
+{
+	if (!o->f)
+		return false;
+	fwrite(o->line, 1, o->len, o->f);
+	o->written += o->len;
+	o->len = 0;
+	o->line_start = 0;
+	o->limit = XLS_LINE_MAX;
+	return true;
+}
+
+/*
  * Line buffer appenders: JSON output is the hot path of "bufs --json" and
  * "trans --json", so it is formatted by hand, not by stdio per character.
- * A line that would overflow the buffer is cut (never overrun); no field
- * set comes near 64 KiB.
  */
 static void out_mem(struct xls_out *o, const char *p, size_t n)
 {
-	if (n > o->limit - o->len)
-		n = o->limit - o->len;
+	while (n > o->limit - o->len) {
+		size_t room = o->limit - o->len;
+
+		memcpy(o->line + o->len, p, room);
+		o->len += room;
+		p += room;
+		n -= room;
+		if (!out_spill(o))
+			return;
+	}
 	memcpy(o->line + o->len, p, n);
 	o->len += n;
 }
@@ -111,7 +137,7 @@ static void out_str(struct xls_out *o, const char *s)
 
 static void out_char(struct xls_out *o, char c)
 {
-	if (o->len < o->limit)
+	if (o->len < o->limit || out_spill(o))
 		o->line[o->len++] = c;
 }
 
@@ -147,8 +173,10 @@ static void out_end_line(struct xls_out *o)
 {
 	if (o->len > sizeof(o->line) - XLS_LINE_MAX) {
 		fwrite(o->line, 1, o->len, o->f);
+		o->written += o->len;
 		o->len = 0;
 	}
+	o->line_start = o->len;
 	o->limit = o->len + XLS_LINE_MAX;
 }
 
@@ -644,8 +672,17 @@ static void text_value(struct xls_out *o, const struct xls_field *fld)
 static void out_vtextf(struct xls_out *o, const char *fmt, va_list ap)
 {
 	size_t room = o->limit - o->len;
-	int w = xls_vsnprintf(o->line + o->len, room, fmt, ap);
+	va_list again;
+	int w;
 
+	va_copy(again, ap);
+	w = xls_vsnprintf(o->line + o->len, room, fmt, ap);
+	/* a sentence longer than the room left: once more in a fresh buffer */
+	if (w > 0 && (size_t)w >= room && o->len > o->line_start && out_spill(o)) {
+		room = o->limit - o->len;
+		w = xls_vsnprintf(o->line + o->len, room, fmt, again);
+	}
+	va_end(again);
 	if (w > 0)
 		o->len += (size_t)w < room ? (size_t)w : room - 1;
 }
@@ -681,10 +718,24 @@ void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
 	}
 }
 
-/* Pad what was written since @start to @width as printf's "%*s" does. */
-static void pad_from(struct xls_out *o, size_t start, int width)
+/* Where the next byte goes, counting what was written out. */
+static uint64_t out_pos(const struct xls_out *o)
 {
-	size_t vlen = o->len - start, want, pad;
+	return o->written + o->len;
+}
+
+/*
+ * Pad what was written since @pos (out_pos) to @width as printf's "%*s"
+ * does; not when the value was spilled (a table column never is).
+ */
+static void pad_from(struct xls_out *o, uint64_t pos, int width)
+{
+	size_t start, vlen, want, pad;
+
+	if (pos < o->written)
+		return;
+	start = (size_t)(pos - o->written);
+	vlen = o->len - start;
 
 	want = width < 0 ? (size_t)-(long)width : (size_t)width;
 	if (vlen >= want)
@@ -703,7 +754,7 @@ static void pad_from(struct xls_out *o, size_t start, int width)
 
 void xls_out_text_str(struct xls_out *o, const char *s, int width)
 {
-	size_t start = o->len;
+	uint64_t start = out_pos(o);
 
 	out_str(o, s);
 	pad_from(o, start, width);
@@ -711,7 +762,7 @@ void xls_out_text_str(struct xls_out *o, const char *s, int width)
 
 void xls_out_text_uint(struct xls_out *o, uint64_t v, int width)
 {
-	size_t start = o->len;
+	uint64_t start = out_pos(o);
 
 	out_u64(o, v);
 	pad_from(o, start, width);
@@ -719,10 +770,8 @@ void xls_out_text_uint(struct xls_out *o, uint64_t v, int width)
 
 void xls_out_text_end(struct xls_out *o)
 {
-	size_t start = o->limit - XLS_LINE_MAX;
-
 	/* a table's last column is padded: no line ends in spaces */
-	while (o->len > start && o->line[o->len - 1] == ' ')
+	while (o->len > o->line_start && o->line[o->len - 1] == ' ')
 		o->len--;
 	out_char(o, '\n');
 	out_end_line(o);
@@ -758,7 +807,7 @@ void xls_out_table_heading(struct xls_out *o, const struct xls_column *cols,
 /* @fld's text, or "-" for none, padded to @width as printf's "%*s" pads. */
 static void table_cell(struct xls_out *o, const struct xls_field *fld, int width)
 {
-	size_t start = o->len;
+	uint64_t start = out_pos(o);
 
 	if (fld)
 		text_value(o, fld);
@@ -798,7 +847,9 @@ int xls_out_finish(struct xls_out *o)
 	}
 	if (o->len)
 		fwrite(o->line, 1, o->len, o->f);
+	o->written += o->len;
 	o->len = 0;
+	o->line_start = 0;
 	o->limit = XLS_LINE_MAX;
 	if (fflush(o->f) != 0 || ferror(o->f))
 		return -1;

@@ -25,8 +25,9 @@ struct xls_column {
 /*
  * Output lines are built in a buffer and written with fwrite a few hundred
  * KiB at a time, in every format: all output goes through here.  A line
- * longer than XLS_LINE_MAX is cut, never overrun; no field set comes near
- * it.
+ * longer than XLS_LINE_MAX is written out in pieces as it grows (so a
+ * JSON record is never cut); only a writer without a FILE, formatting into
+ * a caller's buffer, cuts it.
  */
 #define XLS_LINE_MAX	(64 * 1024)
 #define XLS_OUT_BUF	(4 * XLS_LINE_MAX)
@@ -52,7 +53,9 @@ struct xls_out {
 	const struct xls_csv_layout *layout;
 	uint64_t	csv_unplaced;	/* fields whose key is no column: a bug */
 	size_t		len;		/* bytes in line[] */
-	size_t		limit;		/* where the current line must end */
+	size_t		line_start;	/* where the current line starts in line[] */
+	size_t		limit;		/* line_start + XLS_LINE_MAX: spill beyond */
+	uint64_t	written;	/* bytes of line[] already written out */
 	char		line[XLS_OUT_BUF];
 };
 

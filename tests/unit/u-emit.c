@@ -2,6 +2,8 @@
  * The writers: JSON escaping (RFC 8259), CSV quoting (RFC 4180), number
  * formatting, and the text forms of every field kind.
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +273,48 @@ static void test_emit__json_lines_gather(struct tap *t)
 	free(got);
 }
 
+/* A record longer than a line's XLS_LINE_MAX is written whole, then the next. */
+static void test_emit__long_line_whole(struct tap *t)
+{
+	enum { N = 60000 };
+	static const struct xls_member bare[] = {
+		{ NULL, XLS_FIELD_UINT, 0, sizeof(uint32_t) },
+	};
+	static const struct xls_list vals = {
+		bare, 1, sizeof(uint32_t), NULL, NULL, "many",
+	};
+	static uint32_t v[N];
+	struct xls_fieldset fs;
+	struct xls_out *o = malloc(sizeof(*o));
+	char *got = NULL, *want = malloc((size_t)N * 8 + 64);
+	size_t size = 0, w = 0;
+	FILE *f = open_memstream(&got, &size);
+	bool ok = o && want && f;
+
+	for (uint32_t i = 0; ok && i < N; i++)
+		v[i] = i;
+	if (ok) {
+		xls_out_init(o, f, XLS_FMT_JSON);
+		xls_fields_reset(&fs);
+		xls_field_list(&fs, "l", &vals, v, N);
+		xls_out_record(o, "t", &fs);
+		xls_fields_reset(&fs);
+		xls_field_uint(&fs, "next", 1);
+		xls_out_record(o, "t", &fs);
+		ok = xls_out_finish(o) == 0;
+		fclose(f);
+		w = (size_t)sprintf(want, "{\"kind\":\"t\",\"l\":[");
+		for (uint32_t i = 0; i < N; i++)
+			w += (size_t)sprintf(want + w, "%s%u", i ? "," : "", i);
+		w += (size_t)sprintf(want + w, "]}\n{\"kind\":\"t\",\"next\":1}\n");
+	}
+	tap_ok(t, ok && w > XLS_OUT_BUF && size == w && memcmp(got, want, w) == 0,
+	       "a %zu-byte JSON record is written whole, and the next after it", w);
+	free(got);
+	free(want);
+	free(o);
+}
+
 int main(void)
 {
 	struct tap t = { 0 };
@@ -279,6 +323,7 @@ int main(void)
 	test_emit__json_numbers(&t);
 	test_emit__lists(&t);
 	test_emit__json_lines_gather(&t);
+	test_emit__long_line_whole(&t);
 	test_emit__csv_quoting(&t);
 	test_emit__text_pairs(&t);
 	test_emit__full_field_set_fits_a_line(&t);

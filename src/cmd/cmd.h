@@ -17,6 +17,7 @@
 #include "report/describe.h"
 #include "report/emit.h"
 #include "report/svg.h"
+#include "report/svgchart.h"
 
 struct xls_options {
 	struct xls_source_opts	src;
@@ -26,6 +27,7 @@ struct xls_options {
 	bool			progress;	/* progress on stderr */
 	unsigned int		threads;	/* 0: as many as pay (1 or 2) */
 	const char		*out_path;	/* copy: destination */
+	const char		*path_b;	/* compare: the second journal */
 	/* bufs and recover filters */
 	uint32_t		type_mask;	/* 1 << XFS_BLFT_*; 0: every type */
 	bool			has_size;
@@ -90,6 +92,14 @@ int xls_cmd_write_svg(const char *path, const char *title,
 		      const struct xls_heat_panel *panels, unsigned int npanels,
 		      bool decisions, struct xls_error *err);
 
+/*
+ * The charts of @set for the statistics @a (and @b, for compare) to new
+ * file @path, the logs named @name_a and @name_b.
+ */
+int xls_cmd_write_audit_svg(const char *path, enum xls_chart_set set, const char *name_a,
+			    const struct xls_stats *a, const char *name_b,
+			    const struct xls_stats *b, struct xls_error *err);
+
 /* Does buffer type name @type pass the --type filter? */
 /* A buffer of type @blft and @bytes passes the --type and --size filters. */
 bool xls_cmd_buf_wanted(const struct xls_options *o, unsigned int blft, uint32_t bytes);
@@ -102,6 +112,8 @@ int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_history(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err);
 
 /*
  * A new file (cmd_output.c): it must not exist, and it gets its name only

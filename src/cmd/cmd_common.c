@@ -178,3 +178,38 @@ int xls_cmd_write_svg(const char *path, const char *title,
 	}
 	return xls_newfile_commit(&nf, err);
 }
+
+int xls_cmd_write_audit_svg(const char *path, enum xls_chart_set set, const char *name_a,
+			    const struct xls_stats *a, const char *name_b,
+			    const struct xls_stats *b, struct xls_error *err)
+{
+	struct xls_chart_log logs[2];
+	unsigned int n = b ? 2 : 1;
+	struct xls_newfile nf;
+	char title[600];
+	int rc = -1;
+
+	if (xls_describe_chart_log(a, name_a, &logs[0]))
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (b && xls_describe_chart_log(b, name_b, &logs[1])) {
+		xls_describe_chart_log_release(&logs[0]);
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	}
+	if (b)
+		snprintf(title, sizeof(title), "xfs_logscope compare: %s and %s", name_a, name_b);
+	else
+		snprintf(title, sizeof(title), "xfs_logscope %s: %s",
+			 set == XLS_CHART_STATS ? "stats" : "checkpoints", name_a);
+	if (!xls_newfile_open(&nf, path, err)) {
+		if (xls_svg_charts(nf.f, title, set, logs, n)) {
+			xls_newfile_abort(&nf);
+			xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s': %s", path,
+				      strerror(errno ? errno : EIO));
+		} else {
+			rc = xls_newfile_commit(&nf, err);
+		}
+	}
+	for (unsigned int i = 0; i < n; i++)
+		xls_describe_chart_log_release(&logs[i]);
+	return rc;
+}

@@ -92,6 +92,19 @@ static const struct argp_option history_options[] = {
 
 static const struct argp_option stats_options[] = {
 	{ "top", OPT_TOP, "N", 0, "hottest buffers to list (default 10, at most 49152: the buffers the table tracks)", 3 },
+	{ "svg", OPT_SVG, "FILE", 0, "draw checkpoints, bytes by category, dirty % and relogged bytes to FILE (SVG)", 3 },
+	{ 0 }
+};
+
+static const struct argp_option checkpoints_options[] = {
+	{ "verbose", 'v', NULL, 0, "each checkpoint's bytes by category, items by type and relog split", 3 },
+	{ "tid", OPT_TID, "TID", 0, "only this checkpoint (hexadecimal, 0x optional)", 3 },
+	{ "svg", OPT_SVG, "FILE", 0, "draw checkpoint size, bytes by category and relogged bytes over the log to FILE (SVG)", 3 },
+	{ 0 }
+};
+
+static const struct argp_option compare_options[] = {
+	{ "svg", OPT_SVG, "FILE", 0, "draw the two journals side by side to FILE (SVG)", 3 },
 	{ 0 }
 };
 
@@ -114,6 +127,12 @@ static const struct command commands[] = {
 	{ "history", xls_cmd_history, "DEV",
 	  "Every appearance of one buffer (--blkno) and what recovery does with it.",
 	  1, history_options },
+	{ "checkpoints", xls_cmd_checkpoints, "DEV",
+	  "One line per committed checkpoint in commit order: LSNs, log bytes, items, buffers, relogged bytes.",
+	  1, checkpoints_options },
+	{ "compare", xls_cmd_compare, "A B",
+	  "Two journals side by side: by buffer type and size and by item type, with deltas and ratios.",
+	  2, compare_options },
 	{ "copy", xls_cmd_copy, "DEV FILE",
 	  "Write the log out to FILE (which must not exist).", 2, NULL },
 };
@@ -263,6 +282,8 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (ps->nargs == 0)
 			o->src.path = arg;
+		else if (ps->nargs == 1 && strcmp(ps->cmd->name, "compare") == 0)
+			o->path_b = arg;
 		else if (ps->nargs == 1 && ps->cmd->nargs == 2)
 			o->out_path = arg;
 		else
@@ -359,6 +380,8 @@ static const char global_doc[] =
 	"  stats DEV       totals, bytes by category, buffer types, hottest buffers\n"
 	"  recover DEV     what log recovery would replay, skip or cancel, and why\n"
 	"  history DEV     one buffer (--blkno) and its fate; --replay, --svg\n"
+	"  checkpoints DEV one line per checkpoint: size, items, relogged bytes\n"
+	"  compare A B     two journals side by side, with deltas and ratios\n"
 	"  copy DEV FILE   write the log out to FILE\n"
 	"  help [COMMAND]  this text, or a command's options\n"
 	"\nOptions may come before or after the command: 'xfs_logscope --json info\n"

@@ -49,7 +49,6 @@ struct pend_buf {
 	uint16_t	bit_steps, bit_offset_calls, run_steps, run_offset_calls;
 	uint16_t	plain_steps;
 	uint8_t		slow;
-	uint8_t		pad[5];
 };
 
 /* A buffer's placed run of chunks. */
@@ -63,7 +62,6 @@ struct pend_inode {
 	struct pend_head h;
 	uint64_t	ino;
 	uint32_t	len[3];		/* enum xls_inode_part */
-	uint32_t	pad;
 };
 
 struct open_ckpt {

@@ -76,7 +76,7 @@ static inline uint64_t xls_relog_fold(uint64_t v, unsigned int bits)
 {
 	const uint64_t mask = (1ull << bits) - 1;
 
-	return v & ~mask ? (v ^ (v >> bits) * 0x9e3779b97f4a7c15ull) & mask : v;
+	return (v & ~mask) ? (v ^ (v >> bits) * 0x9e3779b97f4a7c15ull) & mask : v;
 }
 
 static inline uint64_t xls_relog_inode_key(uint64_t ino, enum xls_inode_part part,

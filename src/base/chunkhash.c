@@ -1,11 +1,15 @@
 /*
- * Chunk hashes.  AES-NI: two lanes of four aesenc rounds each take the
- * 16-byte blocks of the chunk as round keys (even blocks in one lane, odd
- * in the other, so the two dependency chains run side by side), then three
- * rounds join the lanes and spread every difference over all 16 bytes
- * before the fold to 64 bits.  One aesenc round is a bijection of its
- * state for a fixed key and injective in the key for a fixed state, which
- * is what makes a change inside one block always reach the final state.
+ * Chunk hashes.  AES-NI: one chain of eight aesenc rounds takes the 16-byte
+ * blocks of the chunk as round keys, then two rounds with constants spread
+ * every difference over all 16 bytes before the fold to 64 bits.  One
+ * aesenc round is a bijection of its state for a fixed key and injective in
+ * the key for a fixed state, so a change inside one block always reaches the
+ * final state; and since a round turns a one-byte difference into at least
+ * four (MixColumns), a later block's small difference cannot cancel an
+ * earlier one.  (Two chains side by side, joined at the end, were faster and
+ * not so: one-byte changes at the same offset of two neighbouring blocks
+ * cancelled one time in 256.  One chain is still fast: the chunks of a run
+ * are independent, and their chains overlap in the CPU.)
  *
  * Portable: one chain h = ((h ^ w) * odd) ^ shift over the sixteen 64-bit
  * words, with the same two properties word by word.
@@ -51,30 +55,32 @@ void xls_chunk_hash_run_portable(const uint8_t *p, uint32_t nchunks, uint64_t *o
  * after the CPU check.  Unaligned loads: regions lie anywhere in a record.
  */
 __attribute__((target("aes"))) static inline uint64_t
-aes_chunk(const uint8_t *p, __m128i a, __m128i b)
+aes_finish(__m128i a)
 {
 	const __m128i k1 = _mm_set_epi64x((long long)K_GOLDEN, (long long)K_MIX);
 	const __m128i k2 = _mm_set_epi64x((long long)K_MIX, (long long)K_GOLDEN);
 
-	for (unsigned int i = 0; i < XLS_CHUNK_BYTES; i += 32) {
-		a = _mm_aesenc_si128(a, _mm_loadu_si128((const __m128i *)(const void *)(p + i)));
-		b = _mm_aesenc_si128(b, _mm_loadu_si128((const __m128i *)(const void *)(p + i + 16)));
-	}
-	a = _mm_aesenc_si128(a, b);
 	a = _mm_aesenc_si128(a, k1);
 	a = _mm_aesenc_si128(a, k2);
 	return (uint64_t)_mm_cvtsi128_si64(a) ^
 	       (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(a, a));
 }
 
+__attribute__((target("aes"))) static inline uint64_t
+aes_chunk(const uint8_t *p, __m128i a)
+{
+	for (unsigned int i = 0; i < XLS_CHUNK_BYTES; i += 16)
+		a = _mm_aesenc_si128(a, _mm_loadu_si128((const __m128i *)(const void *)(p + i)));
+	return aes_finish(a);
+}
+
 __attribute__((target("aes"))) static void
 aes_run(const uint8_t *p, uint32_t nchunks, uint64_t *out, uint64_t len)
 {
-	const __m128i a = _mm_set_epi64x((long long)(K_GOLDEN ^ len), (long long)K_MIX);
-	const __m128i b = _mm_set_epi64x((long long)K_MIX, (long long)(K_GOLDEN + len));
+	const __m128i a = _mm_set_epi64x((long long)(K_GOLDEN ^ len), (long long)(K_MIX + len));
 
 	for (uint32_t c = 0; c < nchunks; c++)
-		out[c] = aes_chunk(p + (size_t)c * XLS_CHUNK_BYTES, a, b);
+		out[c] = aes_chunk(p + (size_t)c * XLS_CHUNK_BYTES, a);
 }
 
 /*
@@ -85,30 +91,18 @@ aes_run(const uint8_t *p, uint32_t nchunks, uint64_t *out, uint64_t len)
 __attribute__((target("aes"))) static uint64_t
 aes_bytes(const uint8_t *p, uint32_t len)
 {
-	const __m128i k1 = _mm_set_epi64x((long long)K_GOLDEN, (long long)K_MIX);
-	const __m128i k2 = _mm_set_epi64x((long long)K_MIX, (long long)K_GOLDEN);
-	__m128i lane[2] = {
-		_mm_set_epi64x((long long)(K_GOLDEN ^ len), (long long)K_MIX),
-		_mm_set_epi64x((long long)K_MIX, (long long)(K_GOLDEN + len)),
-	};
-	uint32_t off = 0, b = 0;
-	__m128i a;
+	__m128i a = _mm_set_epi64x((long long)(K_GOLDEN ^ len), (long long)(K_MIX + len));
+	uint32_t off = 0;
 
-	for (; off + 16 <= len; off += 16, b++)
-		lane[b & 1] = _mm_aesenc_si128(lane[b & 1], _mm_loadu_si128(
-			(const __m128i *)(const void *)(p + off)));
+	for (; off + 16 <= len; off += 16)
+		a = _mm_aesenc_si128(a, _mm_loadu_si128((const __m128i *)(const void *)(p + off)));
 	if (off < len) {
 		uint8_t tail[16] = { 0 };
 
 		memcpy(tail, p + off, len - off);
-		lane[b & 1] = _mm_aesenc_si128(lane[b & 1], _mm_loadu_si128(
-			(const __m128i *)(const void *)tail));
+		a = _mm_aesenc_si128(a, _mm_loadu_si128((const __m128i *)(const void *)tail));
 	}
-	a = _mm_aesenc_si128(lane[0], lane[1]);
-	a = _mm_aesenc_si128(a, k1);
-	a = _mm_aesenc_si128(a, k2);
-	return (uint64_t)_mm_cvtsi128_si64(a) ^
-	       (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(a, a));
+	return aes_finish(a);
 }
 
 bool xls_chunk_hash_have_aes(void)

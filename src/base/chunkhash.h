@@ -4,12 +4,13 @@
  * without keeping the bytes.  Not cryptographic: the log is not an
  * adversary of its own statistics.
  *
- * Two implementations, picked per call: AES-NI rounds on x86-64 CPUs that
- * have them, a multiply-xorshift chain elsewhere.  Both are bijective in
- * their running state, so a change confined to one 16-byte block (AES) or
- * one 8-byte word (portable) always changes the full state; what can make
- * two different chunks agree is only the final fold to 64 bits, with a
- * chance near 2^-64 per pair.  The value differs between the two
+ * Two implementations, picked per call: a chain of AES-NI rounds on x86-64
+ * CPUs that have them, a multiply-xorshift chain elsewhere.  Both are
+ * bijective in their running state, so a change confined to one 16-byte
+ * block (AES) or one 8-byte word (portable) always changes the full state,
+ * and spread it before the next block comes in, so that small changes of
+ * several blocks do not cancel; what can make two different chunks agree is
+ * the final fold to 64 bits, with a chance near 2^-64 per pair.  The value differs between the two
  * implementations; nothing outside one run may depend on it.
  */
 #ifndef XLS_CHUNKHASH_H

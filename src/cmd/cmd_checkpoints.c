@@ -31,7 +31,6 @@ static void print_detail(struct xls_out *o, const struct xls_ckpt *ck,
 			 const struct xls_fieldset *fs)
 {
 	const struct xls_field *types = xls_fields_get(fs, "items_by_type");
-	char buf[1024];
 
 	xls_out_textf(o, "        bytes ");
 	for (unsigned int c = 0; c < XLS_BYTES_NCATEGORIES; c++)
@@ -40,6 +39,8 @@ static void print_detail(struct xls_out *o, const struct xls_ckpt *ck,
 				      (unsigned long long)ck->bytes[c]);
 	xls_out_text_end(o);
 	if (types) {
+		char buf[1024];
+
 		xls_field_format(types, buf, sizeof(buf));
 		xls_out_textf(o, "        items  %s", buf);
 		xls_out_text_end(o);

@@ -127,9 +127,12 @@ static void type_row(const struct xls_stats_type_row *x, const struct xls_stats_
 {
 	static const struct xls_stats_type_row none;
 	const struct xls_stats_type_row *a = x ? x : &none, *b = y ? y : &none;
+	const struct xls_stats_type_row *id = x ? x : y;
 
-	xls_field_str(fs, "type", x ? x->type : y->type);
-	xls_field_uint(fs, "size", x ? x->size : y->size);
+	if (!id)
+		return;
+	xls_field_str(fs, "type", id->type);
+	xls_field_uint(fs, "size", id->size);
 	pair_uint(fs, &K_COUNT, a->count, b->count);
 	pair_uint(fs, &K_LOGGED, a->bytes_logged, b->bytes_logged);
 	pair_real(fs, &K_LOGPC, per(a->bytes_logged, ca), per(b->bytes_logged, cb));

@@ -391,10 +391,12 @@ static double chart_dirty_hist(FILE *f, const struct xls_chart_log *l, double y)
 		"0-10", "10-20", "20-30", "30-40", "40-50", "50-60", "60-70", "70-80",
 		"80-90", "90-100", "100",
 	};
-	uint32_t rows = l->ntypes < MAX_TYPE_ROWS ? l->ntypes : MAX_TYPE_ROWS;
+	uint32_t rows = l->ntypes;
 	double py = y + 40, rh = 34, cw = PLOT_W / 11;
 	char lab[64], tip[160];
 
+	if (rows > MAX_TYPE_ROWS)
+		rows = MAX_TYPE_ROWS;
 	panel_title(f, y, "Dirty % of buffers by type and size",
 		    "share of each row's buffer items in each 10 % bin of dirty bytes over buffer length");
 	for (uint32_t r = 0; r < rows; r++) {
@@ -542,7 +544,7 @@ static double chart_compare_types(FILE *f, const struct xls_chart_log *l, double
 {
 	const struct xls_chart_type *row[2 * MAX_TYPE_ROWS];
 	uint32_t n = 0;
-	double py = y + 40, max = 1, at;
+	double py = y + 40, at;
 	char lab[64], sub[600];
 
 	/* A's types, then B's the others, most bytes logged first in each */
@@ -561,7 +563,8 @@ static double chart_compare_types(FILE *f, const struct xls_chart_log *l, double
 	panel_title(f, y, "Buffer bytes logged per checkpoint by type and size", sub);
 	at = py;
 	for (uint32_t r = 0; r < n; r++) {
-		max = 1;
+		double max = 1;
+
 		for (unsigned int i = 0; i < 2; i++) {
 			const struct xls_chart_type *t = find_type(&l[i], row[r]->type, row[r]->size);
 

@@ -14,6 +14,7 @@
 #include "source/source.h"
 #include "log/log.h"
 #include "trans/scan.h"
+#include "analysis/audit.h"
 #include "report/describe.h"
 #include "report/emit.h"
 #include "report/svg.h"
@@ -86,6 +87,28 @@ void xls_cmd_record(struct xls_cmd *c, const char *kind, const struct xls_fields
 void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,
 			 int width, const char *indent);
 
+
+/* A titled text table of the rows of one kind (stats, compare). */
+struct xls_section {
+	const char			*kind;
+	const char			*title;
+	const struct xls_column		*cols;
+	unsigned int			ncols;
+};
+
+#define XLS_SECTION(k, t, c) { k, t, c, sizeof(c) / sizeof(c[0]) }
+
+/*
+ * Print @fs, a row of @kind, in its section of @secs: the title and the
+ * heading first when the section changes (*@current, which starts NULL).
+ * Returns false when no section has that kind.
+ */
+bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size_t nsecs,
+			 const char **current, const char *kind,
+			 const struct xls_fieldset *fs);
+
+/* Scan c's log from tail to head into @a and finish it; 0 or as xls_scan(). */
+int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, struct xls_error *err);
 
 /* The heat map of @panels to new file @path under @title. */
 int xls_cmd_write_svg(const char *path, const char *title,

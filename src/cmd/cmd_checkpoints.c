@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/audit.h"
 #include "cmd/cmd.h"
 
 static const struct xls_column ckpt_cols[] = {
@@ -76,30 +75,6 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 		print_detail(&c->out, ck, &cc->fs);
 }
 
-static int on_record(void *ctx, const struct xls_rec *rec, const struct xls_rec_summary *s)
-{
-	xls_audit_record(((struct ckpt_ctx *)ctx)->a, rec, s);
-	return 0;
-}
-
-static int on_begin(void *ctx, const struct xls_trans *t)
-{
-	xls_audit_begin(((struct ckpt_ctx *)ctx)->a, t);
-	return 0;
-}
-
-static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
-{
-	xls_audit_item(((struct ckpt_ctx *)ctx)->a, t, it);
-	return 0;
-}
-
-static int on_end(void *ctx, const struct xls_trans *t)
-{
-	xls_audit_end(((struct ckpt_ctx *)ctx)->a, t);
-	return 0;
-}
-
 /* After the rows: the bounds of the relog figures, which only the end knows. */
 static void print_relog(struct ckpt_ctx *cc)
 {
@@ -122,11 +97,6 @@ static void print_relog(struct ckpt_ctx *cc)
 int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err)
 {
 	struct ckpt_ctx *cc = calloc(1, sizeof(*cc));
-	struct xls_scan_sink sink = {
-		.ctx = cc, .record = on_record, .begin = on_begin, .item = on_item,
-		.end = on_end, .want_trans = true,
-	};
-	struct xls_scan_totals tot;
 	struct xls_cmd c;
 	int rc;
 
@@ -144,10 +114,8 @@ int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err)
 	}
 	xls_out_csv_layout(&c.out, &xls_csv_checkpoints);
 	cc->c = &c;
-	sink.report = &c.report;
-	rc = xls_scan(&c.log, &c.ht, XLS_ITER_LSN, &sink, &tot, err);
+	rc = xls_cmd_audit_scan(&c, cc->a, err);
 	if (!rc) {
-		xls_audit_finish(cc->a);
 		print_relog(cc);
 		if (opt->svg_path)
 			rc = xls_cmd_write_audit_svg(opt->svg_path, XLS_CHART_CHECKPOINTS,

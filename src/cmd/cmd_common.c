@@ -213,3 +213,61 @@ int xls_cmd_write_audit_svg(const char *path, enum xls_chart_set set, const char
 		xls_describe_chart_log_release(&logs[i]);
 	return rc;
 }
+
+bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size_t nsecs,
+			 const char **current, const char *kind,
+			 const struct xls_fieldset *fs)
+{
+	for (size_t i = 0; i < nsecs; i++) {
+		const struct xls_section *s = &secs[i];
+
+		if (strcmp(kind, s->kind) != 0)
+			continue;
+		if (*current != s->kind) {
+			xls_out_printf(&c->out, "\n%s\n", s->title);
+			xls_out_table_heading(&c->out, s->cols, s->ncols);
+			*current = s->kind;
+		}
+		xls_out_table_row(&c->out, s->cols, s->ncols, fs);
+		return true;
+	}
+	return false;
+}
+
+static int audit_record(void *ctx, const struct xls_rec *rec, const struct xls_rec_summary *s)
+{
+	xls_audit_record(ctx, rec, s);
+	return 0;
+}
+
+static int audit_begin(void *ctx, const struct xls_trans *t)
+{
+	xls_audit_begin(ctx, t);
+	return 0;
+}
+
+static int audit_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
+{
+	xls_audit_item(ctx, t, it);
+	return 0;
+}
+
+static int audit_end(void *ctx, const struct xls_trans *t)
+{
+	xls_audit_end(ctx, t);
+	return 0;
+}
+
+int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, struct xls_error *err)
+{
+	struct xls_scan_sink sink = {
+		.ctx = a, .record = audit_record, .begin = audit_begin, .item = audit_item,
+		.end = audit_end, .want_trans = true, .report = &c->report,
+	};
+	struct xls_scan_totals tot;
+	int rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
+
+	if (!rc)
+		xls_audit_finish(a);
+	return rc;
+}

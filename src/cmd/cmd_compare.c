@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/audit.h"
 #include "cmd/cmd.h"
 
 static const struct xls_column bytes_cols[] = {
@@ -28,15 +27,8 @@ static const struct xls_column item_cols[] = {
 	{ "b_per_checkpoint", "B/CK", 8 }, { "per_checkpoint_ratio", "B/A", 7 },
 };
 
-struct section {
-	const char			*kind;
-	const char			*title;
-	const struct xls_column		*cols;
-	unsigned int			ncols;
-};
-
-#define SEC(k, t, c) { k, t, c, sizeof(c) / sizeof(c[0]) }
-static const struct section sections[] = {
+#define SEC XLS_SECTION
+static const struct xls_section sections[] = {
 	SEC("compare_bytes", "Log bytes per checkpoint by category", bytes_cols),
 	SEC("compare_buftype", "Buffers by type and size: count, log bytes per checkpoint, "
 	    "dirty %, unchanged %", type_cols),
@@ -57,18 +49,8 @@ static void emit_text(struct compare_ctx *cc, const char *kind, const struct xls
 		xls_cmd_print_pairs(cc->c, fs, 28, "  ");
 		return;
 	}
-	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
-		const struct section *s = &sections[i];
-
-		if (strcmp(kind, s->kind) != 0)
-			continue;
-		if (cc->section != s->kind) {
-			xls_out_printf(o, "\n%s\n", s->title);
-			xls_out_table_heading(o, s->cols, s->ncols);
-			cc->section = s->kind;
-		}
-		xls_out_table_row(o, s->cols, s->ncols, fs);
-	}
+	xls_cmd_section_row(cc->c, sections, sizeof(sections) / sizeof(sections[0]),
+			    &cc->section, kind, fs);
 }
 
 static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
@@ -87,49 +69,6 @@ static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
 			xls_cmd_record(cc->c, kind, fs);
 		break;
 	}
-}
-
-static int on_record(void *ctx, const struct xls_rec *rec, const struct xls_rec_summary *s)
-{
-	xls_audit_record(ctx, rec, s);
-	return 0;
-}
-
-static int on_begin(void *ctx, const struct xls_trans *t)
-{
-	xls_audit_begin(ctx, t);
-	return 0;
-}
-
-static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
-{
-	xls_audit_item(ctx, t, it);
-	return 0;
-}
-
-static int on_end(void *ctx, const struct xls_trans *t)
-{
-	xls_audit_end(ctx, t);
-	return 0;
-}
-
-/*
- * Scan @path into @a.  Findings of either journal go to the one writer of
- * the command (@c, opened on the first); the second is opened with the same
- * options but its own log.
- */
-static int audit_one(struct xls_cmd *c, struct xls_audit *a, struct xls_error *err)
-{
-	struct xls_scan_sink sink = {
-		.ctx = a, .record = on_record, .begin = on_begin, .item = on_item,
-		.end = on_end, .want_trans = true, .report = &c->report,
-	};
-	struct xls_scan_totals tot;
-	int rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
-
-	if (!rc)
-		xls_audit_finish(a);
-	return rc;
 }
 
 int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err)
@@ -161,11 +100,11 @@ int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err)
 	xls_out_csv_layout(&c.out, &xls_csv_compare);
 	c.findings_mode = XLS_FINDINGS_COUNT;
 	cc.c = &c;
-	rc = audit_one(&c, a, err);
+	rc = xls_cmd_audit_scan(&c, a, err);
 	if (!rc && !(rc = xls_cmd_open(&cb, &ob, err))) {
 		/* B's findings count for the status with A's */
 		cb.findings_mode = XLS_FINDINGS_COUNT;
-		rc = audit_one(&cb, b, err);
+		rc = xls_cmd_audit_scan(&cb, b, err);
 		c.findings += cb.findings;
 		if (xls_out_finish(&cb.out) && !rc)
 			rc = xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write to standard output");

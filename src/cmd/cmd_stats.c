@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "base/ondisk.h"
-#include "analysis/audit.h"
 #include "cmd/cmd.h"
 
 struct stats_ctx {
@@ -12,39 +11,6 @@ struct stats_ctx {
 	struct xls_audit	*a;
 	const char		*section;	/* text: the table being printed */
 };
-
-static int on_record(void *ctx, const struct xls_rec *rec,
-		     const struct xls_rec_summary *s)
-{
-	struct stats_ctx *sc = ctx;
-
-	xls_audit_record(sc->a, rec, s);
-	return 0;
-}
-
-static int on_begin(void *ctx, const struct xls_trans *t)
-{
-	struct stats_ctx *sc = ctx;
-
-	xls_audit_begin(sc->a, t);
-	return 0;
-}
-
-static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
-{
-	struct stats_ctx *sc = ctx;
-
-	xls_audit_item(sc->a, t, it);
-	return 0;
-}
-
-static int on_end(void *ctx, const struct xls_trans *t)
-{
-	struct stats_ctx *sc = ctx;
-
-	xls_audit_end(sc->a, t);
-	return 0;
-}
 
 /* Text tables, 100 columns at most. */
 static const struct xls_column byte_cols[] = {
@@ -82,15 +48,8 @@ static const struct xls_column cost_cols[] = {
 	{ "shadow_allocs_rounded", "ALLOC512", 8 },
 };
 
-struct section {
-	const char			*kind;
-	const char			*title;
-	const struct xls_column		*cols;
-	unsigned int			ncols;
-};
-
-#define SEC(k, t, c) { k, t, c, sizeof(c) / sizeof(c[0]) }
-static const struct section sections[] = {
+#define SEC XLS_SECTION
+static const struct xls_section sections[] = {
 	SEC("bytes", "Log bytes by category", byte_cols),
 	SEC("items", "Log items by type", item_cols),
 	SEC("buftype", "Buffers by type and size (dirty % to 1 % resolution)", type_cols),
@@ -124,18 +83,8 @@ static void emit_text(struct stats_ctx *sc, const char *kind,
 		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
 		return;
 	}
-	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
-		const struct section *s = &sections[i];
-
-		if (strcmp(kind, s->kind) != 0)
-			continue;
-		if (sc->section != s->kind) {
-			xls_out_printf(o, "\n%s\n", s->title);
-			xls_out_table_heading(&sc->c->out, s->cols, s->ncols);
-			sc->section = s->kind;
-		}
-		xls_out_table_row(&sc->c->out, s->cols, s->ncols, fs);
-	}
+	xls_cmd_section_row(sc->c, sections, sizeof(sections) / sizeof(sections[0]),
+			    &sc->section, kind, fs);
 }
 
 static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
@@ -159,12 +108,7 @@ static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
 
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
 {
-	struct xls_scan_totals tot;
 	struct stats_ctx *sc = calloc(1, sizeof(*sc));
-	struct xls_scan_sink sink = {
-		.ctx = sc, .record = on_record, .begin = on_begin, .item = on_item,
-		.end = on_end, .want_trans = true,
-	};
 	struct xls_cmd c;
 	int rc;
 
@@ -183,10 +127,8 @@ int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
 	xls_out_csv_layout(&c.out, &xls_csv_stats_types);
 	c.findings_mode = XLS_FINDINGS_COUNT;
 	sc->c = &c;
-	sink.report = &c.report;
-	rc = xls_scan(&c.log, &c.ht, XLS_ITER_LSN, &sink, &tot, err);
+	rc = xls_cmd_audit_scan(&c, sc->a, err);
 	if (!rc) {
-		xls_audit_finish(sc->a);
 		xls_describe_stats(xls_audit_stats(sc->a), opt->top, emit_row, sc);
 		if (opt->svg_path)
 			rc = xls_cmd_write_audit_svg(opt->svg_path, XLS_CHART_STATS, c.src.path,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/svg.h"
 #include "report/svgchart.h"
 
 #define WIDTH		1120.0
@@ -39,19 +40,6 @@ static const char *const relog_colour[3] = { "#59a14f", "#f28e2b", "#d62728" };
 static const char *const relog_label[3] = {
 	"first (new address)", "changed", "unchanged (relogged as it was)",
 };
-
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':	fputs("&amp;", f); break;
-		case '<':	fputs("&lt;", f); break;
-		case '>':	fputs("&gt;", f); break;
-		case '"':	fputs("&quot;", f); break;
-		default:	fputc(*s, f);
-		}
-	}
-}
 
 /* Bytes as "512", "64K", "1.5M", "2G" (powers of 1024). */
 static void human(double v, char *buf, size_t bufsz)
@@ -102,7 +90,7 @@ static void rect_tip(FILE *f, double x, double y, double w, double h, const char
 {
 	fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
 		"<title>", x, y, w > 0 ? w : 0, h > 0 ? h : 0, fill);
-	xml_text(f, tip);
+	xls_svg_xml_text(f, tip);
 	fputs("</title></rect>\n", f);
 }
 
@@ -111,7 +99,7 @@ static void text(FILE *f, double x, double y, const char *anchor, const char *cl
 {
 	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"%s\" class=\"%s\" %s>", x, y,
 		anchor, cls, FONT);
-	xml_text(f, s);
+	xls_svg_xml_text(f, s);
 	fputs("</text>\n", f);
 }
 

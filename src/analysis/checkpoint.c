@@ -406,7 +406,7 @@ void xls_ckpt_item(struct xls_ckpt_tracker *tr, const struct xls_trans *t,
 
 /* Replay a pending buffer record: the shadow model, then the table. */
 static void apply_buf(struct xls_ckpt_tracker *tr, const struct pend_buf *b,
-		      struct xls_committed_item *ci)
+		      struct xls_committed_item *ci, struct xls_relog_split *total)
 {
 	const struct pend_place *pl = (const struct pend_place *)(b + 1);
 	const uint64_t *hash = (const uint64_t *)((const uint8_t *)pl +
@@ -433,13 +433,13 @@ static void apply_buf(struct xls_ckpt_tracker *tr, const struct pend_buf *b,
 			b->nbytes, b->niovecs, b->dirty_chunks, &ci->shadow);
 	for (uint32_t i = 0; i < b->h.nparts; i++, pl++) {
 		xls_relog_run(tr->relog, xls_relog_buf_key(b->blkno, pl->first), pl->nchunks,
-			      hash, XLS_RELOG_CHUNK, &ci->split);
+			      hash, XLS_RELOG_CHUNK, &ci->split, total);
 		hash += pl->nchunks;
 	}
 }
 
 static void apply_inode(struct xls_ckpt_tracker *tr, const struct pend_inode *in,
-			struct xls_committed_item *ci)
+			struct xls_committed_item *ci, struct xls_relog_split *total)
 {
 	const uint64_t *hash = (const uint64_t *)(in + 1);
 
@@ -461,7 +461,7 @@ static void apply_inode(struct xls_ckpt_tracker *tr, const struct pend_inode *in
 			uint32_t k = (end < n ? end : n) - c;
 
 			xls_relog_run(tr->relog, xls_relog_inode_key(in->ino, p, c), k, hash,
-				      c + k == n ? last : XLS_RELOG_CHUNK, &ci->split);
+				      c + k == n ? last : XLS_RELOG_CHUNK, &ci->split, total);
 			hash += k;
 			c += k;
 		}
@@ -502,15 +502,21 @@ static void apply(struct xls_ckpt_tracker *tr, struct open_ckpt *oc, struct xls_
 		}
 		memset(&ci, 0, sizeof(ci));
 		ci.cookie = h->cookie;
+		/* the split is added where the table computes it */
 		if (h->kind == PEND_BUF) {
-			apply_buf(tr, (const struct pend_buf *)h, &ci);
-			xls_relog_split_add(&ck->buf, &ci.split);
-			xls_cost_add(&ck->cost, &ci.cost);
+			const struct pend_buf *b = (const struct pend_buf *)h;
+
+			apply_buf(tr, b, &ci, &ck->buf);
+			ck->cost.bit_steps += b->bit_steps;
+			ck->cost.bit_offset_calls += b->bit_offset_calls;
+			ck->cost.run_steps += b->run_steps;
+			ck->cost.run_offset_calls += b->run_offset_calls;
+			ck->cost.plain_steps += b->plain_steps;
+			ck->cost.slow_items += b->slow;
 			ck->shadow.exact += ci.shadow.exact;
 			ck->shadow.rounded += ci.shadow.rounded;
 		} else {
-			apply_inode(tr, (const struct pend_inode *)h, &ci);
-			xls_relog_split_add(&ck->inode, &ci.split);
+			apply_inode(tr, (const struct pend_inode *)h, &ci, &ck->inode);
 		}
 		if (tr->sink.item)
 			tr->sink.item(tr->sink.ctx, &ci);

@@ -202,9 +202,10 @@ void xls_relog_prefetch(const struct xls_relog *rl, uint64_t key)
 }
 
 void xls_relog_run(struct xls_relog *rl, uint64_t key, uint32_t n, const uint64_t *hash,
-		   uint32_t last_len, struct xls_relog_split *split)
+		   uint32_t last_len, struct xls_relog_split *split,
+		   struct xls_relog_split *total)
 {
-	uint64_t first = 0, same = 0, total = n, last_first = 0, last_same = 0;
+	uint64_t first = 0, same = 0, bytes = n, last_first = 0, last_same = 0;
 
 	while (n) {
 		uint32_t c0 = (uint32_t)(key & (GROUP - 1));
@@ -235,17 +236,22 @@ void xls_relog_run(struct xls_relog *rl, uint64_t key, uint32_t n, const uint64_
 	/* bytes: the last chunk counts for last_len */
 	first *= XLS_RELOG_CHUNK;
 	same *= XLS_RELOG_CHUNK;
-	total *= XLS_RELOG_CHUNK;
-	if (total && last_len < XLS_RELOG_CHUNK) {
+	bytes *= XLS_RELOG_CHUNK;
+	if (bytes && last_len < XLS_RELOG_CHUNK) {
 		uint64_t short_by = XLS_RELOG_CHUNK - last_len;
 
 		first -= last_first * short_by;
 		same -= last_same * short_by;
-		total -= short_by;
+		bytes -= short_by;
 	}
 	split->first += first;
 	split->unchanged += same;
-	split->changed += total - first - same;
+	split->changed += bytes - first - same;
+	if (total) {
+		total->first += first;
+		total->unchanged += same;
+		total->changed += bytes - first - same;
+	}
 	if (rl->evicted)
 		rl->first_unsure += first;
 }

@@ -111,11 +111,13 @@ void xls_relog_free(struct xls_relog *rl);
 /*
  * Class the @n chunks at consecutive addresses from @key, with hashes
  * @hash[0 .. n), the last counting for @last_len bytes and the others for
- * XLS_RELOG_CHUNK; add their bytes to @split, and hold their hashes.
- * Never fails: without memory to grow, it drops old addresses instead.
+ * XLS_RELOG_CHUNK; add their bytes to @split and to @total (may be NULL),
+ * and hold their hashes.  Never fails: without memory to grow, it drops
+ * old addresses instead.
  */
 void xls_relog_run(struct xls_relog *rl, uint64_t key, uint32_t n, const uint64_t *hash,
-		   uint32_t last_len, struct xls_relog_split *split);
+		   uint32_t last_len, struct xls_relog_split *split,
+		   struct xls_relog_split *total);
 
 /* Start fetching the table's memory for the chunk at @key, soon to be run. */
 void xls_relog_prefetch(const struct xls_relog *rl, uint64_t key);

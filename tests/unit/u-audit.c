@@ -123,7 +123,7 @@ static void relog_stream(struct xls_relog *rl, uint32_t nkeys, uint32_t steps,
 			seen[k + j] = (uint8_t)(v + 1);
 		}
 		xls_relog_run(rl, xls_relog_buf_key(1000 + (int64_t)k / 4, k % 4), n, hash,
-			      XLS_RELOG_CHUNK, got);
+			      XLS_RELOG_CHUNK, got, NULL);
 	}
 	free(ver);
 	free(seen);

@@ -200,7 +200,9 @@ static uint32_t hot_add(struct xls_stats *st, const struct xls_buf_analysis *ba)
  */
 static uint64_t cookie_of(const struct xls_stats *st, const struct ts_row *row, uint32_t hot)
 {
-	return (uint64_t)(row - st->ts) << 48 | (uint64_t)(st->hot_gen & 0xffff) << 32 | hot;
+	uint64_t at = row == &st->ts_other ? 0xffff : (uint64_t)(row - st->ts);
+
+	return at << 48 | (uint64_t)(st->hot_gen & 0xffff) << 32 | hot;
 }
 
 static uint64_t stats_buf(struct xls_stats *st, const struct xls_buf_analysis *ba)

@@ -26,6 +26,9 @@ BATCH=${XLS_MUTATE_BATCH:-50}
 SEEDGEN="$XLS_BUILD/tests/xls-seedgen"
 MUTATE="$XLS_TOP/tests/fuzz/mutate.pl"
 FAILDIR="$XLS_BUILD/t0610-failures"
+EXT=log
+BASES_FROM=xls-seedgen
+. "$XLS_TOP/tests/lib/mutate-lib.sh"
 
 if ! [ -x "$SEEDGEN" ] || ! command -v perl >/dev/null 2>&1 ||
    ! command -v timeout >/dev/null 2>&1; then
@@ -94,40 +97,5 @@ extra_cmd() {
 	esac
 }
 
-run_batch() {	# $1 first index, $2 last index
-	nb=$(wc -l <bases.list)
-	fails=0
-	i=$1
-	while [ "$i" -le "$2" ]; do
-		# The base is chosen from the index alone, so any one mutation
-		# can be rerun by itself.
-		k=$(( (i * 2654435761 + SEED) % nb + 1 ))
-		base=$(sed -n "${k}p" bases.list)
-		what=$(perl "$MUTATE" "$SEED" "$i" "bases/$base" m.log) || return 1
-		if ! run_all m.log "$i" >fail.out 2>&1; then
-			fails=$((fails + 1))
-			mkdir -p "$FAILDIR"
-			cp m.log "$FAILDIR/seed$SEED-$i.log"
-			{
-				echo "mutation $i of seed $SEED: $base: $what"
-				cat fail.out
-				echo "reproduce: perl tests/fuzz/mutate.pl $SEED $i BASE out.log, BASE = $base from xls-seedgen"
-			} >"$FAILDIR/seed$SEED-$i.txt"
-			echo "FAILED: mutation $i ($base: $what)"
-			cat fail.out
-		fi
-		i=$((i + 1))
-	done
-	[ "$fails" -eq 0 ]
-}
-
-first=1
-while [ "$first" -le "$N" ]; do
-	last=$((first + BATCH - 1))
-	[ "$last" -le "$N" ] || last=$N
-	test_expect_success "mutations $first-$last (seed $SEED): no signal, no hang, no sanitizer report" "
-		run_batch $first $last
-	"
-	first=$((last + 1))
-done
+mutation_tests mutations
 test_done

@@ -12,10 +12,13 @@
 # the kernel from a copy (mount, shutdown, unmount), and every buffer
 # recover names is compared with history --replay of the original,
 # outside the CRC and LSN fields the write verifiers restamp.  Where
-# recover says recovery fails, the mount must fail.  No mount and no loop
-# device is left behind.
+# recover says recovery fails, the mount must fail.  The obfuscated
+# metadumps of the bundled images (tests/images/metadump) too: the kernel
+# recovers the image xfs_mdrestore makes of each, recover and history run
+# on the metadump itself.  No mount and no loop device is left behind.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$XLS_TOP/tests/lib/images.sh"
+. "$XLS_TOP/tests/lib/metadump.sh"
 
 cat >synth.pl <<'EOF'
 # Replace the log of a copy of a v5 image with a few hand-made transactions
@@ -419,6 +422,19 @@ test_expect_success 'badunlinked: a logged di_next_unlinked of 0 fails recovery'
 	grep -q "\"decision\":\"fail\",\"decision_text\":\"FAIL\",\"reason\":\"bad_unlinked\"" out
 '
 
+# The cluster of inode 0x83, which dir4k's first transaction logs, zeroed:
+# its read verifier fails (xfs_inode_buf_verify) before anything of it is
+# replayed.  The same happens to a metadump that lacks a cluster.
+test_expect_success 'badinobuf: an inode item on a cluster of no inodes fails its read verifier' '
+	cp --sparse=always "$(image dir4k)" badinobuf.img &&
+	dd if=/dev/zero of=badinobuf.img bs=512 seek=$((0x80)) count=32 conv=notrunc 2>/dev/null &&
+	test_expect_code 1 "$XLS" recover --json badinobuf.img >out &&
+	grep -q "\"decision\":\"fail\",\"decision_text\":\"FAIL\",\"reason\":\"bad_inode_buf\",\"ino\":\"0x83\",\"ino_blkno\":\"0x80\"" out &&
+	grep -q "\"fail_lsn\":\"1/2\",\"fail_why\":\"inode cluster buffer 0x80 (16384 bytes) fails its read verifier for inode 0x83" out &&
+	"$XLS" recover --json "$(image dir4k)" >img.json &&
+	! grep -q bad_inode_buf img.json
+'
+
 # ---- part 2: the kernel -------------------------------------------------
 
 MNT=$TRASH/mnt
@@ -474,8 +490,10 @@ fi
 # those types are not compared.
 same() {
 	xa=${3:+-l $3}
+	# what the tool reads: ORIG, or the metadump it was restored from
+	in=${TOOL_IN:-$xa $1}
 	# shellcheck disable=SC2086
-	"$XLS" recover --json $xa "$1" >same.json
+	"$XLS" recover --json $in >same.json
 	skip=' none$'
 	grep -q '"pending_work":0,' same.json || skip=' (agf|agfl|agi|btree|dino|inode|sb)$'
 	perl -ne 'print "$1 $2\n" if /"kind":"ritem".*"item":"buf".*"blkno":"(0x[0-9a-f]+)".*"type":"([a-z_0-9]+)"/;
@@ -489,7 +507,7 @@ same() {
 	while read -r blk type; do
 		rm -f r.bin
 		# shellcheck disable=SC2086
-		"$XLS" history --blkno="$blk" --replay=r.bin $xa "$1" >/dev/null ||
+		"$XLS" history --blkno="$blk" --replay=r.bin $in >/dev/null ||
 			{ echo "$blk $type: history failed"; bad=$((bad + 1)); continue; }
 		len=$(stat -c %s r.bin)
 		dd if="$2" of=k.bin bs=512 skip=$((blk)) count=$((len / 512)) 2>/dev/null
@@ -511,7 +529,7 @@ kernel() {
 		logcopy=copylog.img
 	fi
 	# shellcheck disable=SC2086
-	"$XLS" recover --json ${log:+-l $log} "$img" >kernel.json
+	"$XLS" recover --json ${TOOL_IN:-${log:+-l $log} $img} >kernel.json
 	grep -q '"recovery_fails":true' kernel.json && fails=true || fails=false
 	if kernel_recover copy.img $logcopy; then
 		writes_as_kernel || return 1
@@ -537,10 +555,15 @@ writes_as_kernel() {
 	fail=$(sed -n 's/.*"kind":"writeback".*"fail_blkno":"\(0x[0-9a-f]*\)".*/\1/p' kernel.json)
 	[ -z "$fail" ] || grep -q "Metadata corruption detected at .* block $fail *$" kmsg.out ||
 		{ echo "the kernel does not find $fail corrupt"; return 1; }
+	# an inode item whose cluster buffer fails its read verifier, first
+	fail=$(sed -n 's/.*"reason":"bad_inode_buf".*"ino_blkno":"\(0x[0-9a-f]*\)".*/\1/p' kernel.json |
+		head -n1)
+	[ -z "$fail" ] || grep -q "Metadata corruption detected at .* xfs_inode block $fail xfs_inode_buf_verify" kmsg.out ||
+		{ echo "the kernel does not find the inode cluster $fail corrupt"; return 1; }
 }
 
 if $can_mount; then
-	for sc in cancel lsn badcrc ahead foreign order badunlinked wborder; do
+	for sc in cancel lsn badcrc ahead foreign order badunlinked wborder badinobuf; do
 		test_expect_success "kernel: $sc journal recovered as recover says" \
 			"kernel $sc $sc.img"
 	done
@@ -554,6 +577,26 @@ if $can_mount; then
 	test_expect_success 'kernel: dirfrag fails to recover as recover says' '
 		kernel dirfrag $(image dirfrag)
 	'
+	# kernel_md NAME: the kernel recovers what xfs_mdrestore makes of NAME's
+	# obfuscated v1 metadump; recover and history read the metadump
+	kernel_md() {
+		rm -f rest.img &&
+		xfs_mdrestore "$(metadump "$1" v1)" rest.img || return 1
+		if [ "$1" = extlog ]; then
+			TOOL_IN="-l $(image extlog-log) $(metadump extlog v1)" \
+				kernel "$1.v1" rest.img "$(image extlog-log)"
+		else
+			TOOL_IN=$(metadump "$1" v1) kernel "$1.v1" rest.img
+		fi
+	}
+	if command -v xfs_mdrestore >/dev/null 2>&1; then
+		for name in dir4k dir64k logsu256k wrapped unlinked extlog dirfrag; do
+			test_expect_success "kernel: the restored $name.v1 metadump recovered as recover on it says" \
+				"kernel_md $name"
+		done
+	else
+		test_skip 'kernel: restored metadumps' 'needs xfs_mdrestore'
+	fi
 else
 	test_skip 'kernel comparisons' "$why"
 fi

@@ -65,6 +65,45 @@ static_assert(XFS_BLF_DATAMAP_SIZE == 17, "blf_data_map words");
 #define XLOG_REC_SIZE		offsetof(struct xlog_rec_header, h_size) + 4
 #endif
 
+/*
+ * xfs_metadump files (xfsprogs include/xfs_metadump.h, which xfslibs-dev
+ * does not install).  v1: index blocks of 1 << mb_blocklog bytes --
+ * be32 mb_magic, be16 mb_count, u8 mb_blocklog, u8 mb_info, then mb_count
+ * be64 daddrs, each of a block that follows the index block.  v2: struct
+ * xfs_metadump_header (be32 xmh_magic, xmh_version, xmh_compat_flags,
+ * xmh_incompat_flags, be64 xmh_reserved), then struct xfs_meta_extent
+ * (be64 xme_addr, be32 xme_len in 512-byte units), each followed by its
+ * blocks.  Neither header is defined by the installed headers, so their
+ * fields are read at these offsets.
+ */
+#ifndef XFS_MD_MAGIC_V1
+#define XFS_MD_MAGIC_V1			0x5846534d	/* 'XFSM' */
+#define XFS_MD_MAGIC_V2			0x584D4432	/* 'XMD2' */
+#define XFS_METADUMP_INFO_FLAGS		(1 << 0)
+#define XFS_METADUMP_OBFUSCATED		(1 << 1)
+#define XFS_METADUMP_FULLBLOCKS		(1 << 2)
+#define XFS_METADUMP_DIRTYLOG		(1 << 3)
+#define XFS_MD2_COMPAT_OBFUSCATED	(1 << 0)
+#define XFS_MD2_COMPAT_FULLBLOCKS	(1 << 1)
+#define XFS_MD2_COMPAT_DIRTYLOG		(1 << 2)
+#define XFS_MD2_COMPAT_EXTERNALLOG	(1 << 3)
+#define XFS_MD2_INCOMPAT_RTDEVICE	(1U << 0)
+#define XFS_MD2_INCOMPAT_ALL		(XFS_MD2_INCOMPAT_RTDEVICE)
+#define XME_ADDR_DEVICE_SHIFT		54
+#define XME_ADDR_DADDR_MASK		((1ULL << XME_ADDR_DEVICE_SHIFT) - 1)
+#define XME_ADDR_DATA_DEVICE		(0ULL << XME_ADDR_DEVICE_SHIFT)
+#define XME_ADDR_LOG_DEVICE		(1ULL << XME_ADDR_DEVICE_SHIFT)
+#define XME_ADDR_RT_DEVICE		(2ULL << XME_ADDR_DEVICE_SHIFT)
+#define XME_ADDR_DEVICE_MASK		(3ULL << XME_ADDR_DEVICE_SHIFT)
+#endif
+#define XLS_MB_MAGIC_OFF		0	/* xfs_metablock: mb_magic */
+#define XLS_MB_COUNT_OFF		4	/* mb_count */
+#define XLS_MB_BLOCKLOG_OFF		6	/* mb_blocklog */
+#define XLS_MB_INFO_OFF			7	/* mb_info */
+#define XLS_MB_HDR_BYTES		8	/* then the daddrs */
+#define XLS_XMH_BYTES			24	/* sizeof(struct xfs_metadump_header) */
+#define XLS_XME_BYTES			12	/* sizeof(struct xfs_meta_extent) */
+
 /* Recovery refuses an item with more regions than a 64 KiB buffer can log. */
 #define XLS_MAX_REGIONS_IN_ITEM	(XFS_MAX_BLOCKSIZE / XFS_BLF_CHUNK / 2 + 1)
 

@@ -95,17 +95,61 @@ static void report_refusal(struct xls_cmd *c)
 	cmd_finding(c, &f);
 }
 
+/*
+ * What a metadump holds that is not what the filesystem held: said on
+ * standard error whatever the command (info has the figures as fields).
+ */
+static void warn_input(const struct xls_source *src)
+{
+	const struct xls_input *in = &src->input;
+	const char *path = src->data_path ? src->data_path : src->path;
+
+	if (in->md.log_cleared)
+		fprintf(stderr, "xfs_logscope: '%s': warning: this log is not the filesystem's: "
+			"xfs_metadump found it clean and cleared it (it keeps a clean log only "
+			"with -a -o); there is nothing of the filesystem's to analyse\n", path);
+	if (in->log_missing)
+		fprintf(stderr, "xfs_logscope: '%s': warning: %llu bytes of the log are not in "
+			"the metadump: they read as zeros\n", path,
+			(unsigned long long)in->log_missing);
+	if (in->md.overlap_bytes)
+		fprintf(stderr, "xfs_logscope: '%s': warning: the metadump carries %llu bytes of "
+			"blocks more than once; the later copy is read, as xfs_mdrestore writes "
+			"it last\n", path, (unsigned long long)in->md.overlap_bytes);
+}
+
+/* The source stage's progress: a compressed input being decompressed. */
+static void cmd_unpack_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct xls_cmd *c = ctx;
+
+	if (!c->opt->progress || !total)
+		return;
+	fprintf(stderr, "\rxfs_logscope: decompressing: %3u%% of %llu bytes",
+		(unsigned int)(done * 100 / total), (unsigned long long)total);
+	/* the scan's progress follows on the same line: leave it empty */
+	if (done >= total)
+		fputs("\r\033[K", stderr);
+	c->progress_shown = true;
+}
+
 int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		 struct xls_error *err)
 {
+	struct xls_report_sink unpack = { .progress = cmd_unpack_progress };
+	struct xls_source_opts so = opt->src;
+
 	memset(c, 0, sizeof(*c));
 	c->opt = opt;
 	c->report.ctx = c;
 	c->report.finding = cmd_finding;
 	c->report.progress = cmd_progress;
 	xls_out_init(&c->out, stdout, opt->fmt);
-	if (xls_source_open(&c->src, &opt->src, err))
+	unpack.ctx = c;
+	so.report = &unpack;
+	if (xls_source_open(&c->src, &so, err))
 		return -1;
+	warn_input(&c->src);
 	if (xls_log_init(&c->log, &c->src, err)) {
 		xls_source_close(&c->src);
 		return -1;

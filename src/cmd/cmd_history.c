@@ -253,6 +253,15 @@ static int nothing_logged(const struct xls_cmd *c, const char *what,
 			     (unsigned long long)c->opt->blkno, what);
 }
 
+/* A block the metadump lacks is zeros on "disk", as xfs_mdrestore leaves it. */
+static void absent_text(struct hist_ctx *h)
+{
+	if (h->img.absent)
+		xls_out_printf(&h->c->out, "note: %llu bytes of the block on disk are absent from "
+			       "the metadump: they read as zeros, as xfs_mdrestore leaves them\n",
+			       (unsigned long long)h->img.absent);
+}
+
 static int do_replay(struct hist_ctx *h, struct xls_error *err)
 {
 	const struct xls_image *im = &h->img;
@@ -278,12 +287,15 @@ static int do_replay(struct hist_ctx *h, struct xls_error *err)
 	xls_field_uint(fs, "applied", im->applied);
 	xls_field_uint(fs, "skipped", im->skipped);
 	xls_field_uint(fs, "inode_items_failed", im->inode_failed);
+	if (c->src.input.md.version)
+		xls_field_uint(fs, "disk_absent_bytes", im->absent);
 	if (c->out.fmt == XLS_FMT_JSON) {
 		xls_cmd_record(c, "replay", fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_printf(&c->out, "\nreplay: wrote %u bytes to '%s': the block on disk, then %u replayed item%s in recovery order (%u not replayed)\n",
 			bytes, c->opt->replay_path, im->applied, im->applied == 1 ? "" : "s",
 			im->skipped);
+		absent_text(h);
 		if (im->inode_failed)
 			xls_out_printf(&c->out, "replay: %u inode item%s could not be applied: %s\n",
 				im->inode_failed, im->inode_failed == 1 ? "" : "s",
@@ -311,6 +323,7 @@ static void diff_text(struct hist_ctx *h, uint32_t nchunks, uint32_t changed,
 	xls_out_printf(&h->c->out, "\ndiff: %u of %u chunks differ from the block on disk%s%s\n",
 		changed, nchunks, changed ? ": " : "", txt);
 	xls_out_printf(&h->c->out, "      map [%s]\n", map);
+	absent_text(h);
 }
 
 static int do_diff(struct hist_ctx *h, struct xls_error *err)
@@ -327,6 +340,8 @@ static int do_diff(struct hist_ctx *h, struct xls_error *err)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	xls_fields_reset(&h->fs);
 	xls_describe_diff(c->opt->blkno, nchunks, changed, ranges, (uint32_t)n, &h->fs);
+	if (c->src.input.md.version)
+		xls_field_uint(&h->fs, "disk_absent_bytes", h->img.absent);
 	if (c->out.fmt == XLS_FMT_JSON)
 		xls_cmd_record(c, "diff", &h->fs);
 	else if (c->out.fmt == XLS_FMT_TEXT)
@@ -378,7 +393,7 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	struct xls_recover *r;
 	int rc;
 
-	if ((opt->replay_path || opt->diff) && c->src.data_fd < 0)
+	if ((opt->replay_path || opt->diff) && !xls_source_has_data(&c->src))
 		return xls_error_set(err, XLS_EXIT_USAGE,
 				     "--replay and --diff need the data device, not a bare log");
 	/* a file that cannot be made fails now, not after the table */

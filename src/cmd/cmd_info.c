@@ -43,7 +43,8 @@ int xls_cmd_info(const struct xls_options *opt, struct xls_error *err)
 		free(ic);
 		return err->status;
 	}
-	xls_out_csv_layout(&c.out, &xls_csv_info);
+	xls_out_csv_layout(&c.out, c.src.input.compression || c.src.input.log_compression ||
+			   c.src.input.md.version ? &xls_csv_info_md : &xls_csv_info);
 	/* info prints totals, not each finding */
 	c.findings_mode = XLS_FINDINGS_COUNT;
 	ic->c = &c;

@@ -337,6 +337,11 @@ static void print_verdict(struct xls_out *o, const struct xls_head_tail *ht,
 			       s->intents_pending == 1 ? "" : "s",
 			       (unsigned long long)s->kernel_warnings,
 			       s->kernel_warnings == 1 ? "" : "s");
+	if (s->absent_reads)
+		xls_out_printf(o, "  %llu item%s decided on blocks the metadump does not carry "
+			       "(read as zeros, as xfs_mdrestore leaves them)%s\n",
+			       (unsigned long long)s->absent_reads, s->absent_reads == 1 ? "" : "s",
+			       s->fails ? ": on the filesystem itself the verdict may differ" : "");
 }
 
 /* The verdict first, the summary's figures at the end of the text. */
@@ -432,7 +437,8 @@ int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
 	sink.report = &c.report;
 	if (opt->summary)
 		c.findings_mode = XLS_FINDINGS_COUNT;
-	xls_out_csv_layout(&c.out, opt->summary ? &xls_csv_rsummary : &xls_csv_ritem);
+	xls_out_csv_layout(&c.out, !opt->summary ? &xls_csv_ritem :
+			   c.src.input.md.version ? &xls_csv_rsummary_md : &xls_csv_rsummary);
 	r = xls_recover_new(&c.src, NULL, err);
 	status = r ? run_recover(rc, r, &sink, err) : -1;
 	if (!status && xls_recover_summary(r)->fails)

@@ -71,9 +71,12 @@ struct rstate *xls_rstate_get(struct xls_recover *r, int64_t blkno, uint32_t len
 	st->head_len = bytes < HEAD_BYTES ? (uint32_t)bytes : HEAD_BYTES;
 	memset(st->head, 0, HEAD_BYTES);
 	if (r->data_dev && blkno >= 0 && (uint64_t)blkno < (UINT64_MAX >> 10) &&
-	    st->head_len > 0)
+	    st->head_len > 0) {
 		st->readable = xls_source_read_data(r->src, (uint64_t)blkno * BBSIZE,
 						    st->head, st->head_len) == 0;
+		st->absent = st->readable &&
+			     xls_source_data_missing(r->src, (uint64_t)blkno * BBSIZE, bytes) != 0;
+	}
 	return st;
 }
 
@@ -490,6 +493,9 @@ static void decide_by_block(struct decide_ctx *d, struct rstate *st)
 
 	rb->block_read = st->readable || st->replayed;
 	rb->from_replay = st->replayed;
+	rb->block_absent = !st->replayed && st->absent;
+	if (rb->block_absent)
+		r->sum.absent_reads++;
 	where = st->replayed ? "as recovery left it" : "on disk";
 	xls_blk_identify(r->g, st->head, st->head_len, &id);
 	rb->magic = id.magic;
@@ -804,6 +810,8 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 		return;
 	}
 	decide_by_block(d, st);
+	if (rb->block_absent)
+		xls_rdetail_append(d, ": the block is absent from the metadump (read as zeros)");
 	if (d->ri.decision == XLS_RD_SKIP_LSN) {
 		const char *warn;
 

@@ -455,6 +455,68 @@ void xls_ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 	}
 }
 
+/* The largest cluster buffer read to verify it; inode clusters are 64 KiB at most. */
+#define INOBUF_MAX	(256u * 1024)
+#define INOBUF_GOOD	UINT32_MAX
+
+/*
+ * xfs_inode_buf_verify, as the read of an inode item's cluster buffer
+ * from the device runs it: every inode of it must carry the inode magic,
+ * a version the superblock allows, and a di_next_unlinked that is
+ * NULLAGINO or an inode of the AG (bounded here by the AG's size; the
+ * kernel also refuses the inodes of the AG headers' blocks).  The slot of
+ * the first bad inode, or INOBUF_GOOD.
+ */
+static uint32_t inobuf_verify(const struct xls_geometry *g, const uint8_t *buf, uint32_t bytes)
+{
+	uint64_t agino_end = g->ag_blocks ? (uint64_t)g->ag_blocks << g->inopb_log : UINT64_MAX;
+
+	for (uint32_t i = 0; (uint64_t)(i + 1) * g->inode_size <= bytes; i++) {
+		const uint8_t *dip = buf + (size_t)i * g->inode_size;
+		uint8_t version = dip[offsetof(struct xfs_dinode, di_version)];
+		uint32_t unlinked = xls_be32(dip + offsetof(struct xfs_dinode, di_next_unlinked));
+
+		if (xls_be16(dip) != XFS_DINODE_MAGIC ||
+		    (g->crc ? version != 3 : version != 1 && version != 2) ||
+		    (unlinked != NULLAGINO && unlinked >= agino_end))
+			return i;
+	}
+	return INOBUF_GOOD;
+}
+
+/*
+ * The first inode item of a cluster buffer reads it from the device with
+ * the inode buffer verifier (xfs_buf_read(..., &xfs_inode_buf_ops)); the
+ * verdict is kept for the later ones, which find it in the buffer cache.
+ * A buffer an earlier replay or icreate of this recovery wrote is not
+ * judged: only its first 512 bytes are simulated.
+ */
+static uint32_t inobuf_check(struct xls_recover *r, int64_t blkno, uint32_t len)
+{
+	const uint32_t *seen = xls_hashmap_find(&r->inobufs, (uint64_t)blkno, len);
+	const uint32_t *idx = xls_hashmap_find(&r->bufidx, (uint64_t)blkno, len);
+	uint64_t bytes = (uint64_t)len * BBSIZE;
+	uint32_t verdict = INOBUF_GOOD;
+	uint8_t *buf;
+
+	if (seen)
+		return *seen;
+	if (!r->data_dev || !r->g->inode_size || blkno < 0 || !len || bytes > INOBUF_MAX ||
+	    (idx && (r->states[*idx].replayed || r->states[*idx].icreated)))
+		return INOBUF_GOOD;
+	buf = malloc(bytes);
+	if (!buf) {
+		r->err = -ENOMEM;
+		return INOBUF_GOOD;
+	}
+	if (xls_source_read_data(r->src, (uint64_t)blkno * BBSIZE, buf, bytes) == 0)
+		verdict = inobuf_verify(r->g, buf, (uint32_t)bytes);
+	free(buf);
+	if (xls_hashmap_put(&r->inobufs, (uint64_t)blkno, len, verdict))
+		r->err = -ENOMEM;
+	return verdict;
+}
+
 /*
  * xlog_recover_inode_commit_pass2, as far as the decision goes: skipped
  * when the cluster buffer is cancelled, or when the v3 inode's LSN is
@@ -469,6 +531,7 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 	uint64_t lsn = 0;
 	const char *where = "on disk";
 	bool v3 = false;
+	uint32_t slot;
 
 	/* the detail begins with what the item is; the decision follows it */
 	if (!d->quiet)
@@ -486,6 +549,25 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		xls_rdetail_append(d, ": its cluster buffer is cancelled");
 		return;
 	}
+	slot = inobuf_check(r, rec->iblkno, rec->ilen);
+	if (slot != INOBUF_GOOD) {
+		d->ri.decision = XLS_RD_FAIL;
+		d->ri.reason = "bad_inode_buf";
+		d->ri.fail_why = "the read verifier of its cluster buffer finds a bad inode "
+				 "(xfs_inode_buf_verify): metadata corruption, recovery fails";
+		xls_rdetail_appendf(d, ": inode %u of the cluster buffer has no valid inode "
+				    "magic, version or di_next_unlinked", slot);
+		if (xls_source_data_missing(r->src, (uint64_t)rec->iblkno * BBSIZE,
+					    (uint64_t)rec->ilen * BBSIZE)) {
+			xls_rdetail_append(d, ": the block is absent from the metadump (read as zeros)");
+			r->sum.absent_reads++;
+		}
+		xls_recover_fail(r, d->t->lsn, "inode cluster buffer 0x%llx (%u bytes) fails its "
+				 "read verifier for inode 0x%llx: inode %u of it is not valid",
+				 (unsigned long long)rec->iblkno, rec->ilen * BBSIZE,
+				 (unsigned long long)rec->ino, slot);
+		return;
+	}
 	d->ri.decision = XLS_RD_REPLAY;
 	d->ri.reason = "lsn_older";
 	lsn = ino_replayed_lsn(r, rec->ino);
@@ -494,6 +576,13 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		where = "as recovery left it";
 	} else if (xls_rstate_icreated(r, rec->iblkno, rec->ilen)) {
 		xls_rdetail_append(d, ": inode initialised by an icreate replay");
+	} else if (r->data_dev && rec->iblkno >= 0 &&
+		   (uint64_t)rec->iblkno < (UINT64_MAX >> 10) &&
+		   xls_source_data_missing(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff,
+					   sizeof(dino))) {
+		/* zeros, as xfs_mdrestore leaves it: no magic, so no LSN to compare */
+		xls_rdetail_append(d, ": the inode is absent from the metadump (read as zeros)");
+		r->sum.absent_reads++;
 	} else if (r->data_dev && rec->iblkno >= 0 &&
 		   (uint64_t)rec->iblkno < (UINT64_MAX >> 10) &&
 		   xls_source_read_data(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff,

@@ -524,7 +524,8 @@ struct xls_recover *xls_recover_new(const struct xls_source *src,
 	r->src = src;
 	r->g = &src->geo;
 	/* the superblock was read from the data device: its blocks can be */
-	r->data_dev = src->geo.has_sb && src->data_fd >= 0;
+	r->data_dev = src->geo.has_sb && xls_source_has_data(src);
+	r->sum.metadump = src->input.md.version != 0;
 	if (o)
 		r->opt = *o;
 	r->ba = malloc(sizeof(*r->ba));
@@ -548,6 +549,7 @@ void xls_recover_free(struct xls_recover *r)
 	xls_hashmap_free(&r->bufidx);
 	xls_hashmap_free(&r->intidx);
 	xls_hashmap_free(&r->inolsn);
+	xls_hashmap_free(&r->inobufs);
 	free(r->states);
 	free(r->queue);
 	free(r->order);

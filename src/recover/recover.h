@@ -88,6 +88,7 @@ struct xls_rbuf {
 	/* what recovery read from the block before deciding */
 	bool		block_read;	/* false: no data device, or read error */
 	bool		from_replay;	/* state left by an earlier replay, not disk */
+	bool		block_absent;	/* read from a metadump that lacks it: zeros */
 	uint32_t	magic;		/* the magic that identified it, 0 if none */
 	const char	*magic_name;	/* "XDD3", "agi", ... or "unknown" */
 	bool		has_lsn;
@@ -220,6 +221,8 @@ struct xls_recover_summary {
 	uint64_t	unlinked_fields;
 	uint64_t	intents_pending;
 	uint64_t	buffers_touched;	/* distinct (blkno, len) replayed */
+	bool		metadump;		/* the input is a metadump: */
+	uint64_t	absent_reads;		/* items decided on blocks it lacks */
 	bool		fails;			/* recovery would stop */
 	uint64_t	fail_lsn;
 	char		fail_why[XLS_RECOVER_WHY];

@@ -121,6 +121,7 @@ struct rstate {
 	uint32_t	len;
 	uint32_t	head_len;
 	bool		readable;
+	bool		absent;		/* not in the metadump: read as zeros */
 	bool		replayed;	/* head changed by a replay */
 	bool		queued;		/* on the delwri list */
 	bool		has_ops;	/* a verifier is attached: it stamps */
@@ -178,6 +179,7 @@ struct xls_recover {
 	struct rintent			*intents;
 	uint32_t			nintents, capintents;
 	struct xls_hashmap		inolsn;		/* ino -> inolsns[] */
+	struct xls_hashmap		inobufs;	/* (blkno, len) -> read verdict */
 	uint64_t			*inolsns;	/* LSN of its last replay */
 	uint32_t			ninolsns, capinolsns;
 	uint32_t			seq;

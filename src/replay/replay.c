@@ -45,6 +45,9 @@ static bool image_grow(struct xls_image *im, uint32_t len)
 				  im->disk + old, bytes - old);
 	if (rc)
 		memset(im->disk + old, 0, bytes - old);
+	else
+		im->absent += xls_source_data_missing(im->src, (uint64_t)im->blkno * BBSIZE + old,
+						      bytes - old);
 	im->read_ok = (old == 0 || im->read_ok) && rc == 0;
 	memcpy(im->img + old, im->disk + old, bytes - old);
 	im->len = len;

@@ -23,6 +23,7 @@ struct xls_image {
 	int64_t			blkno;		/* daddr of the image */
 	uint32_t		len;		/* 512-byte blocks read so far */
 	bool			read_ok;	/* every block read from the device */
+	uint64_t		absent;		/* bytes of them a metadump lacks (zeros) */
 	uint8_t			*disk;		/* the blocks as on the device */
 	uint8_t			*img;		/* ... as recovery leaves them */
 	uint32_t		applied;	/* items replayed into it */

@@ -16,14 +16,22 @@
 	}
 
 /* xls_describe_geometry + xls_describe_scan_totals */
-LAYOUT(xls_csv_info, false,
-       "input", "log_location", "log_offset", "log_bbs", "log_fsblocks", "log_bytes", "sector_size",
-       "log_sunit", "log_version", "crc", "uuid", "sb_version", "block_size", "sb_lsn",
-       "state", "log_zeroed", "head_blk", "tail_blk", "last_lsn", "tail_lsn",
-       "active_bbs", "torn_head", "torn_from_blk", "tail_moved", "records",
-       "records_wrapped", "crc_bad", "crc_zero", "bad_headers", "bad_cycle_records",
-       "uuid_mismatch", "trans_committed", "trans_incomplete", "trans_corrupt",
-       "unmount_records", "items", "findings");
+#define INFO_KEYS \
+	"input", "log_location", "log_offset", "log_bbs", "log_fsblocks", "log_bytes", "sector_size", \
+	"log_sunit", "log_version", "crc", "uuid", "sb_version", "block_size", "sb_lsn", \
+	"state", "log_zeroed", "head_blk", "tail_blk", "last_lsn", "tail_lsn", \
+	"active_bbs", "torn_head", "torn_from_blk", "tail_moved", "records", \
+	"records_wrapped", "crc_bad", "crc_zero", "bad_headers", "bad_cycle_records", \
+	"uuid_mismatch", "trans_committed", "trans_incomplete", "trans_corrupt", \
+	"unmount_records", "items", "findings"
+LAYOUT(xls_csv_info, false, INFO_KEYS);
+
+/* the same of a compressed input or a metadump: what it is, at the end */
+LAYOUT(xls_csv_info_md, false, INFO_KEYS,
+       "compression", "log_compression", "spool_bytes", "metadump_version",
+       "metadump_obfuscated", "metadump_full_blocks", "metadump_dirty_log",
+       "metadump_external_log", "metadump_rt_device", "metadump_log_cleared",
+       "metadump_extents", "metadump_bytes", "metadump_overlap_bytes", "metadump_log_missing");
 
 /* xls_describe_record */
 LAYOUT(xls_csv_records, false,
@@ -54,15 +62,18 @@ LAYOUT(xls_csv_ritem, false,
        "detail");
 
 /* recover --summary: xls_describe_rsummary */
-LAYOUT(xls_csv_rsummary, false,
-       "trans_replayed", "trans_discarded", "trans_corrupt", "items", "buffers", "replay",
-       "replay_always", "always_v4", "always_inode_buf", "always_dquot_buf",
-       "always_attr_rmt", "always_unknown_magic", "always_foreign_uuid",
-       "always_rt_no_header", "always_lsn_null", "always_unread", "skip_cancelled",
-       "skip_lsn", "cancel", "skip_quotaoff", "fail", "cancel_table_entries",
-       "cancel_table_refs", "compound_buffers", "compound_segments", "kernel_warnings",
-       "unlinked_fields", "pending_work", "buffers_touched", "recovery_fails", "fail_lsn",
-       "fail_why");
+#define RSUMMARY_KEYS \
+	"trans_replayed", "trans_discarded", "trans_corrupt", "items", "buffers", "replay", \
+	"replay_always", "always_v4", "always_inode_buf", "always_dquot_buf", \
+	"always_attr_rmt", "always_unknown_magic", "always_foreign_uuid", \
+	"always_rt_no_header", "always_lsn_null", "always_unread", "skip_cancelled", \
+	"skip_lsn", "cancel", "skip_quotaoff", "fail", "cancel_table_entries", \
+	"cancel_table_refs", "compound_buffers", "compound_segments", "kernel_warnings", \
+	"unlinked_fields", "pending_work", "buffers_touched", "recovery_fails", "fail_lsn", \
+	"fail_why"
+LAYOUT(xls_csv_rsummary, false, RSUMMARY_KEYS);
+/* of a metadump: what was decided on blocks it lacks, at the end */
+LAYOUT(xls_csv_rsummary_md, false, RSUMMARY_KEYS, "absent_reads");
 
 /* history: xls_describe_appearance, xls_describe_other_appearance */
 LAYOUT(xls_csv_appearance, false,

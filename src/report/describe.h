@@ -158,8 +158,8 @@ void xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
 		       struct xls_fieldset *fs);
 
 /* The columns of each CSV stream (report/csv_layouts.c). */
-extern const struct xls_csv_layout xls_csv_info, xls_csv_records, xls_csv_trans,
-	xls_csv_bufs, xls_csv_stats_types, xls_csv_ritem, xls_csv_rsummary,
-	xls_csv_appearance, xls_csv_checkpoints, xls_csv_compare;
+extern const struct xls_csv_layout xls_csv_info, xls_csv_info_md, xls_csv_records,
+	xls_csv_trans, xls_csv_bufs, xls_csv_stats_types, xls_csv_ritem, xls_csv_rsummary,
+	xls_csv_rsummary_md, xls_csv_appearance, xls_csv_checkpoints, xls_csv_compare;
 
 #endif /* XLS_DESCRIBE_H */

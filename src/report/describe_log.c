@@ -18,12 +18,42 @@ const char *xls_log_state_name(enum xls_log_state s)
 	return "?";
 }
 
+/* A compressed input, a metadump: what it is and what it holds. */
+static void describe_input(const struct xls_input *in, struct xls_fieldset *fs)
+{
+	const struct xls_metadump_info *md = &in->md;
+
+	if (in->compression)
+		xls_field_str(fs, "compression", xls_zformat_name(in->compression));
+	if (in->log_compression)
+		xls_field_str(fs, "log_compression", xls_zformat_name(in->log_compression));
+	if (in->compression || in->log_compression)
+		xls_field_uint(fs, "spool_bytes", in->spool_bytes);
+	if (!md->version)
+		return;
+	xls_field_uint(fs, "metadump_version", md->version);
+	if (md->flags_known) {
+		xls_field_bool(fs, "metadump_obfuscated", md->obfuscated);
+		xls_field_bool(fs, "metadump_full_blocks", md->full_blocks);
+		xls_field_bool(fs, "metadump_dirty_log", md->dirty_log);
+	}
+	xls_field_bool(fs, "metadump_external_log", md->external_log);
+	if (md->version >= 2)
+		xls_field_bool(fs, "metadump_rt_device", md->rt_device);
+	xls_field_bool(fs, "metadump_log_cleared", md->log_cleared);
+	xls_field_uint(fs, "metadump_extents", md->extents);
+	xls_field_uint(fs, "metadump_bytes", md->bytes);
+	xls_field_uint(fs, "metadump_overlap_bytes", md->overlap_bytes);
+	xls_field_uint(fs, "metadump_log_missing", in->log_missing);
+}
+
 void xls_describe_geometry(const struct xls_source *src, const struct xls_log *log,
 			   const struct xls_head_tail *ht, struct xls_fieldset *fs)
 {
 	const struct xls_geometry *g = &src->geo;
 
 	xls_field_str(fs, "input", src->path);
+	describe_input(&src->input, fs);
 	xls_field_str(fs, "log_location", !g->has_sb ? "bare" :
 		      g->external ? "external" : "internal");
 	xls_field_uint(fs, "log_offset", g->log_offset);

@@ -75,7 +75,7 @@ static void rbuf_fields(const struct xls_rbuf *b, struct xls_fieldset *fs)
 	xls_field_uint(fs, "regions", b->res->nregions);
 	xls_field_real(fs, "dirty_pct", b->dirty_pct);
 	xls_field_str(fs, "block_state", !b->block_read ? "unread" :
-		      b->from_replay ? "replayed" : "disk");
+		      b->from_replay ? "replayed" : b->block_absent ? "absent" : "disk");
 	if (b->magic_name && b->magic_name[0])
 		xls_field_str(fs, "block_magic", b->magic_name);
 	if (b->has_lsn)
@@ -243,6 +243,8 @@ void xls_describe_rsummary(const struct xls_recover_summary *s, struct xls_field
 	xls_field_uint(fs, "unlinked_fields", s->unlinked_fields);
 	xls_field_uint(fs, "pending_work", s->intents_pending);
 	xls_field_uint(fs, "buffers_touched", s->buffers_touched);
+	if (s->metadump)
+		xls_field_uint(fs, "absent_reads", s->absent_reads);
 	xls_field_bool(fs, "recovery_fails", s->fails);
 	if (s->fails) {
 		xls_field_lsn(fs, "fail_lsn", s->fail_lsn);

@@ -18,6 +18,7 @@
 
 #include "base/ondisk.h"
 #include "source/source.h"
+#include "source/spool.h"
 
 #define BBSIZE_BYTES	512u
 
@@ -28,29 +29,16 @@
 
 static int read_fully(int fd, uint64_t off, void *buf, size_t len)
 {
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return xls_pread_fully(fd, off, buf, len);
 }
 
 int xls_source_read(const struct xls_source *src, uint64_t off, void *buf,
 		    size_t len)
 {
-	return read_fully(src->log_fd, src->geo.log_offset + off, buf, len);
+	off += src->geo.log_offset;
+	if (src->log_map)
+		return xls_extmap_read(src->log_map, off, buf, len);
+	return read_fully(src->log_fd, off, buf, len);
 }
 
 int xls_source_read_data(const struct xls_source *src, uint64_t off, void *buf,
@@ -58,7 +46,19 @@ int xls_source_read_data(const struct xls_source *src, uint64_t off, void *buf,
 {
 	if (src->data_fd < 0)
 		return -ENODEV;
+	if (src->data_map)
+		return xls_extmap_read(src->data_map, off, buf, len);
 	return read_fully(src->data_fd, off, buf, len);
+}
+
+bool xls_source_has_data(const struct xls_source *src)
+{
+	return src->data_fd >= 0;
+}
+
+uint64_t xls_source_data_missing(const struct xls_source *src, uint64_t off, uint64_t len)
+{
+	return src->data_map ? xls_extmap_missing(src->data_map, off, len) : 0;
 }
 
 static int device_size(int fd, uint64_t *bytes)
@@ -318,7 +318,11 @@ static int read_superblock(struct xls_source *src, struct xls_error *err)
 	const char *why;
 	int rc;
 
-	rc = read_fully(src->data_fd, 0, sb, sizeof(sb));
+	rc = xls_source_read_data(src, 0, sb, sizeof(sb));
+	if (rc == -EIO)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' is too short to be an XFS filesystem: it ends before "
+				     "the 512 bytes of the superblock", src->data_path);
 	if (rc)
 		return xls_error_set(err, XLS_EXIT_INPUT,
 				     "cannot read the superblock of '%s': %s",
@@ -326,8 +330,9 @@ static int read_superblock(struct xls_source *src, struct xls_error *err)
 	why = sb_check(sb);
 	if (why)
 		return xls_error_set(err, XLS_EXIT_INPUT,
-				     "'%s' is not an XFS filesystem (%s at byte 0)",
-				     src->data_path, why);
+				     "'%s' is not an XFS filesystem (%s at byte 0%s)",
+				     src->data_path, why, src->input.md.version ?
+				     " of the metadump's data device" : "");
 	sb_to_geometry(sb, &src->geo);
 	return 0;
 }
@@ -350,24 +355,147 @@ static int check_log_fits(const struct xls_source *src, struct xls_error *err)
 	return 0;
 }
 
-/* Block 0 holds a superblock that passes its checks. */
-static bool is_xfs_superblock(int fd)
-{
-	uint8_t sb[BBSIZE_BYTES];
+/* What a file holds, told by its first bytes. */
+struct peeked {
+	enum xls_zformat	z;	/* compressed: the rest is of its contents */
+	unsigned int		mdver;	/* an xfs_metadump, of this version */
+	bool			xfs_sb;	/* block 0 is an XFS superblock */
+};
 
-	return read_fully(fd, 0, sb, sizeof(sb)) == 0 && !sb_check(sb);
+static void peek_bytes(const uint8_t *b, size_t n, struct peeked *pk)
+{
+	pk->mdver = xls_metadump_magic(b, n);
+	pk->xfs_sb = n == BBSIZE_BYTES && !sb_check(b);
+}
+
+static int peek_file(int fd, uint64_t size, const char *path, struct peeked *pk,
+		     struct xls_error *err)
+{
+	uint8_t b[BBSIZE_BYTES];
+	size_t n = size < sizeof(b) ? (size_t)size : sizeof(b);
+	const char *unread;
+	int rc = read_fully(fd, 0, b, n);
+
+	memset(pk, 0, sizeof(*pk));
+	if (rc)
+		return xls_error_set(err, XLS_EXIT_INPUT, "cannot read '%s': %s", path,
+				     strerror(-rc));
+	unread = xls_zformat_unread(b, n);
+	if (unread)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' is %s-compressed, which xfs_logscope does not read: "
+				     "decompress it first", path, unread);
+	pk->z = xls_zformat_detect(b, n);
+	if (!pk->z)
+		peek_bytes(b, n, pk);
+	return 0;
+}
+
+/* A compressed file: what its contents start with. */
+static int peek_stream(struct xls_zin *zin, const char *path, struct peeked *pk,
+		       struct xls_error *err)
+{
+	const uint8_t *p;
+	ssize_t got = xls_zin_peek(zin, &p, BBSIZE_BYTES, err);
+
+	if (got < 0)
+		return -1;
+	if (got == 0)
+		return xls_error_set(err, XLS_EXIT_INPUT, "'%s' decompresses to nothing", path);
+	peek_bytes(p, (size_t)got, pk);
+	return 0;
+}
+
+/* Start decompressing @fd, the file @path of @size bytes. */
+static int open_stream(struct xls_zin *zin, int fd, const char *path, uint64_t size,
+		       enum xls_zformat z, const struct xls_source_opts *o,
+		       struct peeked *pk, struct xls_error *err)
+{
+	if (xls_zin_open(zin, fd, path, z, size, o->max_expand, o->report, err))
+		return -1;
+	return peek_stream(zin, path, pk, err);
+}
+
+/* Swap @fd, the compressed file, for the spool its contents went to. */
+static int take_spool(struct xls_source *src, struct xls_zin *zin, int *fd,
+		      struct xls_error *err)
+{
+	int spool;
+
+	if (xls_zin_finish(zin, &spool, err))
+		return -1;
+	src->input.spool_bytes += zin->spool.size;
+	close(*fd);
+	*fd = spool;
+	return 0;
+}
+
+#define SPOOL_STEP	(64ull << 20)
+
+/*
+ * The decompressed contents of a file as a device (an image, a log):
+ * its non-zero sectors in the spool, the zero ones holes of the map.
+ */
+static int spool_device(struct xls_source *src, struct xls_zin *zin, int *fd,
+			struct xls_extmap **mapp, uint64_t *bytes, struct xls_error *err)
+{
+	struct xls_extmap *m = calloc(1, sizeof(*m));
+	int64_t got;
+
+	*mapp = m;
+	if (!m)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	m->fd = -1;
+	do {
+		got = xls_zin_extent(zin, m, m->dev_bytes, SPOOL_STEP, false, err);
+		if (got < 0)
+			return -1;
+		m->dev_bytes += (uint64_t)got;
+	} while ((uint64_t)got == SPOOL_STEP);
+	if (xls_extmap_finish(m))
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (take_spool(src, zin, fd, err))
+		return -1;
+	m->fd = *fd;
+	*bytes = m->dev_bytes;
+	return 0;
+}
+
+static int not_bare(const char *path, const struct peeked *pk, struct xls_error *err)
+{
+	if (pk->mdver)
+		return xls_error_set(err, XLS_EXIT_USAGE,
+				     "'%s' is an xfs_metadump, not a bare log: drop -f", path);
+	if (pk->xfs_sb)
+		return xls_error_set(err, XLS_EXIT_USAGE,
+				     "'%s' is a whole XFS filesystem, not a bare log: drop -f", path);
+	return 0;
 }
 
 static int open_bare_log(struct xls_source *src, const struct xls_source_opts *o,
 			 struct xls_error *err)
 {
+	struct xls_zin zin;
+	struct peeked pk;
+	int rc = 0;
+
 	if (open_input(o->path, o->force, &src->log_fd, &src->log_dev_bytes, err))
 		return -1;
 	src->path = strdup(o->path);
-	if (is_xfs_superblock(src->log_fd))
-		return xls_error_set(err, XLS_EXIT_USAGE,
-				     "'%s' is a whole XFS filesystem, not a bare log: drop -f",
-				     o->path);
+	if (peek_file(src->log_fd, src->log_dev_bytes, o->path, &pk, err))
+		return -1;
+	if (pk.z) {
+		src->input.compression = pk.z;
+		rc = open_stream(&zin, src->log_fd, o->path, src->log_dev_bytes, pk.z, o, &pk, err) ||
+		     not_bare(o->path, &pk, err) ||
+		     spool_device(src, &zin, &src->log_fd, &src->log_map,
+				  &src->log_dev_bytes, err) ? -1 : 0;
+		xls_zin_close(&zin);
+	} else {
+		rc = not_bare(o->path, &pk, err);
+	}
+	if (rc)
+		return -1;
 	src->geo.log_bbs = (uint32_t)(src->log_dev_bytes / BBSIZE_BYTES);
 	src->geo.sect_bbs = 1;
 	if (src->log_dev_bytes / BBSIZE_BYTES > UINT32_MAX)
@@ -376,48 +504,183 @@ static int open_bare_log(struct xls_source *src, const struct xls_source_opts *o
 	return check_log_fits(src, err);
 }
 
-static int open_with_superblock(struct xls_source *src,
-				const struct xls_source_opts *o,
+/* The metadump's maps become the devices; a v2 external log's too. */
+static int open_metadump(struct xls_source *src, struct xls_zin *zin, uint64_t size,
+			 uint64_t *data_bytes, struct xls_error *err)
+{
+	struct xls_metadump md;
+
+	if (xls_metadump_open(&md, src->data_fd, size, zin, src->data_path, err) ||
+	    (zin && take_spool(src, zin, &src->data_fd, err))) {
+		xls_metadump_release(&md);
+		return -1;
+	}
+	xls_metadump_set_fd(&md, src->data_fd);
+	src->data_map = md.data;
+	src->log_map = md.log;
+	src->input.md = md.info;
+	*data_bytes = md.data_bytes;
+	return 0;
+}
+
+static int open_compressed_data(struct xls_source *src, const struct xls_source_opts *o,
+				enum xls_zformat z, uint64_t *data_bytes,
 				struct xls_error *err)
 {
-	char type[64];
-	uint64_t data_bytes = 0;
+	struct xls_zin zin;
+	struct peeked pk;
+	int rc;
 
-	if (open_input(o->path, o->force, &src->data_fd, &data_bytes, err))
+	src->input.compression = z;
+	rc = open_stream(&zin, src->data_fd, o->path, *data_bytes, z, o, &pk, err);
+	if (!rc && pk.mdver)
+		rc = open_metadump(src, &zin, 0, data_bytes, err);
+	else if (!rc && !pk.xfs_sb)
+		rc = xls_error_set(err, XLS_EXIT_INPUT,
+				   "'%s' is %s-compressed, and holds neither an XFS filesystem "
+				   "nor an xfs_metadump", o->path, xls_zformat_name(z));
+	else if (!rc)
+		rc = spool_device(src, &zin, &src->data_fd, &src->data_map, data_bytes, err);
+	xls_zin_close(&zin);
+	return rc;
+}
+
+/* The data device: an image or block device, plain or compressed, or a metadump. */
+static int open_data(struct xls_source *src, const struct xls_source_opts *o,
+		     uint64_t *data_bytes, struct xls_error *err)
+{
+	struct peeked pk;
+	char type[64];
+
+	if (open_input(o->path, o->force, &src->data_fd, data_bytes, err))
 		return -1;
 	src->data_path = strdup(o->path);
+	if (!src->data_path)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (peek_file(src->data_fd, *data_bytes, o->path, &pk, err))
+		return -1;
+	if (pk.z)
+		return open_compressed_data(src, o, pk.z, data_bytes, err);
+	if (pk.mdver)
+		return open_metadump(src, NULL, *data_bytes, data_bytes, err);
 	probe_type(src->data_fd, type, sizeof(type));
 	if (type[0] && strcmp(type, "xfs") != 0)
 		return xls_error_set(err, XLS_EXIT_INPUT,
 				     "'%s' holds %s, not an XFS filesystem%s", o->path, type,
 				     strcmp(type, "xfs_external_log") == 0 ?
 				     " (use -f to read a bare log)" : "");
-	if (read_superblock(src, err))
+	return 0;
+}
+
+/* -l: an external log device or file, plain or compressed. */
+static int open_logdev(struct xls_source *src, const struct xls_source_opts *o,
+		       struct xls_error *err)
+{
+	struct xls_zin zin;
+	struct peeked pk;
+	char type[64];
+
+	if (open_input(o->logdev, o->force, &src->log_fd, &src->log_dev_bytes, err))
 		return -1;
-	if (src->geo.external && !o->logdev)
-		return xls_error_set(err, XLS_EXIT_INPUT,
-				     "'%s' has an external log: give the log device with -l",
-				     o->path);
-	if (!src->geo.external && o->logdev)
-		return xls_error_set(err, XLS_EXIT_USAGE,
-				     "'%s' has an internal log; -l '%s' makes no sense",
-				     o->path, o->logdev);
-	if (src->geo.external) {
-		if (open_input(o->logdev, o->force, &src->log_fd,
-			       &src->log_dev_bytes, err))
+	src->path = strdup(o->logdev);
+	if (peek_file(src->log_fd, src->log_dev_bytes, o->logdev, &pk, err))
+		return -1;
+	if (pk.z) {
+		int rc = open_stream(&zin, src->log_fd, o->logdev, src->log_dev_bytes, pk.z, o,
+				     &pk, err);
+
+		src->input.log_compression = pk.z;
+		if (!rc && !pk.mdver)
+			rc = spool_device(src, &zin, &src->log_fd, &src->log_map,
+					  &src->log_dev_bytes, err);
+		xls_zin_close(&zin);
+		if (rc)
 			return -1;
-		src->path = strdup(o->logdev);
-		probe_type(src->log_fd, type, sizeof(type));
-		if (type[0] && strcmp(type, "xfs_external_log") != 0)
+	}
+	if (pk.mdver)
+		return xls_error_set(err, XLS_EXIT_USAGE,
+				     "'%s' is an xfs_metadump, not a log device: give it as the "
+				     "filesystem, without -l", o->logdev);
+	if (pk.z)
+		return 0;
+	probe_type(src->log_fd, type, sizeof(type));
+	if (type[0] && strcmp(type, "xfs_external_log") != 0)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' holds %s, not an XFS external log", o->logdev, type);
+	return 0;
+}
+
+/* Where the log is: in the data device, in the metadump, or behind -l. */
+static int open_log(struct xls_source *src, const struct xls_source_opts *o,
+		    uint64_t data_bytes, struct xls_error *err)
+{
+	const struct xls_metadump_info *md = &src->input.md;
+
+	if (!src->geo.external) {
+		if (o->logdev)
+			return xls_error_set(err, XLS_EXIT_USAGE,
+					     "'%s' has an internal log; -l '%s' makes no sense",
+					     o->path, o->logdev);
+		if (src->log_map)
 			return xls_error_set(err, XLS_EXIT_INPUT,
-					     "'%s' holds %s, not an XFS external log",
-					     o->logdev, type);
-	} else {
+					     "'%s' is not a valid metadump: it carries an external "
+					     "log, but its superblock has an internal one", o->path);
 		src->log_fd = src->data_fd;
+		src->log_map = src->data_map;
 		src->log_dev_bytes = data_bytes;
 		src->path = strdup(o->path);
+		return 0;
 	}
-	return check_log_fits(src, err);
+	if (src->log_map) {
+		if (o->logdev)
+			return xls_error_set(err, XLS_EXIT_USAGE,
+					     "'%s' carries its external log; -l '%s' makes no sense",
+					     o->path, o->logdev);
+		src->log_fd = src->data_fd;
+		src->log_dev_bytes = src->log_map->dev_bytes;
+		src->path = strdup(o->path);
+		return 0;
+	}
+	if (!o->logdev)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' has an external log%s: give the log device with -l",
+				     o->path, md->version == 1 ?
+				     ", which a v1 metadump does not carry" :
+				     md->version ? ", which this metadump does not carry" : "");
+	src->input.md.log_cleared = false;	/* the log is not the metadump's */
+	return open_logdev(src, o, err);
+}
+
+/* A metadump must carry the log; a part it lacks reads as zeros. */
+static int check_log_carried(struct xls_source *src, struct xls_error *err)
+{
+	const struct xls_geometry *g = &src->geo;
+	uint64_t bytes = (uint64_t)g->log_bbs * BBSIZE_BYTES;
+
+	if (!src->log_map || !src->log_map->holes_absent)
+		return 0;
+	src->input.log_missing = xls_extmap_missing(src->log_map, g->log_offset, bytes);
+	if (src->input.log_missing == bytes)
+		return xls_error_set(err, XLS_EXIT_INPUT,
+				     "'%s' is a metadump without the log: none of its %u blocks "
+				     "(from byte %llu of the %s device) is in it", src->path,
+				     g->log_bbs, (unsigned long long)g->log_offset,
+				     g->external ? "log" : "data");
+	return 0;
+}
+
+static int open_with_superblock(struct xls_source *src,
+				const struct xls_source_opts *o,
+				struct xls_error *err)
+{
+	uint64_t data_bytes = 0;
+
+	if (open_data(src, o, &data_bytes, err) || read_superblock(src, err) ||
+	    open_log(src, o, data_bytes, err))
+		return -1;
+	if (!src->path)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	return check_log_fits(src, err) || check_log_carried(src, err) ? -1 : 0;
 }
 
 int xls_source_open(struct xls_source *src, const struct xls_source_opts *o,
@@ -439,6 +702,10 @@ int xls_source_open(struct xls_source *src, const struct xls_source_opts *o,
 
 void xls_source_close(struct xls_source *src)
 {
+	if (src->log_map != src->data_map)
+		xls_extmap_free(src->log_map);
+	xls_extmap_free(src->data_map);
+	src->log_map = src->data_map = NULL;
 	if (src->log_fd >= 0)
 		close(src->log_fd);
 	if (src->data_fd >= 0 && src->data_fd != src->log_fd)

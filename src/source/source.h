@@ -1,6 +1,9 @@
 /*
- * Source stage: open the filesystem image, block device, external log or
- * bare log read-only, read the superblock, and describe where the log is.
+ * Source stage: open the filesystem image, block device, external log,
+ * bare log or xfs_metadump (each plain or gzip-, xz- or zstd-compressed)
+ * read-only, read the superblock, and describe where the log is.  Later
+ * stages read the log and the data device through it alone, and need not
+ * know which kind of input it was.
  */
 #ifndef XLS_SOURCE_H
 #define XLS_SOURCE_H
@@ -9,12 +12,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/err.h"
+#include "base/finding.h"
+#include "source/decompress.h"
+#include "source/extmap.h"
+#include "source/metadump.h"
 
 struct xls_source_opts {
 	const char	*path;		/* data device or image (or bare log with bare_log) */
 	const char	*logdev;	/* external log device or file, or NULL */
 	bool		bare_log;	/* -f: @path is the log itself, no superblock */
 	bool		force;		/* read a mounted device anyway */
+	uint64_t	max_expand;	/* most bytes a compressed input may hold; 0: no limit */
+	/* progress of decompressing: bytes of the compressed file read; or NULL */
+	const struct xls_report_sink *report;
 };
 
 struct xls_geometry {
@@ -50,13 +60,31 @@ struct xls_geometry {
 	bool		has_rtgroups;	/* XFS_SB_FEAT_INCOMPAT_METADIR */
 };
 
+/* What the input was, besides the devices it stands for (info reports it). */
+struct xls_input {
+	enum xls_zformat	compression;	/* of the data device (or bare log) file */
+	enum xls_zformat	log_compression; /* of the -l file */
+	uint64_t		spool_bytes;	/* written to the temporary file */
+	struct xls_metadump_info md;		/* version 0: not a metadump */
+	uint64_t		log_missing;	/* log bytes the metadump does not carry */
+};
+
+/*
+ * A device is read in place from its descriptor, or, when its map is set,
+ * through the map (a metadump, or a decompressed input in the spool): the
+ * descriptor is then the file the map points into.  Read only through
+ * xls_source_read*().
+ */
 struct xls_source {
 	char			*path;		/* what the log is read from */
 	char			*data_path;	/* the data device, NULL for a bare log */
 	int			log_fd;
 	int			data_fd;	/* == log_fd for an internal log; -1 if none */
+	struct xls_extmap	*log_map;	/* NULL: read log_fd in place */
+	struct xls_extmap	*data_map;	/* == log_map for an internal log */
 	uint64_t		log_dev_bytes;	/* size of the log input */
 	struct xls_geometry	geo;
+	struct xls_input	input;
 };
 
 /* Open and probe per @o; on failure sets @err, leaves @src closed, returns -1. */
@@ -70,9 +98,21 @@ int xls_source_open(struct xls_source *src, const struct xls_source_opts *o,
 int xls_source_read(const struct xls_source *src, uint64_t off, void *buf,
 		    size_t len);
 
-/* Read @len bytes at absolute byte @off of the data device. */
+/*
+ * Read @len bytes at absolute byte @off of the data device.  A block a
+ * metadump does not carry reads as zeros, as xfs_mdrestore leaves it.
+ */
 int xls_source_read_data(const struct xls_source *src, uint64_t off, void *buf,
 			 size_t len);
+
+/* Is there a data device to read (not a bare log)? */
+bool xls_source_has_data(const struct xls_source *src);
+
+/*
+ * How many bytes of [@off, @off + @len) of the data device the input does
+ * not carry: blocks absent from a metadump.  0 for any other input.
+ */
+uint64_t xls_source_data_missing(const struct xls_source *src, uint64_t off, uint64_t len);
 
 /* Close and free; safe on a zeroed or already closed source. */
 void xls_source_close(struct xls_source *src);

@@ -44,6 +44,7 @@
 #include "analysis/region.h"
 #include "trans/scan.h"
 #include "source/source.h"
+#include "fuzz-memfd.h"
 #if __has_include("recover/recover.h")
 #include "recover/recover.h"
 #include "replay/replay.h"
@@ -324,25 +325,12 @@ static void svg(struct fuzz_ctx *c)
 }
 #endif
 
-static int load(const uint8_t *data, size_t size)
+static void load(const uint8_t *data, size_t size)
 {
 	size_t len = size < FUZZ_MIN_BYTES ? FUZZ_MIN_BYTES :
 		     (size + FUZZ_BB - 1) / FUZZ_BB * FUZZ_BB;
-	size_t off = 0;
 
-	if (ftruncate(memfd, 0) || ftruncate(memfd, (off_t)len))
-		abort();
-	while (off < size) {
-		ssize_t n = pwrite(memfd, data + off, size - off, (off_t)off);
-
-		if (n <= 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			abort();
-		}
-		off += (size_t)n;
-	}
-	return 0;
+	fuzz_memfd_load(memfd, data, size, len);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -19,21 +19,15 @@
 #   multi    2..4 of the above
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::Bin;
+use XorShift;
 
 my ($seed, $index, $in, $out) = @ARGV;
 die "usage: mutate.pl SEED INDEX IN OUT\n" unless defined $out;
 
 my $M32 = 0xffffffff;
-my $x = (($seed * 2654435761) ^ ($index * 40503 + 0x9e3779b9)) & $M32;
-$x = 0x1234567 if $x == 0;
-sub rnd {
-	$x ^= ($x << 13) & $M32;
-	$x ^= $x >> 17;
-	$x ^= ($x << 5) & $M32;
-	return $x;
-}
-sub below { my $n = shift; return $n > 0 ? rnd() % $n : 0; }
-rnd() for 1 .. 8;
+XorShift::seed($seed, $index);
 
 open(my $fh, '<:raw', $in) or die "mutate.pl: $in: $!\n";
 my $d = do { local $/; <$fh> };

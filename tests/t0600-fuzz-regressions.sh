@@ -39,7 +39,7 @@ run_one() {	# command words... (the input is the last argument)
 
 run_all() {	# $1 input
 	for cmd in "info" "records" "records --all" "trans" "trans --json" \
-		   "bufs -v" "stats" "stats --json" "bufs --json -v"; do
+		   "bufs -v" "stats" "stats --json" "checkpoints -v" "bufs --json -v"; do
 		# shellcheck disable=SC2086
 		run_one $cmd -f "$1" || return 1
 	done

@@ -80,7 +80,7 @@ run_all() {	# $1 input, $2 mutation index
 }
 
 extra_cmd() {
-	case $(($1 % 12)) in
+	case $(($1 % 14)) in
 	0) echo "records" ;;
 	1) echo "bufs -v" ;;
 	2) echo "stats --json" ;;
@@ -89,9 +89,11 @@ extra_cmd() {
 	5) echo "bufs --csv -v" ;;
 	6) echo "recover" ;;
 	7) echo "recover --json -v" ;;
-	8|9) echo "history -v --blkno=$(($1 % 12 - 7))" ;;
+	8|9) echo "history -v --blkno=$(($1 % 14 - 7))" ;;
 	10) echo "bufs --top=5 --svg=m.svg" ;;
 	11) echo "history -v --blkno=2 --svg=m.svg" ;;
+	12) echo "checkpoints -v --json" ;;
+	13) echo "stats --svg=m.svg" ;;
 	esac
 }
 

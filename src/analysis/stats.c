@@ -10,8 +10,6 @@
 #include "base/ondisk.h"
 #include "analysis/stats.h"
 
-#define ITEM_TYPE_BASE		XFS_LI_EFI
-#define ITEM_TYPE_SLOTS		32		/* 0x1236 .. 0x1255 */
 #define TS_ROWS			512		/* distinct (type, size) pairs */
 #define HOT_CAP			(1u << 16)	/* tracked buffers, at 3/4 */
 #define HOT_MAX			XLS_STATS_HOT_MAX
@@ -29,6 +27,10 @@ struct ts_row {
 	uint64_t	cost;
 	double		pct_sum;
 	uint32_t	pct_hist[PCT_BINS];
+	uint64_t	committed;
+	struct xls_relog_split relog;
+	struct xls_cost	model;
+	struct xls_shadow_count shadow;
 };
 
 struct hot {
@@ -38,6 +40,7 @@ struct hot {
 	bool		mixed;		/* logged under more than one type */
 	uint64_t	count;
 	uint64_t	bytes;
+	struct xls_relog_split relog;
 };
 
 struct xls_stats {
@@ -46,7 +49,7 @@ struct xls_stats {
 	uint64_t	trans[XLS_TRANS_CORRUPT + 1];
 	uint64_t	th_num_items, trans_regions, trans_items;
 	uint64_t	trans_header_bytes, unmount_bytes;
-	uint64_t	items_by_type[ITEM_TYPE_SLOTS + 1];	/* last: unknown */
+	uint64_t	items_by_type[XLS_ITEM_SLOTS];
 	uint64_t	fmt_bytes, buf_data_bytes, other_data_bytes;
 	uint64_t	bufs, buf_unparsed, buf_inconsistent;
 	uint64_t	split_runs, splits, splits_on_page;
@@ -58,6 +61,15 @@ struct xls_stats {
 	uint32_t	nhot;
 	struct xls_hashmap hot_index;	/* (blkno, len) -> index in hot */
 	uint64_t	hot_purged;	/* counts dropped to bound the table */
+	uint32_t	hot_gen;	/* purges so far: they move the slots */
+	/* committed items, in commit order */
+	struct xls_relog_split relog_buf, relog_inode;
+	uint64_t	relog_unknown;
+	struct xls_cost	cost;
+	struct xls_shadow_count shadow;
+	uint64_t	cost_items;
+	struct xls_ckpt_status bounds;
+	struct xls_ckpt_stats *ckpts;
 };
 
 struct xls_stats *xls_stats_new(void)
@@ -67,8 +79,9 @@ struct xls_stats *xls_stats_new(void)
 	if (!st)
 		return NULL;
 	st->hot = calloc(HOT_MAX, sizeof(*st->hot));
-	if (!st->hot) {
-		free(st);
+	st->ckpts = xls_ckpt_stats_new();
+	if (!st->hot || !st->ckpts) {
+		xls_stats_free(st);
 		return NULL;
 	}
 	return st;
@@ -79,6 +92,7 @@ void xls_stats_free(struct xls_stats *st)
 	if (st) {
 		free(st->hot);
 		xls_hashmap_free(&st->hot_index);
+		xls_ckpt_stats_free(st->ckpts);
 	}
 	free(st);
 }
@@ -141,13 +155,15 @@ static void hot_purge(struct xls_stats *st)
 		st->nhot = n;
 		limit++;
 	}
+	st->hot_gen++;
 	xls_hashmap_clear(&st->hot_index);
 	for (uint32_t i = 0; i < st->nhot; i++)
 		xls_hashmap_put(&st->hot_index, (uint64_t)st->hot[i].blkno,
 				st->hot[i].len, i);
 }
 
-static void hot_add(struct xls_stats *st, const struct xls_buf_analysis *ba)
+/* Adds the buffer; returns its index, or UINT32_MAX when it goes uncounted. */
+static uint32_t hot_add(struct xls_stats *st, const struct xls_buf_analysis *ba)
 {
 	int64_t blkno = ba->blf.blf_blkno;
 	uint32_t len = ba->blf.blf_len;
@@ -157,7 +173,7 @@ static void hot_add(struct xls_stats *st, const struct xls_buf_analysis *ba)
 	if (!idx) {
 		/* no memory for the index: the buffer goes uncounted */
 		if (xls_hashmap_put(&st->hot_index, (uint64_t)blkno, len, st->nhot))
-			return;
+			return UINT32_MAX;
 		h = &st->hot[st->nhot++];
 		memset(h, 0, sizeof(*h));
 		h->blkno = blkno;
@@ -171,11 +187,25 @@ static void hot_add(struct xls_stats *st, const struct xls_buf_analysis *ba)
 	h->blft = (uint16_t)ba->blft;
 	h->count++;
 	h->bytes += ba->log_cost;
-	if (st->nhot >= HOT_MAX)
+	if (st->nhot >= HOT_MAX) {
 		hot_purge(st);
+		return UINT32_MAX;
+	}
+	return (uint32_t)(h - st->hot);
 }
 
-static void stats_buf(struct xls_stats *st, const struct xls_buf_analysis *ba)
+/*
+ * A cookie: the type and size row, the hot table slot and the purge
+ * generation it belongs to (a purge moves the slots).
+ */
+static uint64_t cookie_of(const struct xls_stats *st, const struct ts_row *row, uint32_t hot)
+{
+	uint64_t at = row == &st->ts_other ? 0xffff : (uint64_t)(row - st->ts);
+
+	return at << 48 | (uint64_t)(st->hot_gen & 0xffff) << 32 | hot;
+}
+
+static uint64_t stats_buf(struct xls_stats *st, const struct xls_buf_analysis *ba)
 {
 	const struct xls_region_result *r = &ba->res;
 	struct ts_row *row;
@@ -184,7 +214,7 @@ static void stats_buf(struct xls_stats *st, const struct xls_buf_analysis *ba)
 	st->bufs++;
 	if (!ba->parsed) {
 		st->buf_unparsed++;
-		return;
+		return UINT64_MAX;
 	}
 	if (r->problems)
 		st->buf_inconsistent++;
@@ -205,19 +235,15 @@ static void stats_buf(struct xls_stats *st, const struct xls_buf_analysis *ba)
 	row->cost += ba->log_cost;
 	row->pct_sum += ba->dirty_pct;
 	row->pct_hist[pct]++;
-	hot_add(st, ba);
+	return cookie_of(st, row, hot_add(st, ba));
 }
 
-void xls_stats_item(struct xls_stats *st, const struct xls_item *it,
-		    const struct xls_buf_analysis *ba)
+uint64_t xls_stats_item(struct xls_stats *st, const struct xls_item *it,
+			const struct xls_buf_analysis *ba)
 {
-	uint32_t slot = it->type - ITEM_TYPE_BASE;
 	uint64_t data = 0;
 
-	if (it->type < ITEM_TYPE_BASE || slot >= ITEM_TYPE_SLOTS ||
-	    !xls_item_type_name(it->type))
-		slot = ITEM_TYPE_SLOTS;
-	st->items_by_type[slot]++;
+	st->items_by_type[xls_item_slot(it->type)]++;
 	if (it->nregions)
 		st->fmt_bytes += it->regions[0].len;
 	for (uint32_t i = 1; i < it->nregions; i++)
@@ -225,12 +251,54 @@ void xls_stats_item(struct xls_stats *st, const struct xls_item *it,
 	if (it->type == XFS_LI_BUF) {
 		st->buf_data_bytes += data;
 		if (ba)
-			stats_buf(st, ba);
+			return stats_buf(st, ba);
 	} else {
 		st->other_data_bytes += data;
 	}
+	return UINT64_MAX;
 }
 
+void xls_stats_committed(struct xls_stats *st, const struct xls_committed_item *ci)
+{
+	uint32_t hot = (uint32_t)ci->cookie, *idx = NULL;
+	uint32_t at = (uint32_t)(ci->cookie >> 48);
+	struct ts_row *row;
+
+	if (ci->type == XFS_LI_INODE) {
+		xls_relog_split_add(&st->relog_inode, &ci->split);
+		return;
+	}
+	xls_relog_split_add(&st->relog_buf, &ci->split);
+	st->shadow.exact += ci->shadow.exact;
+	st->shadow.rounded += ci->shadow.rounded;
+	row = at < st->nts ? &st->ts[at] : ts_find(st, ci->blft, ci->buf_bytes);
+	row->shadow.exact += ci->shadow.exact;
+	row->shadow.rounded += ci->shadow.rounded;
+	if (ci->blf_flags & XFS_BLF_CANCEL)
+		return;
+	st->cost_items++;
+	xls_cost_add(&st->cost, &ci->cost);
+	row->committed++;
+	xls_relog_split_add(&row->relog, &ci->split);
+	xls_cost_add(&row->model, &ci->cost);
+	if (hot != UINT32_MAX && ((ci->cookie >> 32) & 0xffff) == (st->hot_gen & 0xffff))
+		idx = &hot;
+	else
+		idx = xls_hashmap_find(&st->hot_index, (uint64_t)ci->blkno, ci->len_bb);
+	if (idx)
+		xls_relog_split_add(&st->hot[*idx].relog, &ci->split);
+}
+
+void xls_stats_checkpoint(struct xls_stats *st, const struct xls_ckpt *ck)
+{
+	st->relog_unknown += ck->unknown;
+	xls_ckpt_stats_add(st->ckpts, ck);
+}
+
+void xls_stats_set_bounds(struct xls_stats *st, const struct xls_ckpt_status *b)
+{
+	st->bounds = *b;
+}
 
 /* ------------------------------------------------------------------ */
 /* reading the statistics back */
@@ -292,14 +360,17 @@ void xls_stats_items(const struct xls_stats *st,
 		     void (*fn)(void *ctx, const char *name, uint64_t count),
 		     void *ctx)
 {
-	for (uint32_t i = 0; i <= ITEM_TYPE_SLOTS; i++) {
-		const char *name = i < ITEM_TYPE_SLOTS ?
-				   xls_item_type_name((uint16_t)(ITEM_TYPE_BASE + i)) :
-				   "unknown";
+	for (unsigned int i = 0; i < XLS_ITEM_SLOTS; i++) {
+		const char *name = xls_item_slot_name(i);
 
 		if (st->items_by_type[i] && name)
 			fn(ctx, name, st->items_by_type[i]);
 	}
+}
+
+uint64_t xls_stats_item_count(const struct xls_stats *st, unsigned int slot)
+{
+	return slot < XLS_ITEM_SLOTS ? st->items_by_type[slot] : 0;
 }
 
 /* Smallest percent p with at least @q of the row's buffers at or below p. */
@@ -341,6 +412,13 @@ static void type_row(const struct ts_row *row, const char *type,
 	out->split_runs = row->split_runs;
 	out->dirty_bytes = row->dirty_bytes;
 	out->bytes_logged = row->cost;
+	memset(out->hist, 0, sizeof(out->hist));
+	for (unsigned int p = 0; p < PCT_BINS; p++)
+		out->hist[p == 100 ? 10 : p / 10] += row->pct_hist[p];
+	out->committed = row->committed;
+	out->relog = row->relog;
+	out->cost = row->model;
+	out->shadow = row->shadow;
 }
 
 int xls_stats_type_rows(const struct xls_stats *st, struct xls_stats_type_row **out)
@@ -424,7 +502,29 @@ uint32_t xls_stats_hot(const struct xls_stats *st, enum xls_hot_order order,
 		out[n].mixed = h[n].mixed;
 		out[n].appearances = h[n].count;
 		out[n].bytes_logged = h[n].bytes;
+		out[n].relog = h[n].relog;
 	}
 	free(h);
 	return n;
+}
+
+void xls_stats_relog(const struct xls_stats *st, struct xls_stats_relog *r)
+{
+	r->buf = st->relog_buf;
+	r->inode = st->relog_inode;
+	r->unknown = st->relog_unknown;
+	r->bounds = st->bounds;
+}
+
+void xls_stats_cost(const struct xls_stats *st, struct xls_cost *c,
+		    struct xls_shadow_count *sh, uint64_t *items)
+{
+	*c = st->cost;
+	*sh = st->shadow;
+	*items = st->cost_items;
+}
+
+const struct xls_ckpt_stats *xls_stats_checkpoints(const struct xls_stats *st)
+{
+	return st->ckpts;
 }

@@ -14,9 +14,11 @@
 #include "source/source.h"
 #include "log/log.h"
 #include "trans/scan.h"
+#include "analysis/audit.h"
 #include "report/describe.h"
 #include "report/emit.h"
 #include "report/svg.h"
+#include "report/svgchart.h"
 
 struct xls_options {
 	struct xls_source_opts	src;
@@ -26,6 +28,7 @@ struct xls_options {
 	bool			progress;	/* progress on stderr */
 	unsigned int		threads;	/* 0: as many as pay (1 or 2) */
 	const char		*out_path;	/* copy: destination */
+	const char		*path_b;	/* compare: the second journal */
 	/* bufs and recover filters */
 	uint32_t		type_mask;	/* 1 << XFS_BLFT_*; 0: every type */
 	bool			has_size;
@@ -88,10 +91,40 @@ void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,
 			 int width, const char *indent);
 
 
+/* A titled text table of the rows of one kind (stats, compare). */
+struct xls_section {
+	const char			*kind;
+	const char			*title;
+	const struct xls_column		*cols;
+	unsigned int			ncols;
+};
+
+#define XLS_SECTION(k, t, c) { k, t, c, sizeof(c) / sizeof(c[0]) }
+
+/*
+ * Print @fs, a row of @kind, in its section of @secs: the title and the
+ * heading first when the section changes (*@current, which starts NULL).
+ * Returns false when no section has that kind.
+ */
+bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size_t nsecs,
+			 const char **current, const char *kind,
+			 const struct xls_fieldset *fs);
+
+/* Scan c's log from tail to head into @a and finish it; 0 or as xls_scan(). */
+int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, struct xls_error *err);
+
 /* The heat map of @panels to new file @path under @title. */
 int xls_cmd_write_svg(const char *path, const char *title,
 		      const struct xls_heat_panel *panels, unsigned int npanels,
 		      bool decisions, struct xls_error *err);
+
+/*
+ * The charts of @set for the statistics @a (and @b, for compare) to new
+ * file @path, the logs named @name_a and @name_b.
+ */
+int xls_cmd_write_audit_svg(const char *path, enum xls_chart_set set, const char *name_a,
+			    const struct xls_stats *a, const char *name_b,
+			    const struct xls_stats *b, struct xls_error *err);
 
 /* Does buffer type name @type pass the --type filter? */
 /* A buffer of type @blft and @bytes passes the --type and --size filters. */
@@ -107,6 +140,8 @@ int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_history(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_lost(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_files(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err);
 
 /*
  * A new file (cmd_output.c): it must not exist, and it gets its name only

@@ -222,3 +222,96 @@ int xls_cmd_write_svg(const char *path, const char *title,
 	}
 	return xls_newfile_commit(&nf, err);
 }
+
+int xls_cmd_write_audit_svg(const char *path, enum xls_chart_set set, const char *name_a,
+			    const struct xls_stats *a, const char *name_b,
+			    const struct xls_stats *b, struct xls_error *err)
+{
+	struct xls_chart_log logs[2];
+	unsigned int n = b ? 2 : 1;
+	struct xls_newfile nf;
+	char title[600];
+	int rc = -1;
+
+	if (xls_describe_chart_log(a, name_a, &logs[0]))
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (b && xls_describe_chart_log(b, name_b, &logs[1])) {
+		xls_describe_chart_log_release(&logs[0]);
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	}
+	if (b)
+		snprintf(title, sizeof(title), "xfs_logscope compare: %s and %s", name_a, name_b);
+	else
+		snprintf(title, sizeof(title), "xfs_logscope %s: %s",
+			 set == XLS_CHART_STATS ? "stats" : "checkpoints", name_a);
+	if (!xls_newfile_open(&nf, path, err)) {
+		if (xls_svg_charts(nf.f, title, set, logs, n)) {
+			xls_newfile_abort(&nf);
+			xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s': %s", path,
+				      strerror(errno ? errno : EIO));
+		} else {
+			rc = xls_newfile_commit(&nf, err);
+		}
+	}
+	for (unsigned int i = 0; i < n; i++)
+		xls_describe_chart_log_release(&logs[i]);
+	return rc;
+}
+
+bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size_t nsecs,
+			 const char **current, const char *kind,
+			 const struct xls_fieldset *fs)
+{
+	for (size_t i = 0; i < nsecs; i++) {
+		const struct xls_section *s = &secs[i];
+
+		if (strcmp(kind, s->kind) != 0)
+			continue;
+		if (*current != s->kind) {
+			xls_out_printf(&c->out, "\n%s\n", s->title);
+			xls_out_table_heading(&c->out, s->cols, s->ncols);
+			*current = s->kind;
+		}
+		xls_out_table_row(&c->out, s->cols, s->ncols, fs);
+		return true;
+	}
+	return false;
+}
+
+static int audit_record(void *ctx, const struct xls_rec *rec, const struct xls_rec_summary *s)
+{
+	xls_audit_record(ctx, rec, s);
+	return 0;
+}
+
+static int audit_begin(void *ctx, const struct xls_trans *t)
+{
+	xls_audit_begin(ctx, t);
+	return 0;
+}
+
+static int audit_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
+{
+	xls_audit_item(ctx, t, it);
+	return 0;
+}
+
+static int audit_end(void *ctx, const struct xls_trans *t)
+{
+	xls_audit_end(ctx, t);
+	return 0;
+}
+
+int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, struct xls_error *err)
+{
+	struct xls_scan_sink sink = {
+		.ctx = a, .record = audit_record, .begin = audit_begin, .item = audit_item,
+		.end = audit_end, .want_trans = true, .report = &c->report,
+	};
+	struct xls_scan_totals tot;
+	int rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
+
+	if (!rc)
+		xls_audit_finish(a);
+	return rc;
+}

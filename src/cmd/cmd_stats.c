@@ -1,50 +1,16 @@
-/* stats: totals and distributions over tail..head. */
+/* stats: totals and distributions over tail..head; --svg draws them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/ondisk.h"
-#include "analysis/analysis.h"
-#include "analysis/stats.h"
 #include "cmd/cmd.h"
 
 struct stats_ctx {
 	struct xls_cmd		*c;
-	struct xls_stats	*st;
-	struct xls_buf_analysis	ba;
+	struct xls_audit	*a;
 	const char		*section;	/* text: the table being printed */
 };
-
-static int on_record(void *ctx, const struct xls_rec *rec,
-		     const struct xls_rec_summary *s)
-{
-	struct stats_ctx *sc = ctx;
-
-	xls_stats_record(sc->st, rec, s);
-	return 0;
-}
-
-static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
-{
-	struct stats_ctx *sc = ctx;
-
-	(void)t;
-	if (it->type == XFS_LI_BUF) {
-		xls_buf_analyse(it, &sc->ba);
-		xls_stats_item(sc->st, it, &sc->ba);
-	} else {
-		xls_stats_item(sc->st, it, NULL);
-	}
-	return 0;
-}
-
-static int on_end(void *ctx, const struct xls_trans *t)
-{
-	struct stats_ctx *sc = ctx;
-
-	xls_stats_trans(sc->st, t);
-	return 0;
-}
 
 /* Text tables, 100 columns at most. */
 static const struct xls_column byte_cols[] = {
@@ -56,7 +22,8 @@ static const struct xls_column item_cols[] = {
 static const struct xls_column type_cols[] = {
 	{ "type", "TYPE", -10 }, { "size", "SIZE", 6 }, { "count", "COUNT", 9 },
 	{ "dirty_pct_mean", "MEAN%", 6 }, { "dirty_pct_median", "MED%", 5 },
-	{ "dirty_pct_p90", "P90%", 5 }, { "regions_mean", "REGS", 6 },
+	{ "dirty_pct_p90", "P90%", 5 }, { "unchanged_pct", "UNCH%", 6 },
+	{ "regions_mean", "REGS", 6 },
 	{ "runs_mean", "RUNS", 6 }, { "split_runs", "SPLIT", 6 },
 	{ "bytes_logged", "LOGGED", 13 },
 };
@@ -66,21 +33,31 @@ static const struct xls_column hist_cols[] = {
 static const struct xls_column hot_cols[] = {
 	{ "blkno", "BLKNO", 14 }, { "len", "LEN", 6 }, { "type", "TYPE", -10 },
 	{ "appearances", "SEEN", 8 }, { "bytes_logged", "LOGGED", 12 },
+	{ "unchanged_pct", "UNCH%", 6 },
+};
+static const struct xls_column dist_cols[] = {
+	{ "measure", "CHECKPOINTS", -14 }, { "checkpoints", "N", 8 }, { "min", "MIN", 9 },
+	{ "p50", "P50", 9 }, { "p90", "P90", 9 }, { "p99", "P99", 9 }, { "max", "MAX", 10 },
+	{ "mean", "MEAN", 12 },
+};
+static const struct xls_column cost_cols[] = {
+	{ "type", "TYPE", -10 }, { "size", "SIZE", 6 }, { "items", "ITEMS", 8 },
+	{ "bit_steps", "BIT_STEPS", 11 }, { "run_steps", "RUN_STEPS", 10 },
+	{ "steps_ratio", "RATIO", 6 }, { "bit_offset_calls", "BIT_OFFS", 11 },
+	{ "run_offset_calls", "RUN_OFFS", 10 }, { "shadow_allocs_exact", "ALLOCS", 8 },
+	{ "shadow_allocs_rounded", "ALLOC512", 8 },
 };
 
-struct section {
-	const char			*kind;
-	const char			*title;
-	const struct xls_column		*cols;
-	unsigned int			ncols;
-};
-
-#define SEC(k, t, c) { k, t, c, sizeof(c) / sizeof(c[0]) }
-static const struct section sections[] = {
+#define SEC XLS_SECTION
+static const struct xls_section sections[] = {
 	SEC("bytes", "Log bytes by category", byte_cols),
 	SEC("items", "Log items by type", item_cols),
 	SEC("buftype", "Buffers by type and size (dirty % to 1 % resolution)", type_cols),
 	SEC("histogram", "Dirty % of buffers", hist_cols),
+	SEC("checkpoint_dist", "Distributions over checkpoints (quantiles to 1/16 of a power of two, unchanged_pct to 1 %)", dist_cols),
+	SEC("cost_buftype", "Formatting cost model by buffer type and size: xfs_buf_item_size+format steps\n"
+	    "bit by bit (Linux <= 5.11) and run by run (5.12+); xfs_buf_offset() calls; shadow\n"
+	    "log vector allocations over each buffer's checkpoints, exact and rounded up to 512", cost_cols),
 	SEC("hot", "Hottest buffers, by appearances", hot_cols),
 	SEC("hot_bytes", "Hottest buffers, by bytes logged", hot_cols),
 };
@@ -95,18 +72,19 @@ static void emit_text(struct stats_ctx *sc, const char *kind,
 		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
 		return;
 	}
-	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
-		const struct section *s = &sections[i];
-
-		if (strcmp(kind, s->kind) != 0)
-			continue;
-		if (sc->section != s->kind) {
-			xls_out_printf(o, "\n%s\n", s->title);
-			xls_out_table_heading(&sc->c->out, s->cols, s->ncols);
-			sc->section = s->kind;
-		}
-		xls_out_table_row(&sc->c->out, s->cols, s->ncols, fs);
+	if (strcmp(kind, "relog") == 0) {
+		xls_out_printf(o, "\nRelogged bytes: each 128-byte chunk of a committed item against the bytes\n"
+			       "last logged at its address (buffers; inode_*: inode cores and forks)\n");
+		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
+		return;
 	}
+	if (strcmp(kind, "cost_model") == 0) {
+		xls_out_printf(o, "\nFormatting cost model, all committed buffer items\n");
+		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
+		return;
+	}
+	xls_cmd_section_row(sc->c, sections, sizeof(sections) / sizeof(sections[0]),
+			    &sc->section, kind, fs);
 }
 
 static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
@@ -130,36 +108,35 @@ static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
 
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
 {
-	struct xls_scan_totals tot;
 	struct stats_ctx *sc = calloc(1, sizeof(*sc));
-	struct xls_scan_sink sink = {
-		.ctx = sc, .record = on_record, .item = on_item, .end = on_end,
-		.want_trans = true,
-	};
 	struct xls_cmd c;
 	int rc;
 
 	if (sc)
-		sc->st = xls_stats_new();
-	if (!sc || !sc->st) {
+		sc->a = xls_audit_new(NULL, NULL);
+	if (!sc || !sc->a) {
 		free(sc);
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
 	}
-	if (xls_cmd_open(&c, opt, err)) {
-		xls_stats_free(sc->st);
+	if ((opt->svg_path && xls_newfile_check(opt->svg_path, err)) ||
+	    xls_cmd_open(&c, opt, err)) {
+		xls_audit_free(sc->a);
 		free(sc);
 		return err->status;
 	}
 	xls_out_csv_layout(&c.out, &xls_csv_stats_types);
 	c.findings_mode = XLS_FINDINGS_COUNT;
 	sc->c = &c;
-	sink.report = &c.report;
-	rc = xls_scan(&c.log, &c.ht, XLS_ITER_LSN, &sink, &tot, err);
-	if (!rc)
-		xls_describe_stats(sc->st, opt->top, emit_row, sc);
+	rc = xls_cmd_audit_scan(&c, sc->a, err);
+	if (!rc) {
+		xls_describe_stats(xls_audit_stats(sc->a), opt->top, emit_row, sc);
+		if (opt->svg_path)
+			rc = xls_cmd_write_audit_svg(opt->svg_path, XLS_CHART_STATS, c.src.path,
+						     xls_audit_stats(sc->a), NULL, NULL, err);
+	}
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
-	xls_stats_free(sc->st);
+	xls_audit_free(sc->a);
 	free(sc);
 	return rc;
 }

@@ -108,6 +108,19 @@ static const struct argp_option files_options[] = {
 
 static const struct argp_option stats_options[] = {
 	{ "top", OPT_TOP, "N", 0, "hottest buffers to list (default 10, at most 49152: the buffers the table tracks)", 3 },
+	{ "svg", OPT_SVG, "FILE", 0, "draw checkpoints, bytes by category, dirty % and relogged bytes to FILE (SVG)", 3 },
+	{ 0 }
+};
+
+static const struct argp_option checkpoints_options[] = {
+	{ "verbose", 'v', NULL, 0, "each checkpoint's bytes by category, items by type and relog split", 3 },
+	{ "tid", OPT_TID, "TID", 0, "only this checkpoint (hexadecimal, 0x optional)", 3 },
+	{ "svg", OPT_SVG, "FILE", 0, "draw checkpoint size, bytes by category and relogged bytes over the log to FILE (SVG)", 3 },
+	{ 0 }
+};
+
+static const struct argp_option compare_options[] = {
+	{ "svg", OPT_SVG, "FILE", 0, "draw the two journals side by side to FILE (SVG)", 3 },
 	{ 0 }
 };
 
@@ -124,6 +137,12 @@ static const struct command commands[] = {
 	{ "stats", xls_cmd_stats, "DEV",
 	  "Totals and distributions: log bytes by category, buffers by type and size, hottest buffers.",
 	  1, stats_options },
+	{ "checkpoints", xls_cmd_checkpoints, "DEV",
+	  "One line per committed checkpoint in commit order: LSNs, log bytes, items, buffers, relogged bytes.",
+	  1, checkpoints_options },
+	{ "compare", xls_cmd_compare, "A B",
+	  "Two journals side by side: by buffer type and size and by item type, with deltas and ratios.",
+	  2, compare_options },
 	{ "recover", xls_cmd_recover, "DEV",
 	  "What log recovery would do, item by item: cancel table, replay or skip and why, pending intents.",
 	  1, recover_options },
@@ -296,6 +315,8 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (ps->nargs == 0)
 			o->src.path = arg;
+		else if (ps->nargs == 1 && strcmp(ps->cmd->name, "compare") == 0)
+			o->path_b = arg;
 		else if (ps->nargs == 1 && ps->cmd->nargs == 2)
 			o->out_path = arg;
 		else
@@ -390,6 +411,8 @@ static const char global_doc[] =
 	"  trans DEV       transactions and their items\n"
 	"  bufs DEV        buffer items: dirty regions, runs, splits, cost\n"
 	"  stats DEV       totals, bytes by category, buffer types, hottest buffers\n"
+	"  checkpoints DEV one line per checkpoint: size, items, relogged bytes\n"
+	"  compare A B     two journals side by side, with deltas and ratios\n"
 	"  recover DEV     what log recovery would replay, skip or cancel, and why\n"
 	"  history DEV     one buffer (--blkno) and its fate; --replay, --svg\n"
 	"  files DEV       per inode, what the log does to it, with names\n"

@@ -237,6 +237,19 @@ struct xls_inode_item {
 	const struct xls_region *regions;
 };
 
+/*
+ * What an inode item logs, without decoding the core: the inode number and
+ * the core, data fork and attr fork regions as ilf_fields places them
+ * (NULL when not logged or not present).
+ */
+struct xls_inode_parts {
+	uint64_t		ilf_ino;
+	uint32_t		ilf_fields;
+	const struct xls_region	*core;
+	const struct xls_region	*data_fork;
+	const struct xls_region	*attr_fork;
+};
+
 /* One extent of an EFI or EFD (struct xfs_extent_64 or _32). */
 struct xls_free_extent {
 	uint64_t	start;
@@ -415,6 +428,8 @@ int xls_quotaoff_item_parse(const struct xls_item *it, struct xls_quotaoff_item 
 			    struct xls_item_problems *p);
 int xls_icreate_item_parse(const struct xls_item *it, struct xls_icreate_item *out,
 			   struct xls_item_problems *p);
+/* 0, or -1 when the format region holds neither layout of the format. */
+int xls_inode_item_parts(const struct xls_item *it, struct xls_inode_parts *out);
 int xls_buf_item_parse(const struct xls_item *it, struct xls_buf_format *out,
 		       struct xls_item_problems *p);
 

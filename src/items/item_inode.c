@@ -240,3 +240,23 @@ int xls_inode_item_parse(const struct xls_item *it, struct xls_inode_item *ino,
 	}
 	return p->count > before;
 }
+
+int xls_inode_item_parts(const struct xls_item *it, struct xls_inode_parts *out)
+{
+	const struct xls_region *fmt = xls_item_region(it, 0);
+	const struct ilf_layout *l;
+	uint32_t idx = 2;
+
+	memset(out, 0, sizeof(*out));
+	if (!fmt || fmt->len < ILF32_SIZE)
+		return -1;
+	l = fmt->len >= ILF64_SIZE ? &ilf64 : &ilf32;
+	out->ilf_fields = xls_reg_get32(fmt, it->endian, l->fields);
+	out->ilf_ino = xls_reg_get64(fmt, it->endian, l->ino);
+	out->core = xls_item_region(it, 1);
+	if (out->ilf_fields & XFS_ILOG_DFORK)
+		out->data_fork = xls_item_region(it, idx++);
+	if (out->ilf_fields & XFS_ILOG_AFORK)
+		out->attr_fork = xls_item_region(it, idx);
+	return 0;
+}

@@ -52,7 +52,8 @@ LAYOUT(xls_csv_bufs, false,
 /* stats: the buffer type table (xls_describe_type_row) */
 LAYOUT(xls_csv_stats_types, false,
        "type", "size", "count", "dirty_pct_mean", "dirty_pct_median", "dirty_pct_p90",
-       "regions_mean", "runs_mean", "split_runs", "dirty_bytes", "bytes_logged");
+       "regions_mean", "runs_mean", "split_runs", "dirty_bytes", "bytes_logged", "committed",
+       "first_bytes", "changed_bytes", "unchanged_bytes", "unchanged_pct");
 
 /* recover: xls_describe_ritem_csv */
 LAYOUT(xls_csv_ritem, false,
@@ -90,3 +91,25 @@ LAYOUT(xls_csv_lost, false, "dir", "path", "name", "ino", "op");
 LAYOUT(xls_csv_files, false, "seq", "tid", "lsn", "ino", "event", "path", "replayed", "old",
        "new", "backwards", "before_crtime", "dir", "name", "new_dir", "new_name", "startoff",
        "startblock", "len_fsb");
+
+/* checkpoints: xls_describe_ckpt */
+LAYOUT(xls_csv_checkpoints, false,
+       "seq", "tid", "lsn", "commit_lsn", "th_type", "records", "log_bytes",
+       "record_headers_bytes", "extended_headers_bytes", "op_headers_bytes",
+       "trans_headers_bytes", "item_formats_bytes", "buffer_data_bytes",
+       "other_item_data_bytes", "unmount_and_untracked_bytes", "unused_record_space_bytes",
+       "padding_bytes", "items", "regions", "items_by_type", "buffers", "cancels",
+       "buffer_bytes", "dirty_bytes", "first_bytes", "changed_bytes", "unchanged_bytes",
+       "unchanged_pct", "inodes", "inode_first_bytes", "inode_changed_bytes",
+       "inode_unchanged_bytes", "inode_unchanged_pct", "unknown_bytes", "bit_steps",
+       "run_steps", "bit_offset_calls", "run_offset_calls", "shadow_allocs_exact",
+       "shadow_allocs_rounded");
+
+/* compare: xls_describe_compare's buffer type rows */
+LAYOUT(xls_csv_compare, false,
+       "type", "size", "a_count", "b_count", "count_delta", "count_ratio", "a_bytes_logged",
+       "b_bytes_logged", "bytes_logged_ratio", "a_bytes_per_checkpoint",
+       "b_bytes_per_checkpoint", "bytes_per_checkpoint_delta", "bytes_per_checkpoint_ratio",
+       "a_dirty_pct_mean", "b_dirty_pct_mean", "dirty_pct_mean_delta", "a_unchanged_pct",
+       "b_unchanged_pct", "unchanged_pct_delta", "a_first_pct", "b_first_pct",
+       "first_pct_delta");

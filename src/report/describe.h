@@ -15,6 +15,8 @@
 #include "trans/scan.h"
 #include "items/item.h"
 #include "analysis/analysis.h"
+#include "analysis/checkpoint.h"
+#include "analysis/ckptstats.h"
 #include "analysis/stats.h"
 #include "recover/recover.h"
 #include "replay/replay.h"
@@ -23,6 +25,7 @@
 #include "semantics/dirent.h"
 #include "semantics/files.h"
 #include "report/fields.h"
+#include "report/svgchart.h"
 
 /* ---- the log (describe_log.c) -------------------------------------- */
 
@@ -105,6 +108,40 @@ typedef void (*xls_describe_emit_fn)(void *ctx, const char *kind,
 void xls_describe_stats(const struct xls_stats *st, unsigned int top,
 			xls_describe_emit_fn emit, void *ctx);
 
+/* ---- the audit (describe_audit.c) -------------------------------- */
+
+/* One checkpoint: seq, tid, lsn, commit_lsn, ..., its relog split and cost. */
+void xls_describe_ckpt(const struct xls_ckpt *ck, struct xls_fieldset *fs);
+
+/* first_bytes, changed_bytes, unchanged_bytes, unchanged_pct. */
+void xls_describe_relog_split(const struct xls_relog_split *sp, struct xls_fieldset *fs);
+
+/* The relog split of a log, inode items too, and what the bounds made of it. */
+void xls_describe_relog(const struct xls_stats_relog *r, struct xls_fieldset *fs);
+
+/* The cost model's figures over @items buffer items. */
+void xls_describe_cost(uint64_t items, const struct xls_cost *c,
+		       const struct xls_shadow_count *sh, struct xls_fieldset *fs);
+
+/*
+ * What the charts of @st are drawn from, named @name (which, and @st,
+ * must live as long as @out); 0, or -1 when out of memory.  Release it.
+ */
+int xls_describe_chart_log(const struct xls_stats *st, const char *name,
+			   struct xls_chart_log *out);
+void xls_describe_chart_log_release(struct xls_chart_log *l);
+
+/* "record_headers_bytes", ...: a checkpoint's key for a byte category. */
+const char *xls_byte_category_key(enum xls_byte_category c);
+
+/*
+ * Two logs' statistics side by side (describe_compare.c): "compare_total",
+ * then "compare_bytes", "compare_buftype" and "compare_items" rows.
+ */
+void xls_describe_compare(const struct xls_stats *a, const struct xls_stats *b,
+			  const char *name_a, const char *name_b,
+			  xls_describe_emit_fn emit, void *ctx);
+
 /* ---- recovery (describe_recover.c) ------------------------------- */
 
 /* An entry of the cancel table after pass 1. */
@@ -165,6 +202,7 @@ void xls_describe_file_event(const struct xls_file_event *e, const char *path, b
 /* The columns of each CSV stream (report/csv_layouts.c). */
 extern const struct xls_csv_layout xls_csv_info, xls_csv_info_md, xls_csv_records,
 	xls_csv_trans, xls_csv_bufs, xls_csv_stats_types, xls_csv_ritem, xls_csv_rsummary,
-	xls_csv_rsummary_md, xls_csv_appearance, xls_csv_lost, xls_csv_files;
+	xls_csv_rsummary_md, xls_csv_appearance, xls_csv_lost, xls_csv_files,
+	xls_csv_checkpoints, xls_csv_compare;
 
 #endif /* XLS_DESCRIBE_H */

@@ -1,7 +1,8 @@
 /*
  * Report stage: the statistics of a log (analysis/stats.h) as rows of
- * fields: "total", then "bytes", "items", "buftype", "histogram", "hot"
- * and "hot_bytes" rows, in that order.
+ * fields: "total", then "bytes", "items", "buftype", "histogram", "relog",
+ * "checkpoint_dist", "cost_model", "cost_buftype", "hot" and "hot_bytes"
+ * rows, in that order.
  */
 #include <stdlib.h>
 
@@ -66,6 +67,8 @@ static void type_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 		xls_field_uint(fs, "split_runs", rows[i].split_runs);
 		xls_field_uint(fs, "dirty_bytes", rows[i].dirty_bytes);
 		xls_field_uint(fs, "bytes_logged", rows[i].bytes_logged);
+		xls_field_uint(fs, "committed", rows[i].committed);
+		xls_describe_relog_split(&rows[i].relog, fs);
 		emit(ctx, "buftype", fs);
 	}
 	free(rows);
@@ -89,10 +92,73 @@ static void hot_rows(const struct xls_stats *st, enum xls_hot_order order,
 		xls_field_str(fs, "type", h[i].mixed ? "mixed" : xls_blft_name(h[i].blft));
 		xls_field_uint(fs, "appearances", h[i].appearances);
 		xls_field_uint(fs, "bytes_logged", h[i].bytes_logged);
+		xls_describe_relog_split(&h[i].relog, fs);
 		xls_field_bool(fs, "exact", exact);
 		emit(ctx, kind, fs);
 	}
 	free(h);
+}
+
+static void relog_row(const struct xls_stats *st, struct xls_fieldset *fs,
+		      xls_describe_emit_fn emit, void *ctx)
+{
+	struct xls_stats_relog r;
+
+	xls_stats_relog(st, &r);
+	xls_fields_reset(fs);
+	xls_describe_relog(&r, fs);
+	emit(ctx, "relog", fs);
+}
+
+static void dist_rows(const struct xls_stats *st, struct xls_fieldset *fs,
+		      xls_describe_emit_fn emit, void *ctx)
+{
+	const struct xls_ckpt_stats *cs = xls_stats_checkpoints(st);
+
+	for (unsigned int m = 0; m < XLS_CKM_NMEASURES; m++) {
+		struct xls_dist d;
+
+		xls_ckpt_stats_dist(cs, m, &d);
+		xls_fields_reset(fs);
+		xls_field_str(fs, "measure", xls_ckpt_measure_name(m));
+		xls_field_uint(fs, "checkpoints", d.n);
+		xls_field_uint(fs, "min", d.min);
+		xls_field_uint(fs, "p50", d.p50);
+		xls_field_uint(fs, "p90", d.p90);
+		xls_field_uint(fs, "p99", d.p99);
+		xls_field_uint(fs, "max", d.max);
+		xls_field_real(fs, "mean", d.mean);
+		emit(ctx, "checkpoint_dist", fs);
+	}
+}
+
+static void cost_rows(const struct xls_stats *st, struct xls_fieldset *fs,
+		      xls_describe_emit_fn emit, void *ctx)
+{
+	struct xls_stats_type_row *rows;
+	struct xls_shadow_count sh;
+	struct xls_stats_relog r;
+	struct xls_cost c;
+	uint64_t items;
+	int n;
+
+	xls_stats_cost(st, &c, &sh, &items);
+	xls_stats_relog(st, &r);
+	xls_fields_reset(fs);
+	xls_describe_cost(items, &c, &sh, fs);
+	xls_field_uint(fs, "shadow_untracked", r.bounds.shadow_untracked);
+	emit(ctx, "cost_model", fs);
+	n = xls_stats_type_rows(st, &rows);
+	for (int i = 0; i < n; i++) {
+		if (!rows[i].committed && !rows[i].shadow.exact)
+			continue;
+		xls_fields_reset(fs);
+		xls_field_str(fs, "type", rows[i].type);
+		xls_field_uint(fs, "size", rows[i].size);
+		xls_describe_cost(rows[i].committed, &rows[i].cost, &rows[i].shadow, fs);
+		emit(ctx, "cost_buftype", fs);
+	}
+	free(rows);
 }
 
 void xls_describe_stats(const struct xls_stats *st, unsigned int top,
@@ -127,6 +193,9 @@ void xls_describe_stats(const struct xls_stats *st, unsigned int top,
 		xls_field_real(fs, "pct", pct_of(bins[b], parsed));
 		emit(ctx, "histogram", fs);
 	}
+	relog_row(st, fs, emit, ctx);
+	dist_rows(st, fs, emit, ctx);
+	cost_rows(st, fs, emit, ctx);
 	hot_rows(st, XLS_HOT_BY_APPEARANCES, top, "hot", fs, emit, ctx);
 	hot_rows(st, XLS_HOT_BY_BYTES, top, "hot_bytes", fs, emit, ctx);
 	free(fs);

@@ -36,7 +36,7 @@ static const char *const heat[8] = {
 	"#fb6a4a", "#ef3b2c", "#cb181d", "#99000d",
 };
 
-static void xml_text(FILE *f, const char *s)
+void xls_svg_xml_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -293,7 +293,7 @@ static void panel(FILE *f, const struct xls_heat_panel *p, uint32_t y0, bool dec
 	panel_layout(p, &l);
 	fputs("<text x=\"10\" class=\"pt\" " FONT " y=\"", f);
 	fprintf(f, "%u\">", y0 + 14);
-	xml_text(f, p->title);
+	xls_svg_xml_text(f, p->title);
 	fputs("</text>\n", f);
 	fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" class=\"bg\"/>\n",
 		LEFT, py, PLOT_W, l.plot_h);
@@ -367,7 +367,7 @@ int xls_svg_heatmap(FILE *f, const char *title, const struct xls_heat_panel *pan
 	style(f);
 	fprintf(f, "<rect width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", WIDTH, height);
 	fputs("<text x=\"10\" y=\"22\" class=\"tt\" " FONT ">", f);
-	xml_text(f, title);
+	xls_svg_xml_text(f, title);
 	fputs("</text>\n", f);
 	fprintf(f, "<text x=\"10\" y=\"42\" class=\"t\" %s>dirty 128-byte chunks (across) of each "
 		"logged copy of the buffer, one row per transaction in log order (down)</text>\n", FONT);

@@ -42,6 +42,9 @@ struct xls_heat_panel {
 	const struct xls_heat_row *rows;
 };
 
+/* @s as XML character data (&, <, >, " escaped). */
+void xls_svg_xml_text(FILE *f, const char *s);
+
 /*
  * Write the heat map of @npanels panels to @f under @title.  @decisions
  * colours rows by kind and draws that legend; otherwise every dirty chunk

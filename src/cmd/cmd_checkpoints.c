@@ -1,0 +1,130 @@
+/*
+ * checkpoints: one line per committed checkpoint in commit order -- its
+ * LSNs, records, log bytes, items, buffers, dirty bytes and relog split --
+ * then the relog table's bounds; --svg draws them over the log.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+static const struct xls_column ckpt_cols[] = {
+	{ "seq", "SEQ", 7 }, { "tid", "TID", 10 }, { "lsn", "START", 11 },
+	{ "commit_lsn", "COMMIT", 11 }, { "records", "RECS", 4 },
+	{ "log_bytes", "BYTES", 9 }, { "items", "ITEMS", 5 }, { "buffers", "BUFS", 5 },
+	{ "buffer_bytes", "BUF_BYTES", 10 }, { "dirty_bytes", "DIRTY", 8 },
+	{ "unchanged_pct", "UNCH%", 6 }, { "inode_unchanged_pct", "IUNCH%", 6 },
+};
+#define NCOLS (sizeof(ckpt_cols) / sizeof(ckpt_cols[0]))
+
+struct ckpt_ctx {
+	struct xls_cmd		*c;
+	struct xls_audit	*a;
+	struct xls_fieldset	fs;
+	bool			heading;
+};
+
+/* -v: where the bytes went and the items by type, under the row. */
+static void print_detail(struct xls_out *o, const struct xls_ckpt *ck,
+			 const struct xls_fieldset *fs)
+{
+	const struct xls_field *types = xls_fields_get(fs, "items_by_type");
+
+	xls_out_textf(o, "        bytes ");
+	for (unsigned int c = 0; c < XLS_BYTES_NCATEGORIES; c++)
+		if (ck->bytes[c])
+			xls_out_textf(o, " %s=%llu", xls_byte_category_name(c),
+				      (unsigned long long)ck->bytes[c]);
+	xls_out_text_end(o);
+	if (types) {
+		char buf[1024];
+
+		xls_field_format(types, buf, sizeof(buf));
+		xls_out_textf(o, "        items  %s", buf);
+		xls_out_text_end(o);
+	}
+	xls_out_textf(o, "        relog  first=%llu changed=%llu unchanged=%llu"
+		      "  inode first=%llu changed=%llu unchanged=%llu",
+		      (unsigned long long)ck->buf.first, (unsigned long long)ck->buf.changed,
+		      (unsigned long long)ck->buf.unchanged, (unsigned long long)ck->inode.first,
+		      (unsigned long long)ck->inode.changed,
+		      (unsigned long long)ck->inode.unchanged);
+	xls_out_text_end(o);
+}
+
+static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
+{
+	struct ckpt_ctx *cc = ctx;
+	struct xls_cmd *c = cc->c;
+
+	if (c->opt->has_tid && ck->tid != c->opt->tid)
+		return;
+	xls_fields_reset(&cc->fs);
+	xls_describe_ckpt(ck, &cc->fs);
+	if (c->out.fmt != XLS_FMT_TEXT) {
+		xls_cmd_record(c, "checkpoint", &cc->fs);
+		return;
+	}
+	if (!cc->heading) {
+		xls_out_table_heading(&c->out, ckpt_cols, NCOLS);
+		cc->heading = true;
+	}
+	xls_out_table_row(&c->out, ckpt_cols, NCOLS, &cc->fs);
+	if (c->opt->verbose)
+		print_detail(&c->out, ck, &cc->fs);
+}
+
+/* After the rows: the bounds of the relog figures, which only the end knows. */
+static void print_relog(struct ckpt_ctx *cc)
+{
+	struct xls_cmd *c = cc->c;
+	struct xls_stats_relog r;
+
+	xls_stats_relog(xls_audit_stats(cc->a), &r);
+	xls_fields_reset(&cc->fs);
+	xls_describe_relog(&r, &cc->fs);
+	if (c->out.fmt == XLS_FMT_JSON) {
+		xls_cmd_record(c, "relog", &cc->fs);
+	} else if (c->out.fmt == XLS_FMT_TEXT) {
+		xls_out_printf(&c->out, "\n%llu checkpoints; relogged bytes of the whole log:\n",
+			       (unsigned long long)xls_ckpt_stats_count(
+				       xls_stats_checkpoints(xls_audit_stats(cc->a))));
+		xls_cmd_print_pairs(c, &cc->fs, 28, "  ");
+	}
+}
+
+int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err)
+{
+	struct ckpt_ctx *cc = calloc(1, sizeof(*cc));
+	struct xls_cmd c;
+	int rc;
+
+	if (cc)
+		cc->a = xls_audit_new(on_checkpoint, cc);
+	if (!cc || !cc->a) {
+		free(cc);
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
+	}
+	if ((opt->svg_path && xls_newfile_check(opt->svg_path, err)) ||
+	    xls_cmd_open(&c, opt, err)) {
+		xls_audit_free(cc->a);
+		free(cc);
+		return err->status;
+	}
+	xls_out_csv_layout(&c.out, &xls_csv_checkpoints);
+	cc->c = &c;
+	rc = xls_cmd_audit_scan(&c, cc->a, err);
+	if (!rc) {
+		print_relog(cc);
+		if (opt->svg_path)
+			rc = xls_cmd_write_audit_svg(opt->svg_path, XLS_CHART_CHECKPOINTS,
+						     c.src.path, xls_audit_stats(cc->a), NULL,
+						     NULL, err);
+	}
+	rc = xls_cmd_status(&c, rc, err);
+	xls_cmd_close(&c);
+	xls_audit_free(cc->a);
+	free(cc);
+	return rc;
+}

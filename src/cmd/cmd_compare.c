@@ -1,0 +1,126 @@
+/*
+ * compare A B: the statistics of two journals side by side -- per byte
+ * category, buffer type and size, and item type -- with deltas and ratios;
+ * --svg draws them.  Each journal is scanned as stats scans it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+static const struct xls_column bytes_cols[] = {
+	{ "category", "CATEGORY / CHECKPOINT", -24 },
+	{ "a_bytes_per_checkpoint", "A", 12 }, { "b_bytes_per_checkpoint", "B", 12 },
+	{ "bytes_per_checkpoint_delta", "DELTA", 12 }, { "bytes_per_checkpoint_ratio", "B/A", 7 },
+};
+static const struct xls_column type_cols[] = {
+	{ "type", "TYPE", -10 }, { "size", "SIZE", 6 }, { "a_count", "N_A", 8 },
+	{ "b_count", "N_B", 8 }, { "a_bytes_per_checkpoint", "LOG/CK_A", 10 },
+	{ "b_bytes_per_checkpoint", "LOG/CK_B", 10 }, { "bytes_per_checkpoint_ratio", "B/A", 7 },
+	{ "a_dirty_pct_mean", "DIRTY%A", 7 }, { "b_dirty_pct_mean", "DIRTY%B", 7 },
+	{ "a_unchanged_pct", "UNCH%A", 6 }, { "b_unchanged_pct", "UNCH%B", 6 },
+};
+static const struct xls_column item_cols[] = {
+	{ "item", "ITEM", -10 }, { "a_count", "A", 10 }, { "b_count", "B", 10 },
+	{ "count_delta", "DELTA", 10 }, { "a_per_checkpoint", "A/CK", 8 },
+	{ "b_per_checkpoint", "B/CK", 8 }, { "per_checkpoint_ratio", "B/A", 7 },
+};
+
+#define SEC XLS_SECTION
+static const struct xls_section sections[] = {
+	SEC("compare_bytes", "Log bytes per checkpoint by category", bytes_cols),
+	SEC("compare_buftype", "Buffers by type and size: count, log bytes per checkpoint, "
+	    "dirty %, unchanged %", type_cols),
+	SEC("compare_items", "Log items by type, and per checkpoint", item_cols),
+};
+
+struct compare_ctx {
+	struct xls_cmd		*c;
+	const char		*section;
+};
+
+static void emit_text(struct compare_ctx *cc, const char *kind, const struct xls_fieldset *fs)
+{
+	struct xls_out *o = &cc->c->out;
+
+	if (strcmp(kind, "compare_total") == 0) {
+		xls_out_printf(o, "Journals (a_: A, b_: B; ratios are B over A)\n");
+		xls_cmd_print_pairs(cc->c, fs, 28, "  ");
+		return;
+	}
+	xls_cmd_section_row(cc->c, sections, sizeof(sections) / sizeof(sections[0]),
+			    &cc->section, kind, fs);
+}
+
+static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
+{
+	struct compare_ctx *cc = ctx;
+
+	switch (cc->c->out.fmt) {
+	case XLS_FMT_TEXT:
+		emit_text(cc, kind, fs);
+		break;
+	case XLS_FMT_JSON:
+		xls_cmd_record(cc->c, kind, fs);
+		break;
+	case XLS_FMT_CSV:
+		if (strcmp(kind, "compare_buftype") == 0)
+			xls_cmd_record(cc->c, kind, fs);
+		break;
+	}
+}
+
+int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err)
+{
+	struct xls_options ob = *opt;
+	struct xls_audit *a = xls_audit_new(NULL, NULL), *b = xls_audit_new(NULL, NULL);
+	struct compare_ctx cc = { 0 };
+	struct xls_cmd c, cb;
+	int rc;
+
+	if (!a || !b) {
+		xls_audit_free(a);
+		xls_audit_free(b);
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
+	}
+	ob.src.path = opt->path_b;
+	rc = opt->src.logdev ? xls_error_set(err, XLS_EXIT_USAGE, "compare: -l names one external "
+					     "log for two journals; copy each log out (copy) and "
+					     "compare the copies with -f") : 0;
+	if (!rc && opt->svg_path)
+		rc = xls_newfile_check(opt->svg_path, err);
+	if (!rc)
+		rc = xls_cmd_open(&c, opt, err);
+	if (rc) {
+		xls_audit_free(a);
+		xls_audit_free(b);
+		return err->status;
+	}
+	xls_out_csv_layout(&c.out, &xls_csv_compare);
+	c.findings_mode = XLS_FINDINGS_COUNT;
+	cc.c = &c;
+	rc = xls_cmd_audit_scan(&c, a, err);
+	if (!rc && !(rc = xls_cmd_open(&cb, &ob, err))) {
+		/* B's findings count for the status with A's */
+		cb.findings_mode = XLS_FINDINGS_COUNT;
+		rc = xls_cmd_audit_scan(&cb, b, err);
+		c.findings += cb.findings;
+		if (xls_out_finish(&cb.out) && !rc)
+			rc = xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write to standard output");
+		xls_cmd_close(&cb);
+	}
+	if (!rc) {
+		xls_describe_compare(xls_audit_stats(a), xls_audit_stats(b), opt->src.path,
+				     opt->path_b, emit_row, &cc);
+		if (opt->svg_path)
+			rc = xls_cmd_write_audit_svg(opt->svg_path, XLS_CHART_COMPARE,
+						     opt->src.path, xls_audit_stats(a),
+						     opt->path_b, xls_audit_stats(b), err);
+	}
+	rc = xls_cmd_status(&c, rc, err);
+	xls_cmd_close(&c);
+	xls_audit_free(a);
+	xls_audit_free(b);
+	return rc;
+}

@@ -1,0 +1,205 @@
+/*
+ * Report stage: two logs' statistics side by side -- "compare_total", then
+ * "compare_bytes" (per category), "compare_buftype" (per buffer type and
+ * size, A's rows first, then B's others) and "compare_items" (per item
+ * type) rows.  a_* keys are the first log's, b_* the second's; a ratio is
+ * B over A and left out when A has none.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/describe.h"
+
+static double per(uint64_t v, uint64_t n)
+{
+	return n ? (double)v / (double)n : 0.0;
+}
+
+static double pct_of(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* a_@key, b_@key: the keys are static strings, so each pair is spelt out. */
+struct pair_keys {
+	const char	*a, *b, *delta, *ratio;
+};
+
+static void pair_uint(struct xls_fieldset *fs, const struct pair_keys *k, uint64_t a, uint64_t b)
+{
+	xls_field_uint(fs, k->a, a);
+	xls_field_uint(fs, k->b, b);
+	if (k->delta)
+		xls_field_int(fs, k->delta, (int64_t)(b - a));
+	if (k->ratio && a)
+		xls_field_real(fs, k->ratio, (double)b / (double)a);
+}
+
+static void pair_real(struct xls_fieldset *fs, const struct pair_keys *k, double a, double b)
+{
+	xls_field_real(fs, k->a, a);
+	xls_field_real(fs, k->b, b);
+	if (k->delta)
+		xls_field_real(fs, k->delta, b - a);
+	if (k->ratio && a != 0.0)
+		xls_field_real(fs, k->ratio, b / a);
+}
+
+static const struct pair_keys K_CKPTS = { "a_checkpoints", "b_checkpoints", "checkpoints_delta",
+					  "checkpoints_ratio" };
+static const struct pair_keys K_LOG = { "a_log_bytes", "b_log_bytes", NULL, "log_bytes_ratio" };
+static const struct pair_keys K_LOGPC = { "a_bytes_per_checkpoint", "b_bytes_per_checkpoint",
+					  "bytes_per_checkpoint_delta",
+					  "bytes_per_checkpoint_ratio" };
+static const struct pair_keys K_ITEMS = { "a_items", "b_items", "items_delta", "items_ratio" };
+static const struct pair_keys K_BUFS = { "a_buffers", "b_buffers", "buffers_delta",
+					 "buffers_ratio" };
+static const struct pair_keys K_UNCH = { "a_unchanged_pct", "b_unchanged_pct",
+					 "unchanged_pct_delta", NULL };
+static const struct pair_keys K_IUNCH = { "a_inode_unchanged_pct", "b_inode_unchanged_pct",
+					  "inode_unchanged_pct_delta", NULL };
+static const struct pair_keys K_BYTES = { "a_bytes", "b_bytes", NULL, "bytes_ratio" };
+static const struct pair_keys K_COUNT = { "a_count", "b_count", "count_delta", "count_ratio" };
+static const struct pair_keys K_LOGGED = { "a_bytes_logged", "b_bytes_logged", NULL,
+					   "bytes_logged_ratio" };
+static const struct pair_keys K_DIRTY = { "a_dirty_pct_mean", "b_dirty_pct_mean",
+					  "dirty_pct_mean_delta", NULL };
+static const struct pair_keys K_FIRST = { "a_first_pct", "b_first_pct", "first_pct_delta", NULL };
+static const struct pair_keys K_PERCK = { "a_per_checkpoint", "b_per_checkpoint",
+					  "per_checkpoint_delta", "per_checkpoint_ratio" };
+
+static void totals(const struct xls_stats *a, const struct xls_stats *b, const char *na,
+		   const char *nb, struct xls_fieldset *fs)
+{
+	struct xls_stats_totals ta, tb;
+	struct xls_stats_relog ra, rb;
+	uint64_t ca = xls_ckpt_stats_count(xls_stats_checkpoints(a));
+	uint64_t cb = xls_ckpt_stats_count(xls_stats_checkpoints(b));
+
+	xls_stats_totals(a, &ta);
+	xls_stats_totals(b, &tb);
+	xls_stats_relog(a, &ra);
+	xls_stats_relog(b, &rb);
+	xls_field_str(fs, "a_input", na);
+	xls_field_str(fs, "b_input", nb);
+	pair_uint(fs, &K_CKPTS, ca, cb);
+	pair_uint(fs, &K_LOG, ta.log_bytes, tb.log_bytes);
+	pair_real(fs, &K_LOGPC, per(ta.log_bytes, ca), per(tb.log_bytes, cb));
+	pair_uint(fs, &K_ITEMS, ta.items, tb.items);
+	pair_uint(fs, &K_BUFS, ta.buffers, tb.buffers);
+	pair_real(fs, &K_UNCH, pct_of(ra.buf.unchanged, xls_relog_split_total(&ra.buf)),
+		  pct_of(rb.buf.unchanged, xls_relog_split_total(&rb.buf)));
+	pair_real(fs, &K_IUNCH, pct_of(ra.inode.unchanged, xls_relog_split_total(&ra.inode)),
+		  pct_of(rb.inode.unchanged, xls_relog_split_total(&rb.inode)));
+	xls_field_bool(fs, "approximate", ra.bounds.relog.evicted || ra.bounds.dropped_trans ||
+		       rb.bounds.relog.evicted || rb.bounds.dropped_trans);
+}
+
+static void byte_rows(const struct xls_stats *a, const struct xls_stats *b,
+		      struct xls_fieldset *fs, xls_describe_emit_fn emit, void *ctx)
+{
+	uint64_t ba[XLS_BYTES_NCATEGORIES], bb[XLS_BYTES_NCATEGORIES];
+	uint64_t ca = xls_ckpt_stats_count(xls_stats_checkpoints(a));
+	uint64_t cb = xls_ckpt_stats_count(xls_stats_checkpoints(b));
+
+	xls_stats_bytes(a, ba);
+	xls_stats_bytes(b, bb);
+	for (unsigned int c = 0; c < XLS_BYTES_NCATEGORIES; c++) {
+		xls_fields_reset(fs);
+		xls_field_str(fs, "category", xls_byte_category_name(c));
+		pair_uint(fs, &K_BYTES, ba[c], bb[c]);
+		pair_real(fs, &K_LOGPC, per(ba[c], ca), per(bb[c], cb));
+		emit(ctx, "compare_bytes", fs);
+	}
+}
+
+static const struct xls_stats_type_row *find_row(const struct xls_stats_type_row *rows, int n,
+						 const char *type, uint32_t size)
+{
+	for (int i = 0; i < n; i++)
+		if (rows[i].size == size && strcmp(rows[i].type, type) == 0)
+			return &rows[i];
+	return NULL;
+}
+
+static void type_row(const struct xls_stats_type_row *x, const struct xls_stats_type_row *y,
+		     uint64_t ca, uint64_t cb, struct xls_fieldset *fs)
+{
+	static const struct xls_stats_type_row none;
+	const struct xls_stats_type_row *a = x ? x : &none, *b = y ? y : &none;
+	const struct xls_stats_type_row *id = x ? x : y;
+
+	if (!id)
+		return;
+	xls_field_str(fs, "type", id->type);
+	xls_field_uint(fs, "size", id->size);
+	pair_uint(fs, &K_COUNT, a->count, b->count);
+	pair_uint(fs, &K_LOGGED, a->bytes_logged, b->bytes_logged);
+	pair_real(fs, &K_LOGPC, per(a->bytes_logged, ca), per(b->bytes_logged, cb));
+	pair_real(fs, &K_DIRTY, a->dirty_pct_mean, b->dirty_pct_mean);
+	pair_real(fs, &K_UNCH, pct_of(a->relog.unchanged, xls_relog_split_total(&a->relog)),
+		  pct_of(b->relog.unchanged, xls_relog_split_total(&b->relog)));
+	pair_real(fs, &K_FIRST, pct_of(a->relog.first, xls_relog_split_total(&a->relog)),
+		  pct_of(b->relog.first, xls_relog_split_total(&b->relog)));
+}
+
+static void type_rows(const struct xls_stats *a, const struct xls_stats *b,
+		      struct xls_fieldset *fs, xls_describe_emit_fn emit, void *ctx)
+{
+	struct xls_stats_type_row *ra, *rb;
+	int na = xls_stats_type_rows(a, &ra), nb = xls_stats_type_rows(b, &rb);
+	uint64_t ca = xls_ckpt_stats_count(xls_stats_checkpoints(a));
+	uint64_t cb = xls_ckpt_stats_count(xls_stats_checkpoints(b));
+
+	for (int i = 0; i < na; i++) {
+		xls_fields_reset(fs);
+		type_row(&ra[i], nb > 0 ? find_row(rb, nb, ra[i].type, ra[i].size) : NULL,
+			 ca, cb, fs);
+		emit(ctx, "compare_buftype", fs);
+	}
+	for (int i = 0; i < nb; i++) {
+		if (na > 0 && find_row(ra, na, rb[i].type, rb[i].size))
+			continue;
+		xls_fields_reset(fs);
+		type_row(NULL, &rb[i], ca, cb, fs);
+		emit(ctx, "compare_buftype", fs);
+	}
+	free(ra);
+	free(rb);
+}
+
+static void item_rows(const struct xls_stats *a, const struct xls_stats *b,
+		      struct xls_fieldset *fs, xls_describe_emit_fn emit, void *ctx)
+{
+	uint64_t ca = xls_ckpt_stats_count(xls_stats_checkpoints(a));
+	uint64_t cb = xls_ckpt_stats_count(xls_stats_checkpoints(b));
+
+	for (unsigned int s = 0; s < XLS_ITEM_SLOTS; s++) {
+		uint64_t x = xls_stats_item_count(a, s), y = xls_stats_item_count(b, s);
+
+		if ((!x && !y) || !xls_item_slot_name(s))
+			continue;
+		xls_fields_reset(fs);
+		xls_field_str(fs, "item", xls_item_slot_name(s));
+		pair_uint(fs, &K_COUNT, x, y);
+		pair_real(fs, &K_PERCK, per(x, ca), per(y, cb));
+		emit(ctx, "compare_items", fs);
+	}
+}
+
+void xls_describe_compare(const struct xls_stats *a, const struct xls_stats *b,
+			  const char *name_a, const char *name_b,
+			  xls_describe_emit_fn emit, void *ctx)
+{
+	struct xls_fieldset *fs = malloc(sizeof(*fs));
+
+	if (!fs)
+		return;
+	xls_fields_reset(fs);
+	totals(a, b, name_a, name_b, fs);
+	emit(ctx, "compare_total", fs);
+	byte_rows(a, b, fs, emit, ctx);
+	type_rows(a, b, fs, emit, ctx);
+	item_rows(a, b, fs, emit, ctx);
+	free(fs);
+}

@@ -102,6 +102,35 @@ test_expect_success 'lost --csv: one row per entry under one header' '
 	test "$(wc -l <dir4k.lostcsv)" -eq 317
 '
 
+# dir64k replays 26 MB of blocks, far past a bound of 64 KiB: past it the
+# blocks read as on disk, the answer is short, and it says so.
+test_expect_success 'lost --blocks-mem: past the bound, approximate and exit 1' '
+	"$XLS" lost --json $(image dir64k) >dir64k.lost &&
+	head -1 dir64k.lost | grep -q "\"approximate\":false" &&
+	test_expect_code 1 "$XLS" lost --json --blocks-mem=64k $(image dir64k) >dir64k.lost64k &&
+	head -1 dir64k.lost64k | grep -q "\"approximate\":true,\"overlay_bytes\":[0-9]*,\"overlay_max_bytes\":65536" &&
+	full=$(grep -c "\"kind\":\"lost_dirent\"" dir64k.lost) &&
+	short=$(grep -c "\"kind\":\"lost_dirent\"" dir64k.lost64k || true) &&
+	test "$short" -lt "$full" &&
+	test_expect_code 1 "$XLS" lost --blocks-mem=64k $(image dir64k) >dir64k.lost64k.txt &&
+	grep -q "^  approximate: more than 65536 bytes of replayed blocks" dir64k.lost64k.txt &&
+	"$XLS" lost --json --blocks-mem=1g $(image dir64k) >dir64k.lost1g &&
+	sed "s/\"overlay_max_bytes\":536870912/\"overlay_max_bytes\":1073741824/" dir64k.lost >dir64k.lost.at1g &&
+	test_cmp dir64k.lost.at1g dir64k.lost1g
+'
+test_expect_success 'files --blocks-mem: past the bound, a files_bound finding and exit 1' '
+	"$XLS" files --json $(image dir64k) >dir64k.files &&
+	! grep -q "\"finding\":\"files_bound\"" dir64k.files &&
+	test_expect_code 1 "$XLS" files --json --blocks-mem=64K $(image dir64k) >dir64k.files64k &&
+	grep -q "\"finding\":\"files_bound\",.*more than 65536 bytes of directory and attr blocks: [1-9][0-9]* later items" dir64k.files64k
+'
+test_expect_success '--blocks-mem: below 64k, not a size, or on another command: usage' '
+	test_expect_code 2 "$XLS" lost --blocks-mem=32k $(image dir4k) &&
+	test_expect_code 2 "$XLS" files --blocks-mem=lots $(image dir4k) &&
+	test_expect_code 2 "$XLS" lost --blocks-mem=1t $(image dir4k) &&
+	test_expect_code 2 "$XLS" stats --blocks-mem=1m $(image dir4k)
+'
+
 # owners, from the v5 headers the log holds
 test_expect_success 'bufs: owners of directory blocks, btrees, AG headers and inode clusters' '
 	"$XLS" bufs --json $(image dir4k) >dir4k.bufs &&

@@ -41,12 +41,16 @@ struct xls_options {
 	uint64_t		ino;
 	const char		*path_prefix;	/* files --path */
 	unsigned int		top;		/* stats: hottest buffers shown */
+	uint64_t		blocks_mem;	/* lost, files: 0 or the overlay's bound */
 	/* history */
 	const char		*replay_path;	/* --replay: buffer as recovered */
 	bool			diff;		/* --diff: chunks that change */
 	const char		*svg_path;	/* history, bufs: heat map */
 	bool			summary;	/* recover: the verdict only */
 };
+
+/* --blocks-mem: below one block of the largest size nothing could be kept. */
+#define XLS_BLOCKS_MEM_MIN	(64u << 10)
 
 /* --top: buffers a heat map draws; buffers stats lists (its table's size). */
 #define XLS_SVG_TOP_MAX		64u

@@ -33,6 +33,7 @@ enum {
 	OPT_SIZE,
 	OPT_INO,
 	OPT_PATH,
+	OPT_BLOCKS_MEM,
 };
 
 struct command {
@@ -100,9 +101,18 @@ static const struct argp_option trans_options[] = {
 	{ 0 }
 };
 
+#define BLOCKS_MEM_DOC \
+	"memory for the blocks recovery writes, kept to compare with the disk (default 512m; k, m or g after the number; at least 64k): past it the answer is approximate, and says so"
+
 static const struct argp_option files_options[] = {
 	{ "ino", OPT_INO, "INO", 0, "only the events of this inode (and of the entries of this directory)", 3 },
 	{ "path", OPT_PATH, "PATH", 0, "only the events of the inodes at or under PATH (/dir/name)", 3 },
+	{ "blocks-mem", OPT_BLOCKS_MEM, "SIZE", 0, BLOCKS_MEM_DOC, 3 },
+	{ 0 }
+};
+
+static const struct argp_option lost_options[] = {
+	{ "blocks-mem", OPT_BLOCKS_MEM, "SIZE", 0, BLOCKS_MEM_DOC, 3 },
 	{ 0 }
 };
 
@@ -154,7 +164,7 @@ static const struct command commands[] = {
 	  1, files_options },
 	{ "lost", xls_cmd_lost, "DEV",
 	  "What zeroing the log (xfs_repair -L) would lose: directory entries and inodes recovery changes.",
-	  1, NULL },
+	  1, lost_options },
 	{ "copy", xls_cmd_copy, "DEV FILE",
 	  "Write the log out to FILE (which must not exist).", 2, NULL },
 };
@@ -194,8 +204,8 @@ static int parse_tid(const char *s, uint32_t *tid)
 	return 0;
 }
 
-/* Bytes, with an optional k/KiB or m/MiB (powers of 1024). */
-static int parse_size(const char *s, uint32_t *bytes)
+/* Bytes, with an optional k/KiB, m/MiB or g/GiB (powers of 1024), at most @max. */
+static int parse_size(const char *s, uint64_t max, uint64_t *bytes)
 {
 	char *end;
 	unsigned long long v;
@@ -209,11 +219,13 @@ static int parse_size(const char *s, uint32_t *bytes)
 		shift = 10;
 	else if (strcasecmp(end, "m") == 0 || strcasecmp(end, "mib") == 0)
 		shift = 20;
+	else if (strcasecmp(end, "g") == 0 || strcasecmp(end, "gib") == 0)
+		shift = 30;
 	else if (*end)
 		return -1;
-	if (v > (UINT32_MAX >> shift))
+	if (v > (max >> shift))
 		return -1;
-	*bytes = (uint32_t)(v << shift);
+	*bytes = (uint64_t)v << shift;
 	return 0;
 }
 
@@ -269,10 +281,15 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 	case 'a':	o->all = true; break;
 	case OPT_TYPE:	parse_types(state, o, arg); break;
 	case OPT_SIZE:
-		if (parse_size(arg, &o->size) || !o->size)
+	{
+		uint64_t bytes = 0;
+
+		if (parse_size(arg, UINT32_MAX, &bytes) || !bytes)
 			argp_error(state, "bad buffer size '%s' (bytes, or with k or m)", arg);
+		o->size = (uint32_t)bytes;
 		o->has_size = true;
 		break;
+	}
 	case OPT_BLKNO:
 		if (parse_number(arg, &v))
 			argp_error(state, "bad daddr '%s'", arg);
@@ -303,6 +320,10 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 		o->top = (unsigned int)v;
 		break;
 	}
+	case OPT_BLOCKS_MEM:
+		if (parse_size(arg, UINT64_MAX, &o->blocks_mem) || o->blocks_mem < XLS_BLOCKS_MEM_MIN)
+			argp_error(state, "bad size '%s' (bytes, with k, m or g; at least 64k)", arg);
+		break;
 	case OPT_THREADS:
 		if (parse_number(arg, &v) || v < 1 || v > 2)
 			argp_error(state, "bad thread count '%s' (1 or 2)", arg);

@@ -26,7 +26,8 @@ const char *xls_fev_name(enum xls_fev e)
 
 /* ------------------------------------------------------------------ */
 
-struct xls_files *xls_files_new(const struct xls_source *src, struct xls_error *err)
+struct xls_files *xls_files_new(const struct xls_source *src, uint64_t max_bytes,
+				struct xls_error *err)
 {
 	struct xls_files *f = calloc(1, sizeof(*f));
 
@@ -37,7 +38,7 @@ struct xls_files *xls_files_new(const struct xls_source *src, struct xls_error *
 	f->src = src;
 	xls_overlay_init(&f->view, src, (1u << XFS_BLFT_DIR_BLOCK_BUF) |
 			 (1u << XFS_BLFT_DIR_DATA_BUF) | (1u << XFS_BLFT_ATTR_LEAF_BUF),
-			 XLS_OVERLAY_MAX_BYTES);
+			 max_bytes);
 	f->view.all_items = true;
 	f->disk.src = src;
 	xls_names_init(&f->names, &f->disk);

@@ -91,7 +91,12 @@ struct xls_files_sink {
 
 struct xls_files;
 
-struct xls_files *xls_files_new(const struct xls_source *src, struct xls_error *err);
+/*
+ * @max_bytes bounds the log's view of directory and attr blocks (a
+ * files_bound finding when it is hit); XLS_OVERLAY_MAX_BYTES by default.
+ */
+struct xls_files *xls_files_new(const struct xls_source *src, uint64_t max_bytes,
+				struct xls_error *err);
 void xls_files_free(struct xls_files *f);
 
 /* Run over the log; 0, -1 with @err set, or what a callback returned. */

@@ -329,7 +329,7 @@ static void files(struct fuzz_ctx *c, const struct xls_source *src, struct xls_l
 	struct xls_error err = { XLS_EXIT_OK, "" };
 	struct xls_report_sink report = { .ctx = c, .finding = on_finding };
 	struct xls_files_sink sink = { .ctx = c, .event = on_fevent, .report = &report };
-	struct xls_files *f = xls_files_new(src, &err);
+	struct xls_files *f = xls_files_new(src, XLS_OVERLAY_MAX_BYTES, &err);
 	char path[256];
 
 	if (!f)

@@ -437,17 +437,7 @@ test_expect_success 'badinobuf: an inode item on a cluster of no inodes fails it
 
 # ---- part 2: the kernel -------------------------------------------------
 
-MNT=$TRASH/mnt
-LOGLOOP=
-cleanup() {
-	if mountpoint -q "$MNT" 2>/dev/null; then
-		umount "$MNT" 2>/dev/null || umount -l "$MNT"
-	fi
-	[ -n "$LOGLOOP" ] && losetup -d "$LOGLOOP" 2>/dev/null
-	rm -rf "$TRASH"
-}
-trap cleanup EXIT
-mkdir "$MNT"
+. "$XLS_TOP/tests/lib/kmount.sh"
 
 # kernel_recover IMG [LOG]: mount (the kernel recovers), shut down without
 # flushing the log, unmount.  Fails when the mount fails.

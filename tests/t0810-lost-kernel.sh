@@ -15,17 +15,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$XLS_TOP/tests/lib/images.sh"
 
-MNT=$TRASH/mnt
-LOOPDEV=
-cleanup() {
-	if mountpoint -q "$MNT" 2>/dev/null; then
-		umount "$MNT" 2>/dev/null || umount -l "$MNT"
-	fi
-	[ -n "$LOOPDEV" ] && losetup -d "$LOOPDEV" 2>/dev/null
-	rm -rf "$TRASH"
-}
-trap cleanup EXIT
-mkdir "$MNT"
+. "$XLS_TOP/tests/lib/kmount.sh"
 
 # score NAME IMG [LOG]: A, B, lost; the scores in NAME.score, fails under
 # 95%.  REPAIR is the xfs_repair to use.
@@ -41,18 +31,18 @@ score() {
 	# shellcheck disable=SC2086
 	"$XLS" lost --json $lopt "$img" >"$name.lost" || [ $? -eq 1 ] || return 1
 	if [ -n "$log" ]; then
-		LOOPDEV=$(losetup -f --show "$name.la") || return 1
-		mopt=loop,logdev=$LOOPDEV
+		LOGLOOP=$(losetup -f --show "$name.la") || return 1
+		mopt=loop,logdev=$LOGLOOP
 	fi
 	mount -t xfs -o "$mopt" "$name.a" "$MNT" || return 1
 	perl "$XLS_TOP/tests/lib/walk-tree.pl" "$MNT" >"$name.awalk" &&
 	perl "$XLS_TOP/tests/lib/walk-xattrs.pl" "$MNT" >"$name.axattrs"
 	umount "$MNT" || return 1
-	[ -n "$LOOPDEV" ] && { losetup -d "$LOOPDEV"; LOOPDEV=; }
+	[ -n "$LOGLOOP" ] && { losetup -d "$LOGLOOP"; LOGLOOP=; }
 	if [ -n "$log" ]; then
 		"$REPAIR" -L -l "$name.lb" "$name.b" >"$name.repair" 2>&1
-		LOOPDEV=$(losetup -f --show "$name.lb") || return 1
-		mopt=loop,ro,logdev=$LOOPDEV
+		LOGLOOP=$(losetup -f --show "$name.lb") || return 1
+		mopt=loop,ro,logdev=$LOGLOOP
 	else
 		"$REPAIR" -L "$name.b" >"$name.repair" 2>&1
 		mopt=loop,ro
@@ -61,7 +51,7 @@ score() {
 	perl "$XLS_TOP/tests/lib/walk-tree.pl" "$MNT" >"$name.bwalk" &&
 	perl "$XLS_TOP/tests/lib/walk-xattrs.pl" "$MNT" >"$name.bxattrs"
 	umount "$MNT" || return 1
-	[ -n "$LOOPDEV" ] && { losetup -d "$LOOPDEV"; LOOPDEV=; }
+	[ -n "$LOGLOOP" ] && { losetup -d "$LOGLOOP"; LOGLOOP=; }
 	rm -f "$name.a" "$name.b" "$name.la" "$name.lb"
 	perl "$XLS_TOP/tests/lib/lost-score.pl" "$name.awalk" "$name.bwalk" "$name.lost" >"$name.score"
 	perl "$XLS_TOP/tests/lib/lost-xattr-score.pl" "$name.axattrs" "$name.bxattrs" \

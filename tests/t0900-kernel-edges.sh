@@ -97,15 +97,7 @@ test_expect_success 'bare copy of a v5 log: crc and uuid from the record headers
 '
 
 # ---- the kernel agrees (root, loop devices) -------------------------------
-MNT=$TRASH/mnt
-mkdir -p "$MNT"
-LOGLOOP=
-cleanup_mount() {
-	mountpoint -q "$MNT" && umount "$MNT"
-	[ -n "$LOGLOOP" ] && losetup -d "$LOGLOOP"
-	LOGLOOP=
-}
-trap 'cleanup_mount; rm -rf "$TRASH"' EXIT
+. "$XLS_TOP/tests/lib/kmount.sh"
 
 # kernel_mount IMG [LOG]: 0 if the kernel mounts it (then unmounted); its
 # messages in dmesg.out

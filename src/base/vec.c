@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/vec.h"
 
@@ -16,4 +17,35 @@ bool xls_vec_grow(void **base, uint32_t n, uint32_t *cap, size_t elem)
 	*base = p;
 	*cap = ncap;
 	return true;
+}
+
+bool xls_pool_add(struct xls_pool *pl, const void *src, uint32_t len, uint32_t *off)
+{
+	if (len > UINT32_MAX - pl->used)
+		return false;
+	if (pl->used + len > pl->cap) {
+		uint64_t ncap = pl->cap ? pl->cap : 4096;
+		uint8_t *p;
+
+		while (ncap < (uint64_t)pl->used + len)
+			ncap *= 2;
+		if (ncap > UINT32_MAX)
+			ncap = UINT32_MAX;
+		p = realloc(pl->p, ncap);
+		if (!p)
+			return false;
+		pl->p = p;
+		pl->cap = (uint32_t)ncap;
+	}
+	if (len)
+		memcpy(pl->p + pl->used, src, len);
+	*off = pl->used;
+	pl->used += len;
+	return true;
+}
+
+void xls_pool_free(struct xls_pool *pl)
+{
+	free(pl->p);
+	memset(pl, 0, sizeof(*pl));
 }

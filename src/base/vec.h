@@ -12,4 +12,18 @@
 
 bool xls_vec_grow(void **base, uint32_t n, uint32_t *cap, size_t elem);
 
+/* Bytes (names) kept one after another and addressed by their offset. */
+struct xls_pool {
+	uint8_t		*p;
+	uint32_t	used, cap;
+};
+
+/*
+ * Append @len bytes of @src; their offset in *@off.  False when out of
+ * memory or past 4 GiB (the pool is then as it was).
+ */
+bool xls_pool_add(struct xls_pool *pl, const void *src, uint32_t len, uint32_t *off);
+
+void xls_pool_free(struct xls_pool *pl);
+
 #endif /* XLS_VEC_H */

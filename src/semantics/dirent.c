@@ -257,6 +257,7 @@ int xls_dirent_set_add(void *set, const struct xls_dirent *e)
 {
 	struct xls_dirent_set *s = set;
 	struct xls_dirent_rec *x;
+	uint32_t name;
 
 	if (xls_dirent_is_dot(e))
 		return 0;
@@ -264,24 +265,15 @@ int xls_dirent_set_add(void *set, const struct xls_dirent *e)
 		s->nomem = true;
 		return 1;
 	}
-	while (s->used + e->namelen > s->pcap) {
-		uint32_t cap = s->pcap ? s->pcap * 2 : 4096;
-		uint8_t *p = cap > s->pcap ? realloc(s->pool, cap) : NULL;
-
-		if (!p) {
-			s->nomem = true;
-			return 1;
-		}
-		s->pool = p;
-		s->pcap = cap;
+	if (!xls_pool_add(&s->pool, e->name, e->namelen, &name)) {
+		s->nomem = true;
+		return 1;
 	}
-	memcpy(s->pool + s->used, e->name, e->namelen);
 	x = &s->e[s->n++];
 	x->ino = e->ino;
-	x->name = s->used;
+	x->name = name;
 	x->offset = e->offset;
 	x->len = e->namelen;
-	s->used += e->namelen;
 	return 0;
 }
 
@@ -289,7 +281,7 @@ static bool same_rec(const struct xls_dirent_set *a, const struct xls_dirent_rec
 		     const struct xls_dirent_set *b, const struct xls_dirent_rec *y)
 {
 	return x->offset == y->offset && x->ino == y->ino && x->len == y->len &&
-	       !memcmp(a->pool + x->name, b->pool + y->name, x->len);
+	       !memcmp(a->pool.p + x->name, b->pool.p + y->name, x->len);
 }
 
 void xls_dirent_set_drop_same(struct xls_dirent_set *a, struct xls_dirent_set *b)
@@ -332,7 +324,7 @@ static int cmp_recs(const uint8_t *pa, const struct xls_dirent_rec *x, const uin
 int xls_dirent_set_cmp(const struct xls_dirent_set *a, uint32_t i,
 		       const struct xls_dirent_set *b, uint32_t j, bool by_ino)
 {
-	return cmp_recs(a->pool, &a->e[i], b->pool, &b->e[j], by_ino);
+	return cmp_recs(a->pool.p, &a->e[i], b->pool.p, &b->e[j], by_ino);
 }
 
 /* qsort may move elements through a buffer of its own: compare contents */
@@ -344,19 +336,19 @@ static int cmp_rec(const void *p, const void *q, void *pool)
 void xls_dirent_set_sort(struct xls_dirent_set *s)
 {
 	if (s->n)
-		qsort_r(s->e, s->n, sizeof(*s->e), cmp_rec, s->pool);
+		qsort_r(s->e, s->n, sizeof(*s->e), cmp_rec, s->pool.p);
 }
 
 void xls_dirent_set_reset(struct xls_dirent_set *s)
 {
 	s->n = 0;
-	s->used = 0;
+	s->pool.used = 0;
 }
 
 void xls_dirent_set_free(struct xls_dirent_set *s)
 {
 	free(s->e);
-	free(s->pool);
+	xls_pool_free(&s->pool);
 	memset(s, 0, sizeof(*s));
 }
 

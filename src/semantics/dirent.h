@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "base/vec.h"
 #include "source/source.h"
 
 struct xls_dirent {
@@ -121,8 +122,7 @@ struct xls_dirent_rec {
 struct xls_dirent_set {
 	struct xls_dirent_rec	*e;
 	uint32_t		n, cap;
-	uint8_t			*pool;
-	uint32_t		used, pcap;
+	struct xls_pool		pool;
 	bool			nomem;
 };
 
@@ -133,7 +133,7 @@ void xls_dirent_set_reset(struct xls_dirent_set *s);
 void xls_dirent_set_free(struct xls_dirent_set *s);
 static inline const uint8_t *xls_dirent_set_name(const struct xls_dirent_set *s, uint32_t i)
 {
-	return s->pool + s->e[i].name;
+	return s->pool.p + s->e[i].name;
 }
 /*
  * Drop the entries @a and @b both hold at the same offset, unchanged (both

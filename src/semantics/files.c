@@ -60,7 +60,7 @@ void xls_files_free(struct xls_files *f)
 	xls_xattr_set_free(&f->aafter);
 	free(f->inos);
 	free(f->pend);
-	free(f->pool);
+	xls_pool_free(&f->pool);
 	xls_dirent_set_free(&f->before);
 	xls_dirent_set_free(&f->after);
 	xls_hashmap_free(&f->adds);

@@ -16,23 +16,14 @@
 /* @len bytes of @s kept for the transaction; an offset, UINT32_MAX if none. */
 static uint32_t keep_name(struct xls_files *f, const uint8_t *s, uint32_t len)
 {
-	uint32_t off = f->used;
+	uint32_t off;
 
 	if (!len || !s)
 		return UINT32_MAX;
-	while (f->used + len > f->pcap) {
-		uint32_t ncap = f->pcap ? f->pcap * 2 : 4096;
-		uint8_t *p = ncap > f->pcap ? realloc(f->pool, ncap) : NULL;
-
-		if (!p) {
-			f->nomem = true;
-			return UINT32_MAX;
-		}
-		f->pool = p;
-		f->pcap = ncap;
+	if (!xls_pool_add(&f->pool, s, len, &off)) {
+		f->nomem = true;
+		return UINT32_MAX;
 	}
-	memcpy(f->pool + off, s, len);
-	f->used += len;
 	return off;
 }
 
@@ -77,7 +68,7 @@ static bool same_name(const struct xls_files *f, const struct xls_file_event *a,
 		      const struct xls_file_event *b)
 {
 	return a->name_len == b->name_len &&
-	       !memcmp(f->pool + (uintptr_t)a->name, f->pool + (uintptr_t)b->name, a->name_len);
+	       !memcmp(f->pool.p + (uintptr_t)a->name, f->pool.p + (uintptr_t)b->name, a->name_len);
 }
 
 /*
@@ -188,8 +179,8 @@ void xls_files_flush(struct xls_files *f)
 	for (uint32_t i = 0; i < f->npend; i++) {
 		struct xls_file_event *e = &f->pend[i];
 
-		e->name = e->name_len ? f->pool + (uintptr_t)e->name : NULL;
-		e->new_name = e->new_name_len ? f->pool + (uintptr_t)e->new_name : NULL;
+		e->name = e->name_len ? f->pool.p + (uintptr_t)e->name : NULL;
+		e->new_name = e->new_name_len ? f->pool.p + (uintptr_t)e->new_name : NULL;
 		if (e->ev == XLS_FEV_DIRENT_ADD && e->dir)
 			xls_names_learn(&f->names, e->ino, e->dir, e->name, e->name_len);
 		else if (e->ev == XLS_FEV_DIRENT_MOVE && e->new_dir)
@@ -201,7 +192,7 @@ void xls_files_flush(struct xls_files *f)
 		if (f->pend[i].ev != XLS_FEV_COUNT && f->sink->event)
 			f->rc = f->sink->event(f->sink->ctx, &f->pend[i]);
 	f->npend = 0;
-	f->used = 0;
+	f->pool.used = 0;
 }
 
 uint8_t *xls_files_scratch(struct xls_files *f, uint32_t bytes)

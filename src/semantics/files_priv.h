@@ -44,8 +44,7 @@ struct xls_files {
 	/* the events of the transaction at hand, paired into moves at its end */
 	struct xls_file_event		*pend;
 	uint32_t			npend, cappend;
-	uint8_t				*pool;		/* their names */
-	uint32_t			used, pcap;
+	struct xls_pool			pool;		/* their names */
 	const struct xls_rtrans		*rt;
 	struct xls_dirent_set		before, after;
 	struct xls_xattr_set		abefore, aafter;

@@ -19,30 +19,8 @@ void xls_names_release(struct xls_names *m)
 	xls_hashmap_free(&m->idx);
 	xls_hashmap_free(&m->tried);
 	free(m->names);
-	free(m->pool);
+	xls_pool_free(&m->pool);
 	memset(m, 0, sizeof(*m));
-}
-
-static bool pool_add(struct xls_names *m, const uint8_t *name, uint32_t len, uint32_t *off)
-{
-	if (m->used + len > UINT32_MAX)
-		return false;
-	if (m->used + len > m->pcap) {
-		uint64_t ncap = m->pcap ? m->pcap * 2 : 65536;
-		char *p;
-
-		while (ncap < m->used + len)
-			ncap *= 2;
-		p = realloc(m->pool, ncap);
-		if (!p)
-			return false;
-		m->pool = p;
-		m->pcap = ncap;
-	}
-	memcpy(m->pool + m->used, name, len);
-	*off = (uint32_t)m->used;
-	m->used += len;
-	return true;
 }
 
 void xls_names_learn(struct xls_names *m, uint64_t ino, uint64_t parent,
@@ -56,7 +34,7 @@ void xls_names_learn(struct xls_names *m, uint64_t ino, uint64_t parent,
 		return;
 	if (idx) {
 		e = &m->names[*idx];
-		if (e->parent == parent && e->len == len && !memcmp(m->pool + e->name, name, len))
+		if (e->parent == parent && e->len == len && !memcmp(m->pool.p + e->name, name, len))
 			return;
 	} else {
 		if (m->n == XLS_NAMES_MAX) {
@@ -76,7 +54,7 @@ void xls_names_learn(struct xls_names *m, uint64_t ino, uint64_t parent,
 			return;
 		e = &m->names[m->n++];
 	}
-	if (!pool_add(m, name, len, &off)) {
+	if (!xls_pool_add(&m->pool, name, len, &off)) {
 		e->len = 0;
 		return;
 	}
@@ -191,7 +169,7 @@ bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz)
 		if (n + 1 + e->len >= bufsz)
 			break;
 		buf[n++] = '/';
-		memcpy(buf + n, m->pool + e->name, e->len);
+		memcpy(buf + n, m->pool.p + e->name, e->len);
 		n += e->len;
 	}
 	buf[n < bufsz ? n : bufsz - 1] = '\0';

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "base/hashmap.h"
+#include "base/vec.h"
 #include "semantics/fsview.h"
 
 /* At most this many inodes named (about 100 MiB with their names). */
@@ -31,8 +32,7 @@ struct xls_names {
 	struct xls_hashmap	tried;	/* inodes looked up in the view in vain */
 	struct xls_name		*names;
 	uint32_t		n, cap;
-	char			*pool;
-	uint64_t		used, pcap;
+	struct xls_pool		pool;
 	bool			full;	/* XLS_NAMES_MAX reached */
 	uint64_t		loops;	/* parent chains that did not reach the root */
 };

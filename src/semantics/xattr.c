@@ -158,7 +158,7 @@ int xls_xattr_set_add(void *set, const struct xls_xattr *a)
 {
 	struct xls_xattr_set *s = set;
 	struct xls_xattr_rec *x;
-	uint32_t gen;
+	uint32_t gen, name;
 
 	if (a->namelen > 255)
 		return 0;
@@ -166,26 +166,17 @@ int xls_xattr_set_add(void *set, const struct xls_xattr *a)
 		s->nomem = true;
 		return 1;
 	}
-	while (s->used + a->namelen > s->pcap) {
-		uint32_t ncap = s->pcap ? s->pcap * 2 : 4096;
-		uint8_t *p = ncap > s->pcap ? realloc(s->pool, ncap) : NULL;
-
-		if (!p) {
-			s->nomem = true;
-			return 1;
-		}
-		s->pool = p;
-		s->pcap = ncap;
+	if (!xls_pool_add(&s->pool, a->name, a->namelen, &name)) {
+		s->nomem = true;
+		return 1;
 	}
-	memcpy(s->pool + s->used, a->name, a->namelen);
 	x = &s->e[s->n++];
 	x->flags = a->flags;
 	if (!xls_xattr_parent(a, &x->parent, &gen))
 		x->parent = 0;
-	x->name = s->used;
+	x->name = name;
 	x->len = (uint8_t)a->namelen;
 	x->vhash = x->parent ? 0 : value_hash(a);
-	s->used += a->namelen;
 	return 0;
 }
 
@@ -205,7 +196,7 @@ static int cmp_recs(const uint8_t *pa, const struct xls_xattr_rec *x, const uint
 int xls_xattr_set_cmp(const struct xls_xattr_set *a, uint32_t i,
 		      const struct xls_xattr_set *b, uint32_t j)
 {
-	return cmp_recs(a->pool, &a->e[i], b->pool, &b->e[j]);
+	return cmp_recs(a->pool.p, &a->e[i], b->pool.p, &b->e[j]);
 }
 
 static int cmp_rec(const void *p, const void *q, void *pool)
@@ -216,19 +207,19 @@ static int cmp_rec(const void *p, const void *q, void *pool)
 void xls_xattr_set_sort(struct xls_xattr_set *s)
 {
 	if (s->n)
-		qsort_r(s->e, s->n, sizeof(*s->e), cmp_rec, s->pool);
+		qsort_r(s->e, s->n, sizeof(*s->e), cmp_rec, s->pool.p);
 }
 
 void xls_xattr_set_reset(struct xls_xattr_set *s)
 {
 	s->n = 0;
-	s->used = 0;
+	s->pool.used = 0;
 }
 
 void xls_xattr_set_free(struct xls_xattr_set *s)
 {
 	free(s->e);
-	free(s->pool);
+	xls_pool_free(&s->pool);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -239,10 +230,10 @@ uint32_t xls_xattr_set_name(const struct xls_xattr_set *s, uint32_t i, char *buf
 	int n;
 
 	if (x->flags & XFS_ATTR_PARENT)
-		n = snprintf(buf, bufsz, "%.*s", (int)x->len, (const char *)s->pool + x->name);
+		n = snprintf(buf, bufsz, "%.*s", (int)x->len, (const char *)s->pool.p + x->name);
 	else
 		n = snprintf(buf, bufsz, "%s.%.*s", xls_xattr_ns(x->flags), (int)x->len,
-			     (const char *)s->pool + x->name);
+			     (const char *)s->pool.p + x->name);
 	if (n < 0)
 		return 0;
 	return (size_t)n < bufsz ? (uint32_t)n : (uint32_t)bufsz - 1;

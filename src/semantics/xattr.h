@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "base/vec.h"
 #include "source/source.h"
 
 struct xls_xattr {
@@ -58,8 +59,7 @@ struct xls_xattr_rec {
 struct xls_xattr_set {
 	struct xls_xattr_rec	*e;
 	uint32_t		n, cap;
-	uint8_t			*pool;
-	uint32_t		used, pcap;
+	struct xls_pool		pool;
 	bool			nomem;
 };
 

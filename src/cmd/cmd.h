@@ -41,7 +41,7 @@ struct xls_options {
 	uint64_t		ino;
 	const char		*path_prefix;	/* files --path */
 	unsigned int		top;		/* stats: hottest buffers shown */
-	uint64_t		blocks_mem;	/* lost, files: 0 or the overlay's bound */
+	uint64_t		blocks_mem;	/* lost, files: the overlay's bound */
 	/* history */
 	const char		*replay_path;	/* --replay: buffer as recovered */
 	bool			diff;		/* --diff: chunks that change */

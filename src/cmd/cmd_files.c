@@ -79,8 +79,7 @@ int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
 	xls_out_csv_layout(&c.out, &xls_csv_files);
 	if (c.out.fmt == XLS_FMT_TEXT)
 		xls_out_table_heading(&c.out, event_columns, NCOLS);
-	fc->f = xls_files_new(&c.src, opt->blocks_mem ? opt->blocks_mem : XLS_OVERLAY_MAX_BYTES,
-			      err);
+	fc->f = xls_files_new(&c.src, opt->blocks_mem, err);
 	rc = fc->f ? xls_files_run(fc->f, &c.log, &c.ht, &sink, err) : -1;
 	rc = xls_cmd_status(&c, rc, err);
 	xls_files_free(fc->f);

@@ -157,7 +157,7 @@ int xls_cmd_lost(const struct xls_options *opt, struct xls_error *err)
 		return err->status;
 	}
 	xls_out_csv_layout(&c.out, &xls_csv_lost);
-	l = xls_lost_new(&c.src, opt->blocks_mem ? opt->blocks_mem : XLS_OVERLAY_MAX_BYTES, err);
+	l = xls_lost_new(&c.src, opt->blocks_mem, err);
 	rc = l ? xls_lost_run(l, &c.log, &c.ht, &c.report, err) : -1;
 	if (!rc) {
 		const struct xls_lost_summary *s = xls_lost_summary(l);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "replay/overlay.h"
 
 #ifndef XLS_VERSION
 #define XLS_VERSION "unknown"
@@ -376,6 +377,7 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 
 	memset(&opt, 0, sizeof(opt));
 	opt.top = 10;
+	opt.blocks_mem = XLS_OVERLAY_MAX_BYTES;
 	snprintf(prog, sizeof(prog), "xfs_logscope %s", cmd->name);
 	argv[0] = prog;
 	argp_parse(&argp, argc, argv, 0, NULL, &ps);

@@ -23,6 +23,7 @@ struct xls_op_iter {
 	const struct xls_rec	*rec;
 	uint32_t		pos;		/* payload offset of the next op */
 	uint32_t		index;
+	uint32_t		fetched;	/* payload prefetched up to here */
 	const char		*why;		/* set when the walk stopped early */
 	uint32_t		why_offset;
 };

@@ -82,6 +82,7 @@ struct xls_head_tail {
 };
 
 #define XLS_WIN_BLKS	8192u		/* read-ahead window: 4 MiB */
+#define XLS_WIN_SPARES	4u		/* windows kept for the next walk */
 #define XLS_MAX_HBLKS	8u		/* 256 KiB record / 32 KiB per header */
 #define XLS_MAX_REC_BLKS (XLS_MAX_HBLKS + (XLOG_MAX_RECORD_BSIZE / 512u))
 
@@ -102,6 +103,13 @@ struct xls_log {
 	uint32_t		win_start;	/* first physical block in win */
 	uint32_t		win_n;		/* valid blocks in win */
 	uint8_t			*scratch;	/* a record that wraps, contiguous */
+	/*
+	 * Read-ahead windows given back at the end of a walk: recovery walks
+	 * the log twice, and fresh windows cost their page faults and the
+	 * kernel's zeroing of every page again.
+	 */
+	uint8_t			*spare_win[XLS_WIN_SPARES];
+	uint32_t		nspare_win;
 	/*
 	 * One bit per log block: set on the header block of a record whose
 	 * CRC matched in an earlier pass (head and tail verification runs
@@ -195,6 +203,15 @@ const char *xls_rec_header_check(const uint8_t *hdr, uint32_t blk,
 
 /* A window buffer of XLS_WIN_BLKS blocks (free()); NULL if out of memory. */
 uint8_t *xls_log_window_alloc(void);
+
+/*
+ * A window for a read-ahead walk of @log: a spare one when there is one,
+ * else a new one; NULL if out of memory.  xls_log_window_put() gives it
+ * back (kept for the next walk, or freed), and xls_log_release() frees
+ * the spares.
+ */
+uint8_t *xls_log_window_get(struct xls_log *log);
+void xls_log_window_put(struct xls_log *log, uint8_t *win);
 
 /* Blocks between two physical blocks going forward around the log. */
 static inline uint32_t xls_log_distance(const struct xls_log *log,

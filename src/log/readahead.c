@@ -147,7 +147,7 @@ static void *reader(void *arg)
 static void ra_free(struct xls_readahead *ra)
 {
 	for (uint32_t i = 0; i < RA_WINDOWS; i++)
-		free(ra->window[i]);
+		xls_log_window_put(ra->log, ra->window[i]);
 	free(ra);
 }
 
@@ -158,14 +158,14 @@ static struct xls_readahead *readahead_start(struct xls_rec_iter *it)
 
 	if (!ra)
 		return NULL;
+	ra->log = it->log;
 	for (uint32_t i = 0; i < RA_WINDOWS; i++) {
-		ra->window[i] = xls_log_window_alloc();
+		ra->window[i] = xls_log_window_get(it->log);
 		if (!ra->window[i]) {
 			ra_free(ra);
 			return NULL;
 		}
 	}
-	ra->log = it->log;
 	ra->it = *it;
 	ra->held = -1;
 	ra->reading = 0;

@@ -118,6 +118,21 @@ uint8_t *xls_log_window_alloc(void)
 	return p;
 }
 
+uint8_t *xls_log_window_get(struct xls_log *log)
+{
+	if (log->nspare_win)
+		return log->spare_win[--log->nspare_win];
+	return xls_log_window_alloc();
+}
+
+void xls_log_window_put(struct xls_log *log, uint8_t *win)
+{
+	if (win && log->nspare_win < XLS_WIN_SPARES)
+		log->spare_win[log->nspare_win++] = win;
+	else
+		free(win);
+}
+
 int xls_log_init(struct xls_log *log, const struct xls_source *src,
 		 struct xls_error *err)
 {
@@ -142,6 +157,8 @@ void xls_log_release(struct xls_log *log)
 	free(log->win_buf);
 	free(log->scratch);
 	free(log->crc_ok);
+	while (log->nspare_win)
+		free(log->spare_win[--log->nspare_win]);
 	log->win = log->win_buf = log->scratch = NULL;
 	log->crc_ok = NULL;
 }

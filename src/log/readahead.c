@@ -130,6 +130,9 @@ static void *reader(void *arg)
 	struct xls_readahead *ra = arg;
 	struct ra_entry e;
 
+	/* top -H and perf then tell the reading thread from the decoding one */
+	pthread_setname_np(pthread_self(), "xls-reader");
+
 	do {
 		memset(&e, 0, sizeof(e));
 		e.result = xls_rec_iter_next(&ra->it, &e.rec, &ra->err);

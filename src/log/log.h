@@ -213,6 +213,9 @@ uint8_t *xls_log_window_alloc(void);
 uint8_t *xls_log_window_get(struct xls_log *log);
 void xls_log_window_put(struct xls_log *log, uint8_t *win);
 
+/* Free the spare windows: no walk is to follow, and their memory can go. */
+void xls_log_window_trim(struct xls_log *log);
+
 /* Blocks between two physical blocks going forward around the log. */
 static inline uint32_t xls_log_distance(const struct xls_log *log,
 					uint32_t from, uint32_t to)

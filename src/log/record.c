@@ -133,6 +133,12 @@ void xls_log_window_put(struct xls_log *log, uint8_t *win)
 		free(win);
 }
 
+void xls_log_window_trim(struct xls_log *log)
+{
+	while (log->nspare_win)
+		free(log->spare_win[--log->nspare_win]);
+}
+
 int xls_log_init(struct xls_log *log, const struct xls_source *src,
 		 struct xls_error *err)
 {
@@ -157,8 +163,7 @@ void xls_log_release(struct xls_log *log)
 	free(log->win_buf);
 	free(log->scratch);
 	free(log->crc_ok);
-	while (log->nspare_win)
-		free(log->spare_win[--log->nspare_win]);
+	xls_log_window_trim(log);
 	log->win = log->win_buf = log->scratch = NULL;
 	log->crc_ok = NULL;
 }

@@ -618,6 +618,9 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 		rc = emit_cancel_table(r);
 	if (!rc)
 		rc = run_pass(r, 2, log, ht, err);
+	/* the last walk: what follows (write-back, a caller's comparison) may
+	 * use the windows' memory */
+	xls_log_window_trim(log);
 	/* xlog_do_recovery_pass: what is left on the list, at the end */
 	if (!rc)
 		rc = write_back(r, 0);

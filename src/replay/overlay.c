@@ -217,22 +217,33 @@ void xls_overlay_forget(struct xls_overlay *o, int64_t blkno)
 	o->blocks[*idx].written = true;
 }
 
-int xls_overlay_read(const struct xls_overlay *o, int64_t blkno, uint32_t off,
-		     uint8_t *buf, uint32_t len, bool *written)
+/* The overlay's block at @blkno when it holds @len bytes from @off. */
+static const struct xls_ovl_block *held(const struct xls_overlay *o, int64_t blkno,
+					uint32_t off, uint32_t len)
 {
 	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);
 
-	if (written)
-		*written = false;
-	if (idx) {
-		const struct xls_ovl_block *b = &o->blocks[*idx];
+	if (idx && (uint64_t)off + len <= (uint64_t)o->blocks[*idx].len * BBSIZE)
+		return &o->blocks[*idx];
+	return NULL;
+}
 
-		if ((uint64_t)off + len <= (uint64_t)b->len * BBSIZE) {
-			memcpy(buf, b->img + off, len);
-			if (written)
-				*written = b->written;
-			return 0;
-		}
+bool xls_overlay_holds(const struct xls_overlay *o, int64_t blkno, uint32_t off,
+		       uint32_t len)
+{
+	return held(o, blkno, off, len) != NULL;
+}
+
+int xls_overlay_read(const struct xls_overlay *o, int64_t blkno, uint32_t off,
+		     uint8_t *buf, uint32_t len, bool *written)
+{
+	const struct xls_ovl_block *b = held(o, blkno, off, len);
+
+	if (written)
+		*written = b && b->written;
+	if (b) {
+		memcpy(buf, b->img + off, len);
+		return 0;
 	}
 	if (blkno < 0 || (uint64_t)blkno > (UINT64_MAX >> 10))
 		return -EINVAL;

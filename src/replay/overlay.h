@@ -70,4 +70,8 @@ void xls_overlay_forget(struct xls_overlay *o, int64_t blkno);
 int xls_overlay_read(const struct xls_overlay *o, int64_t blkno, uint32_t off,
 		     uint8_t *buf, uint32_t len, bool *written);
 
+/* Whether xls_overlay_read() of the same range would not read the device. */
+bool xls_overlay_holds(const struct xls_overlay *o, int64_t blkno, uint32_t off,
+		       uint32_t len);
+
 #endif /* XLS_OVERLAY_H */

@@ -41,6 +41,8 @@ struct xls_files *xls_files_new(const struct xls_source *src, uint64_t max_bytes
 			 max_bytes);
 	f->view.all_items = true;
 	f->disk.src = src;
+	xls_fsview_clusters_init(&f->clusters);
+	f->disk.clusters = &f->clusters;
 	xls_names_init(&f->names, &f->disk);
 	return f;
 }
@@ -50,6 +52,7 @@ void xls_files_free(struct xls_files *f)
 	if (!f)
 		return;
 	xls_overlay_release(&f->view);
+	xls_fsview_clusters_release(&f->clusters);
 	xls_names_release(&f->names);
 	xls_hashmap_free(&f->idx);
 	for (uint32_t i = 0; i < f->ninos; i++) {

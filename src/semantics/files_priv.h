@@ -36,6 +36,7 @@ struct xls_files {
 	const struct xls_source		*src;
 	struct xls_overlay		view;		/* the log's view of dir blocks */
 	struct xls_fsview		disk;
+	struct xls_fsview_clusters	clusters;
 	struct xls_names		names;
 	struct xls_hashmap		idx;		/* ino -> inos[] */
 	struct ino_state		*inos;

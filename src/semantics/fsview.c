@@ -40,6 +40,49 @@ static int view_read(const struct xls_fsview *v, int64_t blkno, uint32_t off, ui
 	return xls_source_read_data(v->src, (uint64_t)blkno * BBSIZE + off, buf, len);
 }
 
+#define CLUSTER_MAX	(64u << 10)	/* 8 KiB x 8 (2 KiB inodes), or a 64 KiB block */
+
+void xls_fsview_clusters_init(struct xls_fsview_clusters *c)
+{
+	c->daddr = -1;
+	c->len = 0;
+	c->buf = NULL;
+}
+
+void xls_fsview_clusters_release(struct xls_fsview_clusters *c)
+{
+	free(c->buf);
+	xls_fsview_clusters_init(c);
+}
+
+/*
+ * The inode at @boff of the cluster at @daddr from the device, through
+ * the cluster cache; false when the cluster cannot be held or read whole
+ * (then the inode alone is read, as without a cache).
+ */
+static bool cached_inode(const struct xls_fsview *v, int64_t daddr, uint32_t boff,
+			 uint8_t *dino)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	struct xls_fsview_clusters *c = v->clusters;
+	uint32_t len = g->inode_cluster_blocks << g->block_log;
+
+	if (!len || len > CLUSTER_MAX || boff + g->inode_size > len ||
+	    (uint64_t)daddr > (UINT64_MAX >> 10))
+		return false;
+	if (c->daddr != daddr) {
+		if (!c->buf && !(c->buf = malloc(CLUSTER_MAX)))
+			return false;
+		c->daddr = -1;
+		if (xls_source_read_data(v->src, (uint64_t)daddr * BBSIZE, c->buf, len))
+			return false;
+		c->daddr = daddr;
+		c->len = len;
+	}
+	memcpy(dino, c->buf + boff, g->inode_size);
+	return true;
+}
+
 int xls_fsview_read_inode(const struct xls_fsview *v, uint64_t ino, uint8_t *dino,
 			  bool *written)
 {
@@ -48,6 +91,13 @@ int xls_fsview_read_inode(const struct xls_fsview *v, uint64_t ino, uint8_t *din
 
 	if (daddr < 0)
 		return -EINVAL;
+	if (v->clusters &&
+	    !(v->ovl && xls_overlay_holds(v->ovl, daddr, boff, v->src->geo.inode_size)) &&
+	    cached_inode(v, daddr, boff, dino)) {
+		if (written)
+			*written = false;
+		return 0;
+	}
 	return view_read(v, daddr, boff, dino, v->src->geo.inode_size, written);
 }
 

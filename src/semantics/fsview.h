@@ -23,6 +23,19 @@
 #define XLS_FSVIEW_MAX_DEPTH	8u
 #define XLS_FSVIEW_MAX_BLOCKS	(1u << 18)	/* filesystem blocks read */
 
+/*
+ * The last inode cluster read from the device.  Inodes are compared in
+ * inode order, and each is read again for its directory and its xattrs:
+ * one read of its cluster saves a system call per inode read.  Only the
+ * device's bytes are kept (they never change), so views over the device
+ * and over an overlay can share one.
+ */
+struct xls_fsview_clusters {
+	int64_t		daddr;		/* of the cluster held; -1: none */
+	uint32_t	len;		/* bytes held */
+	uint8_t		*buf;		/* free() */
+};
+
 struct xls_fsview {
 	const struct xls_source		*src;
 	const struct xls_overlay	*ovl;	/* NULL: the device as it is */
@@ -31,7 +44,12 @@ struct xls_fsview {
 	 * big directory asks; at most XLS_FSVIEW_CACHE_MAX chunks.
 	 */
 	struct xls_hashmap		*cache;
+	struct xls_fsview_clusters	*clusters;	/* NULL: none kept */
 };
+
+/* An empty cluster cache; xls_fsview_clusters_release() frees its buffer. */
+void xls_fsview_clusters_init(struct xls_fsview_clusters *c);
+void xls_fsview_clusters_release(struct xls_fsview_clusters *c);
 
 #define XLS_FSVIEW_CACHE_MAX	(1u << 22)
 

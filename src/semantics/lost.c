@@ -35,6 +35,7 @@ struct xls_lost {
 	const struct xls_source		*src;
 	struct xls_overlay		ovl;
 	struct xls_fsview		disk, final;
+	struct xls_fsview_clusters	clusters;	/* shared by both views */
 	struct xls_hashmap		inobt;		/* the disk's, by chunk */
 	struct xls_hashmap		touched;	/* ino -> TOUCH_* */
 	struct xls_names		names;
@@ -102,6 +103,8 @@ struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t overlay_max
 	l->disk.src = l->final.src = src;
 	l->disk.cache = &l->inobt;
 	l->final.ovl = &l->ovl;
+	xls_fsview_clusters_init(&l->clusters);
+	l->disk.clusters = l->final.clusters = &l->clusters;
 	xls_names_init(&l->names, &l->final);
 	l->sum.overlay_max = overlay_max;
 	return l;
@@ -112,6 +115,7 @@ void xls_lost_free(struct xls_lost *l)
 	if (!l)
 		return;
 	xls_overlay_release(&l->ovl);
+	xls_fsview_clusters_release(&l->clusters);
 	xls_hashmap_free(&l->touched);
 	xls_hashmap_free(&l->inobt);
 	xls_names_release(&l->names);

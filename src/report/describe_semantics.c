@@ -134,8 +134,87 @@ static void ns_str(uint64_t v, char *buf, size_t bufsz)
 	buf[n + 9] = '\0';
 }
 
+/*
+ * Detail pieces written by hand, for the million names of a large log;
+ * each as snprintf() would write it ("%.*s" stops at a NUL, "%llx"), and
+ * cut, not overrun, at the end of @buf.
+ */
+struct detail_buf {
+	char	*p;
+	size_t	n, cap;		/* cap >= 1: room for the NUL */
+};
+
+static void put_char(struct detail_buf *d, char c)
+{
+	if (d->n + 1 < d->cap)
+		d->p[d->n++] = c;
+}
+
+static void put_str(struct detail_buf *d, const char *s)
+{
+	while (*s)
+		put_char(d, *s++);
+}
+
+static void put_name(struct detail_buf *d, const uint8_t *name, uint32_t len)
+{
+	put_char(d, '\'');
+	for (uint32_t i = 0; i < len && name[i]; i++)
+		put_char(d, (char)name[i]);
+	put_char(d, '\'');
+}
+
+static void put_hex(struct detail_buf *d, uint64_t v)
+{
+	char digits[16];
+	unsigned int k = 0;
+
+	put_str(d, "0x");
+	do {
+		digits[k++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (k)
+		put_char(d, digits[--k]);
+}
+
+/* "'name' in 0xdir" */
+static void put_name_in(struct detail_buf *d, const uint8_t *name, uint32_t len, uint64_t dir)
+{
+	put_name(d, name, len);
+	put_str(d, " in ");
+	put_hex(d, dir);
+}
+
+/* The names' details; false for the other events. */
+static bool name_detail(const struct xls_file_event *e, char *buf, size_t bufsz)
+{
+	struct detail_buf d = { buf, 0, bufsz };
+
+	switch (e->ev) {
+	case XLS_FEV_DIRENT_ADD: case XLS_FEV_DIRENT_REMOVE:
+	case XLS_FEV_PPTR_SET: case XLS_FEV_PPTR_REMOVE:
+		put_name_in(&d, e->name, e->name_len, e->dir);
+		break;
+	case XLS_FEV_DIRENT_MOVE: case XLS_FEV_PPTR_REPLACE:
+		put_name_in(&d, e->name, e->name_len, e->dir);
+		put_str(&d, " -> ");
+		put_name_in(&d, e->new_name, e->new_name_len, e->new_dir);
+		break;
+	case XLS_FEV_XATTR_SET: case XLS_FEV_XATTR_REMOVE: case XLS_FEV_XATTR_REPLACE:
+		put_name(&d, e->name, e->name_len);
+		break;
+	default:
+		return false;
+	}
+	buf[d.n] = '\0';
+	return true;
+}
+
 static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz)
 {
+	if (bufsz && name_detail(e, buf, bufsz))
+		return;
 	switch (e->ev) {
 	case XLS_FEV_CREATED:
 		snprintf(buf, bufsz, "mode %#llo gen %llu", (unsigned long long)e->old_value,
@@ -144,19 +223,6 @@ static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz
 	case XLS_FEV_MODE:
 		snprintf(buf, bufsz, "%#llo -> %#llo", (unsigned long long)e->old_value,
 			 (unsigned long long)e->new_value);
-		return;
-	case XLS_FEV_DIRENT_ADD: case XLS_FEV_DIRENT_REMOVE:
-	case XLS_FEV_PPTR_SET: case XLS_FEV_PPTR_REMOVE:
-		snprintf(buf, bufsz, "'%.*s' in 0x%llx", (int)e->name_len, (const char *)e->name,
-			 (unsigned long long)e->dir);
-		return;
-	case XLS_FEV_DIRENT_MOVE: case XLS_FEV_PPTR_REPLACE:
-		snprintf(buf, bufsz, "'%.*s' in 0x%llx -> '%.*s' in 0x%llx", (int)e->name_len,
-			 (const char *)e->name, (unsigned long long)e->dir, (int)e->new_name_len,
-			 (const char *)e->new_name, (unsigned long long)e->new_dir);
-		return;
-	case XLS_FEV_XATTR_SET: case XLS_FEV_XATTR_REMOVE: case XLS_FEV_XATTR_REPLACE:
-		snprintf(buf, bufsz, "'%.*s'", (int)e->name_len, (const char *)e->name);
 		return;
 	case XLS_FEV_MAP: case XLS_FEV_UNMAP:
 		snprintf(buf, bufsz, "file block %llu, %u blocks at fsblock 0x%llx",

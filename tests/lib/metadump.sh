@@ -20,18 +20,17 @@ metadump() {
 	mkdir -p "$dir"
 	if [ ! -f "$plain" ] || [ "$src" -nt "$plain" ]; then
 		# sparse: a metadump's log is mostly zero sectors
-		xz -dc "$src" | cp --sparse=always /dev/stdin "$plain.tmp" &&
-			mv "$plain.tmp" "$plain" || return 1
-		rm -f "$plain.gz" "$plain.zst"
+		xz -dc "$src" | cp --sparse=always /dev/stdin "$plain.tmp.$$" &&
+			mv "$plain.tmp.$$" "$plain" || return 1
 	fi
 	case "${3:-plain}" in
 	plain)	echo "$plain" ;;
 	xz)	echo "$src" ;;
-	gz)	[ -f "$plain.gz" ] || { gzip -c "$plain" >"$plain.gz.tmp" &&
-			mv "$plain.gz.tmp" "$plain.gz"; } || return 1
+	gz)	[ "$plain.gz" -nt "$plain" ] || { gzip -c "$plain" >"$plain.gz.tmp.$$" &&
+			mv "$plain.gz.tmp.$$" "$plain.gz"; } || return 1
 		echo "$plain.gz" ;;
-	zst)	[ -f "$plain.zst" ] || { zstd -q -c "$plain" >"$plain.zst.tmp" &&
-			mv "$plain.zst.tmp" "$plain.zst"; } || return 1
+	zst)	[ "$plain.zst" -nt "$plain" ] || { zstd -q -c "$plain" >"$plain.zst.tmp.$$" &&
+			mv "$plain.zst.tmp.$$" "$plain.zst"; } || return 1
 		echo "$plain.zst" ;;
 	*)	echo "metadump: unknown form $3" >&2; return 1 ;;
 	esac

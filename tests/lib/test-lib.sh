@@ -64,8 +64,9 @@ image() {
 	dst="$XLS_BUILD/images/$1.img"
 	if [ ! -f "$dst" ] || [ "$src" -nt "$dst" ]; then
 		mkdir -p "$XLS_BUILD/images"
-		xz -dc "$src" | cp --sparse=always /dev/stdin "$dst.tmp" &&
-			mv "$dst.tmp" "$dst" || return 1
+		# tests run in parallel: each writes its own, the last mv wins
+		xz -dc "$src" | cp --sparse=always /dev/stdin "$dst.tmp.$$" &&
+			mv "$dst.tmp.$$" "$dst" || return 1
 	fi
 	echo "$dst"
 }

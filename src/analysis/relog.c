@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "analysis/relog.h"
+#include "base/bigmem.h"
 
 #define EMPTY_KEY	UINT64_MAX
 #define GROUP		8u		/* chunks a group */
@@ -56,7 +57,7 @@ static inline uint32_t home_of(uint64_t gkey, uint32_t lg)
 
 static struct slot *slots_new(uint32_t lg)
 {
-	struct slot *s = aligned_alloc(64, sizeof(*s) << lg);
+	struct slot *s = xls_big_realloc(NULL, sizeof(*s) << lg);
 
 	if (s)
 		for (size_t i = 0; i < (size_t)1 << lg; i++)
@@ -84,7 +85,7 @@ struct xls_relog *xls_relog_new(size_t max_bytes)
 void xls_relog_free(struct xls_relog *rl)
 {
 	if (rl)
-		free(rl->slot);
+		xls_big_free(rl->slot);
 	free(rl);
 }
 
@@ -111,7 +112,7 @@ static bool grow(struct xls_relog *rl)
 	for (uint32_t i = 0; i < on; i++)
 		if (old[i].key != EMPTY_KEY)
 			rl->slot[free_slot(rl, old[i].key)] = old[i];
-	free(old);
+	xls_big_free(old);
 	rl->hand = 0;
 	return true;
 }

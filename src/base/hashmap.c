@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bigmem.h"
 #include "base/hashmap.h"
 
 #define MAX_CAP		(1u << 30)
@@ -18,7 +19,7 @@ static int rehash(struct xls_hashmap *m)
 		ncap *= 2;
 	if (ncap > MAX_CAP)
 		return -1;
-	ns = calloc(ncap, sizeof(*ns));
+	ns = xls_big_zalloc((size_t)ncap * sizeof(*ns));
 	if (!ns)
 		return -1;
 	m->slot = ns;
@@ -36,7 +37,7 @@ static int rehash(struct xls_hashmap *m)
 		ns[h] = old[i];
 		m->used++;
 	}
-	free(old);
+	xls_big_free(old);
 	return 0;
 }
 
@@ -100,6 +101,6 @@ void xls_hashmap_clear(struct xls_hashmap *m)
 
 void xls_hashmap_free(struct xls_hashmap *m)
 {
-	free(m->slot);
+	xls_big_free(m->slot);
 	memset(m, 0, sizeof(*m));
 }

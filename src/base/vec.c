@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bigmem.h"
 #include "base/vec.h"
 
 bool xls_vec_grow(void **base, uint32_t n, uint32_t *cap, size_t elem)
@@ -11,7 +12,7 @@ bool xls_vec_grow(void **base, uint32_t n, uint32_t *cap, size_t elem)
 	if (n < *cap)
 		return true;
 	ncap = *cap ? *cap * 2 : 64;
-	p = ncap > *cap ? realloc(*base, (size_t)ncap * elem) : NULL;
+	p = ncap > *cap ? xls_big_realloc(*base, (size_t)ncap * elem) : NULL;
 	if (!p)
 		return false;
 	*base = p;
@@ -31,7 +32,7 @@ bool xls_pool_add(struct xls_pool *pl, const void *src, uint32_t len, uint32_t *
 			ncap *= 2;
 		if (ncap > UINT32_MAX)
 			ncap = UINT32_MAX;
-		p = realloc(pl->p, ncap);
+		p = xls_big_realloc(pl->p, ncap);
 		if (!p)
 			return false;
 		pl->p = p;
@@ -44,8 +45,13 @@ bool xls_pool_add(struct xls_pool *pl, const void *src, uint32_t len, uint32_t *
 	return true;
 }
 
+void xls_vec_free(void *base)
+{
+	xls_big_free(base);
+}
+
 void xls_pool_free(struct xls_pool *pl)
 {
-	free(pl->p);
+	xls_big_free(pl->p);
 	memset(pl, 0, sizeof(*pl));
 }

@@ -1,7 +1,8 @@
 /*
  * Growable arrays: room for one more element of @elem bytes in *@base,
  * which holds @n of *@cap, doubling (from 64); false when out of memory
- * (the array is then as it was).
+ * (the array is then as it was).  Large arrays live in mappings
+ * (base/bigmem.h), so they grow without copying.
  */
 #ifndef XLS_VEC_H
 #define XLS_VEC_H
@@ -11,6 +12,9 @@
 #include <stdint.h>
 
 bool xls_vec_grow(void **base, uint32_t n, uint32_t *cap, size_t elem);
+
+/* An array grown by xls_vec_grow (base/bigmem.h: not free()). */
+void xls_vec_free(void *base);
 
 /* Bytes (names) kept one after another and addressed by their offset. */
 struct xls_pool {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bigmem.h"
 #include "base/ondisk.h"
 #include "replay/overlay.h"
 
@@ -20,9 +21,8 @@ void xls_overlay_init(struct xls_overlay *o, const struct xls_source *src,
 
 void xls_overlay_release(struct xls_overlay *o)
 {
-	for (uint32_t i = 0; i < o->n; i++)
-		free(o->blocks[i].img);
-	free(o->blocks);
+	xls_arena_release(&o->images);
+	xls_big_free(o->blocks);
 	xls_hashmap_free(&o->idx);
 	o->blocks = NULL;
 	o->n = o->cap = 0;
@@ -57,7 +57,7 @@ static struct xls_ovl_block *get_block(struct xls_overlay *o, int64_t blkno,
 	} else {
 		if (o->n == o->cap) {
 			uint32_t cap = o->cap ? o->cap * 2 : 256;
-			struct xls_ovl_block *p = realloc(o->blocks, sizeof(*p) * cap);
+			struct xls_ovl_block *p = xls_big_realloc(o->blocks, sizeof(*p) * cap);
 
 			if (!p) {
 				o->out_of_memory = true;
@@ -74,10 +74,14 @@ static struct xls_ovl_block *get_block(struct xls_overlay *o, int64_t blkno,
 		o->full = true;
 		return NULL;
 	}
-	img = realloc(b->img, (size_t)len * BBSIZE);
+	img = xls_arena_alloc(&o->images, (size_t)len * BBSIZE);
 	if (!img) {
 		o->out_of_memory = true;
 		return NULL;
+	}
+	if (old) {
+		memcpy(img, b->img, (size_t)old * BBSIZE);
+		xls_arena_put(&o->images, b->img, (size_t)old * BBSIZE);
 	}
 	b->img = img;
 	if (fresh || xls_source_read_data(o->src, ((uint64_t)blkno + old) * BBSIZE,
@@ -88,7 +92,7 @@ static struct xls_ovl_block *get_block(struct xls_overlay *o, int64_t blkno,
 	b->len = len;
 	if (!idx) {
 		if (xls_hashmap_put(&o->idx, (uint64_t)blkno, 0, o->n)) {
-			free(b->img);
+			xls_arena_put(&o->images, b->img, (size_t)len * BBSIZE);
 			o->out_of_memory = true;
 			return NULL;
 		}

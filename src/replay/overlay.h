@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "base/bigmem.h"
 #include "base/hashmap.h"
 #include "recover/recover.h"
 #include "source/source.h"
@@ -32,6 +33,7 @@ struct xls_overlay {
 	struct xls_hashmap	idx;		/* blkno -> blocks[] */
 	struct xls_ovl_block	*blocks;
 	uint32_t		n, cap;
+	struct xls_arena	images;		/* of the blocks */
 	uint64_t		bytes;		/* of images held */
 	uint64_t		replayed_bytes;	/* written by replays of the kinds taken */
 	bool			full;		/* a block was not taken: bound hit */

@@ -347,7 +347,7 @@ void xls_dirent_set_reset(struct xls_dirent_set *s)
 
 void xls_dirent_set_free(struct xls_dirent_set *s)
 {
-	free(s->e);
+	xls_vec_free(s->e);
 	xls_pool_free(&s->pool);
 	memset(s, 0, sizeof(*s));
 }

@@ -61,8 +61,8 @@ void xls_files_free(struct xls_files *f)
 	}
 	xls_xattr_set_free(&f->abefore);
 	xls_xattr_set_free(&f->aafter);
-	free(f->inos);
-	free(f->pend);
+	xls_vec_free(f->inos);
+	xls_vec_free(f->pend);
 	xls_pool_free(&f->pool);
 	xls_dirent_set_free(&f->before);
 	xls_dirent_set_free(&f->after);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/bigmem.h"
 #include "base/ondisk.h"
 #include "base/vec.h"
 #include "semantics/fsview.h"
@@ -48,9 +49,8 @@ struct xls_lost {
 	uint32_t			nxattrs, capxattrs;
 	struct xls_lost_apart		*aparts;
 	uint32_t			naparts, capaparts;
-	/* strings and changes the results point to, freed at the end */
-	char				**strs;
-	uint32_t			nstrs, capstrs;
+	/* the strings and changes the results point to, freed at the end */
+	struct xls_arena		kept;
 	bool				nomem;
 };
 
@@ -69,20 +69,14 @@ static void *push(void **base, uint32_t *n, uint32_t *cap, size_t elem, bool *no
 /* A copy of @len bytes of @s as a string the results keep. */
 static const char *keep_str(struct xls_lost *l, const char *s, size_t len)
 {
-	char **slot = push((void **)&l->strs, &l->nstrs, &l->capstrs, sizeof(*slot), &l->nomem);
-	char *p;
+	char *p = xls_arena_alloc(&l->kept, len + 1);
 
-	if (!slot)
-		return "";
-	p = malloc(len + 1);
 	if (!p) {
-		l->nstrs--;
 		l->nomem = true;
 		return "";
 	}
 	memcpy(p, s, len);
 	p[len] = '\0';
-	*slot = p;
 	return p;
 }
 
@@ -119,15 +113,11 @@ void xls_lost_free(struct xls_lost *l)
 	xls_hashmap_free(&l->touched);
 	xls_hashmap_free(&l->inobt);
 	xls_names_release(&l->names);
-	for (uint32_t i = 0; i < l->nstrs; i++)
-		free(l->strs[i]);
-	for (uint32_t i = 0; i < l->ninodes; i++)
-		free((void *)l->inodes[i].changes);
-	free(l->strs);
-	free(l->dirents);
-	free(l->inodes);
-	free(l->xattrs);
-	free(l->aparts);
+	xls_arena_release(&l->kept);
+	xls_vec_free(l->dirents);
+	xls_vec_free(l->inodes);
+	xls_vec_free(l->xattrs);
+	xls_vec_free(l->aparts);
 	free(l);
 }
 
@@ -398,11 +388,10 @@ static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_cor
 	if (!n)
 		return;
 	in = push((void **)&l->inodes, &l->ninodes, &l->capinodes, sizeof(*in), &l->nomem);
-	keep = malloc(sizeof(*keep) * n);
+	keep = in ? xls_arena_alloc(&l->kept, sizeof(*keep) * n) : NULL;
 	if (!in || !keep) {
 		if (in)
 			l->ninodes--;
-		free(keep);
 		l->nomem = true;
 		return;
 	}

@@ -218,7 +218,7 @@ void xls_xattr_set_reset(struct xls_xattr_set *s)
 
 void xls_xattr_set_free(struct xls_xattr_set *s)
 {
-	free(s->e);
+	xls_vec_free(s->e);
 	xls_pool_free(&s->pool);
 	memset(s, 0, sizeof(*s));
 }

@@ -5,6 +5,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -492,6 +493,14 @@ int main(int argc, char **argv)
 	char **args;
 
 	argp_err_exit_status = XLS_EXIT_USAGE;
+	/*
+	 * A block buffer taken and freed per directory or btree block must not
+	 * give its pages back each time: with glibc's default (a threshold that
+	 * moves), the top of the heap was trimmed and faulted in again a
+	 * thousand times on one log.  Large memory comes from base/bigmem.c.
+	 */
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0)
 			argv[i] = (char *)"--help";

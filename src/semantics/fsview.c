@@ -478,10 +478,16 @@ uint32_t xls_fsview_attrs(const struct xls_fsview *v, uint64_t ino, xls_xattr_fn
 			      .blkfsbs = 1, .limit = UINT64_MAX };
 	struct xls_inode_core c;
 	uint8_t dino[2048];
+	/*
+	 * On the stack: a buffer taken from the heap per call, among the
+	 * small allocations that stay, landed on fresh pages each time.
+	 */
+	uint8_t blk[XFS_MAX_BLOCKSIZE];
 	const uint8_t *fork;
 	uint32_t flen;
 
 	if (!g->inode_size || g->inode_size > sizeof(dino) || !g->blocksize ||
+	    g->blocksize > sizeof(blk) ||
 	    xls_fsview_read_inode(v, ino, dino, NULL))
 		return XLS_FSVIEW_UNREADABLE;
 	xls_fsview_core(g, dino, &c);
@@ -492,11 +498,8 @@ uint32_t xls_fsview_attrs(const struct xls_fsview *v, uint64_t ino, xls_xattr_fn
 		return 0;
 	if (c.aformat == XFS_DINODE_FMT_LOCAL)
 		return xls_attr_sf_walk(fork, flen, fn, ctx);
-	w.blk = malloc(g->blocksize);
-	if (!w.blk)
-		return XLS_FSVIEW_UNREADABLE;
+	w.blk = blk;
 	walk_fork(&w, c.aformat, fork, flen, c.anextents);
-	free(w.blk);
 	return w.problems;
 }
 
@@ -508,11 +511,13 @@ uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *pare
 			      .cur = UINT64_MAX };
 	struct xls_inode_core c;
 	uint8_t dino[2048];
+	uint8_t blk[XFS_MAX_BLOCKSIZE];		/* as in xls_fsview_attrs */
 	const uint8_t *fork;
 	uint32_t flen;
 
 	*parent = 0;
 	if (!g->inode_size || g->inode_size > sizeof(dino) || !g->dir_block_size ||
+	    g->dir_block_size > sizeof(blk) ||
 	    xls_fsview_read_inode(v, ino, dino, NULL))
 		return XLS_FSVIEW_UNREADABLE;
 	xls_fsview_core(g, dino, &c);
@@ -526,12 +531,9 @@ uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *pare
 	}
 	w.blkfsbs = g->dir_block_size >> g->block_log;
 	w.limit = 1ull << (35 - g->block_log);	/* XFS_DIR2_LEAF_OFFSET */
-	w.blk = malloc(g->dir_block_size);
-	if (!w.blk || !w.blkfsbs) {
-		free(w.blk);
+	if (!w.blkfsbs)
 		return XLS_FSVIEW_UNREADABLE;
-	}
+	w.blk = blk;
 	walk_fork(&w, c.format, fork, flen, c.nextents);
-	free(w.blk);
 	return w.problems;
 }

@@ -178,6 +178,19 @@ static void put_hex(struct detail_buf *d, uint64_t v)
 		put_char(d, digits[--k]);
 }
 
+static void put_dec(struct detail_buf *d, uint64_t v)
+{
+	char digits[20];
+	unsigned int k = 0;
+
+	do {
+		digits[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (k)
+		put_char(d, digits[--k]);
+}
+
 /* "'name' in 0xdir" */
 static void put_name_in(struct detail_buf *d, const uint8_t *name, uint32_t len, uint64_t dir)
 {
@@ -235,17 +248,29 @@ static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz
 	default:
 		break;
 	}
-	if (is_time(e->ev)) {
+	/* by hand, as the names: timestamps and sizes are most of the events */
+	if (bufsz && is_time(e->ev)) {
+		struct detail_buf d = { buf, 0, bufsz };
 		char a[32], b[32];
 
 		ns_str(e->old_value, a, sizeof(a));
 		ns_str(e->new_value, b, sizeof(b));
-		snprintf(buf, bufsz, "%s -> %s%s%s", a, b, e->backwards ? " (backwards)" : "",
-			 e->before_crtime ? " (before crtime)" : "");
-		return;
+		put_str(&d, a);
+		put_str(&d, " -> ");
+		put_str(&d, b);
+		if (e->backwards)
+			put_str(&d, " (backwards)");
+		if (e->before_crtime)
+			put_str(&d, " (before crtime)");
+		buf[d.n] = '\0';
+	} else if (bufsz) {
+		struct detail_buf d = { buf, 0, bufsz };
+
+		put_dec(&d, e->old_value);
+		put_str(&d, " -> ");
+		put_dec(&d, e->new_value);
+		buf[d.n] = '\0';
 	}
-	snprintf(buf, bufsz, "%llu -> %llu", (unsigned long long)e->old_value,
-		 (unsigned long long)e->new_value);
 }
 
 static void name_field(struct xls_fieldset *fs, const char *key, const uint8_t *name,

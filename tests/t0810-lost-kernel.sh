@@ -167,7 +167,7 @@ show() {
 }
 
 if $can_mount; then
-	for name in dir4k dir64k logsu256k wrapped unlinked; do
+	for name in dir4k dir64k logsu256k wrapped unlinked sfconv; do
 		test_expect_success "lost: $name, what the kernel and xfs_repair -L leave differently" \
 			"score $name \$(image $name)"
 		show $name

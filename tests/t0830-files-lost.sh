@@ -81,6 +81,39 @@ test_expect_success 'files: pptr64k, 300 renames and 300 unlinks in a node-form 
 	test "$(count pptr_remove pptr64k.files)" -eq 600
 '
 
+# The sfconv workload (wl_sfconv in tests/images/sfconv.txt): in d1, d2
+# and d3, names t1..t6 with hard links h1..h6 in the inline fork, then one
+# checkpoint each that adds t7..t30, t7..t40, t7..t50 and converts the
+# directory to a block.  Nothing is removed or renamed: every name is one
+# add, whatever the conversion moves between fork and block.
+perl -e '
+	my @n = ("/ d1", "/ d2", "/ d3");
+	for my $k (1 .. 3) {
+		push @n, map { "d$k h$_" } 1 .. 6;
+		push @n, map { "d$k t$_" } 1 .. 20 + 10 * $k;
+	}
+	print "$_\n" for sort @n;
+' >sfconv.expect
+# "DIR NAME" of each dirent_add, DIR by the name the root gave it
+cat >adds.pl <<'EOF_PL'
+my (%name, @adds);
+while (<>) {
+	next unless /"event":"dirent_add"/;
+	my ($ino) = /"ino":"(0x[0-9a-f]+)"/;
+	my ($dir, $n) = /"dir":"(0x[0-9a-f]+)","name":"([^"]*)"/;
+	$name{$ino} = $n if $dir eq "0x80";
+	push @adds, [$dir, $n];
+}
+print join("\n", sort map { ($_->[0] eq "0x80" ? "/" : $name{$_->[0]} // $_->[0]) .
+			    " $_->[1]" } @adds), "\n";
+EOF_PL
+test_expect_success 'files: sfconv, hard-linked names through a shortform-to-block conversion' '
+	"$XLS" files --json $(image sfconv) >sfconv.files &&
+	test "$(count dirent_remove sfconv.files)" -eq 0 &&
+	test "$(count dirent_move sfconv.files)" -eq 0 &&
+	perl adds.pl sfconv.files >sfconv.got &&
+	test_cmp sfconv.expect sfconv.got
+'
 test_expect_success 'lost: dir4k, the whole workload in the log: every entry an add' '
 	"$XLS" lost --json $(image dir4k) >dir4k.lost &&
 	head -1 dir4k.lost | grep -q "\"kind\":\"summary\",\"dirents_added\":316,\"dirents_removed\":0" &&

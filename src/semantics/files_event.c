@@ -71,6 +71,34 @@ static bool same_name(const struct xls_files *f, const struct xls_file_event *a,
 	       !memcmp(f->pool.p + (uintptr_t)a->name, f->pool.p + (uintptr_t)b->name, a->name_len);
 }
 
+static bool is_dirent_add(enum xls_fev ev)
+{
+	return ev == XLS_FEV_DIRENT_ADD;
+}
+
+static bool is_attr_set(enum xls_fev ev)
+{
+	return ev == XLS_FEV_XATTR_SET || ev == XLS_FEV_PPTR_SET;
+}
+
+static bool is_created(enum xls_fev ev)
+{
+	return ev == XLS_FEV_CREATED;
+}
+
+/*
+ * @m: inode -> index of its first pending event of a kind, so that pairing
+ * looks from there and not from the start: a big checkpoint has thousands.
+ */
+static void index_first(struct xls_files *f, struct xls_hashmap *m, bool (*kind)(enum xls_fev))
+{
+	xls_hashmap_clear(m);
+	for (uint32_t i = 0; i < f->npend; i++)
+		if (kind(f->pend[i].ev) && !xls_hashmap_find(m, f->pend[i].ino, 0) &&
+		    xls_hashmap_put(m, f->pend[i].ino, 0, i))
+			f->nomem = true;
+}
+
 /*
  * Within one transaction a remove and an add of the same inode are a move
  * (rename) -- or nothing, when directory and name are the same (a
@@ -84,12 +112,7 @@ static void pair_moves(struct xls_files *f)
 		removes += f->pend[i].ev == XLS_FEV_DIRENT_REMOVE;
 	if (!removes)
 		return;
-	/* the first add of each inode: a big checkpoint has thousands */
-	xls_hashmap_clear(&f->adds);
-	for (uint32_t i = f->npend; i-- > 0;)
-		if (f->pend[i].ev == XLS_FEV_DIRENT_ADD &&
-		    xls_hashmap_put(&f->adds, f->pend[i].ino, 0, i))
-			f->nomem = true;
+	index_first(f, &f->adds, is_dirent_add);
 	for (uint32_t i = 0; i < f->npend; i++) {
 		struct xls_file_event *rm = &f->pend[i];
 		const uint32_t *first;
@@ -116,11 +139,6 @@ static void pair_moves(struct xls_files *f)
 	}
 }
 
-static bool is_attr_set(enum xls_fev ev)
-{
-	return ev == XLS_FEV_XATTR_SET || ev == XLS_FEV_PPTR_SET;
-}
-
 /*
  * An attr removed from one form and set in another in one transaction
  * (shortform to leaf, leaf to shortform) is no event, or a replace when
@@ -128,12 +146,21 @@ static bool is_attr_set(enum xls_fev ev)
  */
 static void pair_attrs(struct xls_files *f)
 {
+	bool any = false;
+
+	for (uint32_t i = 0; i < f->npend && !any; i++)
+		any = f->pend[i].ev == XLS_FEV_XATTR_REMOVE || f->pend[i].ev == XLS_FEV_PPTR_REMOVE;
+	if (!any)
+		return;
+	index_first(f, &f->adds, is_attr_set);
 	for (uint32_t i = 0; i < f->npend; i++) {
 		struct xls_file_event *rm = &f->pend[i];
+		const uint32_t *first;
 
 		if (rm->ev != XLS_FEV_XATTR_REMOVE && rm->ev != XLS_FEV_PPTR_REMOVE)
 			continue;
-		for (uint32_t j = 0; j < f->npend; j++) {
+		first = xls_hashmap_find(&f->adds, rm->ino, 0);
+		for (uint32_t j = first ? *first : f->npend; j < f->npend; j++) {
 			struct xls_file_event *set = &f->pend[j];
 
 			if (!is_attr_set(set->ev) || set->ino != rm->ino || set->dir != rm->dir ||
@@ -159,11 +186,7 @@ static void confirm_unsure(struct xls_files *f)
 		any = f->pend[i].unsure && f->pend[i].ev == XLS_FEV_DIRENT_ADD;
 	if (!any)
 		return;
-	xls_hashmap_clear(&f->created);
-	for (uint32_t i = 0; i < f->npend; i++)
-		if (f->pend[i].ev == XLS_FEV_CREATED &&
-		    xls_hashmap_put(&f->created, f->pend[i].ino, 0, i))
-			f->nomem = true;
+	index_first(f, &f->created, is_created);
 	for (uint32_t i = 0; i < f->npend; i++)
 		if (f->pend[i].unsure && f->pend[i].ev == XLS_FEV_DIRENT_ADD &&
 		    !xls_hashmap_find(&f->created, f->pend[i].ino, 0))

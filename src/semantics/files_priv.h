@@ -51,7 +51,7 @@ struct xls_files {
 	struct xls_xattr_set		abefore, aafter;
 	uint8_t				*blk;		/* a block read from the view */
 	uint32_t			blk_cap;
-	/* adds of the transaction by inode, to pair with removes */
+	/* adds (or attr sets) of the transaction by inode, to pair with removes */
 	struct xls_hashmap		adds;
 	struct xls_hashmap		created;	/* inodes it creates */
 	bool				replayed;	/* the item at hand */

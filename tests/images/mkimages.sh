@@ -6,7 +6,7 @@
 # Usage: sudo tests/images/mkimages.sh [NAME...]
 #
 #   NAME is one of: dir4k dir64k logsu256k extlog wrapped clean unlinked
-#   pptr pptr64k (default: all of them).  For each NAME it writes
+#   sfconv pptr pptr64k (default: all of them).  For each NAME it writes
 #     tests/images/NAME.img.xz   the filesystem image (xz -9)
 #     tests/images/NAME.txt      provenance: mkfs command, workload, kernel,
 #                                xfsprogs version, date, resulting log state
@@ -35,7 +35,7 @@
 
 set -euo pipefail
 
-ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked pptr pptr64k)
+ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv pptr pptr64k)
 
 # The mkfs.xfs and xfs_logprint of an image: the system's, or XFSPROGS_NEW's.
 MKFS=mkfs.xfs
@@ -504,6 +504,30 @@ wl_unlinked() {
 	UNLINKED_FDS=()
 }
 
+# Shortform directories that become blocks with hard links inside: each
+# inode has two names (tN and its link hN) in the inline fork, then one
+# checkpoint adds enough names to convert the directory to a block.  The
+# conversion removes every name from the fork and adds it to the block, two
+# names per inode; "files" must pair each remove with the add of the same
+# name and report only the new names.
+wl_sfconv() {
+	local d i k
+	for k in 1 2 3; do
+		d=$MNT/d$k
+		mkdir "$d"
+		fs "$MNT"
+		for i in $(seq 1 6); do
+			: >"$d/t$i"
+			ln "$d/t$i" "$d/h$i"
+		done
+		fs "$d"
+		for i in $(seq 7 $((20 + 10 * k))); do
+			: >"$d/t$i"
+		done
+		fs "$d"
+	done
+}
+
 # Parent pointers (Linux 6.10): every name change logs ATTRI items that set,
 # remove or replace the child's parent pointer.  Creates, hard links across
 # directories, renames within and across, unlinks, a subdirectory moved;
@@ -699,6 +723,10 @@ img_unlinked() {
 	umount "$MNT"
 	detach "$dev"
 	finish unlinked "$img"
+}
+
+img_sfconv() {
+	simple sfconv 512M wl_sfconv
 }
 
 # new_xfsprogs: use XFSPROGS_NEW's mkfs.xfs and xfs_logprint, or say why not.

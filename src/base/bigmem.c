@@ -175,16 +175,39 @@ static bool arena_new_chunk(struct xls_arena *a, size_t size)
 	return true;
 }
 
-void *xls_arena_alloc(struct xls_arena *a, size_t size)
+/* A piece of size class @cls given back earlier, or NULL. */
+static void *arena_reuse(struct xls_arena *a, int cls)
 {
-	int cls = size_class(size);
 	void *p;
 
-	if (cls >= 0 && a->free_list[cls]) {
-		p = a->free_list[cls];
-		memcpy(&a->free_list[cls], p, sizeof(void *));
+	if (cls < 0 || !a->free_list[cls])
+		return NULL;
+	p = a->free_list[cls];
+	memcpy(&a->free_list[cls], p, sizeof(void *));
+	return p;
+}
+
+void *xls_arena_zalloc(struct xls_arena *a, size_t size)
+{
+	void *p = arena_reuse(a, size_class(size));
+
+	if (p) {
+		memset(p, 0, size);
 		return p;
 	}
+	p = xls_arena_alloc(a, size);
+	/* a fresh mapping is zero, and touching it now would fault it in */
+	if (p && PLAIN_MALLOC)
+		memset(p, 0, size);
+	return p;
+}
+
+void *xls_arena_alloc(struct xls_arena *a, size_t size)
+{
+	void *p = arena_reuse(a, size_class(size));
+
+	if (p)
+		return p;
 	size = round_up(size ? size : 1, 8);
 	if (size > XLS_ARENA_CHUNK)
 		return NULL;

@@ -50,6 +50,9 @@ struct xls_arena {
 /* @size bytes, 8-aligned; NULL when out of memory or larger than a chunk. */
 void *xls_arena_alloc(struct xls_arena *a, size_t size);
 
+/* The same, zeroed (a piece of a fresh chunk is zero already). */
+void *xls_arena_zalloc(struct xls_arena *a, size_t size);
+
 /* Give back a piece of a size class (others stay until release). */
 void xls_arena_put(struct xls_arena *a, void *p, size_t size);
 

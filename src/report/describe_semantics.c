@@ -46,13 +46,8 @@ void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fields
 	xls_field_str(fs, "op", d->add ? "add" : "remove");
 }
 
-static void change_text(const void *elem, char *buf, size_t bufsz)
-{
-	const struct xls_lost_change *c = elem;
-
-	snprintf(buf, bufsz, "%s %llu->%llu", c->field, (unsigned long long)c->disk,
-		 (unsigned long long)c->recovered);
-}
+/* "field disk->recovered", written with the details below */
+static void change_text(const void *elem, char *buf, size_t bufsz);
 
 static const struct xls_member change_members[] = {
 	XLS_MEMBER("field", XLS_FIELD_STR, struct xls_lost_change, field),
@@ -189,6 +184,21 @@ static void put_dec(struct detail_buf *d, uint64_t v)
 	} while (v);
 	while (k)
 		put_char(d, digits[--k]);
+}
+
+static void change_text(const void *elem, char *buf, size_t bufsz)
+{
+	const struct xls_lost_change *c = elem;
+	struct detail_buf d = { buf, 0, bufsz };
+
+	if (!bufsz)
+		return;
+	put_str(&d, c->field);
+	put_char(&d, ' ');
+	put_dec(&d, c->disk);
+	put_str(&d, "->");
+	put_dec(&d, c->recovered);
+	buf[d.n] = '\0';
 }
 
 /* "'name' in 0xdir" */

@@ -116,6 +116,16 @@ static void test_bigmem__arena(struct tap *t)
 	tap_ok(t, again == first[10], "a piece given back is the next of its size class");
 	again = xls_arena_alloc(&a, 8192);
 	tap_ok(t, again && again != first[10], "another size class does not take it");
+	xls_arena_put(&a, first[20], 4096);
+	again = xls_arena_zalloc(&a, 4096);
+	ok = again == first[20];
+	for (int j = 0; ok && j < 4096; j++)
+		ok = again[j] == 0;
+	again = xls_arena_zalloc(&a, 4096);
+	for (int j = 0; again && ok && j < 4096; j++)
+		ok = again[j] == 0;
+	tap_ok(t, ok && again, "zalloc: a reused piece and a new one are zero");
+	ok = true;
 	/* more than a chunk in all: a second chunk, the first still valid */
 	for (int i = 0; i < 2000 && ok; i++)
 		ok = xls_arena_alloc(&a, 4096) != NULL;

@@ -96,7 +96,6 @@ static void *to_mapped(struct big_head *h, size_t old, size_t size)
 void *xls_big_realloc(void *p, size_t size)
 {
 	struct big_head *h = p ? head_of(p) : NULL, *n;
-	size_t old;
 
 	if (size > SIZE_MAX - HUGE_PAGE - HEAD_BYTES)
 		return NULL;
@@ -105,10 +104,8 @@ void *xls_big_realloc(void *p, size_t size)
 			return p;	/* never shrunk: it grows again soon */
 		return grow_mapped(h, size);
 	}
-	if (size >= XLS_BIG_MIN && !PLAIN_MALLOC) {
-		old = h ? h->size : 0;
-		return to_mapped(h, old, size);
-	}
+	if (size >= XLS_BIG_MIN && !PLAIN_MALLOC)
+		return to_mapped(h, h ? h->size : 0, size);
 	/* not realloc: the contents stay aligned to 64 bytes, as in a mapping */
 	n = aligned_alloc(HEAD_BYTES, round_up(HEAD_BYTES + size, HEAD_BYTES));
 	if (!n)

@@ -61,35 +61,28 @@ static struct big_head *head_of(void *p)
 	return (struct big_head *)((uint8_t *)p - HEAD_BYTES);
 }
 
-/* Move a mapped block's pages to the front of a larger mapping. */
-static void *grow_mapped(struct big_head *h, size_t size)
+/*
+ * Block @h (NULL: none) into a new mapping for @size bytes: a mapped one
+ * by moving its pages to the front (no copy, no new faults), a malloc'd
+ * one by copying.
+ */
+static void *to_mapping(struct big_head *h, size_t size)
 {
 	size_t bytes = round_up(HEAD_BYTES + size, HUGE_PAGE);
 	uint8_t *n = map_aligned(bytes);
 
 	if (!n)
 		return NULL;
-	if (mremap(h, h->map_bytes, h->map_bytes, MREMAP_MAYMOVE | MREMAP_FIXED, n) != n) {
-		memcpy(n, h, h->map_bytes);
-		munmap(h, h->map_bytes);
-	}
-	((struct big_head *)n)->map_bytes = bytes;
-	return n + HEAD_BYTES;
-}
-
-/* A malloc'd block (or none) moves to a mapping. */
-static void *to_mapped(struct big_head *h, size_t old, size_t size)
-{
-	size_t bytes = round_up(HEAD_BYTES + size, HUGE_PAGE);
-	uint8_t *n = map_aligned(bytes);
-
-	if (!n)
-		return NULL;
-	((struct big_head *)n)->map_bytes = bytes;
-	if (h) {
-		memcpy(n + HEAD_BYTES, (uint8_t *)h + HEAD_BYTES, old < size ? old : size);
+	if (h && h->map_bytes) {
+		if (mremap(h, h->map_bytes, h->map_bytes, MREMAP_MAYMOVE | MREMAP_FIXED, n) != n) {
+			memcpy(n, h, h->map_bytes);
+			munmap(h, h->map_bytes);
+		}
+	} else if (h) {
+		memcpy(n + HEAD_BYTES, (uint8_t *)h + HEAD_BYTES, h->size);
 		free(h);
 	}
+	((struct big_head *)n)->map_bytes = bytes;
 	return n + HEAD_BYTES;
 }
 
@@ -99,13 +92,10 @@ void *xls_big_realloc(void *p, size_t size)
 
 	if (size > SIZE_MAX - HUGE_PAGE - HEAD_BYTES)
 		return NULL;
-	if (h && h->map_bytes) {
-		if (HEAD_BYTES + size <= h->map_bytes)
-			return p;	/* never shrunk: it grows again soon */
-		return grow_mapped(h, size);
-	}
-	if (size >= XLS_BIG_MIN && !PLAIN_MALLOC)
-		return to_mapped(h, h ? h->size : 0, size);
+	if (h && h->map_bytes && HEAD_BYTES + size <= h->map_bytes)
+		return p;	/* never shrunk: it grows again soon */
+	if ((h && h->map_bytes) || (size >= XLS_BIG_MIN && !PLAIN_MALLOC))
+		return to_mapping(h, size);
 	/* not realloc: the contents stay aligned to 64 bytes, as in a mapping */
 	n = aligned_alloc(HEAD_BYTES, round_up(HEAD_BYTES + size, HEAD_BYTES));
 	if (!n)
@@ -193,7 +183,6 @@ void *xls_arena_zalloc(struct xls_arena *a, size_t size)
 		return p;
 	}
 	p = xls_arena_alloc(a, size);
-	/* a fresh mapping is zero, and touching it now would fault it in */
 	if (p && PLAIN_MALLOC)
 		memset(p, 0, size);
 	return p;

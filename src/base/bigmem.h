@@ -23,8 +23,9 @@
 
 /*
  * Resize @p (NULL: new) to hold @size bytes, keeping its contents, like
- * realloc(), aligned to 64 bytes; NULL when out of memory, @p then unchanged.  Memory from here
- * must be given back with xls_big_free(), never free().
+ * realloc(), aligned to 64 bytes; NULL when out of memory, @p then
+ * unchanged.  Memory from here must be given back with xls_big_free(),
+ * never free().
  */
 void *xls_big_realloc(void *p, size_t size);
 /* @size zero bytes, 64-aligned. */

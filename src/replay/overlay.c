@@ -74,9 +74,9 @@ static struct xls_ovl_block *get_block(struct xls_overlay *o, int64_t blkno,
 		o->full = true;
 		return NULL;
 	}
-	/* a fresh block needs zeros, which a new piece of the arena already is */
-	img = fresh && !old ? xls_arena_zalloc(&o->images, (size_t)len * BBSIZE) :
-			      xls_arena_alloc(&o->images, (size_t)len * BBSIZE);
+	/* a fresh block is zeros, which a new piece of the arena already is */
+	img = fresh ? xls_arena_zalloc(&o->images, (size_t)len * BBSIZE) :
+		      xls_arena_alloc(&o->images, (size_t)len * BBSIZE);
 	if (!img) {
 		o->out_of_memory = true;
 		return NULL;
@@ -86,9 +86,9 @@ static struct xls_ovl_block *get_block(struct xls_overlay *o, int64_t blkno,
 		xls_arena_put(&o->images, b->img, (size_t)old * BBSIZE);
 	}
 	b->img = img;
-	if (fresh ? old != 0 :
-	    xls_source_read_data(o->src, ((uint64_t)blkno + old) * BBSIZE,
-				 img + (size_t)old * BBSIZE, (size_t)(len - old) * BBSIZE) != 0)
+	if (!fresh && xls_source_read_data(o->src, ((uint64_t)blkno + old) * BBSIZE,
+					   img + (size_t)old * BBSIZE,
+					   (size_t)(len - old) * BBSIZE))
 		memset(img + (size_t)old * BBSIZE, 0, (size_t)(len - old) * BBSIZE);
 	o->bytes += (uint64_t)(len - old) * BBSIZE;
 	b->len = len;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/strfmt.h"
 #include "report/describe.h"
 
 void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fieldset *fs)
@@ -46,8 +47,14 @@ void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fields
 	xls_field_str(fs, "op", d->add ? "add" : "remove");
 }
 
-/* "field disk->recovered", written with the details below */
-static void change_text(const void *elem, char *buf, size_t bufsz);
+/* xls_snprintf, not snprintf: a large log has a million of these */
+static void change_text(const void *elem, char *buf, size_t bufsz)
+{
+	const struct xls_lost_change *c = elem;
+
+	xls_snprintf(buf, bufsz, "%s %llu->%llu", c->field, (unsigned long long)c->disk,
+		     (unsigned long long)c->recovered);
+}
 
 static const struct xls_member change_members[] = {
 	XLS_MEMBER("field", XLS_FIELD_STR, struct xls_lost_change, field),
@@ -173,34 +180,6 @@ static void put_hex(struct detail_buf *d, uint64_t v)
 		put_char(d, digits[--k]);
 }
 
-static void put_dec(struct detail_buf *d, uint64_t v)
-{
-	char digits[20];
-	unsigned int k = 0;
-
-	do {
-		digits[k++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (k)
-		put_char(d, digits[--k]);
-}
-
-static void change_text(const void *elem, char *buf, size_t bufsz)
-{
-	const struct xls_lost_change *c = elem;
-	struct detail_buf d = { buf, 0, bufsz };
-
-	if (!bufsz)
-		return;
-	put_str(&d, c->field);
-	put_char(&d, ' ');
-	put_dec(&d, c->disk);
-	put_str(&d, "->");
-	put_dec(&d, c->recovered);
-	buf[d.n] = '\0';
-}
-
 /* "'name' in 0xdir" */
 static void put_name_in(struct detail_buf *d, const uint8_t *name, uint32_t len, uint64_t dir)
 {
@@ -240,15 +219,15 @@ static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz
 		return;
 	switch (e->ev) {
 	case XLS_FEV_CREATED:
-		snprintf(buf, bufsz, "mode %#llo gen %llu", (unsigned long long)e->old_value,
+		xls_snprintf(buf, bufsz, "mode %#llo gen %llu", (unsigned long long)e->old_value,
 			 (unsigned long long)e->new_value);
 		return;
 	case XLS_FEV_MODE:
-		snprintf(buf, bufsz, "%#llo -> %#llo", (unsigned long long)e->old_value,
+		xls_snprintf(buf, bufsz, "%#llo -> %#llo", (unsigned long long)e->old_value,
 			 (unsigned long long)e->new_value);
 		return;
 	case XLS_FEV_MAP: case XLS_FEV_UNMAP:
-		snprintf(buf, bufsz, "file block %llu, %u blocks at fsblock 0x%llx",
+		xls_snprintf(buf, bufsz, "file block %llu, %u blocks at fsblock 0x%llx",
 			 (unsigned long long)e->startoff, e->len,
 			 (unsigned long long)e->startblock);
 		return;
@@ -258,29 +237,17 @@ static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz
 	default:
 		break;
 	}
-	/* by hand, as the names: timestamps and sizes are most of the events */
-	if (bufsz && is_time(e->ev)) {
-		struct detail_buf d = { buf, 0, bufsz };
+	if (is_time(e->ev)) {
 		char a[32], b[32];
 
 		ns_str(e->old_value, a, sizeof(a));
 		ns_str(e->new_value, b, sizeof(b));
-		put_str(&d, a);
-		put_str(&d, " -> ");
-		put_str(&d, b);
-		if (e->backwards)
-			put_str(&d, " (backwards)");
-		if (e->before_crtime)
-			put_str(&d, " (before crtime)");
-		buf[d.n] = '\0';
-	} else if (bufsz) {
-		struct detail_buf d = { buf, 0, bufsz };
-
-		put_dec(&d, e->old_value);
-		put_str(&d, " -> ");
-		put_dec(&d, e->new_value);
-		buf[d.n] = '\0';
+		xls_snprintf(buf, bufsz, "%s -> %s%s%s", a, b, e->backwards ? " (backwards)" : "",
+			     e->before_crtime ? " (before crtime)" : "");
+		return;
 	}
+	xls_snprintf(buf, bufsz, "%llu -> %llu", (unsigned long long)e->old_value,
+		     (unsigned long long)e->new_value);
 }
 
 static void name_field(struct xls_fieldset *fs, const char *key, const uint8_t *name,

@@ -41,6 +41,13 @@ struct xls_rec {
 	bool		uuid_mismatch;	/* h_fs_uuid differs from the superblock's */
 	uint32_t	bad_stamps;	/* payload blocks with an unexpected cycle */
 	uint32_t	first_bad_stamp; /* index of the first such block */
+	/*
+	 * Loaded but not yet checked: crc, crc_calc and the stamp counts
+	 * unset and the payload still cycle-stamped, until
+	 * xls_rec_finish().  Only an iterator with defer_check set returns
+	 * such a record.
+	 */
+	bool		packed;
 	const uint8_t	*data;		/* h_len bytes; valid until the next call */
 };
 
@@ -178,6 +185,8 @@ struct xls_rec_iter {
 	uint32_t		gap_blk;
 	uint32_t		gap_blks;
 	const char		*gap_why;
+	/* leave the CRC and the cycle unpack to xls_rec_finish() */
+	bool			defer_check;
 };
 
 /* Iterate records in [@from, @to) (LSN mode), or the whole log (physical). */
@@ -189,6 +198,13 @@ void xls_rec_iter_init(struct xls_rec_iter *it, struct xls_log *log,
  * read error.  A header that fails validation is reported as a gap and the
  * walk resynchronises on the next valid header; it never loops.
  */
+/*
+ * Check the CRC of a record returned packed and restore its cycle-stamped
+ * words; nothing when it is not packed.  Another thread than the one
+ * iterating may do this, while the record's window is held.
+ */
+void xls_rec_finish(struct xls_log *log, struct xls_rec *rec);
+
 int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
 		      struct xls_error *err);
 

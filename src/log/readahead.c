@@ -3,6 +3,8 @@
  * iterator (read, header check, CRC, cycle unpack) over a ring of windows
  * and queues the records it finds; the caller decodes each record in place,
  * in the window it was read into, so no payload byte is copied twice.
+ * When the caller is the faster of the two, the reader leaves the CRC and
+ * the unpack to it (RA_DEFER_BELOW), so that both cores stay busy.
  *
  * A window is reused only when no record in it is queued or held by the
  * caller (a record stays valid until the caller's next call), which is
@@ -33,6 +35,15 @@
 #define RA_WAKE_CALLER	32u
 #define RA_WAKE_READER	(RA_QUEUE / 2)
 #define RA_BATCH	64u	/* records moved under one lock */
+/*
+ * The CRC and the cycle unpack go to whichever thread has time for them.
+ * A short queue says the caller keeps up and waits for the reader: then
+ * the reader leaves them to the caller for its next batch
+ * (xls_rec_finish()).  A long one says the caller is the slower: the
+ * reader does them.  Recovery's first pass, which decodes little, and
+ * stats, which decodes much, both come out balanced.
+ */
+#define RA_DEFER_BELOW	(RA_QUEUE / 4)
 
 struct ra_entry {
 	int		result;		/* enum xls_iter_result, or -1 */
@@ -110,6 +121,7 @@ static bool flush_locked(struct xls_readahead *ra)
 		last |= e->result <= 0;
 	}
 	ra->nout = 0;
+	ra->it.defer_check = ra->q_len < RA_DEFER_BELOW;
 	if (ra->caller_waits && (ra->q_len >= RA_WAKE_CALLER || last))
 		pthread_cond_signal(&ra->caller_cv);
 	return true;
@@ -279,8 +291,10 @@ static int readahead_next(struct xls_readahead *ra, struct xls_rec_iter *it,
 		take_batch(ra);
 	e = &ra->in[ra->next_in++];
 	result = e->result;
-	if (result == XLS_ITER_RECORD)
+	if (result == XLS_ITER_RECORD) {
 		*rec = e->rec;
+		xls_rec_finish(ra->log, rec);
+	}
 	it->walked = e->walked;
 	if (result == XLS_ITER_GAP) {
 		it->gap_blk = e->gap_blk;

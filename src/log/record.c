@@ -255,14 +255,21 @@ static uint32_t crc_ext_headers(uint32_t crc, const uint8_t *hdr, uint32_t h_len
 	return crc;
 }
 
+/*
+ * Relaxed atomics: a read-ahead thread may read a word of the bitmap while
+ * the decoding thread, finishing a record of its own, sets another bit of
+ * it; neither orders anything else by it.
+ */
 static bool crc_known_ok(const struct xls_log *log, uint32_t blk)
 {
-	return log->crc_ok[blk / 64] >> (blk % 64) & 1;
+	return __atomic_load_n(&log->crc_ok[blk / 64], __ATOMIC_RELAXED) >>
+	       (blk % 64) & 1;
 }
 
 static void crc_set_ok(struct xls_log *log, uint32_t blk)
 {
-	log->crc_ok[blk / 64] |= 1ull << (blk % 64);
+	__atomic_fetch_or(&log->crc_ok[blk / 64], 1ull << (blk % 64),
+			  __ATOMIC_RELAXED);
 }
 
 static void rec_check_crc(struct xls_log *log, const uint8_t *hdr,
@@ -337,12 +344,24 @@ static void rec_unpack(const struct xls_log *log, const uint8_t *hdr,
 	}
 }
 
+void xls_rec_finish(struct xls_log *log, struct xls_rec *rec)
+{
+	uint8_t *data = (uint8_t *)rec->data;
+	const uint8_t *hdr = data - (size_t)rec->hblks * BB;
+
+	if (!rec->packed)
+		return;
+	rec_check_crc(log, hdr, data, rec);
+	rec_unpack(log, hdr, data, rec);
+	rec->packed = false;
+}
+
 /*
- * Load, check and unpack the record whose header is at @blk.  Returns NULL
- * and sets *@rc = 0 with @why for an invalid header, or *@rc < 0 on a read
- * error; otherwise returns the (restored) header blocks.
+ * Load the record whose header is at @blk, and check and unpack it unless
+ * @defer.  Returns NULL and sets *@rc = 0 with @why for an invalid header,
+ * or *@rc < 0 on a read error; otherwise returns the header blocks.
  */
-static const uint8_t *rec_load(struct xls_log *log, uint32_t blk,
+static const uint8_t *rec_load(struct xls_log *log, uint32_t blk, bool defer,
 			       struct xls_rec *rec, const char **why, int *rc)
 {
 	const uint8_t *hdr;
@@ -380,8 +399,9 @@ static const uint8_t *rec_load(struct xls_log *log, uint32_t blk,
 	rec->data = base + (size_t)rec->hblks * BB;
 	if (log->src->geo.has_sb)
 		rec->uuid_mismatch = memcmp(rec->h_fs_uuid, log->src->geo.uuid, 16) != 0;
-	rec_check_crc(log, base, base + (size_t)rec->hblks * BB, rec);
-	rec_unpack(log, base, base + (size_t)rec->hblks * BB, rec);
+	rec->packed = true;
+	if (!defer)
+		xls_rec_finish(log, rec);
 	return base;
 }
 
@@ -489,7 +509,7 @@ int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
 		return -1;
 	if (iter_at_end(it))
 		return XLS_ITER_END;
-	if (!rec_load(log, it->next_blk, rec, &why, &rc)) {
+	if (!rec_load(log, it->next_blk, it->defer_check, rec, &why, &rc)) {
 		if (rc)
 			return xls_log_read_error(log, it->next_blk, rc, err);
 		return iter_resync(it, why, err);

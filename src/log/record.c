@@ -78,26 +78,62 @@ static uint8_t *wrap_buffer(struct xls_log *log)
 	return window_buffer(log);
 }
 
+/*
+ * A window is filled a piece at a time, as records ask for it, rather than
+ * in one 4 MiB read: the record's CRC and cycle unpack then run on bytes
+ * the copy out of the page cache has just left in the core's cache, not
+ * on bytes it evicted long ago.
+ */
+#define WINDOW_PIECE_BLKS	512u	/* 256 KiB */
+
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Read more of the window, so that it holds at least @want blocks. */
+static int window_extend(struct xls_log *log, uint32_t want)
+{
+	uint32_t cap = min_u32(log->nblks - log->win_start, XLS_WIN_BLKS);
+	uint32_t upto = min_u32(cap, log->win_n + WINDOW_PIECE_BLKS);
+	int rc;
+
+	if (upto < want)
+		upto = want;
+	rc = xls_log_read_phys(log, log->win_start + log->win_n,
+			       upto - log->win_n,
+			       log->win + (size_t)log->win_n * BB);
+	if (rc == 0)
+		log->win_n = upto;
+	return rc;
+}
+
 /* Make the window hold @n blocks from @blk (no wrap); returns a pointer. */
 static const uint8_t *window_get(struct xls_log *log, uint32_t blk, uint32_t n,
 				 int *rc)
 {
 	*rc = 0;
 	if (log->win_n && blk >= log->win_start &&
-	    blk + n <= log->win_start + log->win_n)
+	    blk - log->win_start + n <= XLS_WIN_BLKS) {
+		uint32_t want = blk - log->win_start + n;
+
+		if (want > log->win_n) {
+			*rc = window_extend(log, want);
+			if (*rc) {
+				log->win_n = 0;
+				return NULL;
+			}
+		}
 		return log->win + (size_t)(blk - log->win_start) * BB;
+	}
 	log->win_n = 0;
 	log->win_start = blk;
 	if (!window_buffer(log)) {
 		*rc = -ECANCELED;
 		return NULL;
 	}
-	n = log->nblks - blk < XLS_WIN_BLKS ? log->nblks - blk : XLS_WIN_BLKS;
-	*rc = xls_log_read_phys(log, blk, n, log->win);
-	if (*rc)
-		return NULL;
-	log->win_n = n;
-	return log->win;
+	*rc = window_extend(log, n);
+	return *rc ? NULL : log->win;
 }
 
 uint8_t *xls_log_window_alloc(void)

@@ -2,8 +2,9 @@
  * A small open-addressing hash map from a pair of 64-bit keys to a 32-bit
  * value (usually an index into the caller's own array): the open
  * transactions by tid, the buffers and inodes recovery tracks, the hottest
- * buffers of the statistics.  Linear probing, tombstones on delete, grown
- * by doubling; at most 2^30 slots.
+ * buffers of the statistics.  Linear probing, tombstones on delete (those
+ * before an empty slot cleared at once), grown by doubling; at most 2^30
+ * slots.
  */
 #ifndef XLS_HASHMAP_H
 #define XLS_HASHMAP_H

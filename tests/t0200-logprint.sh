@@ -13,7 +13,7 @@ logprint_args() {
 	esac
 }
 
-for name in $IMAGE_NAMES; do
+for name in $LOGPRINT_NAMES; do
 	test_expect_success "$name: trans agrees with the recorded xfs_logprint -t -b" "
 		\"\$XLS\" trans --json \$(image_args $name) | awk -f '$LIB/xls-norm.awk' >ours &&
 		test_cmp '$XLS_TOP/tests/images/$name.logprint.norm' ours

@@ -28,7 +28,7 @@ compare() {
 	"
 }
 
-for name in $IMAGE_NAMES; do
+for name in $LOGPRINT_NAMES; do
 	if command -v xfs_logprint >/dev/null 2>&1; then
 		compare "$name" "$(command -v xfs_logprint)" "xfs_logprint $(xfs_logprint -V | sed 's/.*version //')"
 	else

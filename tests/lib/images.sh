@@ -2,6 +2,9 @@
 # Sourced by tests after test-lib.sh; image_args NAME prints the
 # xfs_logscope arguments that read it.
 IMAGE_NAMES="clean dir4k dir64k logsu256k unlinked wrapped extlog"
+# Every bundled kernel-written image, for the comparisons with xfs_logprint
+# (those above also have expected outputs of their own in images/expect).
+LOGPRINT_NAMES="$IMAGE_NAMES dirfrag sfconv pptr pptr64k"
 
 image_args() {
 	case "$1" in

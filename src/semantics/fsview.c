@@ -290,6 +290,11 @@ struct dir_walk {
 	uint64_t		cur;		/* its first file block, or UINT64_MAX */
 	uint32_t		filled;		/* file blocks of it read */
 	uint32_t		blkfsbs;	/* file blocks per directory block */
+	/*
+	 * A bmap btree block per level (index: depth), taken on first use and
+	 * kept for the walk: a walk descends to every leaf in turn.
+	 */
+	uint8_t			*bmbt[XLS_FSVIEW_MAX_DEPTH + 1];
 };
 
 static int skip_dots(void *ctx, const struct xls_dirent *e)
@@ -413,18 +418,18 @@ static void walk_bmbt(struct dir_walk *w, uint64_t fsb, uint32_t depth)
 		w->problems |= XLS_FSVIEW_TOO_BIG;
 		return;
 	}
-	b = malloc(g->blocksize);
+	if (!w->bmbt[depth])
+		w->bmbt[depth] = malloc(g->blocksize);
+	b = w->bmbt[depth];
 	if (!b || view_read(w->v, daddr, 0, b, g->blocksize, NULL) ||
 	    (xls_be32(b) != XFS_BMAP_MAGIC && xls_be32(b) != XFS_BMAP_CRC_MAGIC)) {
 		w->problems |= XLS_FSVIEW_UNREADABLE;
-		free(b);
 		return;
 	}
 	level = xls_be16(b + 4);
 	numrecs = xls_be16(b + 6);
 	maxrecs = (g->blocksize - hdr) / 16;
 	walk_btree_level(w, b + hdr, numrecs, maxrecs, level, depth);
-	free(b);
 }
 
 const uint8_t *xls_fsview_data_fork(const struct xls_geometry *g, const uint8_t *d,
@@ -468,6 +473,10 @@ static void walk_fork(struct dir_walk *w, uint8_t format, const uint8_t *fork, u
 				 xls_be16(fork), 0);
 	}
 	flush_block(w);
+	for (uint32_t i = 0; i <= XLS_FSVIEW_MAX_DEPTH; i++) {
+		free(w->bmbt[i]);
+		w->bmbt[i] = NULL;
+	}
 }
 
 uint32_t xls_fsview_attrs(const struct xls_fsview *v, uint64_t ino, xls_xattr_fn fn,

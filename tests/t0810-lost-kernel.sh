@@ -23,6 +23,8 @@ REPAIR=xfs_repair
 score() {
 	name=$1 img=$2 log=${3:-}
 	lopt= mopt=loop
+	# a loop device an earlier call left when its mount failed
+	[ -n "$LOGLOOP" ] && { losetup -d "$LOGLOOP" 2>/dev/null; LOGLOOP=; }
 	cp --sparse=always "$img" "$name.a" && cp --sparse=always "$img" "$name.b" || return 1
 	if [ -n "$log" ]; then
 		cp --sparse=always "$log" "$name.la" && cp --sparse=always "$log" "$name.lb" || return 1

@@ -198,15 +198,15 @@ void xls_rec_iter_init(struct xls_rec_iter *it, struct xls_log *log,
  * read error.  A header that fails validation is reported as a gap and the
  * walk resynchronises on the next valid header; it never loops.
  */
+int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
+		      struct xls_error *err);
+
 /*
  * Check the CRC of a record returned packed and restore its cycle-stamped
  * words; nothing when it is not packed.  Another thread than the one
  * iterating may do this, while the record's window is held.
  */
 void xls_rec_finish(struct xls_log *log, struct xls_rec *rec);
-
-int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
-		      struct xls_error *err);
 
 /*
  * Check a record header block; NULL when valid, else the reason.

@@ -382,11 +382,13 @@ static void rec_unpack(const struct xls_log *log, const uint8_t *hdr,
 
 void xls_rec_finish(struct xls_log *log, struct xls_rec *rec)
 {
+	/* the window the record lies in is the iterator's to write */
 	uint8_t *data = (uint8_t *)rec->data;
-	const uint8_t *hdr = data - (size_t)rec->hblks * BB;
+	const uint8_t *hdr;
 
 	if (!rec->packed)
 		return;
+	hdr = data - (size_t)rec->hblks * BB;
 	rec_check_crc(log, hdr, data, rec);
 	rec_unpack(log, hdr, data, rec);
 	rec->packed = false;

@@ -215,24 +215,13 @@ static void baseline(struct xls_files *f, uint64_t ino, uint64_t lsn, struct ino
 	xls_fsview_core(g, dino, &s->c);
 	s->known = true;
 	fork = xls_fsview_attr_fork(g, dino, &flen);
-	if (fork && !xls_inode_core_free(&s->c) && s->c.aformat == XFS_DINODE_FMT_LOCAL) {
-		s->asf = malloc(flen ? flen : 1);
-		if (s->asf) {
-			memcpy(s->asf, fork, flen);
-			s->asf_len = flen;
-		}
-	}
+	if (fork && !xls_inode_core_free(&s->c) && s->c.aformat == XFS_DINODE_FMT_LOCAL)
+		xls_files_keep_fork(f, &s->asf, &s->asf_len, fork, flen);
 	fork = xls_fsview_data_fork(g, dino, &flen);
 	if (!xls_inode_core_free(&s->c) && S_ISDIR(s->c.mode) &&
-	    s->c.format == XFS_DINODE_FMT_LOCAL) {
-		uint32_t used = s->c.size < flen ? (uint32_t)s->c.size : flen;
-
-		s->sf = malloc(used ? used : 1);
-		if (s->sf) {
-			memcpy(s->sf, fork, used);
-			s->sf_len = used;
-		}
-	}
+	    s->c.format == XFS_DINODE_FMT_LOCAL)
+		xls_files_keep_fork(f, &s->sf, &s->sf_len, fork,
+				    s->c.size < flen ? (uint32_t)s->c.size : flen);
 }
 
 /* A field that changed from @old to @now; NULL when it did not. */
@@ -310,32 +299,57 @@ static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 	const struct xls_geometry *g = &f->src->geo;
 	bool local = !xls_inode_core_free(now) && S_ISDIR(now->mode) &&
 		     now->format == XFS_DINODE_FMT_LOCAL;
+	/* what the kernel reads of the fork: di_size bytes (xfs_iformat_local) */
+	uint32_t used = local && in->dfork ?
+			(now->size < in->dfork_len ? (uint32_t)now->size : in->dfork_len) : 0;
 	uint64_t parent;
 
 	if (local && !(in->fields & XFS_ILOG_DDATA))
 		return;		/* the fork is not logged: as it was */
+	if (local && in->dfork && xls_files_fork_same(s->sf, s->sf_len, in->dfork, used))
+		return;		/* logged again as it was: the same entries */
 	xls_dirent_set_reset(&f->before);
 	xls_dirent_set_reset(&f->after);
 	if (s->sf)
 		xls_dir_sf_walk(g, s->sf, s->sf_len, &parent, xls_dirent_set_add, &f->before);
 	if (local && in->dfork)
-		xls_dir_sf_walk(g, in->dfork, in->dfork_len, &parent, xls_dirent_set_add, &f->after);
+		xls_dir_sf_walk(g, in->dfork, used, &parent, xls_dirent_set_add, &f->after);
 	if (s->known && (s->sf || local))
 		xls_files_diff_entries(f, ino);
-	free(s->sf);
-	s->sf = NULL;
-	s->sf_len = 0;
-	if (local && in->dfork) {
-		uint32_t used = now->size < in->dfork_len ? (uint32_t)now->size : in->dfork_len;
-
-		s->sf = malloc(used ? used : 1);
-		if (s->sf) {
-			memcpy(s->sf, in->dfork, used);
-			s->sf_len = used;
-		}
-	}
+	xls_files_keep_fork(f, &s->sf, &s->sf_len, local ? in->dfork : NULL, used);
 }
 
+/*
+ * Keep @len bytes of a shortform fork at @fork (NULL: none) as *@kept, for
+ * the next item of the inode to compare with; the copy's memory is reused.
+ */
+void xls_files_keep_fork(struct xls_files *f, uint8_t **kept, uint32_t *kept_len,
+			 const uint8_t *fork, uint32_t len)
+{
+	if (fork && (!*kept || *kept_len != len)) {
+		uint8_t *p = realloc(*kept, len ? len : 1);
+
+		if (!p)
+			f->nomem = true;
+		else
+			*kept = p;
+		fork = p ? fork : NULL;
+	}
+	if (!fork) {
+		free(*kept);
+		*kept = NULL;
+		*kept_len = 0;
+		return;
+	}
+	memcpy(*kept, fork, len);
+	*kept_len = len;
+}
+
+bool xls_files_fork_same(const uint8_t *kept, uint32_t kept_len, const uint8_t *fork,
+			 uint32_t len)
+{
+	return kept && kept_len == len && memcmp(kept, fork, len) == 0;
+}
 
 static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 		       const struct xls_ritem *ri)

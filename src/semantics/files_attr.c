@@ -114,6 +114,9 @@ void xls_files_asf_events(struct xls_files *f, uint64_t ino, struct ino_state *s
 		return;		/* the fork is not logged: as it was */
 	if (!local && !s->asf)
 		return;
+	if (local && in->afork &&
+	    xls_files_fork_same(s->asf, s->asf_len, in->afork, in->afork_len))
+		return;		/* logged again as it was: the same attrs */
 	xls_files_attrs_reset(f);
 	if (s->asf)
 		xls_attr_sf_walk(s->asf, s->asf_len, xls_xattr_set_add, &f->abefore);
@@ -121,14 +124,5 @@ void xls_files_asf_events(struct xls_files *f, uint64_t ino, struct ino_state *s
 		xls_attr_sf_walk(in->afork, in->afork_len, xls_xattr_set_add, &f->aafter);
 	if (s->known)
 		xls_files_diff_attrs(f, ino);
-	free(s->asf);
-	s->asf = NULL;
-	s->asf_len = 0;
-	if (local && in->afork) {
-		s->asf = malloc(in->afork_len ? in->afork_len : 1);
-		if (s->asf) {
-			memcpy(s->asf, in->afork, in->afork_len);
-			s->asf_len = in->afork_len;
-		}
-	}
+	xls_files_keep_fork(f, &s->asf, &s->asf_len, local ? in->afork : NULL, in->afork_len);
 }

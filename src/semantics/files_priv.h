@@ -68,6 +68,13 @@ void xls_files_flush(struct xls_files *f);
 /* A block-sized scratch buffer, NULL when out of memory. */
 uint8_t *xls_files_scratch(struct xls_files *f, uint32_t bytes);
 
+/* files.c: the copy of a shortform fork an inode's next item is compared with */
+void xls_files_keep_fork(struct xls_files *f, uint8_t **kept, uint32_t *kept_len,
+			 const uint8_t *fork, uint32_t len);
+/* Whether a fork logged again is byte for byte the copy kept: no events then. */
+bool xls_files_fork_same(const uint8_t *kept, uint32_t kept_len, const uint8_t *fork,
+			 uint32_t len);
+
 /* files_dir.c */
 bool xls_files_is_dir_data(unsigned int blft);
 /* The entries of f->before and f->after that differ: events of directory @dir. */

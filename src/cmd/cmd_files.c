@@ -3,11 +3,13 @@
  * names: one event per line.  --ino and --path keep the events of one
  * inode, or of the inodes under a path.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_async.h"
 #include "semantics/files.h"
 
 static const struct xls_column event_columns[] = {
@@ -20,11 +22,20 @@ static const struct xls_column event_columns[] = {
 };
 #define NCOLS (sizeof(event_columns) / sizeof(event_columns[0]))
 
+/* An event as the writer thread gets it: its names and path follow it. */
+struct queued_event {
+	struct xls_file_event	e;
+	uint32_t		path_len;	/* 0: no path */
+};
+
 struct files_ctx {
 	struct xls_cmd		*c;
 	struct xls_files	*f;
-	struct xls_fieldset	fs;
+	struct xls_async	*writer;
+	struct xls_report_sink	report;		/* the command's, after the writer */
 	char			path[4096];
+	/* the writer thread's */
+	struct xls_fieldset	fs;
 };
 
 /* Is @path @prefix or below it? */
@@ -39,32 +50,76 @@ static bool under(const char *path, const char *prefix)
 	return path[n] == '\0' || path[n] == '/' || (n == 1 && prefix[0] == '/');
 }
 
+/* On the writer thread (or the caller's, with --threads=1). */
+static void write_event(void *ctx, const void *elem, const uint8_t *bytes, uint32_t extra)
+{
+	struct files_ctx *fc = ctx;
+	const struct queued_event *q = elem;
+	struct xls_cmd *c = fc->c;
+	struct xls_file_event e = q->e;
+
+	(void)extra;
+	e.name = bytes;
+	e.new_name = bytes + e.name_len;
+	xls_fields_reset(&fc->fs);
+	xls_describe_file_event(&e, q->path_len ? (const char *)e.new_name + e.new_name_len : NULL,
+				c->out.fmt == XLS_FMT_TEXT, &fc->fs);
+	if (c->out.fmt == XLS_FMT_TEXT)
+		xls_out_table_row(&c->out, event_columns, NCOLS, &fc->fs);
+	else
+		xls_cmd_record(c, "event", &fc->fs);
+}
+
 static int on_event(void *ctx, const struct xls_file_event *e)
 {
 	struct files_ctx *fc = ctx;
 	struct xls_cmd *c = fc->c;
+	struct queued_event *q;
+	uint32_t path_len;
+	uint8_t *bytes;
 	bool known;
 
 	if (c->opt->has_ino && e->ino != c->opt->ino && e->dir != c->opt->ino &&
 	    e->new_dir != c->opt->ino)
 		return 0;
+	/* the names map changes as the log goes on: the path is taken now */
 	known = xls_files_path(fc->f, e->ino, fc->path, sizeof(fc->path));
 	if (c->opt->path_prefix && (!known || !under(fc->path, c->opt->path_prefix)))
 		return 0;
-	xls_fields_reset(&fc->fs);
-	xls_describe_file_event(e, fc->path[0] ? fc->path : NULL, c->out.fmt == XLS_FMT_TEXT,
-				&fc->fs);
-	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_table_row(&c->out, event_columns, NCOLS, &fc->fs);
-	else
-		xls_cmd_record(c, "event", &fc->fs);
+	path_len = fc->path[0] ? (uint32_t)strlen(fc->path) + 1 : 0;
+	q = xls_async_begin(fc->writer, e->name_len + e->new_name_len + path_len, &bytes);
+	if (!q)
+		return -ENOMEM;
+	q->e = *e;
+	q->path_len = path_len;
+	memcpy(bytes, e->name, e->name_len);
+	memcpy(bytes + e->name_len, e->new_name, e->new_name_len);
+	memcpy(bytes + e->name_len + e->new_name_len, fc->path, path_len);
+	xls_async_end(fc->writer);
 	return 0;
+}
+
+/* A finding goes to the same output as the events: after those before it. */
+static int on_finding(void *ctx, const struct xls_finding *f)
+{
+	struct files_ctx *fc = ctx;
+
+	xls_async_drain(fc->writer);
+	return xls_report_finding(&fc->c->report, f);
+}
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct files_ctx *fc = ctx;
+
+	xls_report_progress(&fc->c->report, done, total);
 }
 
 int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
 {
 	struct files_ctx *fc = calloc(1, sizeof(*fc));
 	struct xls_files_sink sink = { .ctx = fc, .event = on_event };
+	struct xls_async_sink out = { .ctx = fc, .write = write_event };
 	struct xls_cmd c;
 	int rc;
 
@@ -75,12 +130,21 @@ int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
 		return err->status;
 	}
 	fc->c = &c;
-	sink.report = &c.report;
+	fc->report = (struct xls_report_sink){ .ctx = fc, .finding = on_finding,
+					      .progress = on_progress };
+	sink.report = &fc->report;
 	xls_out_csv_layout(&c.out, &xls_csv_files);
 	if (c.out.fmt == XLS_FMT_TEXT)
 		xls_out_table_heading(&c.out, event_columns, NCOLS);
-	fc->f = xls_files_new(&c.src, opt->blocks_mem, err);
+	fc->writer = xls_async_new(sizeof(struct queued_event), xls_scan_threaded(&c.log, &c.ht),
+				   &out);
+	fc->f = fc->writer ? xls_files_new(&c.src, opt->blocks_mem, err) : NULL;
+	if (!fc->writer)
+		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	rc = fc->f ? xls_files_run(fc->f, &c.log, &c.ht, &sink, err) : -1;
+	if (rc == -ENOMEM)
+		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	xls_async_free(fc->writer);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_files_free(fc->f);
 	xls_cmd_close(&c);

@@ -130,6 +130,17 @@ static int gap_finding(struct scan_state *st, const struct xls_rec_iter *it)
 	return finding(st, &f);
 }
 
+static bool threads_pay(const struct xls_log *log, uint64_t walk_total)
+{
+	return log->read_ahead == XLS_READ_AHEAD_ON ||
+	       (log->read_ahead == XLS_READ_AHEAD_AUTO && walk_total >= READ_AHEAD_MIN_BLKS);
+}
+
+bool xls_scan_threaded(const struct xls_log *log, const struct xls_head_tail *ht)
+{
+	return threads_pay(log, xls_log_distance(log, ht->tail_blk, ht->head_blk));
+}
+
 int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 	     enum xls_iter_mode mode, const struct xls_scan_sink *sink,
 	     struct xls_scan_totals *tot, struct xls_error *err)
@@ -155,8 +166,7 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 	}
 	walk_total = mode == XLS_ITER_PHYSICAL ? log->nblks :
 		     xls_log_distance(log, ht->tail_blk, ht->head_blk);
-	thread = log->read_ahead == XLS_READ_AHEAD_ON ||
-		 (log->read_ahead == XLS_READ_AHEAD_AUTO && walk_total >= READ_AHEAD_MIN_BLKS);
+	thread = threads_pay(log, walk_total);
 	xls_rec_reader_init(&rd, log, mode, ht->tail_blk, ht->head_blk, thread);
 	while (!rc && (r = xls_rec_reader_next(&rd, &rec, err)) > 0) {
 		if (r == XLS_ITER_GAP) {

@@ -40,6 +40,13 @@ struct xls_scan_sink {
 };
 
 /*
+ * Whether a walk from tail to head runs a second thread (read-ahead, as
+ * --threads and the log's length say): a command with a second thread of
+ * its own (files' writer) follows the same rule.
+ */
+bool xls_scan_threaded(const struct xls_log *log, const struct xls_head_tail *ht);
+
+/*
  * Walk the log (tail to head, or physical order) feeding @sink; @tot
  * counts what was seen.  Returns 0, -1 with @err set on a read error or
  * allocation failure, or the non-zero value a sink callback returned.

@@ -75,18 +75,19 @@ static int on_event(void *ctx, const struct xls_file_event *e)
 	struct files_ctx *fc = ctx;
 	struct xls_cmd *c = fc->c;
 	struct queued_event *q;
-	uint32_t path_len;
 	uint8_t *bytes;
+	uint32_t path_len;
+	size_t len;
 	bool known;
 
 	if (c->opt->has_ino && e->ino != c->opt->ino && e->dir != c->opt->ino &&
 	    e->new_dir != c->opt->ino)
 		return 0;
 	/* the names map changes as the log goes on: the path is taken now */
-	known = xls_files_path(fc->f, e->ino, fc->path, sizeof(fc->path));
+	known = xls_files_path(fc->f, e->ino, fc->path, sizeof(fc->path), &len);
 	if (c->opt->path_prefix && (!known || !under(fc->path, c->opt->path_prefix)))
 		return 0;
-	path_len = fc->path[0] ? (uint32_t)strlen(fc->path) + 1 : 0;
+	path_len = len ? (uint32_t)len + 1 : 0;
 	q = xls_async_begin(fc->writer, e->name_len + e->new_name_len + path_len, &bytes);
 	if (!q)
 		return -ENOMEM;

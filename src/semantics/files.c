@@ -72,34 +72,13 @@ void xls_files_free(struct xls_files *f)
 	free(f);
 }
 
-bool xls_files_path(struct xls_files *f, uint64_t ino, char *buf, size_t bufsz)
+bool xls_files_path(struct xls_files *f, uint64_t ino, char *buf, size_t bufsz, size_t *len)
 {
-	return xls_names_path(&f->names, ino, buf, bufsz);
+	return xls_names_path(&f->names, ino, buf, bufsz, len);
 }
 
 /* ------------------------------------------------------------------ */
-/* events of the transaction at hand */
-
-
-
-
-
-
-
-
-
-
-/* ------------------------------------------------------------------ */
-/* directory entries: before and after */
-
-
-/* ------------------------------------------------------------------ */
-/* attrs: before and after */
-
-
-
-
-
+/* directory blocks a cancel record frees */
 
 /*
  * A cancel record frees the block: its entries, as the log left them, go

@@ -103,7 +103,7 @@ void xls_files_free(struct xls_files *f);
 int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_head_tail *ht,
 		  const struct xls_files_sink *sink, struct xls_error *err);
 
-/* The path of @ino as far as the log and the disk tell, into @buf. */
-bool xls_files_path(struct xls_files *f, uint64_t ino, char *buf, size_t bufsz);
+/* The path of @ino as far as the log and the disk tell, into @buf (xls_names_path). */
+bool xls_files_path(struct xls_files *f, uint64_t ino, char *buf, size_t bufsz, size_t *len);
 
 #endif /* XLS_FILES_H */

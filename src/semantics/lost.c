@@ -498,13 +498,13 @@ static void name_all(struct xls_lost *l)
 	char path[4096];
 
 	for (uint32_t i = 0; i < l->ndirents; i++)
-		if (xls_names_path(&l->names, l->dirents[i].dir, path, sizeof(path)))
+		if (xls_names_path(&l->names, l->dirents[i].dir, path, sizeof(path), NULL))
 			l->dirents[i].dir_path = keep_str(l, path, strlen(path));
 	for (uint32_t i = 0; i < l->ninodes; i++)
-		if (xls_names_path(&l->names, l->inodes[i].ino, path, sizeof(path)))
+		if (xls_names_path(&l->names, l->inodes[i].ino, path, sizeof(path), NULL))
 			l->inodes[i].path = keep_str(l, path, strlen(path));
 	for (uint32_t i = 0; i < l->nxattrs; i++)
-		if (xls_names_path(&l->names, l->xattrs[i].ino, path, sizeof(path)))
+		if (xls_names_path(&l->names, l->xattrs[i].ino, path, sizeof(path), NULL))
 			l->xattrs[i].path = keep_str(l, path, strlen(path));
 }
 

@@ -125,7 +125,7 @@ static bool named(const struct xls_names *m, uint32_t i)
 	return i != UINT32_MAX && m->names[i].parent && m->names[i].len;
 }
 
-bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz)
+bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz, size_t *len)
 {
 	/* indices: a look-up may move the array */
 	uint32_t chain[XLS_NAMES_MAX_DEPTH];
@@ -155,7 +155,9 @@ bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz)
 	buf[0] = '\0';
 	if (depth == XLS_NAMES_MAX_DEPTH) {
 		m->loops++;
-		snprintf(buf, bufsz, "?0x%llx (a loop)", (unsigned long long)ino);
+		n = (size_t)snprintf(buf, bufsz, "?0x%llx (a loop)", (unsigned long long)ino);
+		if (len)
+			*len = n < bufsz ? n : bufsz - 1;
 		return false;
 	}
 	if (!reached)
@@ -172,6 +174,10 @@ bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz)
 		memcpy(buf + n, m->pool.p + e->name, e->len);
 		n += e->len;
 	}
-	buf[n < bufsz ? n : bufsz - 1] = '\0';
+	n = n < bufsz ? n : bufsz - 1;
+	buf[n] = '\0';
+	/* the caller's strlen() of what was just copied in stalled on it */
+	if (len)
+		*len = n;
 	return reached;
 }

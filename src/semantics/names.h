@@ -50,8 +50,9 @@ void xls_names_forget(struct xls_names *m, uint64_t ino, uint64_t parent);
  * The path of @ino into @buf ("/a/b"; the root is "/"): true when the
  * chain reaches the root, false otherwise (@buf then holds what is known,
  * from the first unnamed inode: "?0x83/b"; a chain that loops or is
- * deeper than XLS_NAMES_MAX_DEPTH: "?0x85 (a loop)").
+ * deeper than XLS_NAMES_MAX_DEPTH: "?0x85 (a loop)"), its length in *@len
+ * unless @len is NULL.
  */
-bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz);
+bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz, size_t *len);
 
 #endif /* XLS_NAMES_H */

@@ -335,7 +335,7 @@ static void files(struct fuzz_ctx *c, const struct xls_source *src, struct xls_l
 	if (!f)
 		return;
 	xls_files_run(f, log, ht, &sink, &err);
-	xls_files_path(f, 128, path, sizeof(path));
+	xls_files_path(f, 128, path, sizeof(path), NULL);
 	xls_files_free(f);
 }
 #endif

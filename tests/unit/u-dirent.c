@@ -207,7 +207,8 @@ static void loops(struct tap *t)
 	struct xls_source src = { 0 };
 	struct xls_fsview v = { .src = &src };
 	struct xls_names m;
-	char buf[256];
+	char buf[256], tiny[4];
+	size_t len = 0;
 	bool ok;
 
 	src.geo.root_ino = 0x80;
@@ -216,11 +217,17 @@ static void loops(struct tap *t)
 	xls_names_learn(&m, 0x83, 0x84, (const uint8_t *)"a", 1);
 	xls_names_learn(&m, 0x84, 0x83, (const uint8_t *)"b", 1);
 	xls_names_learn(&m, 0x85, 0x80, (const uint8_t *)"top", 3);
-	ok = xls_names_path(&m, 0x83, buf, sizeof(buf));
-	tap_ok(t, !ok && m.loops == 1 && !strcmp(buf, "?0x83 (a loop)"),
-	       "a loop in the parent chain: no path, counted (%s)", buf);
-	ok = xls_names_path(&m, 0x85, buf, sizeof(buf));
-	tap_ok(t, ok && !strcmp(buf, "/top"), "a chain that reaches the root: %s", buf);
+	ok = xls_names_path(&m, 0x83, buf, sizeof(buf), &len);
+	tap_ok(t, !ok && m.loops == 1 && !strcmp(buf, "?0x83 (a loop)") && len == strlen(buf),
+	       "a loop in the parent chain: no path, counted (%s, length %zu)", buf, len);
+	ok = xls_names_path(&m, 0x85, buf, sizeof(buf), &len);
+	tap_ok(t, ok && !strcmp(buf, "/top") && len == 4, "a chain that reaches the root: %s", buf);
+	ok = xls_names_path(&m, 0x85, tiny, sizeof(tiny), &len);
+	tap_ok(t, ok && len == strlen(tiny) && len < sizeof(tiny),
+	       "a path cut to its buffer: its length is what the buffer holds (%zu)", len);
+	ok = xls_names_path(&m, 0x83, tiny, sizeof(tiny), &len);
+	tap_ok(t, !ok && len == strlen(tiny) && len == sizeof(tiny) - 1,
+	       "a loop's text cut to its buffer: length %zu", len);
 	xls_names_release(&m);
 }
 

@@ -234,10 +234,14 @@ static const struct xls_ovl_block *held(const struct xls_overlay *o, int64_t blk
 	return NULL;
 }
 
-bool xls_overlay_holds(const struct xls_overlay *o, int64_t blkno, uint32_t off,
-		       uint32_t len)
+const uint8_t *xls_overlay_peek(const struct xls_overlay *o, int64_t blkno, uint32_t off,
+				uint32_t len, bool *written)
 {
-	return held(o, blkno, off, len) != NULL;
+	const struct xls_ovl_block *b = held(o, blkno, off, len);
+
+	if (written)
+		*written = b && b->written;
+	return b ? b->img + off : NULL;
 }
 
 int xls_overlay_read(const struct xls_overlay *o, int64_t blkno, uint32_t off,

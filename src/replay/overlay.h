@@ -72,8 +72,12 @@ void xls_overlay_forget(struct xls_overlay *o, int64_t blkno);
 int xls_overlay_read(const struct xls_overlay *o, int64_t blkno, uint32_t off,
 		     uint8_t *buf, uint32_t len, bool *written);
 
-/* Whether xls_overlay_read() of the same range would not read the device. */
-bool xls_overlay_holds(const struct xls_overlay *o, int64_t blkno, uint32_t off,
-		       uint32_t len);
+/*
+ * The overlay's own copy of that range, or NULL when xls_overlay_read()
+ * would read the device: no copy for a caller that only reads it, valid
+ * until the next xls_overlay_take() or xls_overlay_forget().
+ */
+const uint8_t *xls_overlay_peek(const struct xls_overlay *o, int64_t blkno, uint32_t off,
+				uint32_t len, bool *written);
 
 #endif /* XLS_OVERLAY_H */

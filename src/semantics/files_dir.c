@@ -147,25 +147,42 @@ static void unsure_entries(struct xls_files *f, const struct xls_rbuf *rb, const
 		f->pend[i].unsure = true;
 }
 
+/*
+ * The block @rb is logged in as the log's view has it: the overlay's own
+ * copy, or (never logged, or past the view's bound) the disk's, read into
+ * @scratch.  NULL when it cannot be read.
+ */
+static const uint8_t *view_block(struct xls_files *f, const struct xls_rbuf *rb, uint8_t *scratch,
+				 uint32_t bytes, bool *seen)
+{
+	const uint8_t *blk = xls_overlay_peek(&f->view, rb->blkno, 0, bytes, seen);
+
+	if (blk)
+		return blk;
+	return xls_overlay_read(&f->view, rb->blkno, 0, scratch, bytes, seen) == 0 ? scratch : NULL;
+}
+
 void xls_files_take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
 			 const struct xls_ritem *ri)
 {
 	const struct xls_rbuf *rb = ri->buf;
 	const struct xls_geometry *g = &f->src->geo;
 	uint32_t bytes = rb->len * BBSIZE, nchanged;
-	uint8_t *blk = xls_files_scratch(f, bytes);
+	uint8_t *scratch = xls_files_scratch(f, bytes);
+	const uint8_t *blk;
 	struct xls_region_place changed[XFS_BLF_DATAMAP_SIZE * XLS_BLF_BITS_PER_WORD];
 	struct in_regions before = { &f->before, g, changed, 0, 0 };
 	struct in_regions after = { &f->after, g, changed, 0, 0 };
 	struct xls_owner o;
 	bool seen, known;
 
-	if (!blk)
+	if (!scratch)
 		return;
 	xls_dirent_set_reset(&f->before);
 	xls_dirent_set_reset(&f->after);
 	/* the log's view before the item: the disk the first time, if older */
-	known = xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, &seen) == 0;
+	blk = view_block(f, rb, scratch, bytes, &seen);
+	known = blk != NULL;
 	if (known && !seen && g->crc) {
 		uint64_t lsn = header_lsn(blk, bytes);
 
@@ -175,12 +192,13 @@ void xls_files_take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
 	before.n = after.n = nchanged;
 	if (nchanged)
 		xls_dir_block_walk(g, blk, bytes, collect_logged, &before);
+	/* the overlay's copy changes here: blk is read again */
 	xls_overlay_take(&f->view, rt, ri);
-	if (nchanged && xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, NULL) == 0) {
+	if (nchanged && (blk = view_block(f, rb, scratch, bytes, NULL))) {
 		xls_dir_block_walk(g, blk, bytes, collect_logged, &after);
 		xls_owner_from_header(g, rb->blkno, rb->len, blk, bytes, &o);
 		xls_files_diff_entries(f, o.has_ino ? o.ino : 0);
-	} else if (!known && xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, NULL) == 0) {
+	} else if (!known && (blk = view_block(f, rb, scratch, bytes, NULL))) {
 		unsure_entries(f, rb, blk, bytes);
 	}
 	if (f->before.nomem || f->after.nomem)

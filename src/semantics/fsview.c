@@ -28,6 +28,14 @@ int64_t xls_fsb_to_daddr(const struct xls_geometry *g, uint64_t fsb)
 	return (int64_t)((agno * g->ag_blocks + agbno) << (g->block_log - 9));
 }
 
+static int disk_read(const struct xls_fsview *v, int64_t blkno, uint32_t off, uint8_t *buf,
+		     uint32_t len)
+{
+	if (blkno < 0 || (uint64_t)blkno > (UINT64_MAX >> 10))
+		return -EINVAL;
+	return xls_source_read_data(v->src, (uint64_t)blkno * BBSIZE + off, buf, len);
+}
+
 static int view_read(const struct xls_fsview *v, int64_t blkno, uint32_t off, uint8_t *buf,
 		     uint32_t len, bool *written)
 {
@@ -35,9 +43,7 @@ static int view_read(const struct xls_fsview *v, int64_t blkno, uint32_t off, ui
 		return xls_overlay_read(v->ovl, blkno, off, buf, len, written);
 	if (written)
 		*written = false;
-	if (blkno < 0 || (uint64_t)blkno > (UINT64_MAX >> 10))
-		return -EINVAL;
-	return xls_source_read_data(v->src, (uint64_t)blkno * BBSIZE + off, buf, len);
+	return disk_read(v, blkno, off, buf, len);
 }
 
 #define CLUSTER_MAX	(64u << 10)	/* 8 KiB x 8 (2 KiB inodes), or a 64 KiB block */
@@ -86,19 +92,23 @@ static bool cached_inode(const struct xls_fsview *v, int64_t daddr, uint32_t bof
 int xls_fsview_read_inode(const struct xls_fsview *v, uint64_t ino, uint8_t *dino,
 			  bool *written)
 {
-	uint32_t boff;
+	uint32_t boff, isize = v->src->geo.inode_size;
 	int64_t daddr = xls_ino_cluster_daddr(&v->src->geo, ino, &boff);
+	const uint8_t *p;
 
 	if (daddr < 0)
 		return -EINVAL;
-	if (v->clusters &&
-	    !(v->ovl && xls_overlay_holds(v->ovl, daddr, boff, v->src->geo.inode_size)) &&
-	    cached_inode(v, daddr, boff, dino)) {
-		if (written)
-			*written = false;
+	/* one look-up of the overlay: what recovery wrote, else the disk */
+	p = v->ovl ? xls_overlay_peek(v->ovl, daddr, boff, isize, written) : NULL;
+	if (p) {
+		memcpy(dino, p, isize);
 		return 0;
 	}
-	return view_read(v, daddr, boff, dino, v->src->geo.inode_size, written);
+	if (written)
+		*written = false;
+	if (v->clusters && cached_inode(v, daddr, boff, dino))
+		return 0;
+	return disk_read(v, daddr, boff, dino, isize);
 }
 
 /* A timestamp as nanoseconds since 1970 (bigtime counts from 1901). */

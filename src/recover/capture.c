@@ -154,18 +154,22 @@ int xls_recover_capture(void *ctx, const struct xls_trans *t,
 			const struct xls_item *it)
 {
 	struct xls_recover *r = ctx;
-	struct tstore *ts = xls_rstore_find(r, t, true);
 	const struct xls_item_type *type = xls_item_type_find(it->type);
+	struct tstore *ts;
 	struct rrec *rec;
 
+	/*
+	 * Pass 1 looks only at buffers, quotaoff and types it cannot recover;
+	 * a transaction with none of them needs no store in it.
+	 */
+	if (r->pass == 1 && type && type->recovers && it->type != XFS_LI_BUF &&
+	    it->type != XFS_LI_QUOTAOFF)
+		return 0;
+	ts = xls_rstore_find(r, t, true);
 	if (!ts) {
 		r->stores_full = true;
 		return 0;
 	}
-	/* pass 1 looks only at buffers, quotaoff and types it cannot recover */
-	if (r->pass == 1 && type && type->recovers && it->type != XFS_LI_BUF &&
-	    it->type != XFS_LI_QUOTAOFF)
-		return 0;
 	if (r->pass == 2 && r->opt.only_types && it->type == XFS_LI_BUF && it->nregions &&
 	    it->regions[0].data && left_out(r, it))
 		return 0;

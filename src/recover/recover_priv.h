@@ -196,6 +196,8 @@ struct xls_recover {
 	uint32_t			seq;
 	/* open transactions */
 	struct xls_hashmap		storeidx;	/* (tid, lsn) -> stores[] */
+	/* the last one found: a transaction's items come one after another */
+	struct tstore			*last_store;
 	struct tstore			*stores[MAX_STORES];
 	uint32_t			nstores;
 	bool				stores_full;

@@ -80,11 +80,14 @@ static struct tstore *store_new(struct xls_recover *r)
 struct tstore *xls_rstore_find(struct xls_recover *r, const struct xls_trans *t,
 			       bool create)
 {
-	uint32_t *idx = xls_hashmap_find(&r->storeidx, t->tid, t->lsn);
-	struct tstore *ts;
+	struct tstore *ts = r->last_store;
+	uint32_t *idx;
 
+	if (ts && ts->used && ts->tid == t->tid && ts->lsn == t->lsn)
+		return ts;
+	idx = xls_hashmap_find(&r->storeidx, t->tid, t->lsn);
 	if (idx)
-		return r->stores[*idx];
+		return r->last_store = r->stores[*idx];
 	if (!create)
 		return NULL;
 	ts = store_new(r);
@@ -103,7 +106,7 @@ struct tstore *xls_rstore_find(struct xls_recover *r, const struct xls_trans *t,
 	ts->tid = t->tid;
 	ts->lsn = t->lsn;
 	ts->nrecs = ts->nrlens = ts->nbytes = ts->nunl = 0;
-	return ts;
+	return r->last_store = ts;
 }
 
 void xls_rstore_release(struct xls_recover *r, struct tstore *ts)
@@ -112,6 +115,8 @@ void xls_rstore_release(struct xls_recover *r, struct tstore *ts)
 		return;
 	xls_hashmap_del(&r->storeidx, ts->tid, ts->lsn);
 	ts->used = false;
+	if (r->last_store == ts)
+		r->last_store = NULL;
 }
 
 void xls_rstore_release_all(struct xls_recover *r)
@@ -119,6 +124,7 @@ void xls_rstore_release_all(struct xls_recover *r)
 	for (uint32_t i = 0; i < r->nstores; i++)
 		r->stores[i]->used = false;
 	xls_hashmap_clear(&r->storeidx);
+	r->last_store = NULL;
 }
 
 void xls_rstore_free_all(struct xls_recover *r)

@@ -298,37 +298,6 @@ static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 	xls_files_keep_fork(f, &s->sf, &s->sf_len, local ? in->dfork : NULL, used);
 }
 
-/*
- * Keep @len bytes of a shortform fork at @fork (NULL: none) as *@kept, for
- * the next item of the inode to compare with; the copy's memory is reused.
- */
-void xls_files_keep_fork(struct xls_files *f, uint8_t **kept, uint32_t *kept_len,
-			 const uint8_t *fork, uint32_t len)
-{
-	if (fork && (!*kept || *kept_len != len)) {
-		uint8_t *p = realloc(*kept, len ? len : 1);
-
-		if (!p)
-			f->nomem = true;
-		else
-			*kept = p;
-		fork = p ? fork : NULL;
-	}
-	if (!fork) {
-		free(*kept);
-		*kept = NULL;
-		*kept_len = 0;
-		return;
-	}
-	memcpy(*kept, fork, len);
-	*kept_len = len;
-}
-
-bool xls_files_fork_same(const uint8_t *kept, uint32_t kept_len, const uint8_t *fork,
-			 uint32_t len)
-{
-	return kept && kept_len == len && memcmp(kept, fork, len) == 0;
-}
 
 static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 		       const struct xls_ritem *ri)

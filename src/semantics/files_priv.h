@@ -67,8 +67,7 @@ void xls_fevent_name(struct xls_files *f, struct xls_file_event *e, const uint8_
 void xls_files_flush(struct xls_files *f);
 /* A block-sized scratch buffer, NULL when out of memory. */
 uint8_t *xls_files_scratch(struct xls_files *f, uint32_t bytes);
-
-/* files.c: the copy of a shortform fork an inode's next item is compared with */
+/* The copy of a shortform fork an inode's next item is compared with. */
 void xls_files_keep_fork(struct xls_files *f, uint8_t **kept, uint32_t *kept_len,
 			 const uint8_t *fork, uint32_t len);
 /* Whether a fork logged again is byte for byte the copy kept: no events then. */

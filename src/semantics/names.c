@@ -18,7 +18,7 @@ void xls_names_release(struct xls_names *m)
 {
 	xls_hashmap_free(&m->idx);
 	xls_hashmap_free(&m->tried);
-	free(m->names);
+	xls_vec_free(m->names);
 	xls_pool_free(&m->pool);
 	memset(m, 0, sizeof(*m));
 }
@@ -41,15 +41,9 @@ void xls_names_learn(struct xls_names *m, uint64_t ino, uint64_t parent,
 			m->full = true;
 			return;
 		}
-		if (m->n == m->cap) {
-			uint32_t cap = m->cap ? m->cap * 2 : 1024;
-			struct xls_name *p = realloc(m->names, sizeof(*p) * cap);
-
-			if (!p)
-				return;
-			m->names = p;
-			m->cap = cap;
-		}
+		/* grown by moving pages (base/bigmem.h): it reaches tens of MiB */
+		if (!xls_vec_grow((void **)&m->names, m->n, &m->cap, sizeof(*m->names)))
+			return;
 		if (xls_hashmap_put(&m->idx, ino, 0, m->n))
 			return;
 		e = &m->names[m->n++];

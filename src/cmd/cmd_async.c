@@ -24,6 +24,13 @@
 
 #define ASYNC_BATCHES		4u
 #define ASYNC_BATCH_BYTES	(256u << 10)
+/*
+ * A sleeping writer is woken once half the batches wait for it, not for
+ * each: a wake-up is a system call on each side (futex), tens of
+ * microseconds on a virtual machine, and files hands over ~800 batches
+ * for real1g.
+ */
+#define ASYNC_WAKE_WRITER	(ASYNC_BATCHES / 2)
 #define ASYNC_ALIGN		8u
 
 /* Each record in a batch: this header, the element, its extra bytes. */
@@ -118,15 +125,16 @@ struct xls_async *xls_async_new(size_t elem, bool threaded, const struct xls_asy
 	return a;
 }
 
-/* Hand the batch being filled to the writer. */
-static void hand_over(struct xls_async *a)
+/* Hand the batch being filled to the writer; @now: wake it whatever waits. */
+static void hand_over(struct xls_async *a, bool now)
 {
-	if (!a->filling)
-		return;
 	pthread_mutex_lock(&a->lock);
-	a->handed++;
-	a->filling = false;
-	pthread_cond_signal(&a->writer_cv);
+	if (a->filling) {
+		a->handed++;
+		a->filling = false;
+	}
+	if (now || a->handed - a->written >= ASYNC_WAKE_WRITER)
+		pthread_cond_signal(&a->writer_cv);
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -159,7 +167,7 @@ void *xls_async_begin(struct xls_async *a, uint32_t extra, uint8_t **bytes)
 	} else {
 		slot = (uint32_t)(a->handed % ASYNC_BATCHES);
 		if (a->filling && a->used[slot] + size > ASYNC_BATCH_BYTES)
-			hand_over(a);
+			hand_over(a, false);
 		fill_slot(a);
 		slot = (uint32_t)(a->handed % ASYNC_BATCHES);
 	}
@@ -187,7 +195,7 @@ void xls_async_drain(struct xls_async *a)
 {
 	if (!a || !a->threaded)
 		return;
-	hand_over(a);
+	hand_over(a, true);
 	pthread_mutex_lock(&a->lock);
 	while (a->written != a->handed)
 		pthread_cond_wait(&a->filler_cv, &a->lock);

@@ -93,8 +93,11 @@ static int on_event(void *ctx, const struct xls_file_event *e)
 		return -ENOMEM;
 	q->e = *e;
 	q->path_len = path_len;
-	memcpy(bytes, e->name, e->name_len);
-	memcpy(bytes + e->name_len, e->new_name, e->new_name_len);
+	/* an event without a name has NULL there: memcpy must not see it */
+	if (e->name_len)
+		memcpy(bytes, e->name, e->name_len);
+	if (e->new_name_len)
+		memcpy(bytes + e->name_len, e->new_name, e->new_name_len);
 	memcpy(bytes + e->name_len + e->new_name_len, fc->path, path_len);
 	xls_async_end(fc->writer);
 	return 0;

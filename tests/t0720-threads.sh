@@ -1,9 +1,10 @@
 #!/bin/sh
 # The read-ahead thread (--threads 2, the default with two CPUs or more),
-# and the thread files formats its events on, must change nothing but speed: every command gives the same output and
-# exit status as with --threads 1, on the kernel journals, on every
-# synthesized scenario (torn, wrapped, corrupt) and on mutated logs; and a
-# reader that stops early (a closed pipe) ends the threads without hanging.
+# and the thread files formats its events on, must change nothing but
+# speed: every command gives the same output and exit status as with
+# --threads 1, on the kernel journals, on every synthesized scenario
+# (torn, wrapped, corrupt) and on mutated logs; and a reader that stops
+# early (a closed pipe) ends the threads without hanging.
 # files with a small --blocks-mem puts a finding among its events: it must
 # come out where it does with one thread.
 . "$(dirname "$0")/lib/test-lib.sh"

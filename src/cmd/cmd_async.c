@@ -35,8 +35,7 @@
 
 /* Each record in a batch: this header, the element, its extra bytes. */
 struct rec_head {
-	uint32_t	size;		/* of the whole record, aligned */
-	uint32_t	extra;
+	uint64_t	size;		/* of the whole record, aligned */
 };
 
 struct xls_async {
@@ -53,8 +52,6 @@ struct xls_async {
 	uint64_t		written;	/* batches the writer has finished */
 	bool			stop;
 	bool			filling;	/* slot handed % ASYNC_BATCHES is ours */
-	/* the record begun by xls_async_begin() */
-	uint32_t		pending;
 };
 
 static uint32_t rec_size(const struct xls_async *a, uint32_t extra)
@@ -70,8 +67,8 @@ static void write_batch(struct xls_async *a, const uint8_t *p, uint32_t used)
 		const struct rec_head *h = (const struct rec_head *)(p + off);
 		const uint8_t *elem = p + off + sizeof(*h);
 
-		a->sink.write(a->sink.ctx, elem, elem + a->elem, h->extra);
-		off += h->size;
+		a->sink.write(a->sink.ctx, elem, elem + a->elem);
+		off += (uint32_t)h->size;
 	}
 }
 
@@ -120,8 +117,18 @@ struct xls_async *xls_async_new(size_t elem, bool threaded, const struct xls_asy
 	pthread_cond_init(&a->writer_cv, NULL);
 	pthread_cond_init(&a->filler_cv, NULL);
 	a->threaded = pthread_create(&a->thread, NULL, writer, a) == 0;
-	if (a->threaded)
+	if (a->threaded) {
 		pthread_setname_np(a->thread, "xls-writer");
+		return a;
+	}
+	/* no thread: written inline, from the first batch alone */
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->writer_cv);
+	pthread_cond_destroy(&a->filler_cv);
+	for (uint32_t i = 1; i < ASYNC_BATCHES; i++) {
+		free(a->buf[i]);
+		a->buf[i] = NULL;
+	}
 	return a;
 }
 
@@ -138,53 +145,48 @@ static void hand_over(struct xls_async *a, bool now)
 	pthread_mutex_unlock(&a->lock);
 }
 
-/* The batch to fill: the next slot, once the writer is done with it. */
-static uint8_t *fill_slot(struct xls_async *a)
+/* The slot being filled (0 without a thread): the batch the records go to. */
+static uint32_t filling_slot(const struct xls_async *a)
 {
-	uint32_t slot = (uint32_t)(a->handed % ASYNC_BATCHES);
+	return a->threaded ? (uint32_t)(a->handed % ASYNC_BATCHES) : 0;
+}
 
-	if (!a->filling) {
-		pthread_mutex_lock(&a->lock);
-		while (a->handed - a->written >= ASYNC_BATCHES)
-			pthread_cond_wait(&a->filler_cv, &a->lock);
-		pthread_mutex_unlock(&a->lock);
-		a->used[slot] = 0;
-		a->filling = true;
-	}
-	return a->buf[slot];
+/* Start filling the next slot, once the writer is done with it. */
+static void take_slot(struct xls_async *a)
+{
+	pthread_mutex_lock(&a->lock);
+	while (a->handed - a->written >= ASYNC_BATCHES)
+		pthread_cond_wait(&a->filler_cv, &a->lock);
+	pthread_mutex_unlock(&a->lock);
+	a->used[filling_slot(a)] = 0;
+	a->filling = true;
 }
 
 void *xls_async_begin(struct xls_async *a, uint32_t extra, uint8_t **bytes)
 {
-	uint32_t size = rec_size(a, extra), slot;
+	uint32_t size = rec_size(a, extra);
 	uint8_t *p;
 
 	if (size > ASYNC_BATCH_BYTES)
 		return NULL;
-	if (!a->threaded) {
-		slot = 0;
-		a->used[0] = 0;
-	} else {
-		slot = (uint32_t)(a->handed % ASYNC_BATCHES);
-		if (a->filling && a->used[slot] + size > ASYNC_BATCH_BYTES)
+	if (a->threaded) {
+		if (a->filling && a->used[filling_slot(a)] + size > ASYNC_BATCH_BYTES)
 			hand_over(a, false);
-		fill_slot(a);
-		slot = (uint32_t)(a->handed % ASYNC_BATCHES);
+		if (!a->filling)
+			take_slot(a);
 	}
-	p = a->buf[slot] + a->used[slot];
+	p = a->buf[filling_slot(a)] + a->used[filling_slot(a)];
 	((struct rec_head *)p)->size = size;
-	((struct rec_head *)p)->extra = extra;
-	a->pending = size;
 	*bytes = p + sizeof(struct rec_head) + a->elem;
 	return p + sizeof(struct rec_head);
 }
 
 void xls_async_end(struct xls_async *a)
 {
-	uint32_t slot = a->threaded ? (uint32_t)(a->handed % ASYNC_BATCHES) : 0;
+	uint32_t slot = filling_slot(a);
+	const struct rec_head *h = (const struct rec_head *)(a->buf[slot] + a->used[slot]);
 
-	a->used[slot] += a->pending;
-	a->pending = 0;
+	a->used[slot] += (uint32_t)h->size;
 	if (!a->threaded) {
 		write_batch(a, a->buf[0], a->used[0]);
 		a->used[0] = 0;

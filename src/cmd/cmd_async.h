@@ -12,8 +12,8 @@
 
 struct xls_async_sink {
 	void	*ctx;
-	/* One record, on the writer thread: the element, its @extra bytes. */
-	void	(*write)(void *ctx, const void *elem, const uint8_t *bytes, uint32_t extra);
+	/* One record, on the writer thread: the element, the bytes after it. */
+	void	(*write)(void *ctx, const void *elem, const uint8_t *bytes);
 };
 
 struct xls_async;

@@ -51,14 +51,13 @@ static bool under(const char *path, const char *prefix)
 }
 
 /* On the writer thread (or the caller's, with --threads=1). */
-static void write_event(void *ctx, const void *elem, const uint8_t *bytes, uint32_t extra)
+static void write_event(void *ctx, const void *elem, const uint8_t *bytes)
 {
 	struct files_ctx *fc = ctx;
 	const struct queued_event *q = elem;
 	struct xls_cmd *c = fc->c;
 	struct xls_file_event e = q->e;
 
-	(void)extra;
 	e.name = bytes;
 	e.new_name = bytes + e.name_len;
 	xls_fields_reset(&fc->fs);

@@ -240,22 +240,21 @@ uint8_t *xls_files_scratch(struct xls_files *f, uint32_t bytes)
 void xls_files_keep_fork(struct xls_files *f, uint8_t **kept, uint32_t *kept_len,
 			 const uint8_t *fork, uint32_t len)
 {
-	if (fork && (!*kept || *kept_len != len)) {
-		uint8_t *p = realloc(*kept, len ? len : 1);
+	uint8_t *p = *kept;
 
+	if (fork && (!p || *kept_len != len)) {
+		p = realloc(*kept, len ? len : 1);
 		if (!p)
 			f->nomem = true;
-		else
-			*kept = p;
-		fork = p ? fork : NULL;
 	}
-	if (!fork) {
+	if (!fork || !p) {
 		free(*kept);
 		*kept = NULL;
 		*kept_len = 0;
 		return;
 	}
-	memcpy(*kept, fork, len);
+	memcpy(p, fork, len);
+	*kept = p;
 	*kept_len = len;
 }
 

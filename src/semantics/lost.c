@@ -155,8 +155,8 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 		/* a chunk reused after its last cancel: the inode lives again */
 		if (v)
 			*v = (*v & ~TOUCH_FREED) | TOUCH_INODE;
-		else if (xls_hashmap_put(&l->touched, ri->ino, 0, TOUCH_INODE))
-			l->nomem = true;
+		else
+			touch(l, ri->ino, TOUCH_INODE);
 	}
 	if (ri->buf && (is_dir_data(ri->buf->blft) || ri->buf->blft == XFS_BLFT_ATTR_LEAF_BUF) &&
 	    ri->buf->head) {

@@ -150,14 +150,12 @@ bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz, 
 	if (depth == XLS_NAMES_MAX_DEPTH) {
 		m->loops++;
 		n = (size_t)snprintf(buf, bufsz, "?0x%llx (a loop)", (unsigned long long)ino);
-		if (len)
-			*len = n < bufsz ? n : bufsz - 1;
-		return false;
-	}
-	if (!reached)
+		depth = 0;	/* no names after it */
+	} else if (!reached) {
 		n = (size_t)snprintf(buf, bufsz, "?0x%llx", (unsigned long long)at);
-	else if (!depth)
+	} else if (!depth) {
 		n = (size_t)snprintf(buf, bufsz, "/");
+	}
 	/* one path for each of a million events: copied, not printed */
 	for (uint32_t i = depth; i-- > 0;) {
 		const struct xls_name *e = &m->names[chain[i]];

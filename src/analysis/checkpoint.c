@@ -429,6 +429,8 @@ static void apply_buf(struct xls_ckpt_tracker *tr, const struct pend_buf *b,
 	ci->cost.run_offset_calls = b->run_offset_calls;
 	ci->cost.plain_steps = b->plain_steps;
 	ci->cost.slow_items = b->slow;
+	ci->shadow = (struct xls_shadow_count){ 0 };
+	ci->ino = 0;
 	xls_shadow_item(tr->shadow, b->blkno, b->len_bb, b->blf_flags & XFS_BLF_CANCEL,
 			b->nbytes, b->niovecs, b->dirty_chunks, &ci->shadow);
 	for (uint32_t i = 0; i < b->h.nparts; i++, pl++) {
@@ -443,8 +445,8 @@ static void apply_inode(struct xls_ckpt_tracker *tr, const struct pend_inode *in
 {
 	const uint64_t *hash = (const uint64_t *)(in + 1);
 
-	ci->type = XFS_LI_INODE;
-	ci->ino = in->ino;
+	*ci = (struct xls_committed_item){ .type = XFS_LI_INODE, .ino = in->ino,
+					   .cookie = ci->cookie };
 	for (unsigned int p = 0; p < 3; p++) {
 		uint32_t n = (in->len[p] + XLS_RELOG_CHUNK - 1) / XLS_RELOG_CHUNK;
 		uint32_t last = in->len[p] - (n ? n - 1 : 0) * XLS_RELOG_CHUNK;
@@ -500,7 +502,12 @@ static void apply(struct xls_ckpt_tracker *tr, struct open_ckpt *oc, struct xls_
 			prefetch(tr, (const struct pend_head *)(oc->arena + ahead));
 			ahead += ((const struct pend_head *)(oc->arena + ahead))->size;
 		}
-		memset(&ci, 0, sizeof(ci));
+		/*
+		 * Not memset(): gcc makes that a rep stos, dearer than the few
+		 * stores apply_buf() and apply_inode() make (10 ms of stats on real1g).
+		 */
+		ci.split = (struct xls_relog_split){ 0 };
+		ci.unknown = 0;
 		ci.cookie = h->cookie;
 		/* the split is added where the table computes it */
 		if (h->kind == PEND_BUF) {

@@ -5,7 +5,9 @@
 # with its log replaced) for what kernel-written ones rarely hold -- a
 # block cancelled and reused, once and twice; block LSNs newer, older and
 # equal; a foreign UUID; recovery order; intents; the failures the kernel
-# stops on -- checked against the decisions recovery makes.
+# stops on; a shortform directory whose entries run past its di_size --
+# checked against the decisions recovery makes (and files' reading of the
+# directory).
 #
 # Part 2, as root with loop devices (skipped otherwise; make check on CI
 # does not need it): each journal, hand-made or bundled, is recovered by
@@ -167,6 +169,31 @@ sub inode_cluster {
 	pwrite_at($daddr * 512, $c);
 }
 
+# A shortform directory entry: namelen, offset, name, ftype, 4-byte inode.
+sub sf_entry { my ($name, $off, $ino, $ftype) = @_; return pack('Cn', length $name, $off) . $name . pack('CN', $ftype, $ino); }
+
+# An inode item of the root directory (inode 128 at daddr 128, the first of
+# its 32-inode cluster): its core as the disk has it, in the log's byte
+# order, with di_size $size, and $fork as its data fork.
+sub root_item {
+	my ($fork, $size) = @_;
+	my $d = pread_at(128 * 512, 176);
+	my $core = '';
+	# xfs_dinode's fields as (offset, bytes); the rest is copied as it is
+	for my $f ([0, 2], [2, 2], [4, 1], [5, 1], [6, 2], [8, 4], [12, 4], [16, 4], [20, 2],
+		   [22, 2], [24, 8], [32, 8], [40, 8], [48, 8], [56, 8], [64, 8], [72, 4], [76, 4],
+		   [80, 2], [82, 1], [83, 1], [84, 4], [88, 2], [90, 2], [92, 4], [96, 4], [100, 4],
+		   [104, 8], [112, 8], [120, 8], [128, 4], [132, 12], [144, 8], [152, 8], [160, 16]) {
+		my $v = substr($d, $f->[0], $f->[1]);
+		$v = reverse $v if $f->[1] <= 8 && $f->[0] != 132;
+		$core .= $v;
+	}
+	substr($core, 56, 8) = le64($size);
+	my $ilf = le16(0x123b) . le16(3) . le32(0x3) . le16(0) . le16(length $fork) . le32(0) .
+		  le64(128) . ("\0" x 16) . le64(128) . le32(32) . le32(0);
+	return [$ilf, $core, $fork . ("\0" x (-length($fork) % 4))];
+}
+
 my $D = 0xE0000;	# free space in AG 3 of the bundled 512 MiB images
 my %blk = (reuse => $D, twice => $D + 8, newer => $D + 16, older => $D + 24,
 	   equal => $D + 32, foreign => $D + 40, fresh => $D + 48, ibuf => $D + 64,
@@ -239,6 +266,17 @@ if ($scenario eq 'cancel') {
 	inode_cluster($blk{ibuf});
 	trans('t1', [buf(blkno => $blk{ibuf}, len => 32, flags => 0x1, blft => 8,
 			 chunks => { 8 => chunk("\0") })]);
+} elsif ($scenario =~ /^sf(dir|bad)$/) {
+	# the root directory (inode 128, shortform, "d" -> 131) logged with
+	# e1 and e2 added but a di_size that holds only d and e1; sfdir logs
+	# it twice so, then with the di_size that holds all three
+	my $fork = pack('CCN', 3, 0, 128) . sf_entry('d', 0x60, 131, 2) .
+		   sf_entry('e1', 0x70, 132, 1) . sf_entry('e2', 0x80, 133, 1);
+	trans('t1', [root_item($fork, 25)]);
+	if ($scenario eq 'sfdir') {
+		trans('t2', [root_item($fork, 25)]);
+		trans('t3', [root_item($fork, length($fork))]);
+	}
 } else {
 	die "unknown scenario $scenario\n";
 }
@@ -319,7 +357,7 @@ decisions() {
 D=0xe0000	# where synth.pl logs: free space in AG 3 of the bundled images
 daddr() { printf '0x%x' $((D + $1)); }
 
-for sc in cancel lsn badcrc ahead foreign order intents badunlinked wborder; do
+for sc in cancel lsn badcrc ahead foreign order intents badunlinked wborder sfdir sfbad; do
 	test_expect_success "synthesize the $sc journal" "synth $sc $sc"
 done
 
@@ -433,6 +471,22 @@ test_expect_success 'badinobuf: an inode item on a cluster of no inodes fails it
 	grep -q "\"fail_lsn\":\"1/2\",\"fail_why\":\"inode cluster buffer 0x80 (16384 bytes) fails its read verifier for inode 0x83" out &&
 	"$XLS" recover --json "$(image dir4k)" >img.json &&
 	! grep -q bad_inode_buf img.json
+'
+
+test_expect_success 'sfdir: files reads a shortform directory to di_size, and says once it is malformed' '
+	test_expect_code 1 "$XLS" files --json sfdir.img >out &&
+	grep "\"kind\":\"finding\"" out >found &&
+	test "$(wc -l <found)" -eq 1 &&
+	grep -q "\"finding\":\"files_malformed\",\"lsn\":\"2/2\".*inode 0x80 .*(sf_count)" found &&
+	test_expect_code 1 "$XLS" files sfbad.img >text &&
+	grep -q "^finding: LSN 2/2 files_malformed: the shortform directory of inode 0x80 " text &&
+	sed -n "s/.*\"lsn\":\"\([0-9/]*\)\".*\"event\":\"dirent_add\".*\"name\":\"\([a-z0-9]*\)\".*/\1 \2/p" \
+		out >got &&
+	printf "%s\n" "2/2 e1" "2/6 e2" >want &&
+	test_cmp want got &&
+	"$XLS" lost --json sfdir.img >out &&
+	grep -c "\"kind\":\"lost_dirent\".*\"op\":\"add\"" out >n &&
+	echo 2 >want && test_cmp want n
 '
 
 # ---- part 2: the kernel -------------------------------------------------
@@ -553,7 +607,7 @@ writes_as_kernel() {
 }
 
 if $can_mount; then
-	for sc in cancel lsn badcrc ahead foreign order badunlinked wborder badinobuf; do
+	for sc in cancel lsn badcrc ahead foreign order badunlinked wborder badinobuf sfdir; do
 		test_expect_success "kernel: $sc journal recovered as recover says" \
 			"kernel $sc $sc.img"
 	done
@@ -563,6 +617,17 @@ if $can_mount; then
 	done
 	test_expect_success 'kernel: extlog recovered buffer by buffer as history --replay' '
 		kernel extlog $(image extlog) $(image extlog-log)
+	'
+	# the kernel recovers it, then reads the first di_size bytes of the
+	# root's fork (xfs_iformat_local) and refuses them, as files says
+	test_expect_success 'kernel: sfbad recovered, its root directory refused' '
+		"$XLS" recover --json sfbad.img >kernel.json &&
+		grep -q "\"recovery_fails\":false" kernel.json &&
+		cp --sparse=always sfbad.img copy.img &&
+		! kernel_recover copy.img &&
+		grep -q "Failed to read root inode 0x80" kmsg.out &&
+		grep -q "Metadata corruption detected at xfs_dir2_sf_verify.*inode 0x80 data fork" kmsg.out &&
+		grep -q "First 25 bytes of corrupted metadata buffer" kmsg.out
 	'
 	test_expect_success 'kernel: dirfrag fails to recover as recover says' '
 		kernel dirfrag $(image dirfrag)

@@ -157,6 +157,15 @@ test_expect_success 'files --blocks-mem: past the bound, a files_bound finding a
 	test_expect_code 1 "$XLS" files --json --blocks-mem=64K $(image dir64k) >dir64k.files64k &&
 	grep -q "\"finding\":\"files_bound\",.*more than 65536 bytes of directory and attr blocks: [1-9][0-9]* later items" dir64k.files64k
 '
+test_expect_success 'files: dirfrag, each extent logged as a block of its own is malformed, once' '
+	test_expect_code 1 "$XLS" files --json $(image dirfrag) >dirfrag.files &&
+	sed -n "s/.*\"finding\":\"files_malformed\".*directory block at daddr \(0x[0-9a-f]*\) .*(\([a-z_|]*\)).*/\1 \2/p" \
+		dirfrag.files >found &&
+	test "$(grep -c "\"kind\":\"finding\"" dirfrag.files)" -eq "$(wc -l <found)" &&
+	test "$(wc -l <found)" -gt 16 &&
+	test "$(cut -d" " -f1 found | sort -u | wc -l)" -eq "$(wc -l <found)" &&
+	! grep -v " bad_magic$\| past_end$" found
+'
 test_expect_success '--blocks-mem: below 64k, not a size, or on another command: usage' '
 	test_expect_code 2 "$XLS" lost --blocks-mem=32k $(image dir4k) &&
 	test_expect_code 2 "$XLS" files --blocks-mem=lots $(image dir4k) &&

@@ -68,6 +68,7 @@ void xls_files_free(struct xls_files *f)
 	xls_dirent_set_free(&f->after);
 	xls_hashmap_free(&f->adds);
 	xls_hashmap_free(&f->created);
+	xls_hashmap_free(&f->malformed);
 	free(f->blk);
 	free(f);
 }
@@ -292,7 +293,9 @@ static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 	if (s->sf)
 		xls_dir_sf_walk(g, s->sf, s->sf_len, &parent, xls_dirent_set_add, &f->before);
 	if (local && in->dfork)
-		xls_dir_sf_walk(g, in->dfork, used, &parent, xls_dirent_set_add, &f->after);
+		xls_files_malformed(f, XLS_FILES_SF_DIR, ino,
+				    xls_dir_sf_walk(g, in->dfork, used, &parent,
+						    xls_dirent_set_add, &f->after));
 	if (s->known && (s->sf || local))
 		xls_files_diff_entries(f, ino);
 	xls_files_keep_fork(f, &s->sf, &s->sf_len, local ? in->dfork : NULL, used);

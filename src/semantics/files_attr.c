@@ -96,7 +96,8 @@ void xls_files_take_attr_buf(struct xls_files *f, const struct xls_rtrans *rt,
 		xls_attr_leaf_walk(blk, bytes, xls_xattr_set_add, &f->abefore);
 	xls_overlay_take(&f->view, rt, ri);
 	if (known && xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, NULL) == 0) {
-		xls_attr_leaf_walk(blk, bytes, xls_xattr_set_add, &f->aafter);
+		xls_files_malformed(f, XLS_FILES_ATTR_LEAF, (uint64_t)rb->blkno,
+				    xls_attr_leaf_walk(blk, bytes, xls_xattr_set_add, &f->aafter));
 		if (xls_owner_from_header(g, rb->blkno, rb->len, blk, bytes, &o) && o.has_ino)
 			xls_files_diff_attrs(f, o.ino);
 	}
@@ -121,7 +122,9 @@ void xls_files_asf_events(struct xls_files *f, uint64_t ino, struct ino_state *s
 	if (s->asf)
 		xls_attr_sf_walk(s->asf, s->asf_len, xls_xattr_set_add, &f->abefore);
 	if (local && in->afork)
-		xls_attr_sf_walk(in->afork, in->afork_len, xls_xattr_set_add, &f->aafter);
+		xls_files_malformed(f, XLS_FILES_SF_ATTR, ino,
+				    xls_attr_sf_walk(in->afork, in->afork_len, xls_xattr_set_add,
+						     &f->aafter));
 	if (s->known)
 		xls_files_diff_attrs(f, ino);
 	xls_files_keep_fork(f, &s->asf, &s->asf_len, local ? in->afork : NULL, in->afork_len);

@@ -195,7 +195,8 @@ void xls_files_take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
 	/* the overlay's copy changes here: blk is read again */
 	xls_overlay_take(&f->view, rt, ri);
 	if (nchanged && (blk = view_block(f, rb, scratch, bytes, NULL))) {
-		xls_dir_block_walk(g, blk, bytes, collect_logged, &after);
+		xls_files_malformed(f, XLS_FILES_DIR_BLOCK, (uint64_t)rb->blkno,
+				    xls_dir_block_walk(g, blk, bytes, collect_logged, &after));
 		xls_owner_from_header(g, rb->blkno, rb->len, blk, bytes, &o);
 		xls_files_diff_entries(f, o.has_ino ? o.ino : 0);
 	} else if (!known && (blk = view_block(f, rb, scratch, bytes, NULL))) {

@@ -263,3 +263,52 @@ bool xls_files_fork_same(const uint8_t *kept, uint32_t kept_len, const uint8_t *
 {
 	return kept && kept_len == len && memcmp(kept, fork, len) == 0;
 }
+
+static const char *const struct_names[] = {
+	[XLS_FILES_SF_DIR] = "the shortform directory of inode",
+	[XLS_FILES_DIR_BLOCK] = "directory block at daddr",
+	[XLS_FILES_SF_ATTR] = "the shortform attr fork of inode",
+	[XLS_FILES_ATTR_LEAF] = "attr leaf block at daddr",
+};
+
+/*
+ * A directory or attr structure the log leaves malformed: the kernel's
+ * verifiers would refuse it, and its entries are read only up to the
+ * problem.  Said once for each problem of each one: a block logged again
+ * and again (dirfrag's 64 KiB blocks logged an extent at a time) would
+ * otherwise say it at every item.
+ */
+void xls_files_malformed(struct xls_files *f, enum xls_files_struct what, uint64_t id,
+			 uint32_t problems)
+{
+	const struct xls_trans *t = f->rt ? f->rt->t : NULL;
+	uint32_t *seen = problems ? xls_hashmap_find(&f->malformed, id, what) : NULL;
+	struct xls_finding fd;
+	char names[128];
+	int rc;
+
+	if (!problems || (seen && !(problems & ~*seen)))
+		return;
+	if (seen)
+		*seen |= problems;
+	else if (xls_hashmap_put(&f->malformed, id, what, problems))
+		f->nomem = true;
+	if (!f->sink->report || f->rc)
+		return;
+	memset(&fd, 0, sizeof(fd));
+	fd.kind = "files_malformed";
+	fd.offset = -1;
+	if (t) {
+		fd.lsn = t->lsn;
+		fd.rec_blk = (uint32_t)t->lsn;
+		fd.has_tid = true;
+		fd.tid = t->tid;
+	}
+	xls_dir_problems_str(problems, names, sizeof(names));
+	snprintf(fd.msg, sizeof(fd.msg), "%s 0x%llx as the log leaves it is malformed (%s): "
+		 "only what comes before the problem is read", struct_names[what],
+		 (unsigned long long)id, names);
+	rc = xls_report_finding(f->sink->report, &fd);
+	if (rc)
+		f->rc = rc;
+}

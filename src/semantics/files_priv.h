@@ -54,6 +54,8 @@ struct xls_files {
 	/* adds (or attr sets) of the transaction by inode, to pair with removes */
 	struct xls_hashmap		adds;
 	struct xls_hashmap		created;	/* inodes it creates */
+	/* (id, enum xls_files_struct) -> the XLS_DIRP_* problems reported */
+	struct xls_hashmap		malformed;
 	bool				replayed;	/* the item at hand */
 	int				rc;
 	bool				nomem;
@@ -73,6 +75,16 @@ void xls_files_keep_fork(struct xls_files *f, uint8_t **kept, uint32_t *kept_len
 /* Whether a fork logged again is byte for byte the copy kept: no events then. */
 bool xls_files_fork_same(const uint8_t *kept, uint32_t kept_len, const uint8_t *fork,
 			 uint32_t len);
+/* What xls_files_malformed() is told of; its id is an inode or a daddr. */
+enum xls_files_struct {
+	XLS_FILES_SF_DIR,		/* a shortform directory: inode */
+	XLS_FILES_DIR_BLOCK,		/* daddr */
+	XLS_FILES_SF_ATTR,		/* inode */
+	XLS_FILES_ATTR_LEAF,		/* daddr */
+};
+/* A finding, the first time @id has each of @problems (XLS_DIRP_*), 0: none. */
+void xls_files_malformed(struct xls_files *f, enum xls_files_struct what, uint64_t id,
+			 uint32_t problems);
 
 /* files_dir.c */
 bool xls_files_is_dir_data(unsigned int blft);

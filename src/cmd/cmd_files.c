@@ -89,7 +89,7 @@ static int on_event(void *ctx, const struct xls_file_event *e)
 	path_len = len ? (uint32_t)len + 1 : 0;
 	q = xls_async_begin(fc->writer, e->name_len + e->new_name_len + path_len, &bytes);
 	if (!q)
-		return -ENOMEM;
+		return -E2BIG;	/* cannot be: 510 bytes of names and a 4 KiB path */
 	q->e = *e;
 	q->path_len = path_len;
 	/* an event without a name has NULL there: memcpy must not see it */
@@ -145,8 +145,9 @@ int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
 	if (!fc->writer)
 		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	rc = fc->f ? xls_files_run(fc->f, &c.log, &c.ht, &sink, err) : -1;
-	if (rc == -ENOMEM)
-		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (rc == -E2BIG)
+		rc = xls_error_set(err, XLS_EXIT_INTERNAL,
+				   "an event of '%s' is larger than the writer's batch", c.src.path);
 	xls_async_free(fc->writer);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_files_free(fc->f);

@@ -94,11 +94,9 @@ static void cancel_dir_buf(struct xls_files *f, const struct xls_ritem *ri)
 	struct xls_owner o;
 	bool seen;
 
-	blk = malloc(bytes);
-	if (!blk) {
-		f->nomem = true;
+	blk = xls_files_scratch(f, bytes);
+	if (!blk)
 		return;
-	}
 	xls_dirent_set_reset(&f->before);
 	xls_dirent_set_reset(&f->after);
 	if (xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, &seen) == 0 && seen &&
@@ -115,7 +113,6 @@ static void cancel_dir_buf(struct xls_files *f, const struct xls_ritem *ri)
 			xls_files_diff_attrs(f, o.ino);
 		xls_overlay_forget(&f->view, rb->blkno);
 	}
-	free(blk);
 }
 
 

@@ -76,14 +76,12 @@ void xls_files_take_attr_buf(struct xls_files *f, const struct xls_rtrans *rt,
 	const struct xls_rbuf *rb = ri->buf;
 	const struct xls_geometry *g = &f->src->geo;
 	uint32_t bytes = rb->len * BBSIZE;
-	uint8_t *blk = malloc(bytes);
+	uint8_t *blk = xls_files_scratch(f, bytes);
 	struct xls_owner o;
 	bool seen, known;
 
-	if (!blk) {
-		f->nomem = true;
+	if (!blk)
 		return;
-	}
 	xls_files_attrs_reset(f);
 	known = xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, &seen) == 0;
 	if (known && !seen && g->crc && bytes >= offsetof(struct xfs_da3_blkinfo, lsn) + 8 &&
@@ -101,7 +99,6 @@ void xls_files_take_attr_buf(struct xls_files *f, const struct xls_rtrans *rt,
 		if (xls_owner_from_header(g, rb->blkno, rb->len, blk, bytes, &o) && o.has_ino)
 			xls_files_diff_attrs(f, o.ino);
 	}
-	free(blk);
 }
 
 /* A shortform attr fork as logged: attrs set and removed. */

@@ -98,6 +98,33 @@ if [ -x "$SEEDGEN" ]; then
 		cat err
 		test "$rc" -le 1 && grep -q "^records  *1$" out
 	'
+	# Hostile names (xls-seedgen's names_seeds): each damaged shortform
+	# fork, directory block and attr leaf is one files_malformed finding
+	# naming its problem, the parent loop of 0x80 and 0x81 ends a path,
+	# and no command crashes or hangs on them.
+	test_expect_success 'hostile names: files names each malformed structure once' '
+		test -f synth/x-names-r3+3-plain-crc0.log &&
+		test_expect_code 1 "$XLS" files --json synth/x-names-r3+3-plain-crc0.log -f >out &&
+		test "$(grep -c "\"finding\":\"files_malformed\"" out)" -eq 9 &&
+		for want in "directory of inode 0x80 .*(bad_namelen)" \
+			    "directory of inode 0x81 .*(sf_count)" \
+			    "directory of inode 0x83 .*(past_end)" \
+			    "attr fork of inode 0x82 .*(sf_header)" \
+			    "attr fork of inode 0x84 .*(past_end)" \
+			    "block at daddr 0x1000 .*(past_end)" \
+			    "block at daddr 0x1008 .*(bad_free_len)" \
+			    "block at daddr 0x1010 .*(bad_tag)" \
+			    "leaf block at daddr 0x1018 .*(sf_count)"; do
+			grep -q "files_malformed.*$want" out || { echo "no finding: $want"; return 1; }
+		done &&
+		grep -q "\"ino\":\"0x88\",\"event\":\"dirent_add\",\"path\":\"?0x88 (a loop)\"" out
+	'
+	test_expect_success 'hostile names: no crash, hang or sanitizer report' '
+		for f in synth/x-names-*.log; do
+			run_one files -f "$f" && run_one files --csv -f "$f" &&
+			run_all "$f" || return 1
+		done
+	'
 else
 	test_skip 'synthetic small logs' 'needs xls-seedgen (make tests)'
 fi

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Mutation test: small valid logs cut out of the real kernel journals in
-# tests/images (by xls-seedgen, from a bare-log copy made by "copy"), then
-# mutated deterministically (tests/fuzz/mutate.pl: byte flips, truncations,
-# zeroed ranges, garbage blocks, shifted records, header and payload fields,
-# cycle stamps).  Every command must end by itself, without a signal, within
+# tests/images (by xls-seedgen, from a bare-log copy made by "copy") and
+# its synthetic ones (xls-seedgen -S), then mutated deterministically
+# (tests/fuzz/mutate.pl: byte flips, truncations, zeroed ranges, garbage
+# blocks, shifted records, header and payload fields, cycle stamps).  Every command must end by itself, without a signal, within
 # 20 seconds (a timeout is a hang, and a failure), and without a sanitizer
 # report.
 #
@@ -37,7 +37,9 @@ if ! [ -x "$SEEDGEN" ] || ! command -v perl >/dev/null 2>&1 ||
 fi
 
 # Slices of every bundled journal; each image is copied out with "copy"
-# and the 64 MiB copy cut into small logs, then removed.
+# and the 64 MiB copy cut into small logs, then removed.  With them, the
+# synthetic logs of xls-seedgen -S: items of every type, and hostile
+# directories and attr forks for files.
 test_expect_success 'setup: small logs cut from the kernel journals' '
 	mkdir -p bases &&
 	for xz in "$IMAGES"/*.img.xz; do
@@ -53,6 +55,7 @@ test_expect_success 'setup: small logs cut from the kernel journals' '
 		"$SEEDGEN" -f "$name.log" bases "$name" >/dev/null || return 1
 		rm -f "$name.log"
 	done &&
+	"$SEEDGEN" -S bases synth >/dev/null &&
 	ls bases >bases.list &&
 	test -s bases.list
 '

@@ -32,7 +32,13 @@
  * CUI/CUD, BUI/BUD, ATTRI/ATTRD, XMI/XMD, ICREATE, dquot, quotaoff, iunlink,
  * the realtime variants, a buffer, an unknown type), in little-endian and
  * big-endian payload order, and a region continued across records.  Real
- * journals of the test images hold only some of these types.
+ * journals of the test images hold only some of these types.  With them
+ * come the hostile names seeds (NAME-names-*): shortform directories and
+ * attr forks with a name of length 0, entries past the fork and counts
+ * past it, directory data blocks with a name past the block, a free entry
+ * of length 0 and a bad tag, an attr leaf claiming 65535 entries, and two
+ * directories that are each other's parent -- what files must report as
+ * malformed and stop reading at, never crash or loop on.
  *
  * -n MAX limits the number of seeds written.  Output names are stable for a
  * given input, so reruns overwrite rather than accumulate.
@@ -46,9 +52,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "base/ondisk.h"
 #include "base/crc32c.h"
+#include <xfs/xfs_da_format.h>
 #include "log/log.h"
 #include "source/source.h"
 
@@ -392,6 +400,19 @@ static uint8_t *fmt(uint8_t *buf, size_t len, uint16_t type, uint16_t size)
 	return buf;
 }
 
+/* The start op and transaction header of @tid, which holds @nitems items. */
+static void trans_begin(struct obuf *b, uint32_t tid, uint32_t nitems)
+{
+	uint8_t th[16];
+
+	op(b, tid, XLOG_START_TRANS, NULL, 0);
+	st32(th, XFS_TRANS_HEADER_MAGIC);
+	st32(th + 4, 42);
+	st32(th + 8, tid);
+	st32(th + 12, nitems);
+	op(b, tid, 0, th, sizeof(th));
+}
+
 /* One transaction with an item of every type, as ops of @tid. */
 static void synth_trans(struct obuf *b, uint32_t tid)
 {
@@ -403,14 +424,9 @@ static void synth_trans(struct obuf *b, uint32_t tid)
 		XFS_LI_RUD, XFS_LI_CUD, XFS_LI_BUD, XFS_LI_ATTRD, XFS_LI_XMD,
 		XFS_LI_RUD_RT, XFS_LI_CUD_RT,
 	};
-	uint8_t r[512], th[16];
+	uint8_t r[512];
 
-	op(b, tid, XLOG_START_TRANS, NULL, 0);
-	st32(th, XFS_TRANS_HEADER_MAGIC);
-	st32(th + 4, 42);
-	st32(th + 8, tid);
-	st32(th + 12, 40);
-	op(b, tid, 0, th, sizeof(th));
+	trans_begin(b, tid, 40);
 
 	for (size_t i = 0; i < sizeof(efi_types) / sizeof(efi_types[0]); i++) {
 		/* 64-bit extents: 16-byte header + 16 per extent */
@@ -551,6 +567,300 @@ static void synth_rec(struct obuf *b)
 	b->nops = 0;
 }
 
+/*
+ * Hostile names (-S): shortform directories and attr forks, directory data
+ * blocks and an attr leaf that files must read only up to their first
+ * problem, and a loop in the parent chain.  The blocks are logged whole
+ * first, then with the damage, since files checks a block only where an
+ * item changes what the log's view already holds.  A bare log has no
+ * superblock, so entries carry no file type byte.
+ */
+#define NAMES_DIR_DADDR		0x1000u	/* three 4 KiB directory blocks */
+#define NAMES_ATTR_DADDR	0x1018u	/* one 4 KiB attr leaf */
+#define NAMES_BLOCK		4096u
+#define LDI(f)			offsetof(struct xfs_log_dinode, f)
+#define ILF(f)			offsetof(struct xfs_inode_log_format, f)
+
+struct names_inode {
+	uint64_t	ino;
+	uint16_t	mode;
+	const uint8_t	*dfork;		/* shortform directory, or NULL */
+	uint32_t	dlen;
+	const uint8_t	*afork;		/* shortform attr fork, or NULL */
+	uint32_t	alen;
+};
+
+/* An inode item: format, a v3 core, then the local forks it has. */
+static void names_inode_item(struct obuf *b, uint32_t tid, const struct names_inode *in)
+{
+	uint8_t f[sizeof(struct xfs_inode_log_format)], d[sizeof(struct xfs_log_dinode)];
+	uint32_t fields = XFS_ILOG_CORE | (in->dfork ? XFS_ILOG_DDATA : 0) |
+			  (in->afork ? XFS_ILOG_ADATA : 0);
+
+	fmt(f, sizeof(f), XFS_LI_INODE, (uint16_t)(2 + !!in->dfork + !!in->afork));
+	st32(f + ILF(ilf_fields), fields);
+	st16(f + ILF(ilf_asize), (uint16_t)((in->alen + 3) & ~3u));
+	st16(f + ILF(ilf_dsize), (uint16_t)((in->dlen + 3) & ~3u));
+	st64(f + ILF(ilf_ino), in->ino);
+	st64(f + ILF(ilf_blkno), 0x40);
+	st32(f + ILF(ilf_len), 32);
+	st32(f + ILF(ilf_boffset), (uint32_t)(in->ino & 31) * 512);
+	op(b, tid, 0, f, sizeof(f));
+	memset(d, 0, sizeof(d));
+	st16(d + LDI(di_magic), XFS_DINODE_MAGIC);
+	st16(d + LDI(di_mode), in->mode);
+	d[LDI(di_version)] = 3;
+	d[LDI(di_format)] = in->dfork ? XFS_DINODE_FMT_LOCAL : XFS_DINODE_FMT_EXTENTS;
+	st32(d + LDI(di_nlink), 2);
+	st64(d + LDI(di_size), in->dlen);
+	d[LDI(di_forkoff)] = in->afork ? 24 : 0;
+	d[LDI(di_aformat)] = in->afork ? XFS_DINODE_FMT_LOCAL : XFS_DINODE_FMT_EXTENTS;
+	st32(d + LDI(di_gen), 7);
+	st32(d + LDI(di_next_unlinked), NULLAGINO);
+	st64(d + LDI(di_ino), in->ino);
+	op(b, tid, 0, d, sizeof(d));
+	/* the kernel logs a local fork rounded up to 4 bytes */
+	if (in->dfork)
+		op(b, tid, 0, in->dfork, (in->dlen + 3) & ~3u);
+	if (in->afork)
+		op(b, tid, 0, in->afork, (in->alen + 3) & ~3u);
+}
+
+/* A shortform directory header: @count entries, 4-byte inode numbers. */
+static uint32_t sf_dir_hdr(uint8_t *p, uint8_t count, uint32_t parent)
+{
+	p[0] = count;
+	p[1] = 0;
+	put_be32(p + 2, parent);
+	return 6;
+}
+
+/* A shortform entry claiming @namelen bytes of name, holding @name's. */
+static uint32_t sf_dir_entry(uint8_t *p, uint8_t namelen, const char *name, uint16_t offset,
+			     uint32_t ino)
+{
+	uint32_t n = (uint32_t)strlen(name);
+
+	p[0] = namelen;
+	p[1] = (uint8_t)(offset >> 8);
+	p[2] = (uint8_t)offset;
+	memcpy(p + 3, name, n);
+	put_be32(p + 3 + n, ino);
+	return 3 + n + 4;
+}
+
+/* A shortform attr fork of @count entries whose header says @totsize. */
+static uint32_t sf_attr(uint8_t *p, uint16_t totsize, uint8_t count, uint8_t namelen,
+			uint8_t valuelen, const char *nameval)
+{
+	uint32_t n = (uint32_t)strlen(nameval);
+
+	p[0] = (uint8_t)(totsize >> 8);
+	p[1] = (uint8_t)totsize;
+	p[2] = count;
+	p[3] = 0;
+	p[4] = namelen;
+	p[5] = valuelen;
+	p[6] = 0;
+	memcpy(p + 7, nameval, n);
+	return 7 + n;
+}
+
+/*
+ * The inodes: 0x80 holds "a" (0x82) and "b" (0x81), then an entry with no
+ * name; 0x81 holds "loop" (0x80), so 0x80 and 0x81 are each other's
+ * parent, and claims four entries; 0x83's only name runs past its fork;
+ * 0x82's attr fork claims more than it holds, 0x84's value runs past it.
+ */
+static void names_inodes(struct obuf *b, uint32_t tid)
+{
+	uint8_t d80[64], d81[64], d83[64], a82[32], a84[32];
+	uint32_t n80, n81, n83, l82, l84;
+
+	n80 = sf_dir_hdr(d80, 3, 0x81);
+	n80 += sf_dir_entry(d80 + n80, 1, "a", 0x60, 0x82);
+	n80 += sf_dir_entry(d80 + n80, 1, "b", 0x70, 0x81);
+	n80 += sf_dir_entry(d80 + n80, 0, "", 0x80, 0x85);
+	n81 = sf_dir_hdr(d81, 4, 0x80);
+	n81 += sf_dir_entry(d81 + n81, 4, "loop", 0x60, 0x80);
+	n83 = sf_dir_hdr(d83, 1, 0x80);
+	n83 += sf_dir_entry(d83 + n83, 200, "long", 0x60, 0x86);
+	l82 = sf_attr(a82, 64, 1, 4, 1, "user1");
+	l84 = sf_attr(a84, 14, 2, 4, 60, "userval");
+	trans_begin(b, tid, 5);
+	names_inode_item(b, tid, &(struct names_inode){ 0x80, S_IFDIR | 0755, d80, n80, NULL, 0 });
+	names_inode_item(b, tid, &(struct names_inode){ 0x81, S_IFDIR | 0755, d81, n81, NULL, 0 });
+	names_inode_item(b, tid, &(struct names_inode){ 0x83, S_IFDIR | 0755, d83, n83, NULL, 0 });
+	names_inode_item(b, tid, &(struct names_inode){ 0x82, S_IFREG | 0644, NULL, 0, a82, l82 });
+	names_inode_item(b, tid, &(struct names_inode){ 0x84, S_IFREG | 0644, NULL, 0, a84, l84 });
+	op(b, tid, XLOG_COMMIT_TRANS, NULL, 0);
+}
+
+/*
+ * 0x80 and 0x81 again, whole now, each with an entry added for the other
+ * ("b2" and "loop2") and 0x81 with "new" (0x88): the path of 0x88 runs
+ * into the loop.
+ */
+static void names_relog(struct obuf *b, uint32_t tid)
+{
+	uint8_t d80[64], d81[64];
+	uint32_t n80 = sf_dir_hdr(d80, 3, 0x81), n81 = sf_dir_hdr(d81, 3, 0x80);
+
+	n80 += sf_dir_entry(d80 + n80, 1, "a", 0x60, 0x82);
+	n80 += sf_dir_entry(d80 + n80, 1, "b", 0x70, 0x81);
+	n80 += sf_dir_entry(d80 + n80, 2, "b2", 0x80, 0x81);
+	n81 += sf_dir_entry(d81 + n81, 4, "loop", 0x60, 0x80);
+	n81 += sf_dir_entry(d81 + n81, 5, "loop2", 0x70, 0x80);
+	n81 += sf_dir_entry(d81 + n81, 3, "new", 0x80, 0x88);
+	trans_begin(b, tid, 2);
+	names_inode_item(b, tid, &(struct names_inode){ 0x80, S_IFDIR | 0755, d80, n80, NULL, 0 });
+	names_inode_item(b, tid, &(struct names_inode){ 0x81, S_IFDIR | 0755, d81, n81, NULL, 0 });
+	op(b, tid, XLOG_COMMIT_TRANS, NULL, 0);
+}
+
+/* A buffer item logging the 128-byte chunks of @blk that @map has set. */
+static void names_buf_item(struct obuf *b, uint32_t tid, uint64_t daddr, unsigned int blft,
+			   const uint8_t *blk, uint32_t map)
+{
+	uint8_t f[28];
+	/* a region per run of set bits: the bits whose lower neighbour is clear */
+	uint16_t nregs = (uint16_t)(1 + __builtin_popcount(map & ~(map << 1)));
+
+	fmt(f, sizeof(f), XFS_LI_BUF, nregs);
+	st16(f + 4, (uint16_t)(blft << XFS_BLFT_SHIFT));
+	st16(f + 6, NAMES_BLOCK / BB);
+	st64(f + 8, daddr);
+	st32(f + 16, 1);
+	st32(f + 20, map);
+	op(b, tid, 0, f, sizeof(f));
+	for (uint32_t i = 0; i < 32;) {
+		uint32_t j = i;
+
+		if (!(map & (1u << i))) {
+			i++;
+			continue;
+		}
+		while (j < 32 && (map & (1u << j)))
+			j++;
+		op(b, tid, 0, blk + i * XFS_BLF_CHUNK, (j - i) * XFS_BLF_CHUNK);
+		i = j;
+	}
+}
+
+/* A data entry at @off of @blk; its size. */
+static uint32_t data_entry(uint8_t *blk, uint32_t off, uint64_t ino, const char *name)
+{
+	uint32_t n = (uint32_t)strlen(name), size = (8 + 1 + n + 2 + 7) & ~7u;
+
+	put_be64(blk + off, ino);
+	blk[off + 8] = (uint8_t)n;
+	memcpy(blk + off + 9, name, n);
+	blk[off + size - 2] = (uint8_t)(off >> 8);
+	blk[off + size - 1] = (uint8_t)off;
+	return size;
+}
+
+/* A free entry of @size bytes at @off. */
+static void data_free(uint8_t *blk, uint32_t off, uint32_t size)
+{
+	blk[off] = blk[off + 1] = 0xff;
+	blk[off + 2] = (uint8_t)(size >> 8);
+	blk[off + 3] = (uint8_t)size;
+	blk[off + size - 2] = (uint8_t)(off >> 8);
+	blk[off + size - 1] = (uint8_t)off;
+}
+
+/* A v5 directory data block of directory 0x80: ".", "..", "f1", free space. */
+static void dir_block(uint8_t *blk, uint64_t daddr)
+{
+	uint32_t off = sizeof(struct xfs_dir3_data_hdr);
+
+	memset(blk, 0, NAMES_BLOCK);
+	put_be32(blk, XFS_DIR3_DATA_MAGIC);
+	put_be64(blk + offsetof(struct xfs_dir3_blk_hdr, blkno), daddr);
+	put_be64(blk + offsetof(struct xfs_dir3_blk_hdr, owner), 0x80);
+	off += data_entry(blk, off, 0x80, ".");
+	off += data_entry(blk, off, 0x81, "..");
+	off += data_entry(blk, off, 0x90 + daddr, "f1");
+	data_free(blk, off, NAMES_BLOCK - off);
+}
+
+/* A v5 attr leaf of inode 0x82 with one local value. */
+static void attr_leaf(uint8_t *blk, uint16_t count)
+{
+	const uint32_t hdr = sizeof(struct xfs_attr3_leaf_hdr), name = NAMES_BLOCK - 16;
+
+	memset(blk, 0, NAMES_BLOCK);
+	blk[offsetof(struct xfs_da_blkinfo, magic)] = XFS_ATTR3_LEAF_MAGIC >> 8;
+	blk[offsetof(struct xfs_da_blkinfo, magic) + 1] = XFS_ATTR3_LEAF_MAGIC & 0xff;
+	put_be64(blk + offsetof(struct xfs_da3_blkinfo, owner), 0x82);
+	blk[offsetof(struct xfs_attr3_leaf_hdr, count)] = (uint8_t)(count >> 8);
+	blk[offsetof(struct xfs_attr3_leaf_hdr, count) + 1] = (uint8_t)count;
+	put_be32(blk + hdr, 0x1234);			/* hashval */
+	blk[hdr + 4] = (uint8_t)(name >> 8);		/* nameidx */
+	blk[hdr + 5] = (uint8_t)name;
+	blk[hdr + 6] = XFS_ATTR_LOCAL;
+	blk[name + 1] = 3;				/* valuelen */
+	blk[name + 2] = 4;				/* namelen */
+	memcpy(blk + name + 3, "leafval", 7);
+}
+
+/*
+ * Directory blocks and the leaf, whole (@damaged false) or with a name
+ * running past the block, a free entry of length 0, a tag that is not its
+ * entry's offset, and a leaf claiming 65535 entries.
+ */
+static void names_blocks(struct obuf *b, uint32_t tid, bool damaged)
+{
+	uint8_t blk[NAMES_BLOCK];
+
+	trans_begin(b, tid, 4);
+	for (uint32_t i = 0; i < 3; i++) {
+		uint64_t daddr = NAMES_DIR_DADDR + 8 * i;
+		uint32_t map = 0xffffffffu;
+
+		dir_block(blk, daddr);
+		if (damaged && i == 0) {
+			data_free(blk, 112, NAMES_BLOCK - 24 - 112);
+			data_entry(blk, NAMES_BLOCK - 24, 0x99, "tail");
+			blk[NAMES_BLOCK - 24 + 8] = 40;
+			map = 1u | 1u << 31;
+		} else if (damaged && i == 1) {
+			blk[112 + 2] = blk[112 + 3] = 0;
+			map = 1;
+		} else if (damaged) {
+			blk[80 + 16 - 1] ^= 0x08;	/* ".." is at 80 */
+			map = 1;
+		}
+		names_buf_item(b, tid, daddr, XFS_BLFT_DIR_DATA_BUF, blk, map);
+	}
+	attr_leaf(blk, damaged ? 0xffff : 1);
+	names_buf_item(b, tid, NAMES_ATTR_DADDR, XFS_BLFT_ATTR_LEAF_BUF, blk,
+		       damaged ? 1 : 0xffffffffu);
+	op(b, tid, XLOG_COMMIT_TRANS, NULL, 0);
+}
+
+/* The hostile names seeds: inodes, the blocks whole, then damaged. */
+static void names_seeds(const char *dir, const char *name)
+{
+	struct obuf b = { 0 };
+	char nm[256];
+
+	synth_be = false;
+	names_inodes(&b, 0x5eed0010);
+	synth_rec(&b);
+	names_blocks(&b, 0x5eed0011, false);
+	synth_rec(&b);
+	names_blocks(&b, 0x5eed0012, true);
+	names_relog(&b, 0x5eed0013);
+	synth_rec(&b);
+	free(b.p);
+	snprintf(nm, sizeof(nm), "%s-names", name);
+	seed(dir, nm, nrecs - 3, 3, false, true);
+	seed(dir, nm, nrecs - 3, 3, true, true);
+	seed(dir, nm, nrecs - 3, 1, false, true);
+}
+
 static void synth(const char *dir, const char *name)
 {
 	struct obuf b = { 0 };
@@ -592,6 +902,7 @@ static void synth(const char *dir, const char *name)
 	seed(dir, nm, 1, 1, false, true);
 	/* a small log whose only record crosses the physical end */
 	seed(dir, nm, 0, 1, true, false);
+	names_seeds(dir, name);
 }
 
 static void usage(void) __attribute__((noreturn));

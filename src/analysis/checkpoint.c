@@ -445,8 +445,15 @@ static void apply_inode(struct xls_ckpt_tracker *tr, const struct pend_inode *in
 {
 	const uint64_t *hash = (const uint64_t *)(in + 1);
 
-	*ci = (struct xls_committed_item){ .type = XFS_LI_INODE, .ino = in->ino,
-					   .cookie = ci->cookie };
+	/* field by field, as in apply(): a compound literal is a rep stos */
+	ci->type = XFS_LI_INODE;
+	ci->ino = in->ino;
+	ci->blkno = 0;
+	ci->len_bb = ci->blft = ci->blf_flags = 0;
+	ci->parsed = false;
+	ci->buf_bytes = ci->dirty_bytes = ci->log_cost = 0;
+	ci->cost = (struct xls_cost){ 0 };
+	ci->shadow = (struct xls_shadow_count){ 0 };
 	for (unsigned int p = 0; p < 3; p++) {
 		uint32_t n = (in->len[p] + XLS_RELOG_CHUNK - 1) / XLS_RELOG_CHUNK;
 		uint32_t last = in->len[p] - (n ? n - 1 : 0) * XLS_RELOG_CHUNK;

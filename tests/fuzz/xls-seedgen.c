@@ -337,6 +337,8 @@ struct obuf {
 
 static void ob_put(struct obuf *b, const void *p, size_t n)
 {
+	if (!n)
+		return;		/* an op without payload passes NULL */
 	if (b->len + n > b->cap) {
 		b->cap = (b->len + n) * 2;
 		b->p = realloc(b->p, b->cap);
@@ -358,8 +360,7 @@ static void op(struct obuf *b, uint32_t tid, uint8_t flags, const void *p,
 	h[8] = XFS_TRANSACTION;
 	h[9] = flags;
 	ob_put(b, h, sizeof(h));
-	if (len)
-		ob_put(b, p, len);
+	ob_put(b, p, len);
 	b->nops++;
 }
 

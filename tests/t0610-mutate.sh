@@ -3,9 +3,9 @@
 # tests/images (by xls-seedgen, from a bare-log copy made by "copy") and
 # its synthetic ones (xls-seedgen -S), then mutated deterministically
 # (tests/fuzz/mutate.pl: byte flips, truncations, zeroed ranges, garbage
-# blocks, shifted records, header and payload fields, cycle stamps).  Every command must end by itself, without a signal, within
-# 20 seconds (a timeout is a hang, and a failure), and without a sanitizer
-# report.
+# blocks, shifted records, header and payload fields, cycle stamps).
+# Every command must end by itself, without a signal, within 20 seconds (a
+# timeout is a hang, and a failure), and without a sanitizer report.
 #
 #   XLS_MUTATIONS=N      how many mutations (default 200)
 #   XLS_MUTATE_SEED=S    generator seed (default 1; the run is reproducible)

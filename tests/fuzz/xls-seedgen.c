@@ -99,6 +99,11 @@ static void *xmalloc(size_t n)
 	return p;
 }
 
+static void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v;
+}
+
 static void put_be32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16);
@@ -643,8 +648,7 @@ static uint32_t sf_dir_entry(uint8_t *p, uint8_t namelen, const char *name, uint
 	uint32_t n = (uint32_t)strlen(name);
 
 	p[0] = namelen;
-	p[1] = (uint8_t)(offset >> 8);
-	p[2] = (uint8_t)offset;
+	put_be16(p + 1, offset);
 	memcpy(p + 3, name, n);
 	put_be32(p + 3 + n, ino);
 	return 3 + n + 4;
@@ -656,8 +660,7 @@ static uint32_t sf_attr(uint8_t *p, uint16_t totsize, uint8_t count, uint8_t nam
 {
 	uint32_t n = (uint32_t)strlen(nameval);
 
-	p[0] = (uint8_t)(totsize >> 8);
-	p[1] = (uint8_t)totsize;
+	put_be16(p, totsize);
 	p[2] = count;
 	p[3] = 0;
 	p[4] = namelen;
@@ -675,7 +678,9 @@ static uint32_t sf_attr(uint8_t *p, uint16_t totsize, uint8_t count, uint8_t nam
  */
 static void names_inodes(struct obuf *b, uint32_t tid)
 {
-	uint8_t d80[64], d81[64], d83[64], a82[32], a84[32];
+	/* zeroed: a fork is logged rounded up to 4 bytes */
+	uint8_t d80[64] = { 0 }, d81[64] = { 0 }, d83[64] = { 0 };
+	uint8_t a82[32] = { 0 }, a84[32] = { 0 };
 	uint32_t n80, n81, n83, l82, l84;
 
 	n80 = sf_dir_hdr(d80, 3, 0x81);
@@ -704,7 +709,7 @@ static void names_inodes(struct obuf *b, uint32_t tid)
  */
 static void names_relog(struct obuf *b, uint32_t tid)
 {
-	uint8_t d80[64], d81[64];
+	uint8_t d80[64] = { 0 }, d81[64] = { 0 };
 	uint32_t n80 = sf_dir_hdr(d80, 3, 0x81), n81 = sf_dir_hdr(d81, 3, 0x80);
 
 	n80 += sf_dir_entry(d80 + n80, 1, "a", 0x60, 0x82);
@@ -756,23 +761,23 @@ static uint32_t data_entry(uint8_t *blk, uint32_t off, uint64_t ino, const char 
 	put_be64(blk + off, ino);
 	blk[off + 8] = (uint8_t)n;
 	memcpy(blk + off + 9, name, n);
-	blk[off + size - 2] = (uint8_t)(off >> 8);
-	blk[off + size - 1] = (uint8_t)off;
+	put_be16(blk + off + size - 2, (uint16_t)off);
 	return size;
 }
 
 /* A free entry of @size bytes at @off. */
 static void data_free(uint8_t *blk, uint32_t off, uint32_t size)
 {
-	blk[off] = blk[off + 1] = 0xff;
-	blk[off + 2] = (uint8_t)(size >> 8);
-	blk[off + 3] = (uint8_t)size;
-	blk[off + size - 2] = (uint8_t)(off >> 8);
-	blk[off + size - 1] = (uint8_t)off;
+	put_be16(blk + off, XFS_DIR2_DATA_FREE_TAG);
+	put_be16(blk + off + 2, (uint16_t)size);
+	put_be16(blk + off + size - 2, (uint16_t)off);
 }
 
-/* A v5 directory data block of directory 0x80: ".", "..", "f1", free space. */
-static void dir_block(uint8_t *blk, uint64_t daddr)
+/*
+ * A v5 directory data block of directory 0x80: ".", "..", "f1", then free
+ * space; where the free space starts.
+ */
+static uint32_t dir_block(uint8_t *blk, uint64_t daddr)
 {
 	uint32_t off = sizeof(struct xfs_dir3_data_hdr);
 
@@ -784,6 +789,7 @@ static void dir_block(uint8_t *blk, uint64_t daddr)
 	off += data_entry(blk, off, 0x81, "..");
 	off += data_entry(blk, off, 0x90 + daddr, "f1");
 	data_free(blk, off, NAMES_BLOCK - off);
+	return off;
 }
 
 /* A v5 attr leaf of inode 0x82 with one local value. */
@@ -792,14 +798,11 @@ static void attr_leaf(uint8_t *blk, uint16_t count)
 	const uint32_t hdr = sizeof(struct xfs_attr3_leaf_hdr), name = NAMES_BLOCK - 16;
 
 	memset(blk, 0, NAMES_BLOCK);
-	blk[offsetof(struct xfs_da_blkinfo, magic)] = XFS_ATTR3_LEAF_MAGIC >> 8;
-	blk[offsetof(struct xfs_da_blkinfo, magic) + 1] = XFS_ATTR3_LEAF_MAGIC & 0xff;
+	put_be16(blk + offsetof(struct xfs_da_blkinfo, magic), XFS_ATTR3_LEAF_MAGIC);
 	put_be64(blk + offsetof(struct xfs_da3_blkinfo, owner), 0x82);
-	blk[offsetof(struct xfs_attr3_leaf_hdr, count)] = (uint8_t)(count >> 8);
-	blk[offsetof(struct xfs_attr3_leaf_hdr, count) + 1] = (uint8_t)count;
+	put_be16(blk + offsetof(struct xfs_attr3_leaf_hdr, count), count);
 	put_be32(blk + hdr, 0x1234);			/* hashval */
-	blk[hdr + 4] = (uint8_t)(name >> 8);		/* nameidx */
-	blk[hdr + 5] = (uint8_t)name;
+	put_be16(blk + hdr + 4, (uint16_t)name);	/* nameidx */
 	blk[hdr + 6] = XFS_ATTR_LOCAL;
 	blk[name + 1] = 3;				/* valuelen */
 	blk[name + 2] = 4;				/* namelen */
@@ -814,23 +817,24 @@ static void attr_leaf(uint8_t *blk, uint16_t count)
 static void names_blocks(struct obuf *b, uint32_t tid, bool damaged)
 {
 	uint8_t blk[NAMES_BLOCK];
+	const uint32_t tail = NAMES_BLOCK - 24, dotdot = sizeof(struct xfs_dir3_data_hdr) + 16;
 
 	trans_begin(b, tid, 4);
 	for (uint32_t i = 0; i < 3; i++) {
-		uint64_t daddr = NAMES_DIR_DADDR + 8 * i;
-		uint32_t map = 0xffffffffu;
+		uint64_t daddr = NAMES_DIR_DADDR + i * (NAMES_BLOCK / BB);
+		uint32_t map = 0xffffffffu, free_at = dir_block(blk, daddr);
 
-		dir_block(blk, daddr);
 		if (damaged && i == 0) {
-			data_free(blk, 112, NAMES_BLOCK - 24 - 112);
-			data_entry(blk, NAMES_BLOCK - 24, 0x99, "tail");
-			blk[NAMES_BLOCK - 24 + 8] = 40;
+			/* the free space ends before "tail", whose length says 40 */
+			data_free(blk, free_at, tail - free_at);
+			data_entry(blk, tail, 0x99, "tail");
+			blk[tail + 8] = 40;
 			map = 1u | 1u << 31;
 		} else if (damaged && i == 1) {
-			blk[112 + 2] = blk[112 + 3] = 0;
+			put_be16(blk + free_at + 2, 0);
 			map = 1;
 		} else if (damaged) {
-			blk[80 + 16 - 1] ^= 0x08;	/* ".." is at 80 */
+			blk[dotdot + 16 - 1] ^= 0x08;	/* the tag of ".." */
 			map = 1;
 		}
 		names_buf_item(b, tid, daddr, XFS_BLFT_DIR_DATA_BUF, blk, map);

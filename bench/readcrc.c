@@ -70,19 +70,21 @@ static int read_range(int fd, const char *path, uint8_t *buf, uint64_t off, uint
 
 int main(int argc, char **argv)
 {
-	uint64_t off[2] = { 0, 0 }, len[2] = { 0, 0 };
+	uint64_t off[2], len[2];
 	uint32_t crc = ~0u;
 	uint8_t *buf;
-	int fd;
+	int fd, nranges = (argc - 2) / 2;
 
 	if (argc != 4 && argc != 6) {
 		fprintf(stderr, "usage: readcrc IMAGE OFFSET LENGTH [OFFSET2 LENGTH2]\n");
 		return 2;
 	}
-	for (int i = 0; 2 + 2 * i + 1 < argc; i++) {
-		if (parse_u64(argv[2 + 2 * i], &off[i]) || parse_u64(argv[3 + 2 * i], &len[i])) {
+	for (int i = 0; i < nranges; i++) {
+		char **arg = &argv[2 + 2 * i];
+
+		if (parse_u64(arg[0], &off[i]) || parse_u64(arg[1], &len[i])) {
 			fprintf(stderr, "readcrc: not a byte offset and length: %s %s\n",
-				argv[2 + 2 * i], argv[3 + 2 * i]);
+				arg[0], arg[1]);
 			return 2;
 		}
 	}
@@ -98,8 +100,8 @@ int main(int argc, char **argv)
 	}
 	/* touched before the reads, as dd's buffer is by its first read */
 	memset(buf, 0, BUF_BYTES);
-	for (int i = 0; i < 2; i++) {
-		if (len[i] && read_range(fd, argv[1], buf, off[i], len[i], &crc)) {
+	for (int i = 0; i < nranges; i++) {
+		if (read_range(fd, argv[1], buf, off[i], len[i], &crc)) {
 			free(buf);
 			return 1;
 		}

@@ -218,25 +218,17 @@ static void copy_fork(const uint8_t *fork, uint32_t len, uint32_t kind_flags,
 	memcpy(dst, fork, len < room ? len : room);
 }
 
-int xls_recover_apply_inode(const struct xls_geometry *g, const struct xls_ritem *ri,
-			    uint64_t lsn, uint8_t *buf, uint32_t len, bool no_crc,
-			    const char **why)
+int xls_recover_apply_dinode(const struct xls_geometry *g, const struct xls_rinode *in,
+			     uint64_t lsn, uint8_t *dip, const char **why)
 {
-	const struct xls_rinode *in = ri->inode;
 	const struct xls_log_dinode *ld;
 	uint32_t isize = g->inode_size, core, lit, forkoff, dsize, asize;
-	uint8_t *dip;
 
 	*why = NULL;
 	if (!in || !isize || !in->has_core) {
 		*why = "inode item regions not kept";
 		return -1;
 	}
-	if ((uint64_t)ri->ino_boffset + isize > len) {
-		*why = "ilf_boffset past the buffer";
-		return -1;
-	}
-	dip = buf + ri->ino_boffset;
 	if (xls_be16(dip) != XFS_DINODE_MAGIC) {
 		*why = "Bad inode magic number: recovery fails";
 		return -1;
@@ -262,6 +254,26 @@ int xls_recover_apply_inode(const struct xls_geometry *g, const struct xls_ritem
 	if (in->fields & XFS_ILOG_AFORK)
 		copy_fork(in->afork, in->afork_len, in->fields & XFS_ILOG_AFORK, g->crc,
 			  dip + core + dsize, asize);
+	return 0;
+}
+
+int xls_recover_apply_inode(const struct xls_geometry *g, const struct xls_ritem *ri,
+			    uint64_t lsn, uint8_t *buf, uint32_t len, bool no_crc,
+			    const char **why)
+{
+	uint32_t isize = g->inode_size;
+
+	*why = NULL;
+	if (!ri->inode || !isize || !ri->inode->has_core) {
+		*why = "inode item regions not kept";
+		return -1;
+	}
+	if ((uint64_t)ri->ino_boffset + isize > len) {
+		*why = "ilf_boffset past the buffer";
+		return -1;
+	}
+	if (xls_recover_apply_dinode(g, ri->inode, lsn, buf + ri->ino_boffset, why))
+		return -1;
 	if (g->crc && !no_crc)
 		xls_recover_inode_crc(buf, len, isize, ri->ino_boffset / isize);
 	return 0;

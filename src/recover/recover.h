@@ -340,6 +340,13 @@ int xls_recover_apply_inode(const struct xls_geometry *g, const struct xls_ritem
 			    uint64_t lsn, uint8_t *buf, uint32_t len, bool no_crc,
 			    const char **why);
 
+/*
+ * The same for one inode: what inode item @in logs, written into the
+ * inode_size bytes at @dip (which must hold an inode), without its CRC.
+ */
+int xls_recover_apply_dinode(const struct xls_geometry *g, const struct xls_rinode *in,
+			     uint64_t lsn, uint8_t *dip, const char **why);
+
 /* Length of an inode cluster buffer in 512-byte blocks, 0 if unknown. */
 uint32_t xls_recover_cluster_bb(const struct xls_geometry *g);
 

@@ -98,6 +98,12 @@ int xls_fsview_read_inode(const struct xls_fsview *v, uint64_t ino, uint8_t *din
 
 	if (daddr < 0)
 		return -EINVAL;
+	if (v->inode && (p = v->inode(v->inode_ctx, ino))) {
+		memcpy(dino, p, isize);
+		if (written)
+			*written = true;
+		return 0;
+	}
 	/* one look-up of the overlay: what recovery wrote, else the disk */
 	p = v->ovl ? xls_overlay_peek(v->ovl, daddr, boff, isize, written) : NULL;
 	if (p) {
@@ -305,6 +311,13 @@ struct dir_walk {
 	 * kept for the walk: a walk descends to every leaf in turn.
 	 */
 	uint8_t			*bmbt[XLS_FSVIEW_MAX_DEPTH + 1];
+	/* a walk of the mapping only: each written extent, no block read */
+	void			(*on_extent)(struct dir_walk *w, uint64_t off, uint64_t fsb,
+					     uint64_t count);
+	/* xls_fsview_dir_block_daddrs(): the block wanted and its pieces */
+	int64_t			want_daddr;
+	uint64_t		want_off;	/* its file block, UINT64_MAX: not found */
+	int64_t			*daddrs;
 };
 
 static int skip_dots(void *ctx, const struct xls_dirent *e)
@@ -344,10 +357,6 @@ static void take_extent(struct dir_walk *w, uint64_t off, uint64_t fsb, uint64_t
 	const struct xls_geometry *g = w->g;
 	uint64_t leaf = w->limit;
 
-	if (++w->extents > XLS_FSVIEW_MAX_EXTENTS) {
-		w->problems |= XLS_FSVIEW_TOO_BIG;
-		return;
-	}
 	if (off >= leaf)
 		return;
 	if (count > leaf - off)
@@ -368,7 +377,10 @@ static void take_extent(struct dir_walk *w, uint64_t off, uint64_t fsb, uint64_t
 			w->problems |= XLS_FSVIEW_TOO_BIG;
 			return;
 		}
-		if (daddr < 0 || view_read(w->v, daddr, 0, w->blk + (in << g->block_log),
+		if (w->v->skip_held && daddr >= 0 &&
+		    xls_overlay_peek(w->v->ovl, daddr, 0, (uint32_t)(n << g->block_log), NULL)) {
+			w->cur = UINT64_MAX;	/* never whole: not walked */
+		} else if (daddr < 0 || view_read(w->v, daddr, 0, w->blk + (in << g->block_log),
 					   (uint32_t)(n << g->block_log), NULL)) {
 			w->problems |= XLS_FSVIEW_UNREADABLE;
 			w->cur = UINT64_MAX;
@@ -392,7 +404,15 @@ static void take_rec(struct dir_walk *w, const uint8_t *rec)
 	uint64_t count = l1 & ((1ull << 21) - 1);
 
 	/* an unwritten extent holds no entries */
-	if (!(l0 >> 63))
+	if (l0 >> 63)
+		return;
+	if (++w->extents > XLS_FSVIEW_MAX_EXTENTS) {
+		w->problems |= XLS_FSVIEW_TOO_BIG;
+		return;
+	}
+	if (w->on_extent)
+		w->on_extent(w, off, fsb, count);
+	else
 		take_extent(w, off, fsb, count);
 }
 
@@ -520,6 +540,81 @@ uint32_t xls_fsview_attrs(const struct xls_fsview *v, uint64_t ino, xls_xattr_fn
 	w.blk = blk;
 	walk_fork(&w, c.aformat, fork, flen, c.anextents);
 	return w.problems;
+}
+
+/* The extent holding the daddr wanted: its file block. */
+static void find_daddr(struct dir_walk *w, uint64_t off, uint64_t fsb, uint64_t count)
+{
+	int64_t first = xls_fsb_to_daddr(w->g, fsb);
+	uint64_t bb;
+
+	if (first < 0 || w->want_daddr < first || w->want_off != UINT64_MAX ||
+	    w->g->block_log < 9)
+		return;
+	bb = (uint64_t)1 << (w->g->block_log - 9);
+	if ((uint64_t)(w->want_daddr - first) < count * bb &&
+	    (uint64_t)(w->want_daddr - first) % bb == 0)
+		w->want_off = off + (uint64_t)(w->want_daddr - first) / bb;
+}
+
+/* The daddrs of the file blocks of the block from want_off on. */
+static void fill_daddrs(struct dir_walk *w, uint64_t off, uint64_t fsb, uint64_t count)
+{
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t fb = off + i;
+
+		if (fb >= w->want_off && fb < w->want_off + w->blkfsbs)
+			w->daddrs[fb - w->want_off] = xls_fsb_to_daddr(w->g, fsb + i);
+		if (fb >= w->want_off + w->blkfsbs)
+			break;
+	}
+}
+
+/* The data fork of inode @ino, and its core: NULL when it has none readable. */
+static const uint8_t *dir_fork(const struct xls_fsview *v, uint64_t ino, uint8_t *dino,
+			       struct xls_inode_core *c, uint32_t *flen)
+{
+	const struct xls_geometry *g = &v->src->geo;
+
+	if (!g->inode_size || g->inode_size > 2048 || xls_fsview_read_inode(v, ino, dino, NULL))
+		return NULL;
+	xls_fsview_core(g, dino, c);
+	if (xls_inode_core_free(c) || !S_ISDIR(c->mode))
+		return NULL;
+	return xls_fsview_data_fork(g, dino, flen);
+}
+
+int xls_fsview_dir_block_daddrs(const struct xls_fsview *v, uint64_t ino, int64_t daddr,
+				int64_t *daddrs, uint32_t max)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	struct dir_walk w = { .v = v, .g = g, .cur = UINT64_MAX, .on_extent = find_daddr,
+			      .want_daddr = daddr, .want_off = UINT64_MAX, .daddrs = daddrs };
+	struct xls_inode_core c;
+	uint8_t dino[2048];
+	const uint8_t *fork;
+	uint32_t flen;
+
+	fork = dir_fork(v, ino, dino, &c, &flen);
+	if (!fork || !g->dir_block_size || g->dir_block_size < g->blocksize ||
+	    (c.format != XFS_DINODE_FMT_EXTENTS && c.format != XFS_DINODE_FMT_BTREE))
+		return -1;
+	w.blkfsbs = g->dir_block_size >> g->block_log;
+	if (w.blkfsbs > max)
+		return -1;
+	walk_fork(&w, c.format, fork, flen, c.nextents);
+	if (w.want_off == UINT64_MAX || w.problems)
+		return -1;
+	w.want_off -= w.want_off % w.blkfsbs;
+	for (uint32_t i = 0; i < w.blkfsbs; i++)
+		daddrs[i] = -1;
+	w.on_extent = fill_daddrs;
+	w.extents = 0;
+	walk_fork(&w, c.format, fork, flen, c.nextents);
+	for (uint32_t i = 0; i < w.blkfsbs; i++)
+		if (daddrs[i] < 0)
+			return -1;
+	return (int)w.blkfsbs;
 }
 
 uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *parent,

@@ -45,6 +45,18 @@ struct xls_fsview {
 	 */
 	struct xls_hashmap		*cache;
 	struct xls_fsview_clusters	*clusters;	/* NULL: none kept */
+	/*
+	 * Inodes a source newer than the view holds (files: the directories
+	 * as the log has left them so far): the inode's bytes, or NULL to
+	 * read it from the view.  NULL: none.
+	 */
+	const uint8_t			*(*inode)(void *ctx, uint64_t ino);
+	void				*inode_ctx;
+	/*
+	 * Directory walks skip the blocks the overlay holds: only what it
+	 * never took, as on the disk (files' last look at the directories).
+	 */
+	bool				skip_held;
 };
 
 /* An empty cluster cache; xls_fsview_clusters_release() frees its buffer. */
@@ -101,6 +113,15 @@ const uint8_t *xls_fsview_data_fork(const struct xls_geometry *g, const uint8_t 
 #define XLS_FSVIEW_UNREADABLE	(1u << 18)
 uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *parent,
 			xls_dirent_fn fn, void *ctx);
+
+/*
+ * The filesystem blocks the directory block of directory @ino holding
+ * daddr @daddr (one of its blocks) is made of, in file order: their daddrs
+ * into @daddrs (room for @max).  Their number, -1 when the mapping does
+ * not say (not a directory, daddr not mapped, a hole inside the block).
+ */
+int xls_fsview_dir_block_daddrs(const struct xls_fsview *v, uint64_t ino, int64_t daddr,
+				int64_t *daddrs, uint32_t max);
 
 /* The attr fork of inode @dino, or NULL when it has none. */
 const uint8_t *xls_fsview_attr_fork(const struct xls_geometry *g, const uint8_t *dino,

@@ -23,19 +23,28 @@ void xls_names_release(struct xls_names *m)
 	memset(m, 0, sizeof(*m));
 }
 
-void xls_names_learn(struct xls_names *m, uint64_t ino, uint64_t parent,
-		     const uint8_t *name, uint32_t len)
+static bool named(const struct xls_names *m, uint32_t i)
+{
+	return i != UINT32_MAX && m->names[i].parent && m->names[i].len;
+}
+
+static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint8_t *name,
+		  uint32_t len, enum xls_name_level level)
 {
 	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0);
 	struct xls_name *e;
 	uint32_t off;
 
-	if (len > 255)
+	if (len > 255 || !len || !parent || parent == ino)
 		return;
 	if (idx) {
 		e = &m->names[*idx];
-		if (e->parent == parent && e->len == len && !memcmp(m->pool.p + e->name, name, len))
+		if (level != XLS_NAME_CHANGED && named(m, *idx) && e->level >= level)
 			return;
+		if (e->parent == parent && e->len == len && !memcmp(m->pool.p + e->name, name, len)) {
+			e->level = (uint8_t)level;
+			return;
+		}
 	} else {
 		if (m->n == XLS_NAMES_MAX) {
 			m->full = true;
@@ -55,34 +64,58 @@ void xls_names_learn(struct xls_names *m, uint64_t ino, uint64_t parent,
 	e->parent = parent;
 	e->name = off;
 	e->len = (uint8_t)len;
+	e->level = (uint8_t)level;
 }
 
-void xls_names_forget(struct xls_names *m, uint64_t ino, uint64_t parent)
+void xls_names_learn(struct xls_names *m, uint64_t ino, uint64_t parent,
+		     const uint8_t *name, uint32_t len)
+{
+	learn(m, ino, parent, name, len, XLS_NAME_CHANGED);
+}
+
+void xls_names_learn_weak(struct xls_names *m, uint64_t ino, uint64_t parent,
+			  const uint8_t *name, uint32_t len)
+{
+	learn(m, ino, parent, name, len, XLS_NAME_SEEN);
+}
+
+void xls_names_removed(struct xls_names *m, uint64_t ino, uint64_t parent,
+		       const uint8_t *name, uint32_t len)
+{
+	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0);
+	struct xls_name *e;
+
+	if (!idx)
+		return;
+	e = &m->names[*idx];
+	if (e->parent == parent && e->len == len && !memcmp(m->pool.p + e->name, name, len))
+		e->level = XLS_NAME_REMOVED;
+}
+
+int xls_names_learn_entry(void *ctx, const struct xls_dirent *e)
+{
+	struct xls_names_dir *d = ctx;
+
+	if (!xls_dirent_is_dot(e))
+		learn(d->m, e->ino, d->dir, e->name, e->namelen, XLS_NAME_SEEN);
+	return 0;
+}
+
+bool xls_names_link(const struct xls_names *m, uint64_t ino, uint64_t *parent,
+		    const uint8_t **name, uint32_t *len)
 {
 	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0);
 
-	if (idx && m->names[*idx].parent == parent)
-		m->names[*idx].parent = 0;
+	if (!idx || !named(m, *idx))
+		return false;
+	*parent = m->names[*idx].parent;
+	*name = m->pool.p + m->names[*idx].name;
+	*len = m->names[*idx].len;
+	return true;
 }
 
-/* Looking up the name of directory @ino in its parent. */
-struct lookup {
-	uint64_t	want;
-	struct xls_names *m;
-	uint64_t	parent;
-	bool		found;
-};
-
-static int find_child(void *ctx, const struct xls_dirent *e)
-{
-	struct lookup *lk = ctx;
-
-	if (e->ino != lk->want)
-		return 0;
-	xls_names_learn(lk->m, e->ino, lk->parent, e->name, e->namelen);
-	lk->found = true;
-	return 1;
-}
+/* ------------------------------------------------------------------ */
+/* look-ups in the view */
 
 static int ignore(void *ctx, const struct xls_dirent *e)
 {
@@ -91,71 +124,111 @@ static int ignore(void *ctx, const struct xls_dirent *e)
 	return 0;
 }
 
-/* A directory the log does not name: its ".." and its parent's entry. */
+/* A parent pointer of the inode, learnt weakly; the first one does. */
+static int learn_pptr(void *ctx, const struct xls_xattr *a)
+{
+	struct xls_names_dir *d = ctx;
+	uint64_t parent;
+	uint32_t gen;
+
+	if (!xls_xattr_parent(a, &parent, &gen))
+		return 0;
+	learn(d->m, d->dir, parent, a->name, a->namelen, XLS_NAME_SEEN);
+	return 1;
+}
+
+/*
+ * Was @ino looked up in vain since the view last changed enough?  Each
+ * failure doubles the changes a next try waits for.
+ */
+static bool tried_lately(struct xls_names *m, uint64_t ino)
+{
+	uint32_t *t = xls_hashmap_find(&m->tried, ino, 0);
+
+	if (!t) {
+		if (m->tried.used < XLS_NAMES_MAX)
+			(void)xls_hashmap_put(&m->tried, ino, 0, m->epoch);
+		return false;
+	}
+	if (m->epoch - *t < (*t > 16 ? *t : 16))
+		return true;
+	*t = m->epoch;
+	return false;
+}
+
+/*
+ * An inode not named yet: its parent pointers, or for a directory its
+ * ".." and every entry of its parent (they are all worth knowing: a big
+ * parent is read once, not once per child).
+ */
 static uint32_t look_up(struct xls_names *m, uint64_t ino)
 {
-	struct lookup lk = { .want = ino, .m = m };
+	struct xls_names_dir d = { .m = m, .dir = ino };
 	uint64_t parent = 0, pp;
 	uint32_t *idx;
 
-	/* the view does not change: one look-up per inode */
-	if (!m->view || xls_hashmap_find(&m->tried, ino, 0))
+	if (!m->view || tried_lately(m, ino))
 		return UINT32_MAX;
-	if (m->tried.used < XLS_NAMES_MAX)
-		(void)xls_hashmap_put(&m->tried, ino, 0, 1);
+	m->lookups++;
+	if (m->view->src->geo.has_parent)
+		xls_fsview_attrs(m->view, ino, learn_pptr, &d);
+	idx = xls_hashmap_find(&m->idx, ino, 0);
+	if (idx && named(m, *idx))
+		return *idx;
 	xls_fsview_dir(m->view, ino, &parent, ignore, NULL);
 	if (!parent || parent == ino)
 		return UINT32_MAX;
-	lk.parent = parent;
-	xls_fsview_dir(m->view, parent, &pp, find_child, &lk);
-	if (!lk.found)
-		return UINT32_MAX;
+	d.dir = parent;
+	xls_fsview_dir(m->view, parent, &pp, xls_names_learn_entry, &d);
 	idx = xls_hashmap_find(&m->idx, ino, 0);
 	return idx ? *idx : UINT32_MAX;
 }
 
-static bool named(const struct xls_names *m, uint32_t i)
-{
-	return i != UINT32_MAX && m->names[i].parent && m->names[i].len;
-}
+/* ------------------------------------------------------------------ */
+/* paths */
 
-bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz, size_t *len)
+/*
+ * The chain of names from @ino up to the root, into @chain (indices into
+ * names: a look-up may move the array); its depth, or -1 when it does not
+ * reach the root: *@stuck is then the inode with no name where it stops,
+ * 0 for a loop (or a chain deeper than XLS_NAMES_MAX_DEPTH).
+ */
+static int chain_of(struct xls_names *m, uint64_t ino, bool current, uint32_t *chain,
+		    uint32_t *depth, uint64_t *stuck)
 {
-	/* indices: a look-up may move the array */
-	uint32_t chain[XLS_NAMES_MAX_DEPTH];
 	uint64_t root = m->view ? m->view->src->geo.root_ino : 0, at = ino;
-	uint32_t depth = 0;
-	size_t n = 0;
-	bool reached = false;
 
-	if (!bufsz)
-		return false;
-	while (depth < XLS_NAMES_MAX_DEPTH) {
+	*depth = 0;
+	*stuck = 0;
+	while (*depth < XLS_NAMES_MAX_DEPTH) {
 		uint32_t *idx, i;
 
-		if (at == root) {
-			reached = true;
-			break;
-		}
+		if (at == root)
+			return 0;
 		idx = xls_hashmap_find(&m->idx, at, 0);
 		i = idx ? *idx : UINT32_MAX;
 		if (!named(m, i))
 			i = look_up(m, at);
-		if (!named(m, i))
-			break;
-		chain[depth++] = i;
+		if (!named(m, i)) {
+			*stuck = at;
+			return -1;
+		}
+		if (current && m->names[i].level == XLS_NAME_REMOVED)
+			return -1;
+		chain[(*depth)++] = i;
 		at = m->names[i].parent;
 	}
-	buf[0] = '\0';
-	if (depth == XLS_NAMES_MAX_DEPTH) {
-		m->loops++;
-		n = (size_t)snprintf(buf, bufsz, "?0x%llx (a loop)", (unsigned long long)ino);
-		depth = 0;	/* no names after it */
-	} else if (!reached) {
-		n = (size_t)snprintf(buf, bufsz, "?0x%llx", (unsigned long long)at);
-	} else if (!depth) {
-		n = (size_t)snprintf(buf, bufsz, "/");
-	}
+	m->loops++;
+	*depth = 0;
+	return -1;
+}
+
+/* "/a/b" of @depth names of @chain, then @tail, into @buf; its length. */
+static size_t put_path(const struct xls_names *m, const uint32_t *chain, uint32_t depth,
+		       const uint8_t *tail, uint32_t tail_len, char *buf, size_t bufsz)
+{
+	size_t n = 0;
+
 	/* one path for each of a million events: copied, not printed */
 	for (uint32_t i = depth; i-- > 0;) {
 		const struct xls_name *e = &m->names[chain[i]];
@@ -166,10 +239,90 @@ bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz, 
 		memcpy(buf + n, m->pool.p + e->name, e->len);
 		n += e->len;
 	}
-	n = n < bufsz ? n : bufsz - 1;
+	if (tail && n + 1 + tail_len < bufsz) {
+		buf[n++] = '/';
+		memcpy(buf + n, tail, tail_len);
+		n += tail_len;
+	}
 	buf[n] = '\0';
+	return n;
+}
+
+bool xls_names_path_part(struct xls_names *m, uint64_t ino, const uint8_t *tail,
+			 uint32_t tail_len, char *buf, size_t bufsz, size_t *len, uint64_t *stuck)
+{
+	uint32_t chain[XLS_NAMES_MAX_DEPTH], depth;
+	size_t n = 0;
+	int rc;
+
+	*stuck = 0;
+	if (bufsz < 2) {
+		if (bufsz)
+			buf[0] = '\0';
+		if (len)
+			*len = 0;
+		return false;
+	}
+	rc = chain_of(m, ino, false, chain, &depth, stuck);
+	if (rc == 0 || *stuck)
+		n = put_path(m, chain, depth, tail, tail_len, buf, bufsz);
+	else
+		buf[0] = '\0';
+	if (rc == 0 && !n) {
+		buf[n++] = '/';
+		buf[n] = '\0';
+	}
 	/* the caller's strlen() of what was just copied in stalled on it */
 	if (len)
 		*len = n;
-	return reached;
+	return rc == 0;
+}
+
+bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz, size_t *len)
+{
+	uint64_t stuck;
+	bool whole = xls_names_path_part(m, ino, NULL, 0, buf, bufsz, len, &stuck);
+
+	if (!whole && bufsz) {
+		buf[0] = '\0';
+		if (len)
+			*len = 0;
+	}
+	return whole;
+}
+
+bool xls_names_final_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz,
+			  size_t *len)
+{
+	uint32_t chain[XLS_NAMES_MAX_DEPTH], depth;
+	uint64_t stuck;
+	size_t n = 0;
+
+	if (bufsz < 2)
+		return false;
+	if (chain_of(m, ino, true, chain, &depth, &stuck) == 0)
+		n = put_path(m, chain, depth, NULL, 0, buf, bufsz);
+	else
+		depth = UINT32_MAX;
+	if (depth != UINT32_MAX && !n)
+		buf[n++] = '/';
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return depth != UINT32_MAX;
+}
+
+bool xls_names_entry_path(struct xls_names *m, uint64_t dir, const uint8_t *name,
+			  uint32_t namelen, char *buf, size_t bufsz, size_t *len)
+{
+	uint64_t stuck;
+	bool whole = namelen && name &&
+		     xls_names_path_part(m, dir, name, namelen, buf, bufsz, len, &stuck);
+
+	if (!whole && bufsz) {
+		buf[0] = '\0';
+		if (len)
+			*len = 0;
+	}
+	return whole;
 }

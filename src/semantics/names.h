@@ -2,8 +2,21 @@
  * Semantics stage: inode -> (parent, name), and paths.  Names are learnt
  * from the directory entries the other modules read (logged regions,
  * replayed blocks, shortform forks, parent pointers); a directory whose
- * name the log does not hold is looked up in the filesystem view given
- * (its ".." entry, then its parent's entries), bounded per lookup.
+ * name is not known yet is looked up in the filesystem view given (its
+ * ".." entry, then its parent's entries, every one of which is learnt on
+ * the way), and so is an inode with parent pointers (its XFS_ATTR_PARENT
+ * attrs).  The view may change as the log goes on (files reads the log's
+ * view of the directories): a look-up that failed is tried again once
+ * the view has changed enough (xls_names_view_changed), each inode at
+ * most about log2 of the changes times.
+ *
+ * How sure a name is (enum xls_name_level): an entry seen changed (added,
+ * moved) replaces the name an inode had; one only seen in place,
+ * unchanged, names an inode that has no name yet, or whose name was
+ * removed (a block read from the disk may hold an older state than the log
+ * has already told); a name removed stays the inode's last known one until
+ * another is seen, but is no current link (xls_names_final_path).
+ *
  * Names are kept as stored (an obfuscated metadump's names stay so).
  */
 #ifndef XLS_NAMES_H
@@ -19,22 +32,34 @@
 #define XLS_NAMES_MAX		(1u << 21)
 /* A path deeper than this is not followed (a loop in the parent chain). */
 #define XLS_NAMES_MAX_DEPTH	256u
+/* A path's bytes at most (PATH_MAX); a longer one is cut short. */
+#define XLS_NAMES_PATH_MAX	4096u
+
+enum xls_name_level {
+	XLS_NAME_NONE,
+	XLS_NAME_REMOVED,	/* the entry is gone: the last name known */
+	XLS_NAME_SEEN,		/* an entry seen in place */
+	XLS_NAME_CHANGED,	/* an entry the log adds or moves */
+};
 
 struct xls_name {
 	uint64_t	parent;
 	uint32_t	name;		/* offset in pool */
 	uint8_t		len;
+	uint8_t		level;		/* enum xls_name_level */
 };
 
 struct xls_names {
 	const struct xls_fsview	*view;	/* for the links the log does not hold */
 	struct xls_hashmap	idx;	/* ino -> names[] */
-	struct xls_hashmap	tried;	/* inodes looked up in the view in vain */
+	struct xls_hashmap	tried;	/* ino -> the epoch it was looked up in vain at */
 	struct xls_name		*names;
 	uint32_t		n, cap;
 	struct xls_pool		pool;
+	uint32_t		epoch;	/* changes of the view */
 	bool			full;	/* XLS_NAMES_MAX reached */
 	uint64_t		loops;	/* parent chains that did not reach the root */
+	uint64_t		lookups;	/* look-ups in the view */
 };
 
 void xls_names_init(struct xls_names *m, const struct xls_fsview *view);
@@ -43,16 +68,55 @@ void xls_names_release(struct xls_names *m);
 /* @ino is called @name (@len bytes) in directory @parent: the latest wins. */
 void xls_names_learn(struct xls_names *m, uint64_t ino, uint64_t parent,
 		     const uint8_t *name, uint32_t len);
-/* @ino is no longer @name in @parent (removed, renamed away). */
-void xls_names_forget(struct xls_names *m, uint64_t ino, uint64_t parent);
+/* The same, seen in place: only when @ino has no name yet, or a removed one. */
+void xls_names_learn_weak(struct xls_names *m, uint64_t ino, uint64_t parent,
+			  const uint8_t *name, uint32_t len);
+/* The entry @name of @parent is removed: if it is @ino's name, no current link. */
+void xls_names_removed(struct xls_names *m, uint64_t ino, uint64_t parent,
+		       const uint8_t *name, uint32_t len);
+/* An xls_dirent_fn learning each entry of directory *(uint64_t *)@ctx weakly. */
+struct xls_names_dir {
+	struct xls_names	*m;
+	uint64_t		dir;
+};
+int xls_names_learn_entry(void *ctx, const struct xls_dirent *e);
+
+/* The view changed: look-ups that failed may be worth trying again. */
+static inline void xls_names_view_changed(struct xls_names *m)
+{
+	m->epoch++;
+}
 
 /*
- * The path of @ino into @buf ("/a/b"; the root is "/"): true when the
- * chain reaches the root, false otherwise (@buf then holds what is known,
- * from the first unnamed inode: "?0x83/b"; a chain that loops or is
- * deeper than XLS_NAMES_MAX_DEPTH: "?0x85 (a loop)"), its length in *@len
- * unless @len is NULL.
+ * The path of @ino into @buf ("/a/b"; the root is "/"), its length in
+ * *@len unless @len is NULL: true when the chain reaches the root.  When
+ * it does not, @buf holds "" (the path is unknown).
  */
 bool xls_names_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz, size_t *len);
+
+/* The path of entry @name (@namelen bytes) of directory @dir, as xls_names_path. */
+bool xls_names_entry_path(struct xls_names *m, uint64_t dir, const uint8_t *name,
+			  uint32_t namelen, char *buf, size_t bufsz, size_t *len);
+
+/*
+ * The path of @ino, then "/" @tail when @tail is not NULL, as far as it
+ * is known now: true when whole.  When the chain stops at an inode with no
+ * name yet, *@stuck is that inode and @buf holds the names below it
+ * ("/b/c"): the path is the stuck inode's, once named, then @buf.
+ * *@stuck is 0 (and @buf "") when it never will be: a loop.
+ */
+bool xls_names_path_part(struct xls_names *m, uint64_t ino, const uint8_t *tail,
+			 uint32_t tail_len, char *buf, size_t bufsz, size_t *len, uint64_t *stuck);
+
+/*
+ * The path of @ino through current links only, as recovery leaves the
+ * tree (a name removed is none): as xls_names_path.
+ */
+bool xls_names_final_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz,
+			  size_t *len);
+
+/* What the path of @ino is built of: its parent and name; false if not named. */
+bool xls_names_link(const struct xls_names *m, uint64_t ino, uint64_t *parent,
+		    const uint8_t **name, uint32_t *len);
 
 #endif /* XLS_NAMES_H */

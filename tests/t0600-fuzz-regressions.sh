@@ -100,7 +100,8 @@ if [ -x "$SEEDGEN" ]; then
 	'
 	# Hostile names (xls-seedgen's names_seeds): each damaged shortform
 	# fork, directory block and attr leaf is one files_malformed finding
-	# naming its problem, the parent loop of 0x80 and 0x81 ends a path,
+	# naming its problem, a child of the parent loop of 0x80 and 0x81 has
+	# no path (unknown: the chain never reaches the root),
 	# and no command crashes or hangs on them.
 	test_expect_success 'hostile names: files names each malformed structure once' '
 		test -f synth/x-names-r3+3-plain-crc0.log &&
@@ -117,7 +118,8 @@ if [ -x "$SEEDGEN" ]; then
 			    "leaf block at daddr 0x1018 .*(sf_count)"; do
 			grep -q "files_malformed.*$want" out || { echo "no finding: $want"; return 1; }
 		done &&
-		grep -q "\"ino\":\"0x88\",\"event\":\"dirent_add\",\"path\":\"?0x88 (a loop)\"" out
+		grep "\"ino\":\"0x88\",\"event\":\"dirent_add\"" out >loop &&
+		test -s loop && ! grep -q "\"path\"" loop
 	'
 	test_expect_success 'hostile names: no crash, hang or sanitizer report' '
 		for f in synth/x-names-*.log; do

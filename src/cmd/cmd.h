@@ -89,6 +89,8 @@ int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err);
 
 /* Write @fs as a record of @kind in the chosen format. */
 void xls_cmd_record(struct xls_cmd *c, const char *kind, const struct xls_fieldset *fs);
+/* The filters given (--ino, --path, --blkno, --tid, --type, --size) kept no @what: said on stderr. */
+void xls_cmd_no_match(const struct xls_cmd *c, const char *what);
 
 /* "key   value" lines of every field of @fs, keys padded to @width. */
 void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,

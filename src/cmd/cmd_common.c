@@ -315,3 +315,27 @@ int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, struct xls_error 
 		xls_audit_finish(a);
 	return rc;
 }
+
+void xls_cmd_no_match(const struct xls_cmd *c, const char *what)
+{
+	const struct xls_options *o = c->opt;
+	char filt[512];
+	size_t n = 0;
+
+	filt[0] = '\0';
+	if (o->has_ino)
+		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --ino=0x%llx",
+				      (unsigned long long)o->ino);
+	if (o->path_prefix && n < sizeof(filt))
+		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --path=%s", o->path_prefix);
+	if (o->has_blkno && n < sizeof(filt))
+		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --blkno=0x%llx",
+				      (unsigned long long)o->blkno);
+	if (o->has_tid && n < sizeof(filt))
+		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --tid=0x%x", o->tid);
+	if (o->has_size && n < sizeof(filt))
+		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --size=%u", o->size);
+	if (o->type_mask && n < sizeof(filt))
+		(void)snprintf(filt + n, sizeof(filt) - n, " --type");
+	fprintf(stderr, "xfs_logscope: '%s': no %s matches%s\n", c->src.path, what, filt);
+}

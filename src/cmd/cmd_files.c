@@ -22,6 +22,16 @@ static const struct xls_column event_columns[] = {
 };
 #define NCOLS (sizeof(event_columns) / sizeof(event_columns[0]))
 
+static const struct xls_column file_columns[] = {
+	{ "ino",	"INO",		12 },
+	{ "mode",	"MODE",		8 },
+	{ "events",	"EVENTS",	7 },
+	{ "first_seq",	"FIRST",	7 },
+	{ "last_seq",	"LAST",		7 },
+	{ "final_path",	"FINAL PATH",	-1 },
+};
+#define NFCOLS (sizeof(file_columns) / sizeof(file_columns[0]))
+
 /* An event as the writer thread gets it: its names and path follow it. */
 struct queued_event {
 	struct xls_file_event	e;
@@ -33,8 +43,11 @@ struct files_ctx {
 	struct xls_files	*f;
 	struct xls_async	*writer;
 	struct xls_report_sink	report;		/* the command's, after the writer */
-	char			path[4096];
-	/* the writer thread's */
+	bool			files_begun;	/* the summaries' heading is out */
+	/* --path: the inodes that had a path under it, in the log or after it */
+	struct xls_hashmap	match;
+	uint64_t		shown;		/* events and inodes written */
+	/* the writer thread's, and the summaries' once it is drained */
 	struct xls_fieldset	fs;
 };
 
@@ -82,11 +95,12 @@ static int on_event(void *ctx, const struct xls_file_event *e)
 	if (c->opt->has_ino && e->ino != c->opt->ino && e->dir != c->opt->ino &&
 	    e->new_dir != c->opt->ino)
 		return 0;
-	/* the names map changes as the log goes on: the path is taken now */
-	known = xls_files_path(fc->f, e->ino, fc->path, sizeof(fc->path), &len);
-	if (c->opt->path_prefix && (!known || !under(fc->path, c->opt->path_prefix)))
+	if (c->opt->path_prefix && !xls_hashmap_find(&fc->match, e->ino, 0))
 		return 0;
-	path_len = len ? (uint32_t)len + 1 : 0;
+	fc->shown++;
+	known = e->path != NULL;
+	len = e->path_len;
+	path_len = known && len ? (uint32_t)len + 1 : 0;
 	q = xls_async_begin(fc->writer, e->name_len + e->new_name_len + path_len, &bytes);
 	if (!q)
 		return -E2BIG;	/* cannot be: 510 bytes of names and a 4 KiB path */
@@ -97,8 +111,44 @@ static int on_event(void *ctx, const struct xls_file_event *e)
 		memcpy(bytes, e->name, e->name_len);
 	if (e->new_name_len)
 		memcpy(bytes + e->name_len, e->new_name, e->new_name_len);
-	memcpy(bytes + e->name_len + e->new_name_len, fc->path, path_len);
+	if (path_len) {
+		memcpy(bytes + e->name_len + e->new_name_len, e->path, len);
+		bytes[e->name_len + e->new_name_len + len] = '\0';
+	}
 	xls_async_end(fc->writer);
+	return 0;
+}
+
+/*
+ * The inodes, where recovery leaves them: after every event, so written
+ * here once the writer is drained (CSV has the events' columns only).
+ */
+static int on_file(void *ctx, const struct xls_file_summary *s)
+{
+	struct files_ctx *fc = ctx;
+	struct xls_cmd *c = fc->c;
+
+	if (c->opt->has_ino && s->ino != c->opt->ino)
+		return 0;
+	if (c->opt->path_prefix && !xls_hashmap_find(&fc->match, s->ino, 0))
+		return 0;
+	if (c->out.fmt == XLS_FMT_CSV)
+		return 0;
+	if (!fc->files_begun) {
+		xls_async_drain(fc->writer);
+		fc->files_begun = true;
+		if (c->out.fmt == XLS_FMT_TEXT) {
+			xls_out_printf(&c->out, "\nWhere recovery leaves each inode\n");
+			xls_out_table_heading(&c->out, file_columns, NFCOLS);
+		}
+	}
+	fc->shown++;
+	xls_fields_reset(&fc->fs);
+	xls_describe_file_summary(s, &fc->fs);
+	if (c->out.fmt == XLS_FMT_TEXT)
+		xls_out_table_row(&c->out, file_columns, NFCOLS, &fc->fs);
+	else
+		xls_cmd_record(c, "file", &fc->fs);
 	return 0;
 }
 
@@ -118,10 +168,63 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 	xls_report_progress(&fc->c->report, done, total);
 }
 
+/* --path, first pass: an inode matches when any path it has in the log or after it does. */
+static int match_event(void *ctx, const struct xls_file_event *e)
+{
+	struct files_ctx *fc = ctx;
+
+	if (e->path && under(e->path, fc->c->opt->path_prefix) &&
+	    !xls_hashmap_find(&fc->match, e->ino, 0) && xls_hashmap_put(&fc->match, e->ino, 0, 1))
+		return -ENOMEM;
+	return 0;
+}
+
+static int match_file(void *ctx, const struct xls_file_summary *s)
+{
+	struct files_ctx *fc = ctx;
+
+	if (s->final_path && under(s->final_path, fc->c->opt->path_prefix) &&
+	    !xls_hashmap_find(&fc->match, s->ino, 0) && xls_hashmap_put(&fc->match, s->ino, 0, 1))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The first pass's findings are the second's: said once, by the second. */
+static int drop_finding(void *ctx, const struct xls_finding *f)
+{
+	(void)ctx;
+	(void)f;
+	return 0;
+}
+
+/*
+ * --path: a path an inode has later (a directory named further on, a
+ * rename, where recovery leaves it) must select its earlier events too,
+ * so the log is read once to find the inodes, then again for them.
+ */
+static int match_paths(struct files_ctx *fc, struct xls_error *err)
+{
+	struct xls_cmd *c = fc->c;
+	struct xls_report_sink quiet = { .ctx = fc, .finding = drop_finding,
+					 .progress = on_progress };
+	struct xls_files_sink sink = { .ctx = fc, .event = match_event, .file = match_file,
+				       .report = &quiet };
+	struct xls_files *f = xls_files_new(&c->src, c->opt->blocks_mem, err);
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = xls_files_run(f, &c->log, &c->ht, &sink, err);
+	xls_files_free(f);
+	if (rc == -ENOMEM)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	return rc;
+}
+
 int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
 {
 	struct files_ctx *fc = calloc(1, sizeof(*fc));
-	struct xls_files_sink sink = { .ctx = fc, .event = on_event };
+	struct xls_files_sink sink = { .ctx = fc, .event = on_event, .file = on_file };
 	struct xls_async_sink out = { .ctx = fc, .write = write_event };
 	struct xls_cmd c;
 	int rc;
@@ -141,16 +244,21 @@ int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
 		xls_out_table_heading(&c.out, event_columns, NCOLS);
 	fc->writer = xls_async_new(sizeof(struct queued_event), xls_scan_threaded(&c.log, &c.ht),
 				   &out);
-	fc->f = fc->writer ? xls_files_new(&c.src, opt->blocks_mem, err) : NULL;
+	rc = opt->path_prefix ? match_paths(fc, err) : 0;
+	fc->f = fc->writer && !rc ? xls_files_new(&c.src, opt->blocks_mem, err) : NULL;
 	if (!fc->writer)
 		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
-	rc = fc->f ? xls_files_run(fc->f, &c.log, &c.ht, &sink, err) : -1;
+	if (!rc)
+		rc = fc->f ? xls_files_run(fc->f, &c.log, &c.ht, &sink, err) : -1;
+	if (!rc && !fc->shown && (opt->path_prefix || opt->has_ino))
+		xls_cmd_no_match(&c, "event");
 	if (rc == -E2BIG)
 		rc = xls_error_set(err, XLS_EXIT_INTERNAL,
 				   "an event of '%s' is larger than the writer's batch", c.src.path);
 	xls_async_free(fc->writer);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_files_free(fc->f);
+	xls_hashmap_free(&fc->match);
 	xls_cmd_close(&c);
 	free(fc);
 	return rc;

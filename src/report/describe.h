@@ -199,6 +199,9 @@ void xls_describe_lost_apart(const struct xls_lost_apart *a, struct xls_fieldset
 void xls_describe_file_event(const struct xls_file_event *e, const char *path, bool text,
 			     struct xls_fieldset *fs);
 
+/* files: an inode that had events, where recovery leaves it. */
+void xls_describe_file_summary(const struct xls_file_summary *s, struct xls_fieldset *fs);
+
 /* The columns of each CSV stream (report/csv_layouts.c). */
 extern const struct xls_csv_layout xls_csv_info, xls_csv_info_md, xls_csv_records,
 	xls_csv_trans, xls_csv_bufs, xls_csv_stats_types, xls_csv_ritem, xls_csv_rsummary,

@@ -8,6 +8,7 @@
 
 #include "base/strfmt.h"
 #include "report/describe.h"
+#include "semantics/names.h"
 
 void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fieldset *fs)
 {
@@ -308,5 +309,23 @@ void xls_describe_file_event(const struct xls_file_event *e, const char *path, b
 		xls_field_uint(fs, "startoff", e->startoff);
 		xls_field_hex(fs, "startblock", e->startblock);
 		xls_field_uint(fs, "len_fsb", e->len);
+	}
+}
+
+void xls_describe_file_summary(const struct xls_file_summary *s, struct xls_fieldset *fs)
+{
+	char buf[XLS_NAMES_PATH_MAX];
+	uint32_t n = s->final_path_len < sizeof(buf) ? s->final_path_len : sizeof(buf) - 1;
+
+	xls_field_hex(fs, "ino", s->ino);
+	if (s->mode)
+		xls_field_oct(fs, "mode", s->mode);
+	xls_field_uint(fs, "events", s->events);
+	xls_field_uint(fs, "first_seq", s->first_seq);
+	xls_field_uint(fs, "last_seq", s->last_seq);
+	if (s->final_path) {
+		memcpy(buf, s->final_path, n);
+		buf[n] = '\0';
+		xls_field_str(fs, "final_path", buf);
 	}
 }

@@ -26,6 +26,15 @@ const char *xls_fev_name(enum xls_fev e)
 
 /* ------------------------------------------------------------------ */
 
+/* The logview's inodes: a directory the log has logged, as it left it. */
+static const uint8_t *log_dir_inode(void *ctx, uint64_t ino)
+{
+	struct xls_files *f = ctx;
+	uint32_t *idx = xls_hashmap_find(&f->idx, ino, 0);
+
+	return idx ? f->inos[*idx].dino : NULL;
+}
+
 struct xls_files *xls_files_new(const struct xls_source *src, uint64_t max_bytes,
 				struct xls_error *err)
 {
@@ -36,14 +45,20 @@ struct xls_files *xls_files_new(const struct xls_source *src, uint64_t max_bytes
 		return NULL;
 	}
 	f->src = src;
+	/* bmap btree blocks too: a directory in btree form maps its blocks there */
 	xls_overlay_init(&f->view, src, (1u << XFS_BLFT_DIR_BLOCK_BUF) |
-			 (1u << XFS_BLFT_DIR_DATA_BUF) | (1u << XFS_BLFT_ATTR_LEAF_BUF),
-			 max_bytes);
+			 (1u << XFS_BLFT_DIR_DATA_BUF) | (1u << XFS_BLFT_ATTR_LEAF_BUF) |
+			 (1u << XFS_BLFT_BTREE_BUF), max_bytes);
 	f->view.all_items = true;
 	f->disk.src = src;
 	xls_fsview_clusters_init(&f->clusters);
 	f->disk.clusters = &f->clusters;
-	xls_names_init(&f->names, &f->disk);
+	f->logview.src = src;
+	f->logview.ovl = &f->view;
+	f->logview.clusters = &f->clusters;
+	f->logview.inode = log_dir_inode;
+	f->logview.inode_ctx = f;
+	xls_names_init(&f->names, &f->logview);
 	return f;
 }
 
@@ -58,6 +73,7 @@ void xls_files_free(struct xls_files *f)
 	for (uint32_t i = 0; i < f->ninos; i++) {
 		free(f->inos[i].sf);
 		free(f->inos[i].asf);
+		free(f->inos[i].dino);
 	}
 	xls_xattr_set_free(&f->abefore);
 	xls_xattr_set_free(&f->aafter);
@@ -70,12 +86,36 @@ void xls_files_free(struct xls_files *f)
 	xls_hashmap_free(&f->created);
 	xls_hashmap_free(&f->malformed);
 	free(f->blk);
+	xls_files_out_release(&f->out);
+	free(f->dir.before);
+	free(f->dir.after);
 	free(f);
 }
 
 bool xls_files_path(struct xls_files *f, uint64_t ino, char *buf, size_t bufsz, size_t *len)
 {
 	return xls_names_path(&f->names, ino, buf, bufsz, len);
+}
+
+bool xls_files_event_path(struct xls_files *f, const struct xls_file_event *e, char *buf,
+			  size_t bufsz, size_t *len)
+{
+	switch (e->ev) {
+	case XLS_FEV_DIRENT_ADD: case XLS_FEV_DIRENT_REMOVE:
+	case XLS_FEV_PPTR_SET: case XLS_FEV_PPTR_REMOVE:
+		if (e->dir && e->name_len)
+			return xls_names_entry_path(&f->names, e->dir, e->name, e->name_len, buf,
+						    bufsz, len);
+		break;
+	case XLS_FEV_DIRENT_MOVE: case XLS_FEV_PPTR_REPLACE:
+		if (e->new_dir && e->new_name_len)
+			return xls_names_entry_path(&f->names, e->new_dir, e->new_name,
+						    e->new_name_len, buf, bufsz, len);
+		break;
+	default:
+		break;
+	}
+	return xls_names_path(&f->names, e->ino, buf, bufsz, len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -112,6 +152,8 @@ static void cancel_dir_buf(struct xls_files *f, const struct xls_ritem *ri)
 		    o.has_ino)
 			xls_files_diff_attrs(f, o.ino);
 		xls_overlay_forget(&f->view, rb->blkno);
+	} else if (seen) {
+		xls_overlay_forget(&f->view, rb->blkno);	/* a bmap btree block */
 	}
 }
 
@@ -139,6 +181,7 @@ static struct ino_state *state_of(struct xls_files *f, uint64_t ino, bool *fresh
 	}
 	s = &f->inos[f->ninos++];
 	memset(s, 0, sizeof(*s));
+	s->ino = ino;
 	*fresh = true;
 	return s;
 }
@@ -298,6 +341,40 @@ static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 	xls_files_keep_fork(f, &s->sf, &s->sf_len, local ? in->dfork : NULL, used);
 }
 
+/*
+ * A directory's inode as the log leaves it, for the names' look-ups: the
+ * disk's inode the first time (its fork where the item logs none), then
+ * every item written in as recovery writes it.
+ */
+static void keep_dir_inode(struct xls_files *f, const struct xls_ritem *ri,
+			   struct ino_state *s, const struct xls_inode_core *now)
+{
+	const struct xls_geometry *g = &f->src->geo;
+	const char *why;
+
+	if (xls_inode_core_free(now) || !S_ISDIR(now->mode) || !g->inode_size ||
+	    g->inode_size > 2048) {
+		free(s->dino);
+		s->dino = NULL;
+		return;
+	}
+	if (!s->dino) {
+		s->dino = malloc(g->inode_size);
+		if (!s->dino) {
+			f->nomem = true;
+			return;
+		}
+		if (xls_fsview_read_inode(&f->disk, ri->ino, s->dino, NULL) ||
+		    xls_be16(s->dino) != XFS_DINODE_MAGIC) {
+			memset(s->dino, 0, g->inode_size);
+			s->dino[0] = XFS_DINODE_MAGIC >> 8;
+			s->dino[1] = XFS_DINODE_MAGIC & 0xff;
+		}
+	}
+	(void)xls_recover_apply_dinode(g, ri->inode, 0,
+				       s->dino, &why);
+	xls_names_view_changed(&f->names);
+}
 
 static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 		       const struct xls_ritem *ri)
@@ -318,6 +395,7 @@ static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 		core_events(f, ri->ino, &s->c, &now, ri->decision == XLS_RD_REPLAY);
 	sf_events(f, ri->ino, s, ri->inode, &now);
 	xls_files_asf_events(f, ri->ino, s, ri->inode, &now);
+	keep_dir_inode(f, ri, s, &now);
 	s->c = now;
 	s->known = true;
 }
@@ -371,6 +449,7 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 {
 	struct xls_files *f = ctx;
 
+	xls_files_dir_flush(f);
 	xls_files_flush(f);
 	f->rt = rt->replayed ? rt : NULL;
 	return f->rc ? f->rc : f->nomem ? -ENOMEM : 0;
@@ -383,6 +462,9 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	if (!f->rt)
 		return 0;
 	f->replayed = ri->decision == XLS_RD_REPLAY || ri->decision == XLS_RD_REPLAY_ALWAYS;
+	if (!ri->buf || !xls_files_is_dir_data(ri->buf->blft) ||
+	    (ri->buf->blf_flags & XFS_BLF_CANCEL))
+		xls_files_dir_flush(f);
 	if (ri->buf && (ri->buf->blf_flags & XFS_BLF_CANCEL))
 		cancel_dir_buf(f, ri);
 	else if (ri->buf && xls_files_is_dir_data(ri->buf->blft) && ri->buf->data &&
@@ -391,6 +473,8 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	else if (ri->buf && ri->buf->blft == XFS_BLFT_ATTR_LEAF_BUF && ri->buf->data &&
 		 ri->decision != XLS_RD_FAIL)
 		xls_files_take_attr_buf(f, rt, ri);
+	else if (ri->buf && ri->buf->blft == XFS_BLFT_BTREE_BUF)
+		xls_overlay_take(&f->view, rt, ri);	/* bmbt: the log's view of the maps */
 	else if (ri->has_ino)
 		take_inode(f, rt, ri);
 	else if (ri->intent)
@@ -413,13 +497,39 @@ static int approximate(struct xls_files *f)
 	return f->sink->report ? xls_report_finding(f->sink->report, &fd) : 0;
 }
 
+/*
+ * At the end, every directory the log leaves, read whole through the
+ * log's view: the entries it never logged (on the disk, unchanged) name
+ * the inodes whose name the log removed while another link stays, and
+ * those it never named.
+ */
+static void sweep_dirs(struct xls_files *f)
+{
+	/*
+	 * The blocks the log took were named when first seen (v5: their
+	 * headers name the directory), and changed since as events.
+	 */
+	f->logview.skip_held = f->src->geo.crc;
+	for (uint32_t i = 0; i < f->ninos; i++) {
+		struct xls_names_dir d = { &f->names, f->inos[i].ino };
+		uint64_t parent;
+
+		if (f->inos[i].dino)
+			xls_fsview_dir(&f->logview, d.dir, &parent, xls_names_learn_entry, &d);
+	}
+	f->logview.skip_held = false;
+}
+
 int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_head_tail *ht,
 		  const struct xls_files_sink *sink, struct xls_error *err)
 {
-	/* only the blocks files reads are decided */
+	/*
+	 * Only the blocks files reads are decided: of the btree blocks the
+	 * bmap btree's, which recovery keeps whatever only_types says.
+	 */
 	struct xls_recover_opts ro = {
 		.keep_types = f->view.types, .keep_inodes = true, .keep_intents = true,
-		.quiet = true, .only_types = f->view.types,
+		.quiet = true, .only_types = f->view.types & ~(1u << XFS_BLFT_BTREE_BUF),
 	};
 	struct xls_recover_sink rs = {
 		.ctx = f, .trans = on_trans, .item = on_item, .report = sink->report,
@@ -432,8 +542,13 @@ int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_hea
 	if (!r)
 		return -1;
 	rc = xls_recover_run(r, log, ht, &rs, err);
-	if (!rc)
+	if (!rc) {
+		xls_files_dir_flush(f);
 		xls_files_flush(f);
+		sweep_dirs(f);
+		xls_files_out_drain(f, true);
+		xls_files_out_summaries(f);
+	}
 	xls_recover_free(r);
 	if (rc == -ENOMEM || f->nomem || f->view.out_of_memory)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");

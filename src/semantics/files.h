@@ -73,11 +73,28 @@ struct xls_file_event {
 	uint64_t	startoff, startblock;	/* MAP, UNMAP */
 	uint32_t	len;
 	/*
+	 * The path the event is about (xls_files_event_path), as far as the
+	 * log and the disk tell: at this point of the log, or where the log
+	 * names it later for a directory it has not named yet.  NULL: unknown.
+	 */
+	const char	*path;
+	uint32_t	path_len;
+	/*
 	 * Inside files.c only: an entry of a block whose state before the
 	 * item is unknown (the disk holds a later one), kept only when the
 	 * transaction also creates its inode or removes it elsewhere (a move).
 	 */
 	bool		unsure;
+};
+
+/* Per inode with events, at the end: where recovery leaves it. */
+struct xls_file_summary {
+	uint64_t	ino;
+	uint16_t	mode;		/* as the log leaves it; 0: free or unknown */
+	uint32_t	events;
+	uint32_t	first_seq, last_seq;
+	const char	*final_path;	/* NULL: in no directory (freed), or unknown */
+	uint32_t	final_path_len;
 };
 
 /* "created", "freed", ..., "dirent_add", ... */
@@ -86,6 +103,8 @@ const char *xls_fev_name(enum xls_fev e);
 struct xls_files_sink {
 	void	*ctx;
 	int	(*event)(void *ctx, const struct xls_file_event *e);
+	/* after the last event, each inode that had one, in inode order */
+	int	(*file)(void *ctx, const struct xls_file_summary *s);
 	const struct xls_report_sink *report;
 };
 
@@ -105,5 +124,14 @@ int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_hea
 
 /* The path of @ino as far as the log and the disk tell, into @buf (xls_names_path). */
 bool xls_files_path(struct xls_files *f, uint64_t ino, char *buf, size_t bufsz, size_t *len);
+
+/*
+ * The path event @e is about, at that point of the log, into @buf: an
+ * entry added or removed (or a parent pointer set or removed) names its
+ * own (dir, name), a move its new one, any other event the inode's path.
+ * False, and "", when it is not known.
+ */
+bool xls_files_event_path(struct xls_files *f, const struct xls_file_event *e, char *buf,
+			  size_t bufsz, size_t *len);
 
 #endif /* XLS_FILES_H */

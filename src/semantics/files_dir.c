@@ -70,6 +70,8 @@ struct in_regions {
 	const struct xls_geometry	*g;
 	const struct xls_region_place	*p;
 	uint32_t			n, at;
+	/* and every entry named on the way, when not NULL (a block seen first) */
+	struct xls_names_dir		*learn;
 };
 
 static int collect_logged(void *ctx, const struct xls_dirent *e)
@@ -77,6 +79,8 @@ static int collect_logged(void *ctx, const struct xls_dirent *e)
 	struct in_regions *r = ctx;
 	uint32_t end = e->offset + xls_dirent_size(r->g, e->namelen);
 
+	if (r->learn)
+		xls_names_learn_entry(r->learn, e);
 	/* entries come in offset order, and so do the places */
 	while (r->at < r->n && r->p[r->at].offset + r->p[r->at].len <= e->offset)
 		r->at++;
@@ -85,38 +89,87 @@ static int collect_logged(void *ctx, const struct xls_dirent *e)
 	return xls_dirent_set_add(r->set, e);
 }
 
+/* ------------------------------------------------------------------ */
+/* a directory block, as one item or the segments of a compound log it */
+
+/* The v5 owner a directory block's header names, 0 when none. */
+static uint64_t owner_of(const struct xls_files *f, int64_t blkno, const uint8_t *blk,
+			 uint32_t bytes)
+{
+	struct xls_owner o;
+
+	if (!xls_owner_from_header(&f->src->geo, blkno, bytes / BBSIZE, blk, bytes, &o))
+		return 0;
+	return o.has_ino ? o.ino : 0;
+}
+
 /*
- * The 128-byte chunks of @blk (the block before the item) that the item's
- * logged bytes change, as places in @out (at most XLS_BLF_BITS_PER_WORD *
- * XFS_BLF_DATAMAP_SIZE); their number.  A relogged region mostly holds
- * what the block already has.
+ * Is the disk's block, where the log's view has nothing yet, one recovery
+ * compares with?  A directory block of this directory: yes (known), or no
+ * when it carries a later LSN (the disk holds a newer state: unsure).
+ * Anything else -- never written, zeroed, a stale block of another
+ * directory or of a file -- holds no entry at all: *@fresh, the block is
+ * new.
  */
-static uint32_t changed_chunks(const struct xls_rbuf *rb, const uint8_t *blk, uint32_t bytes,
-			       struct xls_region_place *out)
+static bool disk_state_known(struct xls_files *f, const struct xls_rtrans *rt,
+			     const struct xls_rbuf *rb, const uint8_t *blk, uint32_t bytes,
+			     bool *fresh)
+{
+	const struct xls_geometry *g = &f->src->geo;
+	uint64_t lsn, logged = 0;
+	struct xls_owner o;
+
+	if (rb->head && xls_owner_from_header(g, rb->blkno, bytes / BBSIZE, rb->head,
+					      rb->head_len, &o) && o.has_ino)
+		logged = o.ino;
+	*fresh = !xls_dir_is_data_block(blk, bytes) ||
+		 (g->crc && logged && owner_of(f, rb->blkno, blk, bytes) != logged);
+	if (*fresh || !g->crc)
+		return true;
+	lsn = header_lsn(blk, bytes);
+	return !lsn || lsn < rt->t->lsn;
+}
+
+/* Bytes [@offset, +@len) into @out, joined to the last place when they touch. */
+static void add_place(struct xls_region_place *out, uint32_t *n, uint32_t offset, uint32_t len)
+{
+	if (*n && out[*n - 1].offset + out[*n - 1].len == offset) {
+		out[*n - 1].len += len;
+		return;
+	}
+	if (*n == XLS_DIR_ACC_PLACES)
+		return;
+	out[*n].offset = offset;
+	out[*n].len = len;
+	(*n)++;
+}
+
+/*
+ * The 128-byte chunks of the block before the item (@before, the whole
+ * block) that the piece at byte @base changes -- a relogged region mostly
+ * holds what the block already has -- and every chunk it logs.
+ */
+static void piece_places(struct xls_dir_acc *a, const uint8_t *before, const struct xls_rbuf *rb,
+			 uint32_t base)
 {
 	const uint8_t *src = rb->data;
-	uint32_t n = 0;
+	uint64_t end = (uint64_t)base + rb->len * BBSIZE;
 
 	for (uint32_t i = 0; i < rb->res->nplaces; i++) {
 		const struct xls_region_place *p = &rb->res->places[i];
+		uint64_t at = (uint64_t)base + p->offset;
 
-		for (uint32_t off = 0; off < p->len && (uint64_t)p->offset + off < bytes;
+		for (uint32_t off = 0; off < p->len && at + off < end && at + off < a->bytes;
 		     off += XFS_BLF_CHUNK) {
 			uint32_t len = p->len - off < XFS_BLF_CHUNK ? p->len - off : XFS_BLF_CHUNK;
+			uint32_t o = (uint32_t)(at + off);
 
-			if (!memcmp(blk + p->offset + off, src + off, len))
-				continue;
-			if (n && out[n - 1].offset + out[n - 1].len == p->offset + off) {
-				out[n - 1].len += len;
-				continue;
-			}
-			out[n].offset = p->offset + off;
-			out[n].len = len;
-			n++;
+			add_place(a->logged, &a->nlogged, o, len);
+			if (memcmp(before + o, src + off, len))
+				add_place(a->changed, &a->nchanged, o, len);
 		}
 		src += p->len;
 	}
-	return n;
 }
 
 /*
@@ -124,84 +177,332 @@ static uint32_t changed_chunks(const struct xls_rbuf *rb, const uint8_t *blk, ui
  * entries, each an unsure add (confirm_unsure keeps those the transaction
  * creates or moves).
  */
-static void unsure_entries(struct xls_files *f, const struct xls_rbuf *rb, const uint8_t *blk,
-			   uint32_t bytes)
+static void unsure_entries(struct xls_files *f, struct xls_dir_acc *a, const uint8_t *after,
+			   uint64_t dir)
 {
-	struct in_regions logged = { &f->after, &f->src->geo, rb->res->places, rb->res->nplaces, 0 };
+	struct in_regions in = { &f->after, &f->src->geo, a->logged, a->nlogged, 0, NULL };
 	uint32_t first = f->npend;
-	struct xls_owner o;
 
 	xls_dirent_set_reset(&f->after);
-	xls_dir_block_walk(&f->src->geo, blk, bytes, collect_logged, &logged);
-	if (!xls_owner_from_header(&f->src->geo, rb->blkno, rb->len, blk, bytes, &o))
-		o.has_ino = false;
+	xls_dir_block_walk(&f->src->geo, after, a->bytes, collect_logged, &in);
 	for (uint32_t k = 0; k < f->after.n; k++) {
 		struct xls_file_event *e = xls_fevent(f, f->after.e[k].ino, XLS_FEV_DIRENT_ADD);
 
 		if (!e)
 			return;
-		e->dir = o.has_ino ? o.ino : 0;
+		e->dir = dir;
 		xls_fevent_name(f, e, xls_dirent_set_name(&f->after, k), f->after.e[k].len, false);
 	}
 	for (uint32_t i = first; i < f->npend; i++)
 		f->pend[i].unsure = true;
 }
 
-/*
- * The block @rb is logged in as the log's view has it: the overlay's own
- * copy, or (never logged, or past the view's bound) the disk's, read into
- * @scratch.  NULL when it cannot be read.
- */
-static const uint8_t *view_block(struct xls_files *f, const struct xls_rbuf *rb, uint8_t *scratch,
-				 uint32_t bytes, bool *seen)
+/* The entries of the block before the item that its changes touch, into f->before. */
+static void walk_before(struct xls_files *f, const uint8_t *before)
 {
-	const uint8_t *blk = xls_overlay_peek(&f->view, rb->blkno, 0, bytes, seen);
+	struct xls_dir_acc *a = &f->dir;
+	struct in_regions in = { &f->before, &f->src->geo, a->changed, a->nchanged, 0, NULL };
 
-	if (blk)
-		return blk;
-	return xls_overlay_read(&f->view, rb->blkno, 0, scratch, bytes, seen) == 0 ? scratch : NULL;
+	xls_dirent_set_reset(&f->before);
+	if (a->known && a->nchanged)
+		xls_dir_block_walk(&f->src->geo, before, a->bytes, collect_logged, &in);
 }
 
-void xls_files_take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
-			 const struct xls_ritem *ri)
+/* The block is whole, @after as the items leave it: its entries compared. */
+static void finish_block(struct xls_files *f, const uint8_t *after)
 {
-	const struct xls_rbuf *rb = ri->buf;
+	struct xls_dir_acc *a = &f->dir;
 	const struct xls_geometry *g = &f->src->geo;
-	uint32_t bytes = rb->len * BBSIZE, nchanged;
-	uint8_t *scratch = xls_files_scratch(f, bytes);
-	const uint8_t *blk;
-	struct xls_region_place changed[XFS_BLF_DATAMAP_SIZE * XLS_BLF_BITS_PER_WORD];
-	struct in_regions before = { &f->before, g, changed, 0, 0 };
-	struct in_regions after = { &f->after, g, changed, 0, 0 };
-	struct xls_owner o;
-	bool seen, known;
+	struct xls_names_dir learnt = { &f->names, owner_of(f, a->blkno, after, a->bytes) };
+	/* a block seen for the first time names every inode it holds */
+	bool learn = !a->seen && learnt.dir;
+	struct in_regions in = { &f->after, g, a->changed, a->nchanged, 0,
+				 learn ? &learnt : NULL };
 
-	if (!scratch)
-		return;
-	xls_dirent_set_reset(&f->before);
+	a->active = false;
 	xls_dirent_set_reset(&f->after);
-	/* the log's view before the item: the disk the first time, if older */
-	blk = view_block(f, rb, scratch, bytes, &seen);
-	known = blk != NULL;
-	if (known && !seen && g->crc) {
-		uint64_t lsn = header_lsn(blk, bytes);
+	if (a->known && a->nchanged) {
+		uint32_t problems = xls_dir_block_walk(g, after, a->bytes, collect_logged, &in);
 
-		known = !lsn || lsn < rt->t->lsn;
+		/* a segment read as a block of its own is not a block at all */
+		xls_files_malformed(f, XLS_FILES_DIR_BLOCK, (uint64_t)a->blkno,
+				    a->quiet ? 0 : problems);
+		xls_files_diff_entries(f, learnt.dir);
+		learn = false;
+	} else if (!a->known) {
+		unsure_entries(f, a, after, learnt.dir);
 	}
-	nchanged = known ? changed_chunks(rb, blk, bytes, changed) : 0;
-	before.n = after.n = nchanged;
-	if (nchanged)
-		xls_dir_block_walk(g, blk, bytes, collect_logged, &before);
-	/* the overlay's copy changes here: blk is read again */
-	xls_overlay_take(&f->view, rt, ri);
-	if (nchanged && (blk = view_block(f, rb, scratch, bytes, NULL))) {
-		xls_files_malformed(f, XLS_FILES_DIR_BLOCK, (uint64_t)rb->blkno,
-				    xls_dir_block_walk(g, blk, bytes, collect_logged, &after));
-		xls_owner_from_header(g, rb->blkno, rb->len, blk, bytes, &o);
-		xls_files_diff_entries(f, o.has_ino ? o.ino : 0);
-	} else if (!known && (blk = view_block(f, rb, scratch, bytes, NULL))) {
-		unsure_entries(f, rb, blk, bytes);
-	}
+	if (learn)
+		xls_dir_block_walk(g, after, a->bytes, xls_names_learn_entry, &learnt);
+	xls_names_view_changed(&f->names);
 	if (f->before.nomem || f->after.nomem)
 		f->nomem = true;
+}
+
+/* Room for a block of @bytes before and after. */
+static bool block_room(struct xls_files *f, uint32_t bytes)
+{
+	struct xls_dir_acc *a = &f->dir;
+	uint8_t *b, *c;
+
+	if (bytes <= a->cap)
+		return true;
+	b = realloc(a->before, bytes);
+	if (b)
+		a->before = b;
+	c = b ? realloc(a->after, bytes) : NULL;
+	if (!c) {
+		f->nomem = true;
+		return false;
+	}
+	a->after = c;
+	a->cap = bytes;
+	return true;
+}
+
+/* A new block begins, @bytes long, at daddr @blkno. */
+static bool begin_block(struct xls_files *f, int64_t blkno, uint32_t bytes, uint32_t compound)
+{
+	struct xls_dir_acc *a = &f->dir;
+
+	if (!bytes || !block_room(f, bytes))
+		return false;
+	a->active = true;
+	a->blkno = blkno;
+	a->bytes = bytes;
+	a->compound = compound;
+	a->nchanged = a->nlogged = a->npieces = 0;
+	a->seen = true;
+	a->known = true;
+	a->fresh = false;
+	a->quiet = false;
+	return true;
+}
+
+/*
+ * The log's view of @len bytes at daddr @blkno: the overlay's own copy
+ * (*@seen), else the disk's read into @buf.  NULL when unreadable.
+ */
+static const uint8_t *view_bytes(struct xls_files *f, int64_t blkno, uint32_t len, uint8_t *buf,
+				 bool *seen)
+{
+	const uint8_t *p = xls_overlay_peek(&f->view, blkno, 0, len, NULL);
+
+	*seen = p != NULL;
+	if (p)
+		return p;
+	return xls_overlay_read(&f->view, blkno, 0, buf, len, NULL) == 0 ? buf : NULL;
+}
+
+/*
+ * The state before the first piece the view has not seen: the disk's,
+ * decided at the piece that carries the header; zeros when it holds no
+ * block of this directory.
+ */
+static const uint8_t *first_state(struct xls_files *f, const struct xls_rtrans *rt,
+				  const struct xls_rbuf *rb, uint32_t base, const uint8_t *p,
+				  uint8_t *buf)
+{
+	struct xls_dir_acc *a = &f->dir;
+
+	a->seen = false;
+	if (base == 0)
+		a->known = disk_state_known(f, rt, rb, p, a->bytes, &a->fresh);
+	if (!a->fresh)
+		return p;
+	memset(buf, 0, rb->len * BBSIZE);
+	return buf;
+}
+
+/* A directory block logged whole by one item: compared in place, no copy. */
+static void take_block(struct xls_files *f, const struct xls_rtrans *rt,
+		       const struct xls_ritem *ri, bool quiet)
+{
+	const struct xls_rbuf *rb = ri->buf;
+	struct xls_dir_acc *a = &f->dir;
+	uint32_t bytes = rb->len * BBSIZE;
+	const uint8_t *p;
+	bool seen;
+
+	if (!begin_block(f, rb->blkno, bytes, 0))
+		return;
+	a->quiet = quiet;
+	p = view_bytes(f, rb->blkno, bytes, a->before, &seen);
+	if (p && !seen)
+		p = first_state(f, rt, rb, 0, p, a->before);
+	if (p) {
+		piece_places(a, p, rb, 0);
+		walk_before(f, p);
+	} else {
+		a->known = false;
+	}
+	xls_overlay_take(&f->view, rt, ri);
+	p = view_bytes(f, rb->blkno, bytes, a->after, &seen);
+	if (p)
+		finish_block(f, p);
+	a->active = false;
+}
+
+/* Which of the mapped pieces the view held before the compound: bit i. */
+static bool piece_seen(const struct xls_dir_acc *a, uint32_t i)
+{
+	return (a->seen_pieces[i / 64] >> (i % 64)) & 1;
+}
+
+/*
+ * A compound begins at its first segment, the one with the header: the
+ * directory it names maps the whole block (the log's view of its fork),
+ * so that each segment goes to its place and each clean extent, which no
+ * segment logs, reads as the view has it.  False when nothing maps it.
+ */
+static bool map_compound(struct xls_files *f, const struct xls_rbuf *rb)
+{
+	struct xls_dir_acc *a = &f->dir;
+	const struct xls_geometry *g = &f->src->geo;
+	uint8_t *before = a->before;
+	struct xls_owner o;
+	int n;
+
+	a->npieces = 0;
+	if (!before || !a->after || !g->blocksize || !rb->block_start || !rb->head ||
+	    !xls_owner_from_header(g, rb->blkno, rb->block_bytes / BBSIZE, rb->head, rb->head_len,
+				   &o) || !o.has_ino)
+		return false;
+	n = xls_fsview_dir_block_daddrs(&f->logview, o.ino, rb->blkno, a->pieces,
+					XLS_DIR_ACC_PIECES);
+	if (n <= 0 || a->pieces[0] != rb->blkno || (uint64_t)n * g->blocksize != a->bytes)
+		return false;
+	a->npieces = (uint32_t)n;
+	memset(a->seen_pieces, 0, sizeof(a->seen_pieces));
+	for (uint32_t i = 0; i < a->npieces; i++) {
+		uint8_t *at = before + (size_t)i * g->blocksize;
+		const uint8_t *p;
+		bool seen;
+
+		p = view_bytes(f, a->pieces[i], g->blocksize, at, &seen);
+		if (!p)
+			memset(at, 0, g->blocksize);
+		else if (p != at)
+			memcpy(at, p, g->blocksize);
+		if (seen)
+			a->seen_pieces[i / 64] |= 1ull << (i % 64);
+	}
+	memcpy(a->after, a->before, a->bytes);
+	return true;
+}
+
+/* Where the segment at daddr @blkno goes in the block; -1: not one of its pieces. */
+static int64_t segment_base(const struct xls_files *f, const struct xls_rbuf *rb)
+{
+	const struct xls_dir_acc *a = &f->dir;
+
+	if (!a->npieces)
+		return rb->seg_offset_exact ? (int64_t)rb->seg_offset : -1;
+	for (uint32_t i = 0; i < a->npieces; i++)
+		if (a->pieces[i] == rb->blkno)
+			return (int64_t)i * f->src->geo.blocksize;
+	return -1;
+}
+
+/*
+ * One segment at byte @base of a compound: the log's view before it and
+ * after it copied into place, for the whole block's comparison.
+ */
+static void take_segment(struct xls_files *f, const struct xls_rtrans *rt,
+			 const struct xls_ritem *ri, uint32_t base)
+{
+	struct xls_dir_acc *a = &f->dir;
+	const struct xls_rbuf *rb = ri->buf;
+	uint32_t len = rb->len * BBSIZE, bs = f->src->geo.blocksize;
+	const uint8_t *p;
+	bool seen;
+
+	if ((uint64_t)base + len > a->bytes)
+		return;
+	p = view_bytes(f, rb->blkno, len, a->before + base, &seen);
+	if (p && !seen)
+		p = first_state(f, rt, rb, base, p, a->before + base);
+	if (!p)
+		a->known = false;
+	else if (p != a->before + base)
+		memcpy(a->before + base, p, len);
+	/* no directory block of it on disk: the extents the view never had are empty */
+	if (base == 0 && a->fresh)
+		for (uint32_t i = 1; i < a->npieces; i++)
+			if (!piece_seen(a, i))
+				memset(a->before + (size_t)i * bs, 0, bs);
+	piece_places(a, a->before, rb, base);
+	xls_overlay_take(&f->view, rt, ri);
+	p = view_bytes(f, rb->blkno, len, a->after + base, &seen);
+	if (!p)
+		a->known = false;
+	else if (p != a->after + base)
+		memcpy(a->after + base, p, len);
+}
+
+static void finish_compound(struct xls_files *f)
+{
+	walk_before(f, f->dir.before);
+	finish_block(f, f->dir.after);
+}
+
+/*
+ * A compound's first segment: the block begins, mapped by its directory,
+ * else placed by the offsets recovery found (all segments logged, in
+ * order); false when neither places it.
+ */
+static bool begin_compound(struct xls_files *f, const struct xls_rbuf *rb)
+{
+	struct xls_dir_acc *a = &f->dir;
+
+	if (!begin_block(f, rb->blkno, rb->block_bytes, rb->compound))
+		return false;
+	if (map_compound(f, rb))
+		return true;
+	if (rb->seg_offset_exact) {
+		/* a segment that never comes reads as nothing */
+		memset(a->before, 0, a->bytes);
+		memset(a->after, 0, a->bytes);
+		return true;
+	}
+	a->active = false;
+	return false;
+}
+
+/*
+ * A directory data or block-form buffer item.  A segment of a compound
+ * (a block on discontiguous extents, logged an extent at a time) is one
+ * piece of its block, which is compared once the last segment is in --
+ * as recovery and lost assemble it; a segment that cannot be placed is
+ * read as a block of its own, whose problems say nothing.
+ */
+void xls_files_take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
+			    const struct xls_ritem *ri)
+{
+	const struct xls_rbuf *rb = ri->buf;
+	struct xls_dir_acc *a = &f->dir;
+	bool seg = rb->compound && rb->block_bytes && rb->block_bytes <= XLS_DIR_ACC_PIECES *
+		   (uint64_t)f->src->geo.blocksize;
+	int64_t base = -1;
+
+	if (a->active && (!seg || rb->compound != a->compound || rb->seg == 1))
+		finish_compound(f);
+	if (seg && rb->seg == 1)
+		begin_compound(f, rb);
+	if (seg && a->active)
+		base = segment_base(f, rb);
+	if (base < 0) {
+		take_block(f, rt, ri, seg);
+		return;
+	}
+	take_segment(f, rt, ri, (uint32_t)base);
+	if (rb->seg == rb->nseg)
+		finish_compound(f);
+}
+
+/* A compound whose last segment did not come: compared as far as it came. */
+void xls_files_dir_flush(struct xls_files *f)
+{
+	if (f->dir.active)
+		finish_compound(f);
 }

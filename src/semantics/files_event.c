@@ -206,14 +206,17 @@ void xls_files_flush(struct xls_files *f)
 		e->new_name = e->new_name_len ? f->pool.p + (uintptr_t)e->new_name : NULL;
 		if (e->ev == XLS_FEV_DIRENT_ADD && e->dir)
 			xls_names_learn(&f->names, e->ino, e->dir, e->name, e->name_len);
+		else if (e->ev == XLS_FEV_DIRENT_REMOVE && e->dir)
+			xls_names_removed(&f->names, e->ino, e->dir, e->name, e->name_len);
 		else if (e->ev == XLS_FEV_DIRENT_MOVE && e->new_dir)
 			xls_names_learn(&f->names, e->ino, e->new_dir, e->new_name, e->new_name_len);
 		else if (e->ev == XLS_FEV_PPTR_SET && e->dir)
 			xls_names_learn(&f->names, e->ino, e->dir, e->name, e->name_len);
 	}
 	for (uint32_t i = 0; i < f->npend && !f->rc; i++)
-		if (f->pend[i].ev != XLS_FEV_COUNT && f->sink->event)
-			f->rc = f->sink->event(f->sink->ctx, &f->pend[i]);
+		if (f->pend[i].ev != XLS_FEV_COUNT)
+			xls_files_out_put(f, &f->pend[i]);
+	xls_files_out_drain(f, false);
 	f->npend = 0;
 	f->pool.used = 0;
 }

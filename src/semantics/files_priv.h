@@ -24,18 +24,69 @@
 
 /* An inode as the log said last. */
 struct ino_state {
+	uint64_t	ino;
 	bool		known;		/* a core to compare with */
 	struct xls_inode_core c;
 	uint8_t		*sf;		/* a shortform directory's fork, or NULL */
 	uint32_t	sf_len;
 	uint8_t		*asf;		/* a shortform attr fork, or NULL */
 	uint32_t	asf_len;
+	/*
+	 * A directory as the log has left it so far, an on-disk inode of
+	 * inode_size bytes, or NULL: names look up ".." and entries through it.
+	 */
+	uint8_t		*dino;
+};
+
+/*
+ * The directory block at hand, gathered piece by piece (a compound's
+ * segments) before and after its items: places are byte ranges of it.
+ */
+#define XLS_DIR_ACC_PLACES	(XFS_BLF_DATAMAP_SIZE * XLS_BLF_BITS_PER_WORD)
+/* Filesystem blocks of a directory block at most: 64 KiB of 512-byte ones. */
+#define XLS_DIR_ACC_PIECES	128u
+
+struct xls_dir_acc {
+	bool			active;
+	bool			seen;		/* the view had every piece before */
+	bool			known;		/* the state before can be compared with */
+	bool			fresh;		/* the disk held no block of it */
+	bool			quiet;		/* a segment of unknown place: no problems */
+	int64_t			blkno;		/* of its first piece */
+	uint32_t		bytes;
+	uint32_t		compound;	/* recovery's id of it, 0: one item */
+	uint8_t			*before, *after;
+	uint32_t		cap;
+	struct xls_region_place	changed[XLS_DIR_ACC_PLACES];	/* bytes the item changes */
+	uint32_t		nchanged;
+	struct xls_region_place	logged[XLS_DIR_ACC_PLACES];	/* bytes it logs */
+	uint32_t		nlogged;
+	/* a compound mapped by its directory: the daddr of each filesystem block */
+	int64_t			pieces[XLS_DIR_ACC_PIECES];
+	uint32_t		npieces;
+	uint64_t		seen_pieces[XLS_DIR_ACC_PIECES / 64];	/* the view had them */
+};
+
+/* The events waiting for a path (files_out.c), at most this many bytes. */
+#define XLS_FILES_HOLD_BYTES	(64u << 20)
+
+struct xls_held_event;
+struct xls_files_out {
+	struct xls_held_event	*q;
+	uint32_t		head, n, cap;
+	struct xls_pool		pool;		/* their names and paths */
+	/* the inodes events went out for: ino -> files[] */
+	struct xls_hashmap	idx;
+	struct xls_file_summary	*files;
+	uint32_t		nfiles, capfiles, last;
 };
 
 struct xls_files {
 	const struct xls_source		*src;
 	struct xls_overlay		view;		/* the log's view of dir blocks */
 	struct xls_fsview		disk;
+	/* the log's view so far: its directories and their blocks, over the disk */
+	struct xls_fsview		logview;
 	struct xls_fsview_clusters	clusters;
 	struct xls_names		names;
 	struct xls_hashmap		idx;		/* ino -> inos[] */
@@ -51,6 +102,9 @@ struct xls_files {
 	struct xls_xattr_set		abefore, aafter;
 	uint8_t				*blk;		/* a block read from the view */
 	uint32_t			blk_cap;
+	struct xls_dir_acc		dir;
+	struct xls_files_out		out;
+	char				path[XLS_NAMES_PATH_MAX];
 	/* adds (or attr sets) of the transaction by inode, to pair with removes */
 	struct xls_hashmap		adds;
 	struct xls_hashmap		created;	/* inodes it creates */
@@ -86,12 +140,23 @@ enum xls_files_struct {
 void xls_files_malformed(struct xls_files *f, enum xls_files_struct what, uint64_t id,
 			 uint32_t problems);
 
+/* files_out.c */
+/* Event @e of the transaction at hand, with its path: to the sink, or held. */
+void xls_files_out_put(struct xls_files *f, struct xls_file_event *e);
+/* Events held whose path is known now go out; @final: all of them (the end). */
+void xls_files_out_drain(struct xls_files *f, bool final);
+void xls_files_out_release(struct xls_files_out *o);
+/* Each inode events went out for, where recovery leaves it, to the sink. */
+void xls_files_out_summaries(struct xls_files *f);
+
 /* files_dir.c */
 bool xls_files_is_dir_data(unsigned int blft);
 /* The entries of f->before and f->after that differ: events of directory @dir. */
 void xls_files_diff_entries(struct xls_files *f, uint64_t dir);
 void xls_files_take_dir_buf(struct xls_files *f, const struct xls_rtrans *rt,
 			    const struct xls_ritem *ri);
+/* The block gathered so far compared: before any other item is taken. */
+void xls_files_dir_flush(struct xls_files *f);
 
 /* files_attr.c */
 void xls_files_attrs_reset(struct xls_files *f);

@@ -1,0 +1,263 @@
+/*
+ * Semantics stage, files: the events in recovery order, each with its
+ * path.  A path is taken when the event happens; where it stops at a
+ * directory the log has not named yet (created before the tail, its ".."
+ * and its entry logged later), the event and every one after it wait
+ * until the log names that directory, or the end of the log does, so
+ * that the order stays recovery's.  What waits is bounded
+ * (XLS_FILES_HOLD_BYTES): past it the first event goes without its path.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+#include "semantics/files_priv.h"
+
+/* An event waiting: its names and path (or path below @stuck) in the pool. */
+struct xls_held_event {
+	struct xls_file_event	e;		/* names and path as pool offsets */
+	uint64_t		stuck;		/* the inode whose path comes first; 0 none */
+	uint32_t		name, new_name, path;
+	bool			has_path;
+};
+
+void xls_files_out_release(struct xls_files_out *o)
+{
+	xls_hashmap_free(&o->idx);
+	xls_vec_free(o->files);
+	xls_vec_free(o->q);
+	xls_pool_free(&o->pool);
+	memset(o, 0, sizeof(*o));
+}
+
+/* One more event of @e->ino, for its summary. */
+static void count(struct xls_files *f, const struct xls_file_event *e)
+{
+	struct xls_files_out *o = &f->out;
+	uint32_t *idx;
+	struct xls_file_summary *s;
+
+	/* an inode's events mostly come together */
+	if (o->nfiles && o->files[o->last].ino == e->ino) {
+		s = &o->files[o->last];
+		s->events++;
+		s->last_seq = e->seq;
+		return;
+	}
+	idx = xls_hashmap_find(&o->idx, e->ino, 0);
+	if (idx) {
+		o->last = *idx;
+		s = &o->files[*idx];
+		s->events++;
+		s->last_seq = e->seq;
+		return;
+	}
+	if (!xls_vec_grow((void **)&o->files, o->nfiles, &o->capfiles, sizeof(*s)) ||
+	    xls_hashmap_put(&o->idx, e->ino, 0, o->nfiles)) {
+		f->nomem = true;
+		return;
+	}
+	o->last = o->nfiles;
+	s = &o->files[o->nfiles++];
+	memset(s, 0, sizeof(*s));
+	s->ino = e->ino;
+	s->events = 1;
+	s->first_seq = s->last_seq = e->seq;
+}
+
+static int emit(struct xls_files *f, struct xls_file_event *e)
+{
+	if (!f->sink->event || f->rc)
+		return f->rc;
+	count(f, e);
+	f->rc = f->sink->event(f->sink->ctx, e);
+	return f->rc;
+}
+
+/* The path of @e, whole or below the inode it stops at, into @buf. */
+static bool event_path(struct xls_files *f, const struct xls_file_event *e, char *buf,
+		       size_t *len, uint64_t *stuck)
+{
+	uint64_t ino = e->ino, dir = 0;
+	const uint8_t *tail = NULL;
+	uint32_t tail_len = 0;
+
+	switch (e->ev) {
+	case XLS_FEV_DIRENT_ADD: case XLS_FEV_DIRENT_REMOVE:
+	case XLS_FEV_PPTR_SET: case XLS_FEV_PPTR_REMOVE:
+		dir = e->dir;
+		tail = e->name;
+		tail_len = e->name_len;
+		break;
+	case XLS_FEV_DIRENT_MOVE: case XLS_FEV_PPTR_REPLACE:
+		dir = e->new_dir;
+		tail = e->new_name;
+		tail_len = e->new_name_len;
+		break;
+	default:
+		break;
+	}
+	if (dir && tail_len)
+		ino = dir;
+	else
+		tail = NULL;
+	return xls_names_path_part(&f->names, ino, tail, tail_len, buf, XLS_NAMES_PATH_MAX, len,
+				   stuck);
+}
+
+static uint32_t keep(struct xls_files *f, const void *p, uint32_t len)
+{
+	uint32_t off = 0;
+
+	if (len && !xls_pool_add(&f->out.pool, p, len, &off))
+		f->nomem = true;
+	return off;
+}
+
+static void hold(struct xls_files *f, const struct xls_file_event *e, const char *path,
+		 size_t len, uint64_t stuck)
+{
+	struct xls_files_out *o = &f->out;
+	struct xls_held_event *h;
+
+	if (!xls_vec_grow((void **)&o->q, o->n, &o->cap, sizeof(*h))) {
+		f->nomem = true;
+		return;
+	}
+	h = &o->q[o->n++];
+	h->e = *e;
+	h->name = keep(f, e->name, e->name_len);
+	h->new_name = keep(f, e->new_name, e->new_name_len);
+	h->path = keep(f, path, (uint32_t)len);
+	h->e.path_len = (uint32_t)len;
+	h->has_path = !stuck && len;
+	h->stuck = stuck;
+}
+
+/* What waits: the events and every byte kept for them since the queue was last empty. */
+static uint64_t held_bytes(const struct xls_files_out *o)
+{
+	return (uint64_t)(o->n - o->head) * sizeof(struct xls_held_event) + o->pool.used;
+}
+
+void xls_files_out_put(struct xls_files *f, struct xls_file_event *e)
+{
+	size_t len;
+	uint64_t stuck;
+	bool whole = event_path(f, e, f->path, &len, &stuck);
+
+	if (f->out.n == f->out.head && (whole || !stuck)) {
+		e->path = whole ? f->path : NULL;
+		e->path_len = whole ? (uint32_t)len : 0;
+		emit(f, e);
+		return;
+	}
+	hold(f, e, f->path, len, stuck);
+}
+
+/*
+ * The path of held event @h now: the stuck inode's, then what was below
+ * it.  True when whole; else, unless @final, it stays held (stopping at
+ * an inode further up, perhaps).
+ */
+static bool resolve(struct xls_files *f, struct xls_held_event *h, bool final)
+{
+	struct xls_files_out *o = &f->out;
+	size_t len, below = h->e.path_len;
+	uint64_t stuck;
+	bool whole;
+
+	if (!h->stuck)
+		return true;
+	whole = xls_names_path_part(&f->names, h->stuck, NULL, 0, f->path, XLS_NAMES_PATH_MAX,
+				    &len, &stuck);
+	if (!whole && !stuck) {
+		h->stuck = 0;		/* a loop: never named */
+		h->has_path = false;
+		return true;
+	}
+	if (len + below >= XLS_NAMES_PATH_MAX)
+		below = XLS_NAMES_PATH_MAX - 1 - len;
+	memcpy(f->path + len, o->pool.p + h->path, below);
+	len += below;
+	f->path[len] = '\0';
+	if (!whole && !final) {
+		h->stuck = stuck;
+		h->path = keep(f, f->path, (uint32_t)len);
+		h->e.path_len = (uint32_t)len;
+		return false;
+	}
+	h->stuck = 0;
+	h->has_path = whole;
+	h->path = keep(f, f->path, (uint32_t)len);
+	h->e.path_len = (uint32_t)len;
+	return true;
+}
+
+static void emit_held(struct xls_files *f, struct xls_held_event *h)
+{
+	struct xls_files_out *o = &f->out;
+	struct xls_file_event e = h->e;
+
+	e.name = e.name_len ? o->pool.p + h->name : NULL;
+	e.new_name = e.new_name_len ? o->pool.p + h->new_name : NULL;
+	e.path = h->has_path ? (const char *)o->pool.p + h->path : NULL;
+	if (!e.path)
+		e.path_len = 0;
+	emit(f, &e);
+}
+
+void xls_files_out_drain(struct xls_files *f, bool final)
+{
+	struct xls_files_out *o = &f->out;
+
+	while (o->head < o->n && !f->rc) {
+		struct xls_held_event *h = &o->q[o->head];
+
+		if (!resolve(f, h, final)) {
+			if (held_bytes(o) <= XLS_FILES_HOLD_BYTES)
+				break;
+			h->stuck = 0;	/* waited too long: no path */
+			h->has_path = false;
+		}
+		emit_held(f, h);
+		o->head++;
+	}
+	if (o->head == o->n) {
+		o->head = o->n = 0;
+		o->pool.used = 0;
+	}
+}
+
+static int cmp_ino(const void *a, const void *b)
+{
+	const struct xls_file_summary *x = a, *y = b;
+
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+void xls_files_out_summaries(struct xls_files *f)
+{
+	struct xls_files_out *o = &f->out;
+
+	if (!f->sink->file)
+		return;
+	qsort(o->files, o->nfiles, sizeof(*o->files), cmp_ino);
+	for (uint32_t i = 0; i < o->nfiles && !f->rc; i++) {
+		struct xls_file_summary *s = &o->files[i];
+		uint32_t *idx = xls_hashmap_find(&f->idx, s->ino, 0);
+		const struct ino_state *st = idx ? &f->inos[*idx] : NULL;
+		size_t len;
+		bool live = !st || !st->known || !xls_inode_core_free(&st->c);
+
+		s->mode = st && st->known && live ? st->c.mode : 0;
+		s->final_path = NULL;
+		s->final_path_len = 0;
+		if (live && xls_names_final_path(&f->names, s->ino, f->path, sizeof(f->path), &len)) {
+			s->final_path = f->path;
+			s->final_path_len = (uint32_t)len;
+		}
+		f->rc = f->sink->file(f->sink->ctx, s);
+	}
+}

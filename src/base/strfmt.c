@@ -242,3 +242,81 @@ int xls_snprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+/* Digits of @v, at least @width of them, at @p; how many. */
+static size_t put_digits(char *p, uint64_t v, unsigned int width)
+{
+	char d[20];
+	size_t k = 0, n = 0;
+
+	do {
+		d[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (k < width)
+		d[k++] = '0';
+	while (k)
+		p[n++] = d[--k];
+	return n;
+}
+
+/*
+ * Days since 1970-01-01 to a proleptic Gregorian date: the civil-from-days
+ * algorithm, in 400-year eras of 146097 days (Howard Hinnant's public
+ * domain derivation), exact for every int64 day count the callers give.
+ */
+static void civil_from_days(int64_t z, int64_t *y, unsigned int *m, unsigned int *d)
+{
+	int64_t era, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	yoe = z - era * 146097;
+	yoe = (yoe - yoe / 1460 + yoe / 36524 - yoe / 146096) / 365;
+	doy = z - era * 146097 - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = (unsigned int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (unsigned int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+size_t xls_time_iso(int64_t ns, char *buf)
+{
+	int64_t sec = ns / 1000000000, frac = ns % 1000000000, days, rem, y;
+	unsigned int m, d;
+	size_t n = 0;
+
+	if (frac < 0) {
+		frac += 1000000000;
+		sec--;
+	}
+	days = sec / 86400;
+	rem = sec % 86400;
+	if (rem < 0) {
+		rem += 86400;
+		days--;
+	}
+	civil_from_days(days, &y, &m, &d);
+	/* written by hand: a million events are a million of these */
+	if (y < 0) {
+		buf[n++] = '-';
+		n += put_digits(buf + n, (uint64_t)-(y + 1) + 1, 4);
+	} else {
+		n += put_digits(buf + n, (uint64_t)y, 4);
+	}
+	buf[n++] = '-';
+	n += put_digits(buf + n, m, 2);
+	buf[n++] = '-';
+	n += put_digits(buf + n, d, 2);
+	buf[n++] = 'T';
+	n += put_digits(buf + n, (uint64_t)(rem / 3600), 2);
+	buf[n++] = ':';
+	n += put_digits(buf + n, (uint64_t)(rem / 60 % 60), 2);
+	buf[n++] = ':';
+	n += put_digits(buf + n, (uint64_t)(rem % 60), 2);
+	buf[n++] = '.';
+	n += put_digits(buf + n, (uint64_t)frac, 9);
+	buf[n++] = 'Z';
+	buf[n] = '\0';
+	return n;
+}

@@ -48,33 +48,99 @@ void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fields
 	xls_field_str(fs, "op", d->add ? "add" : "remove");
 }
 
+/* A change as written: its field's name and both values in their kind. */
+struct change_out {
+	const char		*field;
+	struct xls_value	disk, recovered;
+};
+
+static const char *const fork_formats[] = {
+	"dev", "local", "extents", "btree", "uuid", "meta_btree",
+};
+
+static bool is_time_field(const char *f)
+{
+	return !strcmp(f, "mtime") || !strcmp(f, "ctime") || !strcmp(f, "atime") ||
+	       !strcmp(f, "crtime");
+}
+
+/* A mode in octal, a time in nanoseconds (signed), a fork format by name. */
+static void change_value(const char *field, uint64_t v, struct xls_value *out)
+{
+	if (!strcmp(field, "mode")) {
+		out->kind = XLS_FIELD_OCT;
+		out->v.u = v;
+	} else if (!strcmp(field, "flags")) {
+		out->kind = XLS_FIELD_HEX;
+		out->v.u = v;
+	} else if (is_time_field(field)) {
+		out->kind = XLS_FIELD_INT;
+		out->v.i = (int64_t)v;
+	} else if ((!strcmp(field, "format") || !strcmp(field, "aformat")) &&
+		   v < sizeof(fork_formats) / sizeof(fork_formats[0])) {
+		out->kind = XLS_FIELD_STR;
+		out->v.s = fork_formats[v];
+	} else {
+		out->kind = XLS_FIELD_UINT;
+		out->v.u = v;
+	}
+}
+
+static size_t value_text(const struct xls_value *v, char *buf, size_t bufsz)
+{
+	if (bufsz < XLS_TIME_ISO_MAX)
+		return 0;
+	switch (v->kind) {
+	case XLS_FIELD_OCT:
+		return (size_t)xls_snprintf(buf, bufsz, "%#llo", (unsigned long long)v->v.u);
+	case XLS_FIELD_HEX:
+		return (size_t)xls_snprintf(buf, bufsz, "%#llx", (unsigned long long)v->v.u);
+	case XLS_FIELD_INT:
+		return xls_time_iso(v->v.i, buf);
+	case XLS_FIELD_STR:
+		return (size_t)xls_snprintf(buf, bufsz, "%s", v->v.s);
+	default:
+		return (size_t)xls_snprintf(buf, bufsz, "%llu", (unsigned long long)v->v.u);
+	}
+}
+
 /* xls_snprintf, not snprintf: a large log has a million of these */
 static void change_text(const void *elem, char *buf, size_t bufsz)
 {
-	const struct xls_lost_change *c = elem;
+	const struct change_out *c = elem;
+	char a[64], b[64];
 
-	xls_snprintf(buf, bufsz, "%s %llu->%llu", c->field, (unsigned long long)c->disk,
-		     (unsigned long long)c->recovered);
+	value_text(&c->disk, a, sizeof(a));
+	value_text(&c->recovered, b, sizeof(b));
+	xls_snprintf(buf, bufsz, "%s %s->%s", c->field, a, b);
 }
 
 static const struct xls_member change_members[] = {
-	XLS_MEMBER("field", XLS_FIELD_STR, struct xls_lost_change, field),
-	XLS_MEMBER("disk", XLS_FIELD_UINT, struct xls_lost_change, disk),
-	XLS_MEMBER("recovered", XLS_FIELD_UINT, struct xls_lost_change, recovered),
+	XLS_MEMBER("field", XLS_FIELD_STR, struct change_out, field),
+	XLS_MEMBER("disk", XLS_FIELD_VALUE, struct change_out, disk),
+	XLS_MEMBER("recovered", XLS_FIELD_VALUE, struct change_out, recovered),
 };
 
 static const struct xls_list change_list = {
-	change_members, 3, sizeof(struct xls_lost_change), change_text, " ", NULL,
+	change_members, 3, sizeof(struct change_out), change_text, " ", NULL,
 };
 
 void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldset *fs)
 {
+	struct change_out *ch = xls_fields_alloc(fs, sizeof(*ch) * (in->nchanges ? in->nchanges : 1));
+	uint32_t n = ch ? in->nchanges : 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		ch[i].field = in->changes[i].field;
+		change_value(ch[i].field, in->changes[i].disk, &ch[i].disk);
+		change_value(ch[i].field, in->changes[i].recovered, &ch[i].recovered);
+	}
 	xls_field_hex(fs, "ino", in->ino);
 	if (in->path)
 		xls_field_str(fs, "path", in->path);
 	xls_field_str(fs, "what", in->what);
 	xls_field_oct(fs, "mode", in->mode);
-	xls_field_list(fs, "changes", &change_list, in->changes, in->nchanges);
+	xls_field_list(fs, "changes", &change_list, ch, n);
 }
 
 void xls_describe_lost_xattr(const struct xls_lost_xattr *x, struct xls_fieldset *fs)
@@ -105,37 +171,6 @@ static bool is_time(enum xls_fev ev)
 	return ev == XLS_FEV_ATIME || ev == XLS_FEV_MTIME || ev == XLS_FEV_CTIME;
 }
 
-/* "1700000000.123456789": seconds and nanoseconds since 1970 (@bufsz >= 32). */
-static void ns_str(uint64_t v, char *buf, size_t bufsz)
-{
-	int64_t ns = (int64_t)v, sec = ns / 1000000000, r = ns % 1000000000;
-	char digits[24];
-	uint64_t u;
-	size_t n = 0, k = 0;
-
-	if (bufsz < 32)
-		return;
-	if (r < 0) {
-		r += 1000000000;
-		sec--;
-	}
-	/* written by hand: a million events are a million of these */
-	if (sec < 0)
-		buf[n++] = '-';
-	u = sec < 0 ? (uint64_t)-(sec + 1) + 1 : (uint64_t)sec;
-	do {
-		digits[k++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	while (k)
-		buf[n++] = digits[--k];
-	buf[n++] = '.';
-	for (int i = 8; i >= 0; i--) {
-		buf[n + (size_t)i] = (char)('0' + r % 10);
-		r /= 10;
-	}
-	buf[n + 9] = '\0';
-}
 
 /*
  * Detail pieces written by hand, for the million names of a large log;
@@ -239,10 +274,10 @@ static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz
 		break;
 	}
 	if (is_time(e->ev)) {
-		char a[32], b[32];
+		char a[XLS_TIME_ISO_MAX], b[XLS_TIME_ISO_MAX];
 
-		ns_str(e->old_value, a, sizeof(a));
-		ns_str(e->new_value, b, sizeof(b));
+		xls_time_iso((int64_t)e->old_value, a);
+		xls_time_iso((int64_t)e->new_value, b);
 		xls_snprintf(buf, bufsz, "%s -> %s%s%s", a, b, e->backwards ? " (backwards)" : "",
 			     e->before_crtime ? " (before crtime)" : "");
 		return;
@@ -283,15 +318,17 @@ void xls_describe_file_event(const struct xls_file_event *e, const char *path, b
 	xls_field_bool(fs, "replayed", e->replayed);
 	if (e->ev <= XLS_FEV_CTIME && e->ev != XLS_FEV_FREED) {
 		if (is_time(e->ev)) {
-			ns_str(e->old_value, buf, sizeof(buf));
-			xls_field_str(fs, "old", buf);
-			ns_str(e->new_value, buf, sizeof(buf));
-			xls_field_str(fs, "new", buf);
+			/* nanoseconds since 1970, signed, as every time in JSON */
+			xls_field_int(fs, "old", (int64_t)e->old_value);
+			xls_field_int(fs, "new", (int64_t)e->new_value);
 			xls_field_bool(fs, "backwards", e->backwards);
 			xls_field_bool(fs, "before_crtime", e->before_crtime);
-		} else if (e->ev == XLS_FEV_MODE || e->ev == XLS_FEV_CREATED) {
+		} else if (e->ev == XLS_FEV_CREATED) {
+			xls_field_oct(fs, "mode", e->old_value);
+			xls_field_uint(fs, "gen", e->new_value);
+		} else if (e->ev == XLS_FEV_MODE) {
 			xls_field_oct(fs, "old", e->old_value);
-			xls_field_uint(fs, "new", e->new_value);
+			xls_field_oct(fs, "new", e->new_value);
 		} else {
 			xls_field_uint(fs, "old", e->old_value);
 			xls_field_uint(fs, "new", e->new_value);

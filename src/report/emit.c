@@ -89,6 +89,9 @@ void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
 	case XLS_FIELD_LIST:
 		list_text_format(fld, buf, bufsz);
 		break;
+	case XLS_FIELD_VALUE:	/* list members only: made a field of its own kind */
+		buf[0] = '\0';
+		break;
 	}
 }
 
@@ -322,6 +325,9 @@ static void json_value(struct xls_out *o, const struct xls_field *fld)
 	case XLS_FIELD_LIST:
 		json_list(o, fld);
 		break;
+	case XLS_FIELD_VALUE:	/* list members only: made a field of its own kind */
+		out_str(o, "null");
+		break;
 	case XLS_FIELD_STR:
 		json_string(o, fld->v.s);
 		break;
@@ -389,6 +395,19 @@ static bool member_field(const struct xls_member *m, const unsigned char *elem,
 	case XLS_FIELD_STR:
 		memcpy(&f->v.s, p, sizeof(f->v.s));
 		return f->v.s != NULL;
+	case XLS_FIELD_VALUE: {
+		struct xls_value val;
+
+		memcpy(&val, p, sizeof(val));
+		f->kind = val.kind;
+		if (val.kind == XLS_FIELD_STR)
+			f->v.s = val.v.s;
+		else if (val.kind == XLS_FIELD_INT)
+			f->v.i = val.v.i;
+		else
+			f->v.u = val.v.u;
+		return val.kind != XLS_FIELD_STR || val.v.s != NULL;
+	}
 	case XLS_FIELD_INT:
 		f->v.i = member_int(p, m->size);
 		return true;
@@ -665,6 +684,8 @@ static void text_value(struct xls_out *o, const struct xls_field *fld)
 		break;
 	case XLS_FIELD_LIST:
 		text_list(o, fld);
+		break;
+	case XLS_FIELD_VALUE:	/* list members only: made a field of its own kind */
 		break;
 	}
 }

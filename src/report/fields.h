@@ -33,12 +33,27 @@ enum xls_field_kind {
 	XLS_FIELD_REAL,		/* decimal with 2 places in text, 4 in JSON */
 	XLS_FIELD_LSN,		/* cycle/block in text; JSON "cycle/block" string */
 	XLS_FIELD_LIST,		/* a JSON array; its text form elsewhere */
+	XLS_FIELD_VALUE,	/* list members only: a struct xls_value, its own kind */
+};
+
+/*
+ * A list member whose kind each element says (UINT, INT, OCT, HEX or
+ * STR): lost's changes, where a mode is octal, a time nanoseconds and a
+ * fork format a name.  A STR with a NULL string leaves the member out.
+ */
+struct xls_value {
+	enum xls_field_kind	kind;
+	union {
+		uint64_t	u;
+		int64_t		i;
+		const char	*s;
+	} v;
 };
 
 /* One member of the elements of a list. */
 struct xls_member {
 	const char		*key;	/* NULL: the element is this one value */
-	enum xls_field_kind	kind;	/* UINT, INT, HEX, BOOL, LSN or STR */
+	enum xls_field_kind	kind;	/* UINT, INT, HEX, OCT, BOOL, LSN, STR or VALUE */
 	uint16_t		offset;	/* of the member in the element */
 	uint8_t			size;	/* integers: 1, 2, 4 or 8 bytes */
 	/* STR: a const char * member; NULL leaves the member out */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "tap.h"
 #include "base/strfmt.h"
@@ -141,10 +142,61 @@ static void test_strfmt__fallback(struct tap *t)
 	tap_ok(t, ok, "precisions and floats go to vsnprintf, with the same result");
 }
 
+/* ISO 8601 against the C library's gmtime_r and strftime, which share no code with it. */
+static void test_strfmt__iso(struct tap *t)
+{
+	static const struct { int64_t ns; const char *want; } known[] = {
+		{ 0, "1970-01-01T00:00:00.000000000Z" },
+		{ -1, "1969-12-31T23:59:59.999999999Z" },
+		{ -2147483648ll * 1000000000, "1901-12-13T20:45:52.000000000Z" },
+		{ 1795989776238631875ll, "2026-11-29T22:02:56.238631875Z" },
+		{ 951782400ll * 1000000000, "2000-02-29T00:00:00.000000000Z" },
+		{ INT64_MAX, "2262-04-11T23:47:16.854775807Z" },
+	};
+	char buf[XLS_TIME_ISO_MAX], want[64];
+	uint64_t x = 88172645463325252ull;
+	int ok = 1;
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		size_t n = xls_time_iso(known[i].ns, buf);
+
+		if (strcmp(buf, known[i].want) || n != strlen(buf)) {
+			tap_diag("%lld: %s, not %s", (long long)known[i].ns, buf, known[i].want);
+			ok = 0;
+		}
+	}
+	for (int i = 0; i < 200000; i++) {
+		/* every second from 1684 to 2255, and any nanoseconds */
+		int64_t sec, ns;
+		time_t tt;
+		struct tm tm;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		sec = (int64_t)(x % 18000000000ull) - 9000000000ll;
+		ns = sec * 1000000000 + (int64_t)(x >> 40) % 1000000000;
+		tt = (time_t)sec;
+		if (!gmtime_r(&tt, &tm))
+			continue;
+		strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), ".%09lldZ",
+			 (long long)((ns % 1000000000 + 1000000000) % 1000000000));
+		xls_time_iso(ns, buf);
+		if (strcmp(buf, want)) {
+			if (ok)
+				tap_diag("%lld: %s, not %s", (long long)ns, buf, want);
+			ok = 0;
+		}
+	}
+	tap_ok(t, ok, "ISO 8601 times: known dates, and 200000 random ones as gmtime_r gives them");
+}
+
 int main(void)
 {
 	struct tap t = { 0 };
 
+	test_strfmt__iso(&t);
 	test_strfmt__conversions(&t);
 	test_strfmt__random(&t);
 	test_strfmt__short_buffers(&t);

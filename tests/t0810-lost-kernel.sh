@@ -9,8 +9,9 @@
 # {name: inode}, lost+found at the root aside) by tests/lib/walk-tree.pl,
 # which shares no code with xfs_logscope, and so are their xattrs
 # (tests/lib/walk-xattrs.pl, getfattr).  The entries and the xattrs that
-# differ must be those `lost` reports: recall and precision are printed,
-# and must be at least 95% each.  With XFSPROGS_NEW (a built xfsprogs >= 6.10 tree), a
+# differ must be those `lost` reports, and the inodes xfs_repair -L moves
+# to lost+found those it lists apart (tests/lib/lostfound-score.pl): recall
+# and precision are printed, and must be at least 95% each.  With XFSPROGS_NEW (a built xfsprogs >= 6.10 tree), a
 # parent-pointer filesystem (mkfs -n parent=1) is made and checked too.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$XLS_TOP/tests/lib/images.sh"
@@ -58,8 +59,10 @@ score() {
 	perl "$XLS_TOP/tests/lib/lost-score.pl" "$name.awalk" "$name.bwalk" "$name.lost" >"$name.score"
 	perl "$XLS_TOP/tests/lib/lost-xattr-score.pl" "$name.axattrs" "$name.bxattrs" \
 		"$name.lost" >"$name.xscore"
+	perl "$XLS_TOP/tests/lib/lostfound-score.pl" "$name.repair" "$name.lost" >"$name.lfscore"
 	perl -ne 'exit(!(/recall ([\d.]+)% precision ([\d.]+)%/ && $1 >= 95 && $2 >= 95))' "$name.score" &&
-	perl -ne 'exit(!(/recall ([\d.]+)% precision ([\d.]+)%/ && $1 >= 95 && $2 >= 95))' "$name.xscore"
+	perl -ne 'exit(!(/recall ([\d.]+)% precision ([\d.]+)%/ && $1 >= 95 && $2 >= 95))' "$name.xscore" &&
+	perl -ne 'exit(!(/recall ([\d.]+)% precision ([\d.]+)%/ && $1 >= 95 && $2 >= 95))' "$name.lfscore"
 }
 
 # A workload of the kind lost must follow: creates, hard links, renames
@@ -166,6 +169,9 @@ show() {
 	[ -f "$1.xscore" ] || return 0
 	echo "# $1: $(head -1 "$1.xscore")"
 	sed -n '2,6s/^/#   /p' "$1.xscore"
+	[ -f "$1.lfscore" ] || return 0
+	echo "# $1: $(head -1 "$1.lfscore")"
+	sed -n '2,6s/^/#   /p' "$1.lfscore"
 }
 
 if $can_mount; then

@@ -143,6 +143,24 @@ test_expect_success 'lost: dir4k, the whole workload in the log: every entry an 
 	test "$(grep -c "\"kind\":\"lost_dirent\"" dir4k.lost)" -eq 316 &&
 	grep -q "\"kind\":\"lost_dirent\",\"dir\":\"0x80\",\"path\":\"/\",\"name\":\"alpha\",\"ino\":\"0x83\",\"op\":\"add\"" dir4k.lost
 '
+test_expect_success 'lost --ino and --path keep what concerns an inode, a subtree' '
+	"$XLS" lost --json --ino=0x83 $(image dir4k) >lino &&
+	test "$(grep -c "\"kind\":\"lost_dirent\"" lino)" -gt 100 &&
+	! grep "\"kind\":\"lost_" lino | grep -v "\"ino\":\"0x83\"\\|\"dir\":\"0x83\"" &&
+	"$XLS" lost --json --path=/beta $(image dir4k) >lbeta &&
+	test "$(grep -c "\"kind\":\"lost_dirent\"" lbeta)" -gt 50 &&
+	! grep "\"kind\":\"lost_dirent\"" lbeta | grep -v "\"path\":\"/beta\\|\"name\":\"beta\"" &&
+	"$XLS" lost --path=/nope $(image dir4k) >/dev/null 2>lnone &&
+	grep -q "no entry, inode or xattr matches --path=/nope" lnone
+'
+test_expect_success 'lost: net effect, and what xfs_repair -L moves to lost+found' '
+	"$XLS" lost --json $(image wrapped) >wrapped.lost &&
+	! grep "\"kind\":\"lost_inode\"" wrapped.lost | grep -q "\"mode\":\"0\"" &&
+	n=$(grep -c "\"kind\":\"lost_found\"" wrapped.lost) && test "$n" -gt 0 &&
+	grep -q "\"lost_found\":$n," wrapped.lost &&
+	"$XLS" lost $(image wrapped) >wrapped.lost.txt &&
+	grep -q "^  xfs_repair -L would move $n inodes to lost+found" wrapped.lost.txt
+'
 test_expect_success 'lost: pptr, xattrs and parent pointers' '
 	"$XLS" lost --json $(image pptr) >pptr.lost &&
 	grep -q "\"kind\":\"lost_xattr\".*\"name\":\"user.remote\",\"op\":\"add\"" pptr.lost &&

@@ -72,6 +72,13 @@ struct xls_cmd {
 	uint64_t			findings;
 	enum xls_findings		findings_mode;
 	bool				progress_shown;
+	/*
+	 * What a command with a filter (--ino, --path, --blkno, --tid, --type,
+	 * --size) counts in @shown, for the line xls_cmd_status() writes when
+	 * it kept none ("buffer item", ...); NULL: no filter given.
+	 */
+	const char			*filtered;
+	uint64_t			shown;
 	/* for every stage: findings and progress to this command */
 	struct xls_report_sink		report;
 };
@@ -91,6 +98,8 @@ int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err);
 void xls_cmd_record(struct xls_cmd *c, const char *kind, const struct xls_fieldset *fs);
 /* The filters given (--ino, --path, --blkno, --tid, --type, --size) kept no @what: said on stderr. */
 void xls_cmd_no_match(const struct xls_cmd *c, const char *what);
+/* A command that filters: @what it counts in c->shown, when a filter is given. */
+void xls_cmd_filters(struct xls_cmd *c, const char *what);
 
 /* "key   value" lines of every field of @fs, keys padded to @width. */
 void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,

@@ -120,6 +120,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 		xls_owner_of_item(&bc->owners, it, &bc->ba, &bc->owner);
 	if (c->opt->has_ino && (!bc->ba.parsed || !xls_owner_has_ino(&bc->owner, c->opt->ino)))
 		return 0;
+	c->shown++;
 	xls_fields_reset(fs);
 	xls_field_hex(fs, "tid", t->tid);
 	xls_field_lsn(fs, "lsn", t->lsn);
@@ -383,6 +384,8 @@ int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err)
 
 	if (xls_cmd_open(&c, opt, err))
 		return err->status;
+	if (!opt->svg_path)
+		xls_cmd_filters(&c, "buffer item");
 	if (opt->svg_path && xls_newfile_check(opt->svg_path, err))
 		rc = -1;
 	else

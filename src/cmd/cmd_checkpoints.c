@@ -60,6 +60,7 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 
 	if (c->opt->has_tid && ck->tid != c->opt->tid)
 		return;
+	c->shown++;
 	xls_fields_reset(&cc->fs);
 	xls_describe_ckpt(ck, &cc->fs);
 	if (c->out.fmt != XLS_FMT_TEXT) {
@@ -113,6 +114,7 @@ int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err)
 		return err->status;
 	}
 	xls_out_csv_layout(&c.out, &xls_csv_checkpoints);
+	xls_cmd_filters(&c, "checkpoint");
 	cc->c = &c;
 	rc = xls_cmd_audit_scan(&c, cc->a, err);
 	if (!rc) {

@@ -181,6 +181,8 @@ int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err)
 	}
 	if (rc)
 		return err->status != XLS_EXIT_OK ? (int)err->status : XLS_EXIT_INTERNAL;
+	if (c->filtered && !c->shown)
+		xls_cmd_no_match(c, c->filtered);
 	return c->findings ? XLS_EXIT_FINDINGS : XLS_EXIT_OK;
 }
 
@@ -338,4 +340,13 @@ void xls_cmd_no_match(const struct xls_cmd *c, const char *what)
 	if (o->type_mask && n < sizeof(filt))
 		(void)snprintf(filt + n, sizeof(filt) - n, " --type");
 	fprintf(stderr, "xfs_logscope: '%s': no %s matches%s\n", c->src.path, what, filt);
+}
+
+void xls_cmd_filters(struct xls_cmd *c, const char *what)
+{
+	const struct xls_options *o = c->opt;
+
+	if (o->has_ino || o->path_prefix || o->has_blkno || o->has_tid || o->has_size ||
+	    o->type_mask)
+		c->filtered = what;
 }

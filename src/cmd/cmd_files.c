@@ -46,7 +46,6 @@ struct files_ctx {
 	bool			files_begun;	/* the summaries' heading is out */
 	/* --path: the inodes that had a path under it, in the log or after it */
 	struct xls_hashmap	match;
-	uint64_t		shown;		/* events and inodes written */
 	/* the writer thread's, and the summaries' once it is drained */
 	struct xls_fieldset	fs;
 };
@@ -97,7 +96,7 @@ static int on_event(void *ctx, const struct xls_file_event *e)
 		return 0;
 	if (c->opt->path_prefix && !xls_hashmap_find(&fc->match, e->ino, 0))
 		return 0;
-	fc->shown++;
+	c->shown++;
 	known = e->path != NULL;
 	len = e->path_len;
 	path_len = known && len ? (uint32_t)len + 1 : 0;
@@ -142,7 +141,7 @@ static int on_file(void *ctx, const struct xls_file_summary *s)
 			xls_out_table_heading(&c->out, file_columns, NFCOLS);
 		}
 	}
-	fc->shown++;
+	c->shown++;
 	xls_fields_reset(&fc->fs);
 	xls_describe_file_summary(s, &fc->fs);
 	if (c->out.fmt == XLS_FMT_TEXT)
@@ -236,6 +235,7 @@ int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
 		return err->status;
 	}
 	fc->c = &c;
+	xls_cmd_filters(&c, "event");
 	fc->report = (struct xls_report_sink){ .ctx = fc, .finding = on_finding,
 					      .progress = on_progress };
 	sink.report = &fc->report;
@@ -250,8 +250,6 @@ int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
 		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	if (!rc)
 		rc = fc->f ? xls_files_run(fc->f, &c.log, &c.ht, &sink, err) : -1;
-	if (!rc && !fc->shown && (opt->path_prefix || opt->has_ino))
-		xls_cmd_no_match(&c, "event");
 	if (rc == -E2BIG)
 		rc = xls_error_set(err, XLS_EXIT_INTERNAL,
 				   "an event of '%s' is larger than the writer's batch", c.src.path);

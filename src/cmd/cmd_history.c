@@ -422,6 +422,7 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	if (!rc && c->out.fmt == XLS_FMT_TEXT && !h->appearances)
 		xls_out_printf(&c->out, "no log item of this buffer between tail and head\n");
+	c->shown += h->appearances;
 	if (!rc && opt->replay_path)
 		rc = do_replay(h, err);
 	if (!rc && opt->diff)
@@ -449,6 +450,7 @@ int xls_cmd_history(const struct xls_options *given, struct xls_error *err)
 		return err->status;
 	}
 	xls_out_csv_layout(&c.out, &xls_csv_appearance);
+	xls_cmd_filters(&c, "appearance");
 	if (!opt->has_blkno) {
 		/* the inode's cluster buffer, which its inode items write */
 		int64_t daddr = xls_ino_cluster_daddr(&c.src.geo, opt->ino, NULL);

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "semantics/lost.h"
@@ -26,6 +27,13 @@ static const struct xls_column inode_columns[] = {
 	{ "changes",	"CHANGES (disk->recovered)", -1 },
 };
 #define NICOLS (sizeof(inode_columns) / sizeof(inode_columns[0]))
+
+static const struct xls_column found_columns[] = {
+	{ "ino",	"INO",		12 },
+	{ "mode",	"MODE",		-7 },
+	{ "path",	"PATH (as recovery leaves it)", -1 },
+};
+#define NFCOLS (sizeof(found_columns) / sizeof(found_columns[0]))
 
 static const struct xls_column xattr_columns[] = {
 	{ "op",		"OP",		-8 },
@@ -64,12 +72,52 @@ static void print_summary(struct xls_cmd *c, const struct xls_lost_summary *s,
 		       (unsigned long long)s->dirs_compared, (unsigned long long)s->inodes_compared,
 		       (unsigned long long)s->trans_replayed, (unsigned long long)s->trans_discarded,
 		       (unsigned long long)s->intents_pending);
+	if (s->lost_found)
+		xls_out_printf(o, "  xfs_repair -L would move %llu inode%s to lost+found "
+			       "(listed below)\n", (unsigned long long)s->lost_found,
+			       s->lost_found == 1 ? "" : "s");
 	if (s->recovery_fails)
 		xls_out_printf(o, "  recovery itself fails: %s\n", s->fail_why);
 	if (s->overlay_full)
 		xls_out_printf(o, "  approximate: more than %llu bytes of replayed blocks; blocks "
 			       "past the bound are read as on disk\n",
 			       (unsigned long long)s->overlay_max);
+}
+
+/* Is @path @prefix or below it? */
+static bool under(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	while (n > 1 && prefix[n - 1] == '/')
+		n--;
+	if (!path || strncmp(path, prefix, n) != 0)
+		return false;
+	return path[n] == '\0' || path[n] == '/' || (n == 1 && prefix[0] == '/');
+}
+
+/* --ino and --path: does a record of inode @ino (in @dir, 0 none) at @path pass? */
+static bool wanted(const struct xls_cmd *c, uint64_t ino, uint64_t dir, const char *path)
+{
+	const struct xls_options *o = c->opt;
+
+	if (o->has_ino && ino != o->ino && dir != o->ino)
+		return false;
+	return !o->path_prefix || under(path, o->path_prefix);
+}
+
+/* An entry's own path: its directory's, then its name. */
+static bool dirent_wanted(const struct xls_cmd *c, const struct xls_lost_dirent *d)
+{
+	char path[4096];
+
+	if (!c->opt->path_prefix)
+		return wanted(c, d->ino, d->dir, NULL);
+	if (!d->dir_path)
+		return false;
+	snprintf(path, sizeof(path), "%s%s%s", d->dir_path,
+		 d->dir_path[0] && d->dir_path[strlen(d->dir_path) - 1] == '/' ? "" : "/", d->name);
+	return wanted(c, d->ino, d->dir, path);
 }
 
 static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xls_fieldset *fs)
@@ -80,12 +128,18 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 	const struct xls_lost_apart *a;
 	uint32_t n;
 
+	bool heading = false;
+
 	d = xls_lost_dirents(l, &n);
-	if (text && n) {
-		xls_out_printf(&c->out, "\nDirectory entries recovery adds or removes\n");
-		xls_out_table_heading(&c->out, dirent_columns, NDCOLS);
-	}
 	for (uint32_t i = 0; i < n; i++) {
+		if (!dirent_wanted(c, &d[i]))
+			continue;
+		c->shown++;
+		if (text && !heading) {
+			xls_out_printf(&c->out, "\nDirectory entries recovery adds or removes\n");
+			xls_out_table_heading(&c->out, dirent_columns, NDCOLS);
+			heading = true;
+		}
 		xls_fields_reset(fs);
 		xls_describe_lost_dirent(&d[i], fs);
 		if (text)
@@ -96,11 +150,16 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 	if (c->out.fmt == XLS_FMT_CSV)
 		return;
 	in = xls_lost_inodes(l, &n);
-	if (text && n) {
-		xls_out_printf(&c->out, "\nInodes whose core recovery writes\n");
-		xls_out_table_heading(&c->out, inode_columns, NICOLS);
-	}
+	heading = false;
 	for (uint32_t i = 0; i < n; i++) {
+		if (!wanted(c, in[i].ino, 0, in[i].path))
+			continue;
+		c->shown++;
+		if (text && !heading) {
+			xls_out_printf(&c->out, "\nInodes whose core recovery writes\n");
+			xls_out_table_heading(&c->out, inode_columns, NICOLS);
+			heading = true;
+		}
 		xls_fields_reset(fs);
 		xls_describe_lost_inode(&in[i], fs);
 		if (text)
@@ -109,13 +168,41 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 			xls_cmd_record(c, "lost_inode", fs);
 	}
 	{
+		const struct xls_lost_found *lf = xls_lost_founds(l, &n);
+
+		heading = false;
+		for (uint32_t i = 0; i < n; i++) {
+			if (!wanted(c, lf[i].ino, 0, lf[i].path))
+				continue;
+			c->shown++;
+			if (text && !heading) {
+				xls_out_printf(&c->out, "\nInodes xfs_repair -L moves to lost+found (in "
+					       "use on the disk, named only by entries recovery adds)\n");
+				xls_out_table_heading(&c->out, found_columns, NFCOLS);
+				heading = true;
+			}
+			xls_fields_reset(fs);
+			xls_describe_lost_found(&lf[i], fs);
+			if (text)
+				xls_out_table_row(&c->out, found_columns, NFCOLS, fs);
+			else
+				xls_cmd_record(c, "lost_found", fs);
+		}
+	}
+	{
 		const struct xls_lost_xattr *x = xls_lost_xattrs(l, &n);
 
-		if (text && n) {
-			xls_out_printf(&c->out, "\nXattrs and parent pointers recovery sets or removes\n");
-			xls_out_table_heading(&c->out, xattr_columns, NXCOLS);
-		}
+		heading = false;
 		for (uint32_t i = 0; i < n; i++) {
+			if (!wanted(c, x[i].ino, x[i].parent, x[i].path))
+				continue;
+			c->shown++;
+			if (text && !heading) {
+				xls_out_printf(&c->out, "\nXattrs and parent pointers recovery sets or "
+					       "removes\n");
+				xls_out_table_heading(&c->out, xattr_columns, NXCOLS);
+				heading = true;
+			}
 			xls_fields_reset(fs);
 			xls_describe_lost_xattr(&x[i], fs);
 			if (text)
@@ -157,6 +244,7 @@ int xls_cmd_lost(const struct xls_options *opt, struct xls_error *err)
 		return err->status;
 	}
 	xls_out_csv_layout(&c.out, &xls_csv_lost);
+	xls_cmd_filters(&c, "entry, inode or xattr");
 	l = xls_lost_new(&c.src, opt->blocks_mem, err);
 	rc = l ? xls_lost_run(l, &c.log, &c.ht, &c.report, err) : -1;
 	if (!rc) {

@@ -214,6 +214,7 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 			     ri->buf->head, ri->buf->head_len, &rc->owner);
 	if (!wanted(rc, rt->t, ri))
 		return 0;
+	c->shown++;
 	xls_fields_reset(fs);
 	if (c->out.fmt == XLS_FMT_CSV) {
 		if (!ri->buf)
@@ -451,6 +452,8 @@ int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
 		return err->status;
 	}
 	rc->c = &c;
+	if (!opt->summary)
+		xls_cmd_filters(&c, "item");
 	xls_owner_map_init(&rc->owners, &c.src);
 	sink.report = &c.report;
 	if (opt->summary)

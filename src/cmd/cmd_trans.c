@@ -76,6 +76,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 			print_begin(tc, t);
 		tc->shown = true;
 	}
+	c->shown++;
 	if (c->out.fmt != XLS_FMT_TEXT) {
 		xls_field_hex(fs, "tid", t->tid);
 		xls_field_lsn(fs, "lsn", t->lsn);
@@ -131,6 +132,7 @@ int xls_cmd_trans(const struct xls_options *opt, struct xls_error *err)
 		return err->status;
 	}
 	xls_out_csv_layout(&c.out, &xls_csv_trans);
+	xls_cmd_filters(&c, "item");
 	tc->c = &c;
 	xls_owner_map_init(&tc->owners, &c.src);
 	sink.report = &c.report;

@@ -114,6 +114,8 @@ static const struct argp_option files_options[] = {
 };
 
 static const struct argp_option lost_options[] = {
+	{ "ino", OPT_INO, "INO", 0, "only what concerns this inode: its entries, core, xattrs (and the entries of this directory)", 3 },
+	{ "path", OPT_PATH, "PATH", 0, "only what lies at or under PATH (/dir/name), as recovery leaves it", 3 },
 	{ "blocks-mem", OPT_BLOCKS_MEM, "SIZE", 0, BLOCKS_MEM_DOC, 3 },
 	{ 0 }
 };

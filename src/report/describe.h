@@ -190,6 +190,7 @@ void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fiel
 void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fieldset *fs);
 void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldset *fs);
 void xls_describe_lost_xattr(const struct xls_lost_xattr *x, struct xls_fieldset *fs);
+void xls_describe_lost_found(const struct xls_lost_found *f, struct xls_fieldset *fs);
 void xls_describe_lost_apart(const struct xls_lost_apart *a, struct xls_fieldset *fs);
 
 /*

@@ -18,6 +18,7 @@ void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fiel
 	xls_field_uint(fs, "inodes_freed", s->inodes_freed);
 	xls_field_uint(fs, "inodes_changed", s->inodes_changed);
 	xls_field_uint(fs, "xattrs_changed", s->xattrs_changed);
+	xls_field_uint(fs, "lost_found", s->lost_found);
 	xls_field_uint(fs, "metadata_bytes", s->metadata_bytes);
 	xls_field_uint(fs, "dirs_compared", s->dirs_compared);
 	xls_field_uint(fs, "inodes_compared", s->inodes_compared);
@@ -141,6 +142,14 @@ void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldse
 	xls_field_str(fs, "what", in->what);
 	xls_field_oct(fs, "mode", in->mode);
 	xls_field_list(fs, "changes", &change_list, ch, n);
+}
+
+void xls_describe_lost_found(const struct xls_lost_found *f, struct xls_fieldset *fs)
+{
+	xls_field_hex(fs, "ino", f->ino);
+	xls_field_oct(fs, "mode", f->mode);
+	if (f->path)
+		xls_field_str(fs, "path", f->path);
 }
 
 void xls_describe_lost_xattr(const struct xls_lost_xattr *x, struct xls_fieldset *fs)

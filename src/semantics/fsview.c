@@ -241,13 +241,38 @@ static int inobt_walk(const struct xls_fsview *v, uint64_t agstart, uint32_t agb
 	return rc;
 }
 
+/* The inobt record of @ino: 1 with its mask, 0 none, -1 unreadable. */
+static int chunk_record(const struct xls_fsview *v, uint64_t ino, uint64_t *mask)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	uint64_t agno = ino >> (g->ag_block_log + g->inopb_log), agstart;
+	uint32_t agino = (uint32_t)(ino & ((1ull << (g->ag_block_log + g->inopb_log)) - 1));
+	uint8_t agi[512];
+
+	*mask = 0;
+	agstart = agno * g->ag_blocks;
+	if (view_read(v, (int64_t)((agstart << (g->block_log - 9)) + 2 * g->data_sect_bbs), 0,
+		      agi, sizeof(agi), NULL) || xls_be32(agi) != XFS_AGI_MAGIC)
+		return -1;
+	return inobt_walk(v, agstart, xls_be32(agi + offsetof(struct xfs_agi, agi_root)), agino,
+			  mask);
+}
+
+int xls_fsview_inode_chunk(const struct xls_fsview *v, uint64_t ino)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	uint64_t mask;
+
+	if (!g->block_log || !g->ag_blocks || g->ag_block_log + g->inopb_log >= 32 + 32)
+		return -1;
+	return chunk_record(v, ino, &mask);
+}
+
 /* The allocation mask of the chunk of @ino, from the cache or the inobt. */
 static int chunk_mask(const struct xls_fsview *v, uint64_t ino, uint64_t *mask)
 {
-	const struct xls_geometry *g = &v->src->geo;
-	uint64_t chunk = ino & ~(uint64_t)(XFS_INODES_PER_CHUNK - 1), agno, agstart;
-	uint32_t agino, *lo, *hi;
-	uint8_t agi[512];
+	uint64_t chunk = ino & ~(uint64_t)(XFS_INODES_PER_CHUNK - 1);
+	uint32_t *lo, *hi;
 	int rc;
 
 	if (v->cache && (lo = xls_hashmap_find(v->cache, chunk, 0)) &&
@@ -255,14 +280,7 @@ static int chunk_mask(const struct xls_fsview *v, uint64_t ino, uint64_t *mask)
 		*mask = (uint64_t)*hi << 32 | *lo;
 		return 1;
 	}
-	agno = ino >> (g->ag_block_log + g->inopb_log);
-	agino = (uint32_t)(ino & ((1ull << (g->ag_block_log + g->inopb_log)) - 1));
-	agstart = agno * g->ag_blocks;
-	if (view_read(v, (int64_t)((agstart << (g->block_log - 9)) + 2 * g->data_sect_bbs), 0,
-		      agi, sizeof(agi), NULL) || xls_be32(agi) != XFS_AGI_MAGIC)
-		return -1;
-	rc = inobt_walk(v, agstart, xls_be32(agi + offsetof(struct xfs_agi, agi_root)), agino,
-			mask);
+	rc = chunk_record(v, ino, mask);
 	/* a chunk with no record is all free: remembered too */
 	if (rc >= 0 && v->cache && v->cache->used < XLS_FSVIEW_CACHE_MAX &&
 	    (xls_hashmap_put(v->cache, chunk, 0, (uint32_t)*mask) ||
@@ -582,6 +600,33 @@ static const uint8_t *dir_fork(const struct xls_fsview *v, uint64_t ino, uint8_t
 	if (xls_inode_core_free(c) || !S_ISDIR(c->mode))
 		return NULL;
 	return xls_fsview_data_fork(g, dino, flen);
+}
+
+static void no_extent(struct dir_walk *w, uint64_t off, uint64_t fsb, uint64_t count)
+{
+	(void)w;
+	(void)off;
+	(void)fsb;
+	(void)count;
+}
+
+uint32_t xls_fsview_map_problems(const struct xls_fsview *v, uint64_t ino)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	struct dir_walk w = { .v = v, .g = g, .cur = UINT64_MAX, .on_extent = no_extent };
+	struct xls_inode_core c;
+	uint8_t dino[2048];
+	const uint8_t *fork;
+	uint32_t flen;
+
+	if (!g->inode_size || g->inode_size > sizeof(dino) || xls_fsview_read_inode(v, ino, dino, NULL))
+		return XLS_FSVIEW_UNREADABLE;
+	xls_fsview_core(g, dino, &c);
+	if (xls_inode_core_free(&c) || c.format != XFS_DINODE_FMT_BTREE)
+		return 0;
+	fork = xls_fsview_data_fork(g, dino, &flen);
+	walk_fork(&w, c.format, fork, flen, c.nextents);
+	return w.problems;
 }
 
 int xls_fsview_dir_block_daddrs(const struct xls_fsview *v, uint64_t ino, int64_t daddr,

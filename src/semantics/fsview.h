@@ -95,6 +95,13 @@ void xls_fsview_core(const struct xls_geometry *g, const uint8_t *dino,
  */
 int xls_fsview_inode_allocated(const struct xls_fsview *v, uint64_t ino);
 
+/*
+ * Does a record of the inode btree of its AG cover inode @ino (free or
+ * not: xfs_repair trusts the inode's core over the record's free bit)?
+ * 1 yes, 0 no, -1 cannot tell.
+ */
+int xls_fsview_inode_chunk(const struct xls_fsview *v, uint64_t ino);
+
 /* Is the inode free (no magic, or mode 0)? */
 bool xls_inode_core_free(const struct xls_inode_core *c);
 
@@ -122,6 +129,13 @@ uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *pare
  */
 int xls_fsview_dir_block_daddrs(const struct xls_fsview *v, uint64_t ino, int64_t daddr,
 				int64_t *daddrs, uint32_t max);
+
+/*
+ * The problems of the map of inode @ino's data fork: a bmap btree whose
+ * blocks do not read as bmap btree blocks (what xfs_repair clears the
+ * inode for: "bad data fork").  0 for a fork of any other format.
+ */
+uint32_t xls_fsview_map_problems(const struct xls_fsview *v, uint64_t ino);
 
 /* The attr fork of inode @dino, or NULL when it has none. */
 const uint8_t *xls_fsview_attr_fork(const struct xls_geometry *g, const uint8_t *dino,

@@ -30,6 +30,8 @@
 struct disk_side {
 	struct xls_dirent_set	set;
 	const struct xls_fsview	*view;
+	struct xls_hashmap	*linked;	/* every inode named, remembered */
+	struct xls_hashmap	*chunks;	/* the chunk of every inode named */
 };
 
 struct xls_lost {
@@ -49,6 +51,12 @@ struct xls_lost {
 	uint32_t			nxattrs, capxattrs;
 	struct xls_lost_apart		*aparts;
 	uint32_t			naparts, capaparts;
+	struct xls_lost_found		*founds;
+	uint32_t			nfounds, capfounds;
+	/* inodes an entry on the disk side of a compared directory names */
+	struct xls_hashmap		disk_linked;
+	/* and their chunks, whatever their cores say */
+	struct xls_hashmap		disk_chunks;
 	/* the strings and changes the results point to, freed at the end */
 	struct xls_arena		kept;
 	bool				nomem;
@@ -118,6 +126,9 @@ void xls_lost_free(struct xls_lost *l)
 	xls_vec_free(l->inodes);
 	xls_vec_free(l->xattrs);
 	xls_vec_free(l->aparts);
+	xls_vec_free(l->founds);
+	xls_hashmap_free(&l->disk_linked);
+	xls_hashmap_free(&l->disk_chunks);
 	free(l);
 }
 
@@ -209,20 +220,29 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 /* ------------------------------------------------------------------ */
 /* one directory, both sides */
 
-/* xfs_repair junks an entry to an inode the inobt (or the inode) calls free. */
+/*
+ * xfs_repair junks an entry to an inode whose core is free.  Not to one
+ * the inode btree calls free, or whose chunk it does not hold: repair
+ * trusts an inode's core over the record's free bit ("correcting imap"),
+ * and checks the chunk of an inode an entry names that no record holds
+ * (its uncertain inodes), keeping it when the inode is in use.
+ */
 static int collect_disk(void *ctx, const struct xls_dirent *e)
 {
 	struct disk_side *s = ctx;
+	uint64_t chunk = e->ino & ~(uint64_t)(XFS_INODES_PER_CHUNK - 1);
 	uint8_t dino[2048];
 	struct xls_inode_core c;
 
-	if (xls_fsview_inode_allocated(s->view, e->ino) == 0)
-		return 0;
+	if (!xls_hashmap_find(s->chunks, chunk, 0) && xls_hashmap_put(s->chunks, chunk, 0, 1))
+		s->set.nomem = true;
 	if (xls_fsview_read_inode(s->view, e->ino, dino, NULL) == 0) {
 		xls_fsview_core(&s->view->src->geo, dino, &c);
 		if (xls_inode_core_free(&c))
 			return 0;
 	}
+	if (!xls_hashmap_find(s->linked, e->ino, 0) && xls_hashmap_put(s->linked, e->ino, 0, 1))
+		s->set.nomem = true;
 	return xls_dirent_set_add(&s->set, e);
 }
 
@@ -254,7 +274,8 @@ static bool freed(const struct xls_lost *l, uint64_t ino)
 
 static void compare_dir(struct xls_lost *l, uint64_t dir)
 {
-	struct disk_side disk = { .view = &l->disk };
+	struct disk_side disk = { .view = &l->disk, .linked = &l->disk_linked,
+				  .chunks = &l->disk_chunks };
 	struct xls_dirent_set *d = &disk.set, f = { 0 };
 	uint64_t parent;
 	uint32_t i = 0, j = 0;
@@ -370,6 +391,9 @@ static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_cor
 	uint32_t n = 0;
 
 	l->sum.inodes_compared++;
+	/* free on the disk, free again as recovery leaves it: nothing to lose */
+	if (dfree && ffree)
+		return;
 	change(ch, &n, "mode", dc->mode, fc->mode);
 	change(ch, &n, "gen", dc->gen, fc->gen);
 	change(ch, &n, "nlink", dc->nlink, fc->nlink);
@@ -493,6 +517,65 @@ static void compare_all(struct xls_lost *l)
 	free(inos);
 }
 
+/*
+ * What xfs_repair -L puts in lost+found: an inode that recovery names
+ * (an entry it adds) but that no entry on the disk side of any directory
+ * compared names, whose chunk repair finds (a record of the disk's inode
+ * btree holds it, or an entry on the disk names another inode of it) and
+ * whose core on the disk is in use (repair trusts the core over the
+ * record's free bit) with a data fork whose map reads (else repair clears
+ * it), so that repair finds it with no parent.  Directories the log does not touch are not
+ * read: a link there is not seen.
+ */
+static void find_lost_found(struct xls_lost *l)
+{
+	const struct xls_geometry *g = &l->src->geo;
+	struct xls_hashmap seen = XLS_HASHMAP_INIT;
+	uint8_t dino[2048];
+
+	if (!g->inode_size || g->inode_size > sizeof(dino))
+		return;
+	for (uint32_t i = 0; i < l->ndirents && !l->nomem; i++) {
+		const struct xls_lost_dirent *d = &l->dirents[i];
+		struct xls_lost_found *lf;
+		struct xls_inode_core c;
+
+		if (!d->add || d->ino == g->root_ino || xls_hashmap_find(&l->disk_linked, d->ino, 0) ||
+		    xls_hashmap_find(&seen, d->ino, 0))
+			continue;
+		if (xls_hashmap_put(&seen, d->ino, 0, 1)) {
+			l->nomem = true;
+			break;
+		}
+		/* repair finds it in its chunk: a record holds it, or it checks a sibling */
+		if ((!xls_hashmap_find(&l->disk_chunks,
+				       d->ino & ~(uint64_t)(XFS_INODES_PER_CHUNK - 1), 0) &&
+		     xls_fsview_inode_chunk(&l->disk, d->ino) != 1) ||
+		    xls_fsview_read_inode(&l->disk, d->ino, dino, NULL))
+			continue;
+		xls_fsview_core(g, dino, &c);
+		/* a bmap btree that does not read is a bad data fork: repair clears it */
+		if (xls_inode_core_free(&c) ||
+		    (xls_fsview_map_problems(&l->disk, d->ino) & XLS_FSVIEW_UNREADABLE))
+			continue;
+		lf = push((void **)&l->founds, &l->nfounds, &l->capfounds, sizeof(*lf), &l->nomem);
+		if (!lf)
+			break;
+		lf->ino = d->ino;
+		lf->mode = c.mode;
+		lf->path = NULL;
+		l->sum.lost_found++;
+	}
+	xls_hashmap_free(&seen);
+}
+
+static int cmp_found(const void *a, const void *b)
+{
+	const struct xls_lost_found *x = a, *y = b;
+
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
 /* Paths, once every directory compared has taught its names. */
 static void name_all(struct xls_lost *l)
 {
@@ -507,6 +590,9 @@ static void name_all(struct xls_lost *l)
 	for (uint32_t i = 0; i < l->nxattrs; i++)
 		if (xls_names_path(&l->names, l->xattrs[i].ino, path, sizeof(path), NULL))
 			l->xattrs[i].path = keep_str(l, path, strlen(path));
+	for (uint32_t i = 0; i < l->nfounds; i++)
+		if (xls_names_path(&l->names, l->founds[i].ino, path, sizeof(path), NULL))
+			l->founds[i].path = keep_str(l, path, strlen(path));
 }
 
 int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_tail *ht,
@@ -549,6 +635,9 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 	if (rc)
 		return rc;
 	compare_all(l);
+	find_lost_found(l);
+	if (l->nfounds)
+		qsort(l->founds, l->nfounds, sizeof(*l->founds), cmp_found);
 	name_all(l);
 	l->sum.metadata_bytes = l->ovl.replayed_bytes;
 	l->sum.overlay_full = l->ovl.full;
@@ -579,6 +668,12 @@ const struct xls_lost_xattr *xls_lost_xattrs(const struct xls_lost *l, uint32_t 
 {
 	*n = l->nxattrs;
 	return l->xattrs;
+}
+
+const struct xls_lost_found *xls_lost_founds(const struct xls_lost *l, uint32_t *n)
+{
+	*n = l->nfounds;
+	return l->founds;
 }
 
 const struct xls_lost_apart *xls_lost_aparts(const struct xls_lost *l, uint32_t *n)

@@ -10,7 +10,9 @@
  * (semantics/fsview.h), and compared: directory entries (name -> inode),
  * inode cores, xattrs and parent pointers.  On the device side an entry whose inode is free is left
  * out, as xfs_repair removes it.  An entry created and removed within the
- * log, or already on disk, is no difference.
+ * log, or already on disk, is no difference; nor is an inode free on the
+ * disk and free again where recovery leaves it.  Apart: the inodes that
+ * xfs_repair -L would move to lost+found.
  */
 #ifndef XLS_LOST_H
 #define XLS_LOST_H
@@ -55,6 +57,17 @@ struct xls_lost_xattr {
 	const char	*path;
 };
 
+/*
+ * An inode xfs_repair -L would move to lost+found: in use on the disk
+ * (its inode btree and its core say so), but named only by entries that
+ * recovery adds -- so no directory on the disk names it.
+ */
+struct xls_lost_found {
+	uint64_t	ino;
+	uint16_t	mode;		/* on disk */
+	const char	*path;		/* where recovery leaves it, or NULL */
+};
+
 /* A committed-or-not transaction recovery drops anyway, an intent left. */
 struct xls_lost_apart {
 	const char	*kind;		/* "discarded", "corrupt", or the intent's */
@@ -68,6 +81,7 @@ struct xls_lost_summary {
 	uint64_t	dirents_added, dirents_removed;
 	uint64_t	inodes_changed, inodes_created, inodes_freed;
 	uint64_t	xattrs_changed;
+	uint64_t	lost_found;		/* inodes xfs_repair -L moves to lost+found */
 	uint64_t	dirs_compared, inodes_compared;
 	uint64_t	metadata_bytes;		/* dirty bytes recovery writes */
 	uint64_t	trans_replayed, trans_discarded, intents_pending;
@@ -98,5 +112,6 @@ const struct xls_lost_dirent *xls_lost_dirents(const struct xls_lost *l, uint32_
 const struct xls_lost_inode *xls_lost_inodes(const struct xls_lost *l, uint32_t *n);
 const struct xls_lost_xattr *xls_lost_xattrs(const struct xls_lost *l, uint32_t *n);
 const struct xls_lost_apart *xls_lost_aparts(const struct xls_lost *l, uint32_t *n);
+const struct xls_lost_found *xls_lost_founds(const struct xls_lost *l, uint32_t *n);
 
 #endif /* XLS_LOST_H */

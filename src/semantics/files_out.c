@@ -243,7 +243,8 @@ void xls_files_out_summaries(struct xls_files *f)
 
 	if (!f->sink->file)
 		return;
-	qsort(o->files, o->nfiles, sizeof(*o->files), cmp_ino);
+	if (o->nfiles)
+		qsort(o->files, o->nfiles, sizeof(*o->files), cmp_ino);
 	for (uint32_t i = 0; i < o->nfiles && !f->rc; i++) {
 		struct xls_file_summary *s = &o->files[i];
 		uint32_t *idx = xls_hashmap_find(&f->idx, s->ino, 0);

@@ -179,7 +179,8 @@ static bool resolve(struct xls_files *f, struct xls_held_event *h, bool final)
 	}
 	if (len + below >= XLS_NAMES_PATH_MAX)
 		below = XLS_NAMES_PATH_MAX - 1 - len;
-	memcpy(f->path + len, o->pool.p + h->path, below);
+	if (below)
+		memcpy(f->path + len, o->pool.p + h->path, below);
 	len += below;
 	f->path[len] = '\0';
 	if (!whole && !final) {

@@ -24,7 +24,7 @@ void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fiel
 	xls_field_uint(fs, "inodes_compared", s->inodes_compared);
 	xls_field_uint(fs, "trans_replayed", s->trans_replayed);
 	xls_field_uint(fs, "trans_discarded", s->trans_discarded);
-	xls_field_uint(fs, "intents_pending", s->intents_pending);
+	xls_field_uint(fs, "pending_work", s->pending_work);
 	xls_field_bool(fs, "recovery_fails", s->recovery_fails);
 	if (s->recovery_fails)
 		xls_field_str(fs, "fail_why", s->fail_why);
@@ -310,8 +310,6 @@ static void name_field(struct xls_fieldset *fs, const char *key, const uint8_t *
 void xls_describe_file_event(const struct xls_file_event *e, const char *path, bool text,
 			     struct xls_fieldset *fs)
 {
-	char buf[600];
-
 	xls_field_uint(fs, "seq", e->seq);
 	xls_field_hex(fs, "tid", e->tid);
 	xls_field_lsn(fs, "lsn", e->lsn);
@@ -320,6 +318,8 @@ void xls_describe_file_event(const struct xls_file_event *e, const char *path, b
 	if (path)
 		xls_field_str(fs, "path", path);
 	if (text) {
+		char buf[600];
+
 		event_detail(e, buf, sizeof(buf));
 		xls_field_str(fs, "detail", buf);
 		return;

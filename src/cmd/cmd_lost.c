@@ -71,7 +71,7 @@ static void print_summary(struct xls_cmd *c, const struct xls_lost_summary *s,
 		       "intents it would finish\n",
 		       (unsigned long long)s->dirs_compared, (unsigned long long)s->inodes_compared,
 		       (unsigned long long)s->trans_replayed, (unsigned long long)s->trans_discarded,
-		       (unsigned long long)s->intents_pending);
+		       (unsigned long long)s->pending_work);
 	if (s->lost_found)
 		xls_out_printf(o, "  xfs_repair -L would move %llu inode%s to lost+found "
 			       "(listed below)\n", (unsigned long long)s->lost_found,

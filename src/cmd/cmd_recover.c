@@ -348,11 +348,11 @@ static void print_verdict(struct xls_out *o, const struct xls_head_tail *ht,
 		       (unsigned long long)s->decisions[XLS_RD_REPLAY_ALWAYS],
 		       (unsigned long long)s->decisions[XLS_RD_SKIP_LSN],
 		       (unsigned long long)s->decisions[XLS_RD_SKIP_CANCELLED]);
-	if (s->intents_pending || s->kernel_warnings)
+	if (s->pending_work || s->kernel_warnings)
 		xls_out_printf(o, "  %llu piece%s of work left to finish after replay "
 			       "(intents, unlinked inodes); %llu kernel warning%s\n",
-			       (unsigned long long)s->intents_pending,
-			       s->intents_pending == 1 ? "" : "s",
+			       (unsigned long long)s->pending_work,
+			       s->pending_work == 1 ? "" : "s",
 			       (unsigned long long)s->kernel_warnings,
 			       s->kernel_warnings == 1 ? "" : "s");
 	if (s->absent_reads)

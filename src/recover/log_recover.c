@@ -473,7 +473,7 @@ static int emit_intents(struct xls_recover *r)
 		snprintf(in.what, sizeof(in.what), "%s 0x%llx has no %s: recovery finishes it",
 			 intent_name(p->type), (unsigned long long)p->id,
 			 intent_name((uint16_t)(p->type + 1)));
-		r->sum.intents_pending++;
+		r->sum.pending_work++;
 		if (r->sink->intent)
 			rc = r->sink->intent(r->sink->ctx, &in);
 	}
@@ -508,7 +508,7 @@ static int emit_unlinked(struct xls_recover *r)
 			snprintf(in.what, sizeof(in.what),
 				 "AG %u unlinked bucket %u starts at agino 0x%x: recovery frees the inodes on it",
 				 xls_be32(st->head + offsetof(struct xfs_agi, agi_seqno)), b, agino);
-			r->sum.intents_pending++;
+			r->sum.pending_work++;
 			if (r->sink->intent)
 				rc = r->sink->intent(r->sink->ctx, &in);
 		}

@@ -242,7 +242,7 @@ struct xls_recover_summary {
 	uint64_t	compound_segments;
 	uint64_t	kernel_warnings;
 	uint64_t	unlinked_fields;
-	uint64_t	intents_pending;
+	uint64_t	pending_work;
 	uint64_t	buffers_touched;	/* distinct (blkno, len) replayed */
 	bool		metadump;		/* the input is a metadump: */
 	uint64_t	absent_reads;		/* items decided on blocks it lacks */

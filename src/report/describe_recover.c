@@ -241,7 +241,7 @@ void xls_describe_rsummary(const struct xls_recover_summary *s, struct xls_field
 	xls_field_uint(fs, "compound_segments", s->compound_segments);
 	xls_field_uint(fs, "kernel_warnings", s->kernel_warnings);
 	xls_field_uint(fs, "unlinked_fields", s->unlinked_fields);
-	xls_field_uint(fs, "pending_work", s->intents_pending);
+	xls_field_uint(fs, "pending_work", s->pending_work);
 	xls_field_uint(fs, "buffers_touched", s->buffers_touched);
 	if (s->metadump)
 		xls_field_uint(fs, "absent_reads", s->absent_reads);

@@ -626,7 +626,7 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 	rs = xls_recover_summary(r);
 	l->sum.trans_replayed = rs->trans_replayed;
 	l->sum.trans_discarded = rs->trans_discarded + rs->trans_corrupt;
-	l->sum.intents_pending = rs->intents_pending;
+	l->sum.pending_work = rs->pending_work;
 	l->sum.recovery_fails = rs->fails;
 	snprintf(l->sum.fail_why, sizeof(l->sum.fail_why), "%s", rs->fail_why);
 	xls_recover_free(r);

@@ -84,7 +84,7 @@ struct xls_lost_summary {
 	uint64_t	lost_found;		/* inodes xfs_repair -L moves to lost+found */
 	uint64_t	dirs_compared, inodes_compared;
 	uint64_t	metadata_bytes;		/* dirty bytes recovery writes */
-	uint64_t	trans_replayed, trans_discarded, intents_pending;
+	uint64_t	trans_replayed, trans_discarded, pending_work;
 	bool		recovery_fails;
 	char		fail_why[XLS_RECOVER_WHY];
 	bool		overlay_full;		/* the bound was hit: approximate */

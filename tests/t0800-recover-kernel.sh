@@ -468,9 +468,92 @@ test_expect_success 'badinobuf: an inode item on a cluster of no inodes fails it
 	dd if=/dev/zero of=badinobuf.img bs=512 seek=$((0x80)) count=32 conv=notrunc 2>/dev/null &&
 	test_expect_code 1 "$XLS" recover --json badinobuf.img >out &&
 	grep -q "\"decision\":\"fail\",\"decision_text\":\"FAIL\",\"reason\":\"bad_inode_buf\",\"ino\":\"0x83\",\"ino_blkno\":\"0x80\"" out &&
-	grep -q "\"fail_lsn\":\"1/2\",\"fail_why\":\"inode cluster buffer 0x80 (16384 bytes) fails its read verifier for inode 0x83" out &&
+	grep -q "\"fail_lsn\":\"1/2\",\"fail_stage\":\"pass2\",\"fail_cause\":\"metadata\",\"kernel_error\":-117," out &&
+	grep -q "\"fail_why\":\"inode cluster buffer 0x80 (16384 bytes) fails its read verifier for inode 0x83" out &&
 	"$XLS" recover --json "$(image dir4k)" >img.json &&
 	! grep -q bad_inode_buf img.json
+'
+
+# Verdicts the kernel gives before or instead of a replay, on dir4k: a
+# byte of a record in the middle of the log flipped (the tail search
+# verifies every CRC from tail to head), one of the last record flipped
+# (a torn write: the head moves back), the image cut short after the log,
+# the superblock's LSN set ahead of the log.
+flip() {	# flip IMG LOG_BLOCK OFFSET
+	perl -e 'my ($img, $at) = ($ARGV[0], $ARGV[1]);
+		 open(my $f, "+<:raw", $img) or die "$img: $!";
+		 sysseek($f, $at, 0); sysread($f, my $b, 1);
+		 sysseek($f, $at, 0); syswrite($f, chr(ord($b) ^ 0xff));' \
+		"$1" "$(( $(sed -n 's/.*"log_offset":\([0-9]*\).*/\1/p' dir4k.info) + $2 * 512 + $3 ))"
+}
+"$XLS" info --json "$(image dir4k)" >dir4k.info
+cp --sparse=always "$(image dir4k)" crcmid.img && flip crcmid.img 13 600
+cp --sparse=always "$(image dir4k)" torn.img && flip torn.img 5050 100
+cp --sparse=always "$(image dir4k)" cut.img &&
+	truncate -s $(( $(sed -n 's/.*"log_offset":\([0-9]*\).*/\1/p' dir4k.info) + 67108864 + 40960 )) cut.img
+cp --sparse=always "$(image dir4k)" sblsn.img &&
+	{ xfs_db -x -c 'sb 0' -c 'write lsn 0x500000010' sblsn.img >/dev/null 2>&1 || rm -f sblsn.img; }
+
+test_expect_success 'verdict: a bad CRC mid-log fails the tail search: nothing replayed, -74' '
+	test_expect_code 1 "$XLS" recover --summary crcmid.img >out &&
+	head -1 out | grep -q "^Verdict: recovery fails at LSN 1/13: the kernel.s mount returns error -74 (EFSBADCRC) while it looks for the tail" &&
+	grep -q "^  the kernel says: \"failed to locate log tail\", then \"log mount/recovery failed: error -74\"$" out &&
+	grep -q "^  cause: damage in the log itself" out &&
+	grep -q "^  0 transactions replayed before the kernel stops" out &&
+	grep -q "^  the dry run goes on past the failure, as the kernel does not: 340 transactions" out
+'
+test_expect_success 'verdict: a torn head names the transaction the kernel drops' '
+	"$XLS" recover --summary torn.img >out &&
+	head -1 out | grep -q "^Verdict: recovery succeeds$" &&
+	grep -q "^  339 transactions replayed" out &&
+	grep -q "^  torn head: the last record (LSN 1/5046) did not reach the disk whole; the kernel drops it, and with it the 1 transaction that committed there: 0x[0-9a-f]\{8\}$" out &&
+	"$XLS" recover --json --summary torn.img >out.json &&
+	grep -q "\"torn_records\":1,\"torn_lsn\":\"1/5046\",\"torn_commits\":1,\"torn_tids\":\[\"0x" out.json &&
+	tid=$(sed -n "s/.*\"torn_tids\":\[\"\(0x[0-9a-f]*\)\".*/\1/p" out.json) &&
+	"$XLS" trans --json "$(image dir4k)" | tail -n 3 | grep -q "\"tid\":\"$tid\"" &&
+	! "$XLS" trans --json torn.img | grep -q "\"tid\":\"$tid\""
+'
+test_expect_success 'verdict: a device cut short is refused before recovery (EIO)' '
+	test_expect_code 1 "$XLS" recover --summary cut.img >out 2>err &&
+	head -1 out | grep -q "^Verdict: recovery fails: the kernel.s mount returns error -5 (EIO) before recovery begins$" &&
+	grep -q "^  the kernel says: \"last sector read failed\"$" out &&
+	grep -q "finding: .* device_size: the data device holds" err &&
+	test_expect_code 1 "$XLS" info cut.img >/dev/null 2>err &&
+	grep -q "the device or image is cut short" err &&
+	"$XLS" recover --json --summary cut.img | grep -q "\"fail_stage\":\"mount\",\"fail_cause\":\"device\",\"kernel_error\":-5,"
+'
+if [ -f sblsn.img ]; then
+	test_expect_success 'verdict: a superblock LSN ahead of the log: EINVAL, in the kernel.s words' '
+		test_expect_code 1 "$XLS" recover --summary sblsn.img >out &&
+		grep -q "^  the kernel says: \"Corruption warning: Metadata has LSN (5:16) ahead of current LSN (1:5058). Please unmount and run xfs_repair (>= v4.3) to resolve.\", then \"log mount/recovery failed: error -22\"$" out
+	'
+else
+	test_skip 'verdict: superblock LSN ahead' 'needs xfs_db'
+fi
+test_expect_success 'verdict: the kernel.s counts stop where it stops (dirfrag: 7 transactions, 51 warnings)' '
+	test_expect_code 1 "$XLS" recover --json --summary "$(image dirfrag)" >out &&
+	grep -q "\"trans_replayed\":7,\"trans_discarded\":0,\"trans_corrupt\":0,\"kernel_warnings\":51," out &&
+	grep -q "\"dry_run_trans_replayed\":8,.*\"dry_run_kernel_warnings\":79" out &&
+	grep -q "\"fail_stage\":\"writeback\",\"fail_cause\":\"recovery_limit\",\"kernel_error\":-117," out
+'
+test_expect_success 'verdict: without a data device, the log alone, and said so' '
+	"$XLS" copy "$(image dir4k)" bare.log >/dev/null &&
+	"$XLS" recover --summary -f bare.log >out &&
+	head -1 out | grep -q "^Verdict: recovery succeeds, as far as the log alone tells: no data device was read$" &&
+	grep -q "^  approximate: no data device (a bare log), so no block was read: [0-9]* items taken as replayed" out &&
+	"$XLS" recover --summary --json -f bare.log | grep -q "\"no_data_device\":true,\"approximate\":true"
+'
+test_expect_success 'verdict: lost says what recover says, in the same keys' '
+	for img in "$(image dirfrag)" crcmid.img; do
+		"$XLS" recover --json --summary "$img" >r.json
+		"$XLS" lost --json "$img" 2>/dev/null | grep "\"kind\":\"summary\"" >l.json
+		for k in recovery_fails fail_lsn fail_stage fail_cause kernel_error kernel_says fail_why \
+			 trans_replayed trans_discarded trans_corrupt pending_work torn_records; do
+			a=$(perl -ne "print \$1 if /\"$k\":(\"(?:[^\"\\\\]|\\\\.)*\"|[^,}]*)/" r.json)
+			b=$(perl -ne "print \$1 if /\"$k\":(\"(?:[^\"\\\\]|\\\\.)*\"|[^,}]*)/" l.json)
+			test "$a" = "$b" || { echo "$img $k: recover $a, lost $b"; return 1; }
+		done
+	done
 '
 
 test_expect_success 'sfdir: files reads a shortform directory to di_size, and says once it is malformed' '
@@ -478,8 +561,9 @@ test_expect_success 'sfdir: files reads a shortform directory to di_size, and sa
 	grep "\"kind\":\"finding\"" out >found &&
 	test "$(wc -l <found)" -eq 1 &&
 	grep -q "\"finding\":\"files_malformed\",\"lsn\":\"2/2\".*inode 0x80 .*(sf_count)" found &&
-	test_expect_code 1 "$XLS" files sfbad.img >text &&
-	grep -q "^finding: LSN 2/2 files_malformed: the shortform directory of inode 0x80 " text &&
+	test_expect_code 1 "$XLS" files sfbad.img >text 2>err &&
+	grep -q "^xfs_logscope: .sfbad.img.: finding: LSN 2/2 files_malformed: the shortform directory of inode 0x80 " err &&
+	! grep -q finding text &&
 	sed -n "s/.*\"lsn\":\"\([0-9/]*\)\".*\"event\":\"dirent_add\".*\"name\":\"\([a-z0-9]*\)\".*/\1 \2/p" \
 		out >got &&
 	printf "%s\n" "2/2 e1" "2/6 e2" >want &&
@@ -577,13 +661,52 @@ kernel() {
 	grep -q '"recovery_fails":true' kernel.json && fails=true || fails=false
 	if kernel_recover copy.img $logcopy; then
 		writes_as_kernel || return 1
+		says_as_kernel || return 1
 		$fails && { echo "$name: the kernel recovered it, recover said it fails"; return 1; }
 		same "$img" copy.img $log
 	else
 		cat mount.err
 		$fails || { echo "$name: the kernel failed to recover it"; return 1; }
 		writes_as_kernel || return 1
+		says_as_kernel
 	fi
+}
+
+# says_as_kernel: the verdict's words are the kernel's (kernel.json,
+# kmsg.out): the error its mount returns, the first message it quotes
+# (code addresses aside), and as many warnings as the kernel logs
+says_as_kernel() {
+	[ -s kmsg.out ] || return 0
+	perl -e '
+		my ($json, $kmsg) = @ARGV;
+		open(my $j, "<", $json) or die;
+		my ($s) = grep { /"kind":"summary"/ } <$j>;
+		my %k;
+		$k{$1} = $2 while $s =~ /"([a-z_]+)":("(?:[^"\\]|\\.)*"|[^,}]*)/g;
+		s/^"(.*)"$/$1/, s/\\"/"/g for values %k;
+		open(my $m, "<", $kmsg) or die;
+		my @lines = map { s/^\[[ 0-9.]*\] //; s/^XFS \([^)]*\): //; s/\+0x[0-9a-f]+\/0x[0-9a-f]+//g;
+				  s/\s+$//; $_ } <$m>;
+		my $warn = grep { /^(Bad .* magic!|Unknown buffer type!)$|no buf ops on daddr/ } @lines;
+		my $bad = 0;
+		if (defined $k{kernel_warnings} && $warn != $k{kernel_warnings}) {
+			print "kernel warnings: the kernel logs $warn, recover says $k{kernel_warnings}\n";
+			$bad = 1;
+		}
+		if ($k{recovery_fails} eq "true") {
+			my $err = "log mount/recovery failed: error $k{kernel_error}";
+			if ($k{fail_cause} ne "device" && !grep { $_ eq $err } @lines) {
+				print "the kernel does not log \"$err\"\n";
+				$bad = 1;
+			}
+			my ($first) = $k{kernel_says} =~ /^"([^"]*)"/;
+			if (!grep { index($_, $first) >= 0 } @lines) {
+				print "the kernel does not log \"$first\"\n";
+				$bad = 1;
+			}
+		}
+		exit $bad;
+	' kernel.json kmsg.out || { sed "s/^/kmsg: /" kmsg.out | head -20; return 1; }
 }
 
 # writes_as_kernel: the "no buf ops" warnings of recover's write-backs are
@@ -607,10 +730,14 @@ writes_as_kernel() {
 }
 
 if $can_mount; then
-	for sc in cancel lsn badcrc ahead foreign order badunlinked wborder badinobuf sfdir; do
+	for sc in cancel lsn badcrc ahead foreign order badunlinked wborder badinobuf sfdir \
+		  crcmid torn cut; do
 		test_expect_success "kernel: $sc journal recovered as recover says" \
 			"kernel $sc $sc.img"
 	done
+	if [ -f sblsn.img ]; then
+		test_expect_success "kernel: sblsn journal refused as recover says" "kernel sblsn sblsn.img"
+	fi
 	for name in dir4k dir64k logsu256k wrapped unlinked; do
 		test_expect_success "kernel: $name recovered buffer by buffer as history --replay" \
 			"kernel $name \$(image $name)"

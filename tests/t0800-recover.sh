@@ -72,8 +72,10 @@ for my $k (keys %refs) {
 	bad("$k: $refs{$k} references left after pass 2") if $refs{$k};
 }
 bad("no summary") unless $summary;
-bad("summary: buffers $summary->{buffers}, items say $bufs")
-	if $summary && $summary->{buffers} != $bufs;
+# the listing goes on past a failure, as the dry run does; the kernel's
+# counts stop there
+my $sb = $summary && $summary->{recovery_fails} ? $summary->{dry_run_buffers} : $summary->{buffers};
+bad("summary: buffers $sb, items say $bufs") if $summary && $sb != $bufs;
 exit($fail ? 1 : 0);
 EOF
 
@@ -86,7 +88,7 @@ done
 
 test_expect_success 'clean: nothing to replay' '
 	"$XLS" recover --json $(image clean) >out &&
-	grep -q "\"kind\":\"summary\",\"trans_replayed\":0," out &&
+	grep -q "\"kind\":\"summary\",\"recovery_fails\":false,\"trans_replayed\":0," out &&
 	! grep -q "\"kind\":\"ritem\"" out
 '
 
@@ -140,7 +142,9 @@ test_expect_success 'dirfrag: one 64 KiB directory buffer per 16 extent segments
 	grep "\"seg\":1,\"nseg\":16," out | grep -q "\"block_start\":true" &&
 	grep "\"seg\":2,\"nseg\":16," out | grep -q "\"seg_offset\":4096,\"seg_offset_exact\":true,\"block_start\":false" &&
 	grep "\"block_start\":false" out | grep -q "\"kernel_warning\":\"Bad dir data magic!\"" &&
-	grep -q "\"recovery_fails\":true,\"fail_lsn\":\"1/4380\",\"fail_why\":\"buffer 0x1b0 (4096 bytes; last replayed by transaction 0x[0-9a-f]*) fails its write verifier when the 61 buffers queued at LSN 1/4380 are written in daddr order: the directory verifier checks a whole directory block" out &&
+	grep -q "\"recovery_fails\":true,\"fail_lsn\":\"1/4380\",\"fail_stage\":\"writeback\",\"fail_cause\":\"recovery_limit\"" out &&
+	grep -q "\"fail_why\":\"buffer 0x1b0 (4096 bytes; last replayed by transaction 0x[0-9a-f]*) fails its write verifier when the buffers queued at LSN 1/4380 are written in daddr order: the directory verifier checks a whole directory block" out &&
+	grep "\"kind\":\"writeback\"" out | grep -q "\"buffers\":61," &&
 	grep "\"kind\":\"writeback\"" out | grep -q "\"fails\":true,\"fail_blkno\":\"0x1b0\",\"fail_len_bb\":8"
 '
 
@@ -179,7 +183,8 @@ test_expect_success 'recover exits 0 when recovery goes through' '
 '
 test_expect_success 'recover: the verdict comes first, the items after it' '
 	test_expect_code 1 "$XLS" recover $(image dirfrag) >out &&
-	head -1 out | grep -q "^Verdict: recovery fails at LSN 1/4380: buffer 0x1b0 " &&
+	head -1 out | grep -q "^Verdict: recovery fails at LSN 1/4380: the kernel.s mount returns error -117 (EFSCORRUPTED) writing back" &&
+	grep -q "^  why: buffer 0x1b0 " out &&
 	grep -q "^Summary$" out &&
 	test_expect_code 1 "$XLS" recover --json $(image dirfrag) >out.json &&
 	head -1 out.json | grep -q "^{\"kind\":\"summary\",.*\"recovery_fails\":true" &&
@@ -196,8 +201,8 @@ test_expect_success 'recover --summary: the verdict and the figures only' '
 	test_expect_code 1 "$XLS" recover --summary --json $(image dirfrag) >out.json &&
 	test $(wc -l <out.json) -eq 1 && grep -q "^{\"kind\":\"summary\"" out.json &&
 	test_expect_code 1 "$XLS" recover --summary --csv $(image dirfrag) >out.csv &&
-	test $(wc -l <out.csv) -eq 2 && head -1 out.csv | grep -q "^trans_replayed," &&
-	grep -q ",yes,1/4380," out.csv
+	test $(wc -l <out.csv) -eq 2 && head -1 out.csv | grep -q "^recovery_fails,fail_lsn," &&
+	grep -q "^yes,1/4380,writeback,recovery_limit,-117," out.csv
 '
 
 test_expect_success 'recover: with no room for a spool, the verdict comes last and says so' '
@@ -207,7 +212,7 @@ test_expect_success 'recover: with no room for a spool, the verdict comes last a
 	grep -q "^Verdict: recovery fails" out &&
 	"$XLS" recover $(image dirfrag) >spooled
 	for f in spooled out; do
-		awk "/^Verdict: /{v=1; next} v && /^  [0-9]/{next} {v=0; print}" $f >$f.items
+		awk "/^Verdict: /{v=1; next} v && /^  /{next} {v=0; print}" $f >$f.items
 	done &&
 	test_cmp spooled.items out.items
 '

@@ -71,8 +71,9 @@ fi
 if $can_mkfs; then
 	test_expect_success 'foreign log: the cause comes first, on stdout and stderr' '
 		test_expect_code 1 "$XLS" info -l "$(image extlog-log)" other.img >out 2>err &&
-		head -1 out | grep -q "^finding: .*log_uuid: the log.s records carry UUID" &&
+		head -1 err | grep -q "finding: .*log_uuid: the log.s records carry UUID" &&
 		grep -q "another filesystem.s log, which the kernel refuses" err &&
+		! grep -q "^finding:" out &&
 		"$XLS" trans --json -l "$(image extlog-log)" other.img 2>/dev/null |
 			head -1 | grep -q "\"finding\":\"log_uuid\""
 	'

@@ -39,19 +39,19 @@ static int cmd_finding(void *ctx, const struct xls_finding *f)
 		return 0;
 	switch (c->out.fmt) {
 	case XLS_FMT_CSV:
-		/* Findings would break the CSV's one layout: they go to stderr. */
-		fprintf(stderr, "xfs_logscope: %s: finding: %s\n", c->src.path, f->msg);
-		break;
 	case XLS_FMT_TEXT:
-		xls_out_printf(&c->out, "finding: ");
+		/*
+		 * Findings would break the CSV's one layout and a text table's
+		 * columns: they go to stderr, where the errors go.
+		 */
+		fprintf(stderr, "xfs_logscope: '%s': finding: ", c->src.path);
 		if (f->lsn)
-			xls_out_printf(&c->out, "LSN %u/%u ", xls_lsn_cycle(f->lsn),
-				xls_lsn_block(f->lsn));
+			fprintf(stderr, "LSN %u/%u ", xls_lsn_cycle(f->lsn), xls_lsn_block(f->lsn));
 		else
-			xls_out_printf(&c->out, "block %u ", f->rec_blk);
+			fprintf(stderr, "block %u ", f->rec_blk);
 		if (f->offset >= 0)
-			xls_out_printf(&c->out, "offset %lld ", (long long)f->offset);
-		xls_out_printf(&c->out, "%s: %s\n", f->kind, f->msg);
+			fprintf(stderr, "offset %lld ", (long long)f->offset);
+		fprintf(stderr, "%s: %s\n", f->kind, f->msg);
 		break;
 	case XLS_FMT_JSON:
 		xls_fields_reset(&fs);
@@ -90,7 +90,7 @@ static void report_refusal(struct xls_cmd *c)
 	f.lsn = c->ht.last_lsn;
 	f.rec_blk = c->ht.last_rec_blk;
 	f.offset = -1;
-	if (c->out.fmt != XLS_FMT_CSV)	/* there the finding itself goes to stderr */
+	if (c->out.fmt == XLS_FMT_JSON)	/* elsewhere the finding itself goes to stderr */
 		fprintf(stderr, "xfs_logscope: '%s': %s\n", c->src.path, f.msg);
 	cmd_finding(c, &f);
 }

@@ -13,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "semantics/owner.h"
 #include "recover/recover.h"
+#include "report/verdict.h"
 
 static const struct xls_column item_columns[] = {
 	{ "order",	"ORDER",	5 },
@@ -325,43 +326,6 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 	return 0;
 }
 
-/* The verdict, two or three lines: what a mount would do, and what it leaves. */
-static void print_verdict(struct xls_out *o, const struct xls_head_tail *ht,
-			  const struct xls_recover_summary *s)
-{
-	if (s->fails)
-		xls_out_printf(o, "Verdict: recovery fails at LSN %u/%u: %s\n",
-			       xls_lsn_cycle(s->fail_lsn), xls_lsn_block(s->fail_lsn), s->fail_why);
-	else if (ht->state != XLS_LOG_DIRTY)
-		xls_out_printf(o, "Verdict: nothing to recover: the log is clean%s\n",
-			       ht->state == XLS_LOG_ZEROED ? " (totally zeroed)" : "");
-	else
-		xls_out_printf(o, "Verdict: recovery succeeds\n");
-	xls_out_printf(o, "  %llu transaction%s replayed, %llu discarded, %llu corrupt; "
-		       "%llu items (%llu buffers): %llu replayed, %llu replayed without an LSN "
-		       "check, %llu skipped (newer on disk), %llu skipped (cancelled)\n",
-		       (unsigned long long)s->trans_replayed, s->trans_replayed == 1 ? "" : "s",
-		       (unsigned long long)s->trans_discarded,
-		       (unsigned long long)s->trans_corrupt, (unsigned long long)s->items,
-		       (unsigned long long)s->buffers,
-		       (unsigned long long)s->decisions[XLS_RD_REPLAY],
-		       (unsigned long long)s->decisions[XLS_RD_REPLAY_ALWAYS],
-		       (unsigned long long)s->decisions[XLS_RD_SKIP_LSN],
-		       (unsigned long long)s->decisions[XLS_RD_SKIP_CANCELLED]);
-	if (s->pending_work || s->kernel_warnings)
-		xls_out_printf(o, "  %llu piece%s of work left to finish after replay "
-			       "(intents, unlinked inodes); %llu kernel warning%s\n",
-			       (unsigned long long)s->pending_work,
-			       s->pending_work == 1 ? "" : "s",
-			       (unsigned long long)s->kernel_warnings,
-			       s->kernel_warnings == 1 ? "" : "s");
-	if (s->absent_reads)
-		xls_out_printf(o, "  %llu item%s decided on blocks the metadump does not carry "
-			       "(read as zeros, as xfs_mdrestore leaves them)%s\n",
-			       (unsigned long long)s->absent_reads, s->absent_reads == 1 ? "" : "s",
-			       s->fails ? ": on the filesystem itself the verdict may differ" : "");
-}
-
 /* The verdict first, the summary's figures at the end of the text. */
 static void print_summary(struct recover_ctx *rc, const struct xls_recover_summary *s,
 			  bool at_end)
@@ -385,7 +349,7 @@ static void print_summary(struct recover_ctx *rc, const struct xls_recover_summa
 		return;
 	}
 	if (!at_end) {
-		print_verdict(o, &rc->c->ht, s);
+		xls_print_verdict(o, s, rc->c->ht.state, XLS_VERDICT_WHOLE);
 		return;
 	}
 	xls_out_printf(o, "\nSummary\n");

@@ -544,6 +544,18 @@ int xls_log_find_head_tail(struct xls_log *log, struct xls_head_tail *ht,
 const char *xls_log_refusal(const struct xls_head_tail *ht, const struct xls_geometry *g,
 			    char *buf, size_t size)
 {
+	uint64_t need = g->dblocks * g->blocksize;
+
+	/* xfs_check_sizes, at mount, before the log: the last sector must read */
+	if (g->has_sb && g->data_bytes && g->blocksize && g->dblocks &&
+	    g->dblocks <= UINT64_MAX / g->blocksize && g->data_bytes < need) {
+		snprintf(buf, size, "the data device holds %llu bytes, but the superblock's "
+			 "sb_dblocks says %llu (%llu blocks of %u): the kernel refuses to mount "
+			 "it before recovery (\"last sector read failed\"); the device or image "
+			 "is cut short", (unsigned long long)g->data_bytes,
+			 (unsigned long long)need, (unsigned long long)g->dblocks, g->blocksize);
+		return "device_size";
+	}
 	if (ht->foreign_uuid) {
 		char logu[40], sbu[40];
 

@@ -70,7 +70,7 @@ static const struct {
 };
 
 void xls_blk_identify(const struct xls_geometry *g, const uint8_t *blk, uint32_t len,
-			 struct blk_id *id)
+		      struct blk_id *id)
 {
 	uint32_t m32 = len >= 4 ? xls_be32(blk) : 0;
 	uint16_t mda = len >= 10 ? xls_be16(blk + offsetof(struct xfs_da_blkinfo, magic)) : 0;
@@ -127,6 +127,69 @@ check:
 	/* a header cut short by the buffer length is no header */
 	if (id->lsn_off + 8 > len || id->uuid_off + 16 > len)
 		id->kind = BLK_UNKNOWN;
+}
+
+/*
+ * The kernel's names for a block's verifiers (b_ops->name, and the
+ * functions whose address a verifier failure logs: the read verifier's for
+ * a bad CRC, the structure check's for corruption), by the block's magic.
+ */
+static const struct xls_blk_verifier {
+	const char *magic, *ops, *read_fn, *verify_fn;
+} blk_verifiers[] = {
+	{ "AB3B", "xfs_bnobt", "xfs_allocbt_read_verify", "xfs_allocbt_verify" },
+	{ "AB3C", "xfs_cntbt", "xfs_allocbt_read_verify", "xfs_allocbt_verify" },
+	{ "ABTB", "xfs_bnobt", "xfs_allocbt_read_verify", "xfs_allocbt_verify" },
+	{ "ABTC", "xfs_cntbt", "xfs_allocbt_read_verify", "xfs_allocbt_verify" },
+	{ "RMB3", "xfs_rmapbt", "xfs_rmapbt_read_verify", "xfs_rmapbt_verify" },
+	{ "R3FC", "xfs_refcountbt", "xfs_refcountbt_read_verify", "xfs_refcountbt_verify" },
+	{ "FIB3", "xfs_finobt", "xfs_inobt_read_verify", "xfs_inobt_verify" },
+	{ "FIBT", "xfs_finobt", "xfs_inobt_read_verify", "xfs_inobt_verify" },
+	{ "IAB3", "xfs_inobt", "xfs_inobt_read_verify", "xfs_inobt_verify" },
+	{ "IABT", "xfs_inobt", "xfs_inobt_read_verify", "xfs_inobt_verify" },
+	{ "MAPR", "xfs_rtrmapbt", "xfs_rtrmapbt_read_verify", "xfs_rtrmapbt_verify" },
+	{ "RCNT", "xfs_rtrefcountbt", "xfs_rtrefcountbt_read_verify",
+	  "xfs_rtrefcountbt_verify" },
+	{ "BMA3", "xfs_bmbt", "xfs_bmbt_read_verify", "xfs_bmbt_verify" },
+	{ "BMAP", "xfs_bmbt", "xfs_bmbt_read_verify", "xfs_bmbt_verify" },
+	{ "XAGF", "xfs_agf", "xfs_agf_read_verify", "xfs_agf_verify" },
+	{ "XAFL", "xfs_agfl", "xfs_agfl_read_verify", "xfs_agfl_verify" },
+	{ "XAGI", "xfs_agi", "xfs_agi_read_verify", "xfs_agi_verify" },
+	{ "XSLM", "xfs_symlink", "xfs_symlink_read_verify", "xfs_symlink_verify" },
+	{ "XDB3", "xfs_dir3_block", "xfs_dir3_block_read_verify", "xfs_dir3_block_verify" },
+	{ "XDD3", "xfs_dir3_data", "xfs_dir3_data_read_verify", "xfs_dir3_data_verify" },
+	{ "XDF3", "xfs_dir3_free", "xfs_dir3_free_read_verify", "xfs_dir3_free_verify" },
+	{ "3DF1", "xfs_dir3_leaf1", "xfs_dir3_leaf_read_verify", "xfs_dir3_leaf_verify" },
+	{ "3DFF", "xfs_dir3_leafn", "xfs_dir3_leaf_read_verify", "xfs_dir3_leaf_verify" },
+	{ "3BEE", "xfs_attr3_leaf", "xfs_attr3_leaf_read_verify", "xfs_attr3_leaf_verify" },
+	{ "3EBE", "xfs_da3_node", "xfs_da3_node_read_verify", "xfs_da3_node_verify" },
+	{ "XARM", "xfs_attr3_rmt", "xfs_attr3_rmt_read_verify", "xfs_attr3_rmt_verify" },
+	{ "XFSB", "xfs_sb", "xfs_sb_read_verify", "xfs_sb_write_verify" },
+	{ "IN", "xfs_inode", "xfs_inode_buf_read_verify", "xfs_inode_buf_verify" },
+	{ "DQ", "xfs_dquot", "xfs_dquot_buf_read_verify", "xfs_dquot_buf_verify" },
+};
+
+static const struct xls_blk_verifier *blk_verifier(const struct blk_id *id)
+{
+	for (size_t i = 0; i < sizeof(blk_verifiers) / sizeof(blk_verifiers[0]); i++)
+		if (id->name && !strcmp(blk_verifiers[i].magic, id->name))
+			return &blk_verifiers[i];
+	return NULL;
+}
+
+void xls_blk_verifier_says(const struct blk_id *id, int64_t blkno, bool crc, char *buf,
+			   size_t size)
+{
+	const struct xls_blk_verifier *v = blk_verifier(id);
+
+	if (v)
+		snprintf(buf, size, "Metadata %s detected at %s, %s block 0x%llx",
+			 crc ? "CRC error" : "corruption", crc ? v->read_fn : v->verify_fn,
+			 v->ops, (unsigned long long)blkno);
+	else
+		snprintf(buf, size, "Metadata %s detected at the block's %s verifier, block 0x%llx",
+			 crc ? "CRC error" : "corruption", crc ? "read" : "write",
+			 (unsigned long long)blkno);
 }
 
 /* ------------------------------------------------------------------ */

@@ -130,9 +130,37 @@ static bool sort_queue(struct xls_recover *r)
 	return true;
 }
 
+/*
+ * A segment of a multi-extent directory block read as a buffer of its
+ * own: what its write verifier finds, and the one write failure that is a
+ * limit of the kernel's recovery rather than damage.
+ */
+static const char short_dir_fail[] = "the directory verifier checks a whole directory block "
+				      "in this shorter buffer";
+
+/*
+ * What the kernel logs when buffer @st fails its write verifier: a segment
+ * of a directory block fails deep in the data block check.
+ */
+static void write_fail_says(const struct xls_recover *r, const struct rstate *st, char *buf,
+			    size_t size)
+{
+	struct blk_id id;
+
+	if (st->write_fail == short_dir_fail) {
+		snprintf(buf, size, "Metadata corruption detected at __xfs_dir3_data_check, "
+			 "xfs_dir3_data block 0x%llx", (unsigned long long)st->blkno);
+		return;
+	}
+	xls_blk_identify(r->g, st->head, st->head_len, &id);
+	xls_blk_verifier_says(&id, st->blkno, false, buf, size);
+}
+
 /* One buffer written (xfs_buf_submit -> xfs_buf_verify_write). */
 static void write_one(struct xls_recover *r, struct rstate *st, struct xls_rwriteback *wb)
 {
+	char says[160];
+
 	if (r->sum.fails) {
 		/*
 		 * Recovery has failed, so the log is shut down: a verifier
@@ -158,12 +186,17 @@ static void write_one(struct xls_recover *r, struct rstate *st, struct xls_rwrit
 		wb->fail.len = st->len;
 		wb->fail_tid = st->fail_tid;
 		wb->fail_what = st->write_fail;
+		write_fail_says(r, st, says, sizeof(says));
 		xls_recover_fail(r, r->recovery_lsn,
+				 (struct xls_rfail){ XLS_RSTOP_WRITEBACK,
+				 st->write_fail == short_dir_fail ? XLS_RCAUSE_LIMIT :
+				 XLS_RCAUSE_METADATA, XLS_EFSCORRUPTED }, says,
 				 "buffer 0x%llx (%u bytes; last replayed by transaction 0x%08x) fails "
-				 "its write verifier when the %u buffers queued at LSN %u/%u are "
-				 "written in daddr order: %s: metadata corruption, recovery fails",
+				 "its write verifier when the buffers queued at LSN %u/%u are "
+				 "written in daddr order: %s: the kernel reports metadata corruption "
+				 "and recovery fails",
 				 (unsigned long long)st->blkno, st->len * BBSIZE, st->fail_tid,
-				 r->nqueue, xls_lsn_cycle(r->recovery_lsn),
+				 xls_lsn_cycle(r->recovery_lsn),
 				 xls_lsn_block(r->recovery_lsn), st->write_fail);
 		return;
 	}
@@ -672,8 +705,7 @@ static void seg_notes(struct decide_ctx *d, const struct rrec *rec, struct rstat
 	if (!replayed || !d->r->g->crc || rb->kernel_warning)
 		return;
 	if (blft == XFS_BLFT_DIR_DATA_BUF || blft == XFS_BLFT_DIR_BLOCK_BUF)
-		set_write_fail(d, st, "the directory verifier checks a whole directory block "
-			       "in this shorter buffer");
+		set_write_fail(d, st, short_dir_fail);
 	else
 		d->ri.write_fails = "the block's verifier runs on this shorter buffer, and may fail";
 }
@@ -738,6 +770,7 @@ static void verify_skipped(struct decide_ctx *d, struct rstate *st)
 	struct xls_recover *r = d->r;
 	struct xls_rbuf *rb = &d->rb;
 	uint64_t bytes = (uint64_t)rb->len * BBSIZE;
+	char says[XLS_RECOVER_WHY];
 	struct blk_id id;
 	uint8_t *buf;
 
@@ -749,7 +782,13 @@ static void verify_skipped(struct decide_ctx *d, struct rstate *st)
 	if (rb->block_lsn > r->curr_lsn) {
 		d->ri.fail_why = "the read verifier finds the block's LSN ahead of the log head "
 				 "(Metadata has LSN ahead of current LSN): recovery fails";
-		xls_recover_fail(r, d->t->lsn, "buffer 0x%llx: block LSN %u/%u is ahead of the log head",
+		snprintf(says, sizeof(says), "Corruption warning: Metadata has LSN (%u:%u) ahead of "
+			 "current LSN (%u:%u). Please unmount and run xfs_repair (>= v4.3) to "
+			 "resolve.", xls_lsn_cycle(rb->block_lsn), xls_lsn_block(rb->block_lsn),
+			 xls_lsn_cycle(r->curr_lsn), xls_lsn_block(r->curr_lsn));
+		xls_recover_fail(r, d->t->lsn, (struct xls_rfail){ XLS_RSTOP_PASS2,
+				 XLS_RCAUSE_METADATA, XLS_EFSCORRUPTED }, says,
+				 "buffer 0x%llx: block LSN %u/%u is ahead of the log head",
 		     (unsigned long long)rb->blkno, xls_lsn_cycle(rb->block_lsn),
 		     xls_lsn_block(rb->block_lsn));
 		return;
@@ -769,8 +808,11 @@ static void verify_skipped(struct decide_ctx *d, struct rstate *st)
 		if (crc != stored) {
 			d->ri.fail_why = "the read verifier finds a bad CRC in the block: "
 					 "recovery fails (EFSBADCRC)";
-			xls_recover_fail(r, d->t->lsn, "buffer 0x%llx: skipped, and its on-disk CRC is bad",
-			     (unsigned long long)rb->blkno);
+			xls_blk_verifier_says(&id, rb->blkno, true, says, sizeof(says));
+			xls_recover_fail(r, d->t->lsn, (struct xls_rfail){ XLS_RSTOP_PASS2,
+					 XLS_RCAUSE_METADATA, XLS_EFSBADCRC }, says,
+					 "buffer 0x%llx: skipped, and its on-disk CRC is bad",
+					 (unsigned long long)rb->blkno);
 		}
 	}
 	free(buf);
@@ -837,7 +879,9 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 		d->ri.decision = XLS_RD_FAIL;
 		d->ri.reason = "bad_unlinked";
 		d->ri.fail_why = "Trying to replay bad (0) inode di_next_unlinked field";
-		xls_recover_fail(r, d->t->lsn, "transaction 0x%08x: inode buffer 0x%llx logs a di_next_unlinked of 0",
+		xls_recover_fail(r, d->t->lsn, (struct xls_rfail){ XLS_RSTOP_PASS2, XLS_RCAUSE_LOG,
+				 XLS_EFSCORRUPTED }, "Internal error *logged_nextp == 0",
+				 "transaction 0x%08x: inode buffer 0x%llx logs a di_next_unlinked of 0",
 		     d->t->tid, (unsigned long long)rb->blkno);
 		return;
 	}

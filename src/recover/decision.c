@@ -129,15 +129,90 @@ const char *xls_rlist_name(enum xls_rlist l)
 	return "?";
 }
 
-void xls_recover_fail(struct xls_recover *r, uint64_t lsn, const char *fmt, ...)
+static void count_now(const struct xls_recover_summary *s, struct xls_rcounts *c)
 {
+	c->trans_replayed = s->trans_replayed;
+	c->items = s->items;
+	c->buffers = s->buffers;
+	memcpy(c->decisions, s->decisions, sizeof(c->decisions));
+	c->kernel_warnings = s->kernel_warnings;
+}
+
+bool xls_recover_fail(struct xls_recover *r, uint64_t lsn, struct xls_rfail how,
+		      const char *says, const char *fmt, ...)
+{
+	struct xls_recover_summary *s = &r->sum;
 	va_list ap;
 
-	if (r->sum.fails)
-		return;
-	r->sum.fails = true;
-	r->sum.fail_lsn = lsn;
+	if (s->fails)
+		return false;
+	s->fails = true;
+	s->fail_lsn = lsn;
+	s->stop = how.stop;
+	s->cause = how.cause;
+	s->kernel_error = how.error;
 	va_start(ap, fmt);
-	vsnprintf(r->sum.fail_why, sizeof(r->sum.fail_why), fmt, ap);
+	vsnprintf(s->fail_why, sizeof(s->fail_why), fmt, ap);
 	va_end(ap);
+	/* xfs_check_sizes fails the mount before the log is looked at */
+	if (how.cause == XLS_RCAUSE_DEVICE)
+		snprintf(s->kernel_says, sizeof(s->kernel_says), "\"%s\"", says ? says : "");
+	else
+		snprintf(s->kernel_says, sizeof(s->kernel_says), "%s%s%s\"log mount/recovery "
+			 "failed: error %d\"", says ? "\"" : "", says ? says : "",
+			 says ? "\", then " : "", how.error);
+	/*
+	 * The kernel's counts stop here.  A transaction being replayed, or
+	 * whose commit writes the queue, is not one it replays.
+	 */
+	count_now(s, &r->at_stop);
+	if (how.stop == XLS_RSTOP_PASS2 || (how.stop == XLS_RSTOP_WRITEBACK && r->flush_before_trans)) {
+		if (r->at_stop.trans_replayed)
+			r->at_stop.trans_replayed--;
+	}
+	if (how.stop != XLS_RSTOP_PASS2 && how.stop != XLS_RSTOP_WRITEBACK)
+		memset(&r->at_stop, 0, sizeof(r->at_stop));
+	return true;
+}
+
+void xls_recover_stop_counts(struct xls_recover *r)
+{
+	struct xls_recover_summary *s = &r->sum;
+
+	count_now(s, &s->dry_run);
+	if (!s->fails)
+		return;
+	s->trans_replayed = r->at_stop.trans_replayed;
+	s->items = r->at_stop.items;
+	s->buffers = r->at_stop.buffers;
+	memcpy(s->decisions, r->at_stop.decisions, sizeof(s->decisions));
+	s->kernel_warnings = r->at_stop.kernel_warnings;
+	/* nothing after the failure finishes: no intents, no unlinked inodes */
+	s->pending_work = 0;
+}
+
+const char *xls_rstop_key(enum xls_rstop st)
+{
+	static const char *const k[] = { "", "mount", "tail", "pass1", "pass2", "writeback" };
+
+	return (unsigned int)st < sizeof(k) / sizeof(k[0]) ? k[st] : "?";
+}
+
+const char *xls_rcause_key(enum xls_rcause c)
+{
+	static const char *const k[] = { "", "log", "metadata", "recovery_limit", "foreign_log",
+					 "device" };
+
+	return (unsigned int)c < sizeof(k) / sizeof(k[0]) ? k[c] : "?";
+}
+
+const char *xls_kernel_error_name(int error)
+{
+	switch (error) {
+	case XLS_EFSCORRUPTED:	return "EFSCORRUPTED";
+	case XLS_EFSBADCRC:	return "EFSBADCRC";
+	case XLS_EINVAL:	return "EINVAL";
+	case -5:		return "EIO";
+	}
+	return "";
 }

@@ -430,7 +430,9 @@ void xls_ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 		d->ri.decision = XLS_RD_FAIL;
 		d->ri.reason = "bad_icreate";
 		d->ri.fail_why = "bad icreate parameters: recovery fails";
-		xls_recover_fail(r, d->t->lsn, "transaction 0x%08x: bad icreate item", d->t->tid);
+		xls_recover_fail(r, d->t->lsn, (struct xls_rfail){ XLS_RSTOP_PASS2, XLS_RCAUSE_LOG,
+				 XLS_EINVAL }, "xlog_recover_do_icreate_trans: bad ...",
+				 "transaction 0x%08x: bad icreate item", d->t->tid);
 		return;
 	}
 	nbufs = rec->icl.length / g->inode_cluster_blocks;
@@ -543,7 +545,8 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 	uint8_t dino[sizeof(struct xfs_dinode)];
 	uint64_t lsn = 0;
 	const char *where = "on disk";
-	bool v3 = false;
+	char says[160];
+	bool v3 = false, absent;
 	uint32_t slot;
 
 	/* the detail begins with what the item is; the decision follows it */
@@ -570,15 +573,24 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 				 "(xfs_inode_buf_verify): metadata corruption, recovery fails";
 		xls_rdetail_appendf(d, ": inode %u of the cluster buffer has no valid inode "
 				    "magic, version or di_next_unlinked", slot);
-		if (xls_source_data_missing(r->src, (uint64_t)rec->iblkno * BBSIZE,
-					    (uint64_t)rec->ilen * BBSIZE)) {
+		absent = xls_source_data_missing(r->src, (uint64_t)rec->iblkno * BBSIZE,
+						 (uint64_t)rec->ilen * BBSIZE) != 0;
+		if (absent) {
 			xls_rdetail_append(d, ": the block is absent from the metadump (read as zeros)");
 			r->sum.absent_reads++;
 		}
-		xls_recover_fail(r, d->t->lsn, "inode cluster buffer 0x%llx (%u bytes) fails its "
-				 "read verifier for inode 0x%llx: inode %u of it is not valid",
-				 (unsigned long long)rec->iblkno, rec->ilen * BBSIZE,
-				 (unsigned long long)rec->ino, slot);
+		/* xfs_inode_buf_verify, with no fail address: its caller's */
+		snprintf(says, sizeof(says), "Metadata corruption detected at __xfs_buf_ioend, "
+			 "xfs_inode block 0x%llx xfs_inode_buf_verify",
+			 (unsigned long long)rec->iblkno);
+		/* the failure turns on a block the metadump lacks */
+		if (xls_recover_fail(r, d->t->lsn, (struct xls_rfail){ XLS_RSTOP_PASS2,
+				     XLS_RCAUSE_METADATA, XLS_EFSCORRUPTED }, says,
+				     "inode cluster buffer 0x%llx (%u bytes) fails its read verifier "
+				     "for inode 0x%llx: inode %u of it is not valid",
+				     (unsigned long long)rec->iblkno, rec->ilen * BBSIZE,
+				     (unsigned long long)rec->ino, slot))
+			r->sum.fail_absent = absent;
 		return;
 	}
 	d->ri.decision = XLS_RD_REPLAY;

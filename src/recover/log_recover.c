@@ -56,6 +56,9 @@ static int recover_report(struct xls_recover *r, const struct xls_trans *t,
 /* ------------------------------------------------------------------ */
 /* pass 1 */
 
+/* A damaged log found in pass 1: the kernel replays nothing. */
+#define PASS1_LOG	((struct xls_rfail){ XLS_RSTOP_PASS1, XLS_RCAUSE_LOG, XLS_EFSCORRUPTED })
+
 static int pass1_commit(struct xls_recover *r, const struct xls_trans *t,
 			struct tstore *ts);
 
@@ -64,12 +67,14 @@ static int pass1_end(struct xls_recover *r, const struct xls_trans *t)
 	struct tstore *ts = xls_rstore_find(r, t, false);
 
 	if (t->state == XLS_TRANS_CORRUPT)
-		xls_recover_fail(r, t->lsn, "transaction 0x%08x at %u/%u is corrupt (%s): pass 1 stops",
+		xls_recover_fail(r, t->lsn, PASS1_LOG, NULL,
+		     "transaction 0x%08x at %u/%u is corrupt (%s): pass 1 stops",
 		     t->tid, xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn),
 		     t->why ? t->why : "?");
 	/* the header alone is an item with no regions to the kernel */
 	if (t->state == XLS_TRANS_COMMITTED && !t->nitems)
-		xls_recover_fail(r, t->lsn, "transaction 0x%08x at %u/%u has no items: committed log item has no regions",
+		xls_recover_fail(r, t->lsn, PASS1_LOG, NULL,
+		     "transaction 0x%08x at %u/%u has no items: committed log item has no regions",
 		     t->tid, xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn));
 	if (!ts)
 		return 0;
@@ -88,7 +93,8 @@ static int pass1_commit(struct xls_recover *r, const struct xls_trans *t,
 		struct rrec *rec = &ts->recs[i];
 
 		if (rec->unknown_type) {
-			xls_recover_fail(r, t->lsn, "transaction 0x%08x: unrecognized type of log operation (0x%04x)",
+			xls_recover_fail(r, t->lsn, PASS1_LOG, "unrecognized type of log operation",
+			     "transaction 0x%08x: unrecognized type of log operation (0x%04x)",
 			     t->tid, rec->type);
 			continue;
 		}
@@ -103,7 +109,8 @@ static int pass1_commit(struct xls_recover *r, const struct xls_trans *t,
 		if (rec->type != XFS_LI_BUF)
 			continue;
 		if (rec->bad_iovec) {
-			xls_recover_fail(r, t->lsn, "transaction 0x%08x: bad buffer log item size",
+			xls_recover_fail(r, t->lsn, PASS1_LOG, "bad buffer log item size",
+			     "transaction 0x%08x: bad buffer log item size",
 			     t->tid);
 			continue;
 		}
@@ -351,6 +358,7 @@ static int write_back(struct xls_recover *r, uint64_t next_lsn)
 {
 	struct xls_rwriteback wb;
 
+	r->flush_before_trans = next_lsn != 0;
 	xls_rstate_flush(r, &wb);
 	wb.next_lsn = next_lsn;
 	if (r->err)
@@ -435,10 +443,19 @@ static int on_finding(void *ctx, const struct xls_finding *f)
 
 	if (r->pass != 1)
 		return 0;
-	/* what stops xlog_do_recovery_pass: a bad CRC on v5, a bad header or op */
-	if ((strcmp(f->kind, "crc") == 0 && r->g->crc) ||
-	    strcmp(f->kind, "header") == 0 || strcmp(f->kind, "op") == 0)
-		xls_recover_fail(r, f->lsn, "%s", f->msg);
+	/*
+	 * What stops the kernel: a bad CRC (v5) or header anywhere from tail to
+	 * head, beyond the records a torn write or a tail overwrite explains,
+	 * already in xlog_find_tail's CRC pass; a bad op header in pass 1.
+	 */
+	if (strcmp(f->kind, "crc") == 0 && r->g->crc)
+		xls_recover_fail(r, f->lsn, (struct xls_rfail){ XLS_RSTOP_TAIL, XLS_RCAUSE_LOG,
+				 XLS_EFSBADCRC }, "failed to locate log tail", "%s", f->msg);
+	else if (strcmp(f->kind, "header") == 0)
+		xls_recover_fail(r, f->lsn, (struct xls_rfail){ XLS_RSTOP_TAIL, XLS_RCAUSE_LOG,
+				 XLS_EFSCORRUPTED }, "failed to locate log tail", "%s", f->msg);
+	else if (strcmp(f->kind, "op") == 0)
+		xls_recover_fail(r, f->lsn, PASS1_LOG, NULL, "%s", f->msg);
 	return xls_report_finding(r->sink->report, f);
 }
 
@@ -531,6 +548,7 @@ struct xls_recover *xls_recover_new(const struct xls_source *src,
 	r->g = &src->geo;
 	/* the superblock was read from the data device: its blocks can be */
 	r->data_dev = src->geo.has_sb && xls_source_has_data(src);
+	r->sum.no_data_device = !r->data_dev;
 	r->sum.metadump = src->input.md.version != 0;
 	if (o)
 		r->opt = *o;
@@ -591,7 +609,8 @@ static int run_pass(struct xls_recover *r, int pass, struct xls_log *log,
 	 * (mkfs writes 0) but not the replay pass of a v5 filesystem.
 	 */
 	if (pass == 1 && tot.crc_zero && r->g->crc)
-		xls_recover_fail(r, 0, "%llu record%s with a zero CRC: log record CRC mismatch, found 0x0",
+		xls_recover_fail(r, 0, PASS1_LOG, "log record CRC mismatch: found 0x0",
+		     "%llu record%s with a zero CRC: log record CRC mismatch, found 0x0",
 		     (unsigned long long)tot.crc_zero, tot.crc_zero == 1 ? "" : "s");
 	if (!rc && r->stores_full)
 		rc = recover_report(r, NULL, "trans_table",
@@ -601,19 +620,82 @@ static int run_pass(struct xls_recover *r, int pass, struct xls_log *log,
 	return rc;
 }
 
+/*
+ * xlog_verify_head: a bad CRC among the last records is a torn write, and
+ * the head moves back before it; what committed in those records is not
+ * recovered.  Which transactions those were, from the commit ops of the
+ * records dropped -- a reading the kernel never makes, of records that
+ * may themselves be torn: op headers that do not parse end the record.
+ */
+static int find_torn_commits(struct xls_recover *r, struct xls_log *log,
+			     const struct xls_head_tail *ht, struct xls_error *err)
+{
+	struct xls_recover_summary *s = &r->sum;
+	struct xls_rec_iter it;
+	struct xls_rec rec;
+	int res;
+
+	if (!ht->torn || ht->found_head_blk == ht->head_blk)
+		return 0;
+	xls_rec_iter_init(&it, log, XLS_ITER_LSN, ht->head_blk, ht->found_head_blk);
+	while ((res = xls_rec_iter_next(&it, &rec, err)) > 0) {
+		struct xls_op_iter ops;
+		struct xls_op op;
+
+		if (res != XLS_ITER_RECORD)
+			continue;
+		if (!s->torn_records++)
+			s->torn_lsn = rec.h_lsn;
+		xls_op_iter_init(&ops, &rec);
+		while (xls_op_iter_next(&ops, &op) > 0) {
+			if (!(op.oh_flags & XLOG_COMMIT_TRANS))
+				continue;
+			if (s->torn_commits < XLS_TORN_TIDS)
+				s->torn_tids[s->torn_commits] = op.oh_tid;
+			s->torn_commits++;
+		}
+	}
+	return res < 0 ? -1 : 0;
+}
+
+/* xlog_recover: the superblock's LSN checked once the head is known. */
+static void refuse_sb_lsn(struct xls_recover *r, const struct xls_head_tail *ht,
+			  const char *why)
+{
+	char says[XLS_RECOVER_WHY];
+
+	snprintf(says, sizeof(says), "Corruption warning: Metadata has LSN (%u:%u) ahead of "
+		 "current LSN (%u:%u). Please unmount and run xfs_repair (>= v4.3) to resolve.",
+		 xls_lsn_cycle(r->g->sb_lsn), xls_lsn_block(r->g->sb_lsn), ht->curr_cycle,
+		 ht->curr_block);
+	xls_recover_fail(r, 0, (struct xls_rfail){ XLS_RSTOP_MOUNT, XLS_RCAUSE_METADATA,
+			 XLS_EINVAL }, says, "%s", why);
+}
+
 int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 		    const struct xls_head_tail *ht,
 		    const struct xls_recover_sink *sink, struct xls_error *err)
 {
 	char why[XLS_RECOVER_WHY];
+	const char *refusal;
 	int rc;
 
 	r->sink = sink;
 	r->curr_lsn = xls_lsn(ht->curr_cycle, ht->curr_block);
 	/* refused while mounting the log, before pass 1 */
-	if (xls_log_refusal(ht, r->g, why, sizeof(why)))
-		xls_recover_fail(r, 0, "%s", why);
-	rc = run_pass(r, 1, log, ht, err);
+	refusal = xls_log_refusal(ht, r->g, why, sizeof(why));
+	if (refusal && !strcmp(refusal, "device_size"))
+		xls_recover_fail(r, 0, (struct xls_rfail){ XLS_RSTOP_MOUNT, XLS_RCAUSE_DEVICE, -5 },
+				 "last sector read failed", "%s", why);
+	else if (refusal && !strcmp(refusal, "log_uuid"))
+		xls_recover_fail(r, 0, (struct xls_rfail){ XLS_RSTOP_TAIL, XLS_RCAUSE_FOREIGN,
+				 XLS_EFSCORRUPTED }, "log has mismatched uuid - can't recover", "%s",
+				 why);
+	else if (refusal)
+		refuse_sb_lsn(r, ht, why);
+	rc = find_torn_commits(r, log, ht, err);
+	if (!rc)
+		rc = run_pass(r, 1, log, ht, err);
 	if (!rc)
 		rc = emit_cancel_table(r);
 	if (!rc)
@@ -630,6 +712,7 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 	}
 	if (!rc)
 		rc = emit_unlinked(r);
+	xls_recover_stop_counts(r);
 	if (rc == -ENOMEM)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	return rc;

@@ -228,6 +228,37 @@ struct xls_rcancel {
 	uint32_t	refs;
 };
 
+/* Where the kernel stops when it does not recover the log. */
+enum xls_rstop {
+	XLS_RSTOP_NONE,
+	XLS_RSTOP_MOUNT,	/* refused before recovery begins */
+	XLS_RSTOP_TAIL,		/* finding the tail: xlog_find_tail */
+	XLS_RSTOP_PASS1,	/* building the cancel table */
+	XLS_RSTOP_PASS2,	/* replaying an item */
+	XLS_RSTOP_WRITEBACK,	/* writing replayed buffers: a write verifier */
+};
+
+/* What the failure is. */
+enum xls_rcause {
+	XLS_RCAUSE_NONE,
+	XLS_RCAUSE_LOG,		/* the log itself is damaged */
+	XLS_RCAUSE_METADATA,	/* metadata (on disk, or as replayed) fails verification */
+	XLS_RCAUSE_LIMIT,	/* a limit of the kernel's recovery, not damage */
+	XLS_RCAUSE_FOREIGN,	/* not this filesystem's log */
+	XLS_RCAUSE_DEVICE,	/* the device is shorter than the filesystem */
+};
+
+/* What recovery has done when it stops (or at the end). */
+struct xls_rcounts {
+	uint64_t	trans_replayed;
+	uint64_t	items;
+	uint64_t	buffers;
+	uint64_t	decisions[XLS_RD_COUNT];
+	uint64_t	kernel_warnings;
+};
+
+#define XLS_TORN_TIDS	8
+
 struct xls_recover_summary {
 	uint64_t	trans_replayed;		/* committed, processed in pass 2 */
 	uint64_t	trans_discarded;	/* no commit record */
@@ -242,14 +273,45 @@ struct xls_recover_summary {
 	uint64_t	compound_segments;
 	uint64_t	kernel_warnings;
 	uint64_t	unlinked_fields;
-	uint64_t	pending_work;
+	uint64_t	pending_work;		/* intents and unlinked buckets to finish */
 	uint64_t	buffers_touched;	/* distinct (blkno, len) replayed */
 	bool		metadump;		/* the input is a metadump: */
 	uint64_t	absent_reads;		/* items decided on blocks it lacks */
 	bool		fails;			/* recovery would stop */
 	uint64_t	fail_lsn;
 	char		fail_why[XLS_RECOVER_WHY];
+	/*
+	 * When it fails: where the kernel stops, why, in its own words
+	 * (kernel_says, and the error its mount returns: -117 EFSCORRUPTED,
+	 * -74 EFSBADCRC, -22 EINVAL).  The counts above then stop there
+	 * too, as the kernel's do; the dry run goes on past it and its totals
+	 * are in dry_run.
+	 */
+	enum xls_rstop	stop;
+	enum xls_rcause	cause;
+	int		kernel_error;
+	char		kernel_says[XLS_RECOVER_WHY];
+	struct xls_rcounts dry_run;
+	/*
+	 * xlog_verify_head moved the head back over a torn write: records
+	 * from torn_lsn on are not recovered, nor the transactions that
+	 * committed in them (the first XLS_TORN_TIDS of their ids kept).
+	 */
+	uint32_t	torn_records;
+	uint64_t	torn_lsn;
+	uint32_t	torn_commits;
+	uint32_t	torn_tids[XLS_TORN_TIDS];
+	/* a bare log: no block could be read, so nothing was compared */
+	bool		no_data_device;
+	/* a metadump: the failure turns on a block it does not carry */
+	bool		fail_absent;
 };
+
+/* "mount", "tail", "pass1", "pass2", "writeback" (NONE: ""); "log", "metadata", ... */
+const char *xls_rstop_key(enum xls_rstop s);
+const char *xls_rcause_key(enum xls_rcause c);
+/* "EFSCORRUPTED" for -117, ... */
+const char *xls_kernel_error_name(int error);
 
 struct xls_recover_opts {
 	/* keep the logged bytes of buffer items at this daddr (history) */

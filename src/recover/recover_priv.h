@@ -206,6 +206,10 @@ struct xls_recover {
 	struct xls_region_result	*res;
 	struct xls_region		*regs;
 	struct xls_recover_summary	sum;
+	/* the counts where the kernel stops, taken at the first failure */
+	struct xls_rcounts		at_stop;
+	/* the write-back at hand comes before the transaction whose LSN is new */
+	bool				flush_before_trans;
 	int				err;		/* -ENOMEM seen */
 };
 
@@ -308,6 +312,13 @@ struct blk_id {
 /* xlog_recover_get_buf_lsn(): identify the block whose first bytes are @blk. */
 void xls_blk_identify(const struct xls_geometry *g, const uint8_t *blk,
 		      uint32_t len, struct blk_id *id);
+/*
+ * What the kernel logs when the block's verifier fails (xfs_verifier_error,
+ * code addresses left out): @crc, a bad CRC found by the read verifier;
+ * else corruption found by the structure check.
+ */
+void xls_blk_verifier_says(const struct blk_id *id, int64_t blkno, bool crc, char *buf,
+			   size_t size);
 
 /*
  * xlog_recover_validate_buf_type(): does the magic fit buffer type @blft
@@ -323,9 +334,28 @@ uint64_t xls_blk_header_daddr(unsigned int blft, const uint8_t *head);
 /* ------------------------------------------------------------------ */
 /* decision.c */
 
-/* Recovery stops at the first of these; later ones are still shown. */
-void xls_recover_fail(struct xls_recover *r, uint64_t lsn, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/*
+ * Recovery stops at the first of these; later ones are still shown.  @how
+ * says where the kernel stops, why and with which error; @says, what it
+ * logs (NULL: only the mount's "log mount/recovery failed").  The counts
+ * at this moment are the kernel's.  True when this is the failure: the
+ * first one.
+ */
+struct xls_rfail {
+	enum xls_rstop	stop;
+	enum xls_rcause	cause;
+	int		error;		/* as the kernel returns it: -117, ... */
+};
+bool xls_recover_fail(struct xls_recover *r, uint64_t lsn, struct xls_rfail how,
+		      const char *says, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* At the end of the run: the summary's counts as far as the kernel gets. */
+void xls_recover_stop_counts(struct xls_recover *r);
+
+#define XLS_EFSCORRUPTED	(-117)
+#define XLS_EFSBADCRC		(-74)
+#define XLS_EINVAL		(-22)
 
 /* The detail sentence of the item being decided, unless d->quiet. */
 void xls_rdetail(struct decide_ctx *d, const char *fmt, ...)

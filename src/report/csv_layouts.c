@@ -63,19 +63,22 @@ LAYOUT(xls_csv_ritem, false,
        "detail", "owner", "btree", "agno", "owner_ino", "ino_first", "ino_last",
        "owner_from");
 
-/* recover --summary: xls_describe_rsummary */
+/* recover --summary: xls_describe_rsummary (its verdict: xls_describe_verdict) */
 #define RSUMMARY_KEYS \
-	"trans_replayed", "trans_discarded", "trans_corrupt", "items", "buffers", "replay", \
-	"replay_always", "always_v4", "always_inode_buf", "always_dquot_buf", \
-	"always_attr_rmt", "always_unknown_magic", "always_foreign_uuid", \
+	"recovery_fails", "fail_lsn", "fail_stage", "fail_cause", "kernel_error", \
+	"kernel_error_name", "kernel_says", "fail_why", "next_step", "trans_replayed", \
+	"trans_discarded", "trans_corrupt", "kernel_warnings", "pending_work", "torn_records", \
+	"torn_lsn", "torn_commits", "torn_tids", "no_data_device", "approximate", "items", \
+	"buffers", "replay", "replay_always", "always_v4", "always_inode_buf", \
+	"always_dquot_buf", "always_attr_rmt", "always_unknown_magic", "always_foreign_uuid", \
 	"always_rt_no_header", "always_lsn_null", "always_unread", "skip_cancelled", \
 	"skip_lsn", "cancel", "skip_quotaoff", "fail", "cancel_table_entries", \
-	"cancel_table_refs", "compound_buffers", "compound_segments", "kernel_warnings", \
-	"unlinked_fields", "pending_work", "buffers_touched", "recovery_fails", "fail_lsn", \
-	"fail_why"
+	"cancel_table_refs", "compound_buffers", "compound_segments", "unlinked_fields", \
+	"buffers_touched", "dry_run_trans_replayed", "dry_run_items", "dry_run_buffers", \
+	"dry_run_kernel_warnings"
 LAYOUT(xls_csv_rsummary, false, RSUMMARY_KEYS);
 /* of a metadump: what was decided on blocks it lacks, at the end */
-LAYOUT(xls_csv_rsummary_md, false, RSUMMARY_KEYS, "absent_reads");
+LAYOUT(xls_csv_rsummary_md, false, RSUMMARY_KEYS, "fail_block_absent", "absent_reads");
 
 /* history: xls_describe_appearance, xls_describe_other_appearance */
 LAYOUT(xls_csv_appearance, false,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/describe.h"
+#include "report/verdict.h"
 
 void xls_describe_rcancel(const struct xls_rcancel *cn, struct xls_fieldset *fs)
 {
@@ -221,9 +222,7 @@ void xls_describe_rsummary(const struct xls_recover_summary *s, struct xls_field
 		[XLS_RR_UNREAD]		= "always_unread",
 	};
 
-	xls_field_uint(fs, "trans_replayed", s->trans_replayed);
-	xls_field_uint(fs, "trans_discarded", s->trans_discarded);
-	xls_field_uint(fs, "trans_corrupt", s->trans_corrupt);
+	xls_describe_verdict(s, XLS_VERDICT_WHOLE, false, fs);
 	xls_field_uint(fs, "items", s->items);
 	xls_field_uint(fs, "buffers", s->buffers);
 	xls_field_uint(fs, "replay", s->decisions[XLS_RD_REPLAY]);
@@ -239,16 +238,13 @@ void xls_describe_rsummary(const struct xls_recover_summary *s, struct xls_field
 	xls_field_uint(fs, "cancel_table_refs", s->cancel_refs);
 	xls_field_uint(fs, "compound_buffers", s->compound_buffers);
 	xls_field_uint(fs, "compound_segments", s->compound_segments);
-	xls_field_uint(fs, "kernel_warnings", s->kernel_warnings);
 	xls_field_uint(fs, "unlinked_fields", s->unlinked_fields);
-	xls_field_uint(fs, "pending_work", s->pending_work);
 	xls_field_uint(fs, "buffers_touched", s->buffers_touched);
-	if (s->metadump)
-		xls_field_uint(fs, "absent_reads", s->absent_reads);
-	xls_field_bool(fs, "recovery_fails", s->fails);
 	if (s->fails) {
-		xls_field_lsn(fs, "fail_lsn", s->fail_lsn);
-		xls_field_str(fs, "fail_why", s->fail_why);
+		xls_field_uint(fs, "dry_run_trans_replayed", s->dry_run.trans_replayed);
+		xls_field_uint(fs, "dry_run_items", s->dry_run.items);
+		xls_field_uint(fs, "dry_run_buffers", s->dry_run.buffers);
+		xls_field_uint(fs, "dry_run_kernel_warnings", s->dry_run.kernel_warnings);
 	}
 }
 

@@ -8,6 +8,7 @@
 
 #include "base/strfmt.h"
 #include "report/describe.h"
+#include "report/verdict.h"
 #include "semantics/names.h"
 
 void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fieldset *fs)
@@ -22,13 +23,7 @@ void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fiel
 	xls_field_uint(fs, "metadata_bytes", s->metadata_bytes);
 	xls_field_uint(fs, "dirs_compared", s->dirs_compared);
 	xls_field_uint(fs, "inodes_compared", s->inodes_compared);
-	xls_field_uint(fs, "trans_replayed", s->trans_replayed);
-	xls_field_uint(fs, "trans_discarded", s->trans_discarded);
-	xls_field_uint(fs, "pending_work", s->pending_work);
-	xls_field_bool(fs, "recovery_fails", s->recovery_fails);
-	if (s->recovery_fails)
-		xls_field_str(fs, "fail_why", s->fail_why);
-	xls_field_bool(fs, "approximate", s->overlay_full);
+	xls_describe_verdict(&s->recovery, XLS_VERDICT_COMPARED, s->overlay_full, fs);
 	xls_field_uint(fs, "overlay_bytes", s->overlay_bytes);
 	xls_field_uint(fs, "overlay_max_bytes", s->overlay_max);
 	if (s->dir_problems) {

@@ -624,11 +624,7 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 		return -1;
 	rc = xls_recover_run(r, log, ht, &sink, err);
 	rs = xls_recover_summary(r);
-	l->sum.trans_replayed = rs->trans_replayed;
-	l->sum.trans_discarded = rs->trans_discarded + rs->trans_corrupt;
-	l->sum.pending_work = rs->pending_work;
-	l->sum.recovery_fails = rs->fails;
-	snprintf(l->sum.fail_why, sizeof(l->sum.fail_why), "%s", rs->fail_why);
+	l->sum.recovery = *rs;
 	xls_recover_free(r);
 	if (rc == -ENOMEM || l->nomem || l->ovl.out_of_memory)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");

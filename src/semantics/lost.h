@@ -84,9 +84,8 @@ struct xls_lost_summary {
 	uint64_t	lost_found;		/* inodes xfs_repair -L moves to lost+found */
 	uint64_t	dirs_compared, inodes_compared;
 	uint64_t	metadata_bytes;		/* dirty bytes recovery writes */
-	uint64_t	trans_replayed, trans_discarded, pending_work;
-	bool		recovery_fails;
-	char		fail_why[XLS_RECOVER_WHY];
+	/* recovery's verdict and counts, as recover gives them */
+	struct xls_recover_summary recovery;
 	bool		overlay_full;		/* the bound was hit: approximate */
 	uint64_t	overlay_bytes, overlay_max;
 	uint32_t	dir_problems;		/* XLS_DIRP_* and XLS_FSVIEW_* seen */

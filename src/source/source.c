@@ -271,6 +271,7 @@ static void sb_to_fs_geometry(const uint8_t *sb, struct xls_geometry *g)
 		       (SB_BE32(sb, sb_features2) & XFS_SB_VERSION2_FTYPE);
 	g->has_parent = incompat & XFS_SB_FEAT_INCOMPAT_PARENT;
 	g->root_ino = SB_BE64(sb, sb_rootino);
+	g->dblocks = SB_BE64(sb, sb_dblocks);
 	g->data_sect_bbs = SB_BE16(sb, sb_sectsize) >= 512 && SB_BE16(sb, sb_sectsize) <= 32768 ?
 			   SB_BE16(sb, sb_sectsize) / 512u : 1;
 }
@@ -689,6 +690,7 @@ static int open_with_superblock(struct xls_source *src,
 	if (open_data(src, o, &data_bytes, err) || read_superblock(src, err) ||
 	    open_log(src, o, data_bytes, err))
 		return -1;
+	src->geo.data_bytes = data_bytes;
 	if (!src->path)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	return check_log_fits(src, err) || check_log_carried(src, err) ? -1 : 0;

@@ -63,6 +63,12 @@ struct xls_geometry {
 	bool		has_parent;	/* XFS_SB_FEAT_INCOMPAT_PARENT (Linux 6.10) */
 	uint64_t	root_ino;	/* sb_rootino */
 	uint32_t	data_sect_bbs;	/* sb_sectsize in 512-byte blocks: AG headers */
+	uint64_t	dblocks;	/* sb_dblocks */
+	/*
+	 * Bytes the data device holds (a metadump: as xfs_mdrestore makes
+	 * it); 0 when unknown.  Shorter than dblocks: the kernel refuses it.
+	 */
+	uint64_t	data_bytes;
 };
 
 /* What the input was, besides the devices it stands for (info reports it). */

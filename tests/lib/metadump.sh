@@ -60,6 +60,10 @@ drop_absent_notes() {
 	    -e 's/: the block is absent from the metadump (read as zeros)//' \
 	    -e 's/: the inode is absent from the metadump (read as zeros)//' \
 	    -e 's/,"absent_reads":[0-9]*//' -e 's/,"disk_absent_bytes":[0-9]*//' \
-	    -e '/^  [0-9]* items* decided on blocks the metadump does not carry/d' \
-	    -e '/^  absent_reads  /d' -e '/^note: [0-9]* bytes of the block on disk are absent/d'
+	    -e 's/,"fail_block_absent":false//' \
+	    -e 's/"approximate":true/"approximate":false/' \
+	    -e '/^  approximate: [0-9]* items* decided on blocks the metadump does not carry/d' \
+	    -e '/^  absent_reads  /d' -e '/^  fail_block_absent  *no$/d' \
+	    -e 's/^\(  approximate  *\)yes$/\1no/' \
+	    -e '/^note: [0-9]* bytes of the block on disk are absent/d'
 }

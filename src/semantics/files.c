@@ -83,6 +83,8 @@ void xls_files_free(struct xls_files *f)
 	xls_dirent_set_free(&f->before);
 	xls_dirent_set_free(&f->after);
 	xls_hashmap_free(&f->adds);
+	xls_hashmap_free(&f->later_idx);
+	xls_vec_free(f->later);
 	xls_hashmap_free(&f->created);
 	xls_hashmap_free(&f->malformed);
 	free(f->blk);

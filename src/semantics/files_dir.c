@@ -144,6 +144,88 @@ static void add_place(struct xls_region_place *out, uint32_t *n, uint32_t offset
 	(*n)++;
 }
 
+/* ------------------------------------------------------------------ */
+/*
+ * Blocks the disk holds a later state of than the log's first item of
+ * them (recovery skips those items): their bytes in the log's view mix
+ * the disk's later state with the chunks the log logged, so a walk from
+ * the block's start may follow either.  Their entries are found in the
+ * chunks an item logs, each by its tag, and compared only where the log
+ * logged every chunk of the entry before: elsewhere the state before
+ * the item is not known.
+ */
+
+/* The later block at @blkno; with @add, made when it is not one yet. */
+static uint64_t *later_block(struct xls_files *f, int64_t blkno, bool add)
+{
+	uint32_t *i = xls_hashmap_find(&f->later_idx, (uint64_t)blkno, 0);
+
+	if (i)
+		return f->later[*i].logged;
+	if (!add)
+		return NULL;
+	if (!xls_vec_grow((void **)&f->later, f->nlater, &f->caplater, sizeof(*f->later)) ||
+	    xls_hashmap_put(&f->later_idx, (uint64_t)blkno, 0, f->nlater)) {
+		f->nomem = true;
+		return NULL;
+	}
+	memset(&f->later[f->nlater], 0, sizeof(*f->later));
+	return f->later[f->nlater++].logged;
+}
+
+static bool chunk_logged(const uint64_t *logged, uint32_t offset)
+{
+	uint32_t c = offset / XFS_BLF_CHUNK;
+
+	return (logged[c / 64] >> (c % 64)) & 1;
+}
+
+/* The chunks the item logs are known from now on. */
+static void later_mark_logged(const struct xls_dir_acc *a)
+{
+	for (uint32_t i = 0; i < a->nlogged; i++) {
+		uint32_t end = a->logged[i].offset + a->logged[i].len;
+
+		for (uint32_t o = a->logged[i].offset; o < end && o < XFS_MAX_BLOCKSIZE;
+		     o += XFS_BLF_CHUNK)
+			a->logged_before[o / XFS_BLF_CHUNK / 64] |= 1ull << (o / XFS_BLF_CHUNK % 64);
+	}
+}
+
+struct later_scan {
+	struct xls_dirent_set		*set;
+	const struct xls_geometry	*g;
+	const uint64_t			*logged;
+	bool				known;	/* keep the entries whose chunks are, or not */
+};
+
+static int collect_later(void *ctx, const struct xls_dirent *e)
+{
+	struct later_scan *s = ctx;
+	uint32_t end = e->offset + xls_dirent_size(s->g, e->namelen);
+	bool known = true;
+
+	if (xls_dirent_is_dot(e))
+		return 0;
+	for (uint32_t o = e->offset & ~(uint32_t)(XFS_BLF_CHUNK - 1); o < end && known;
+	     o += XFS_BLF_CHUNK)
+		known = o < XFS_MAX_BLOCKSIZE && chunk_logged(s->logged, o);
+	return known == s->known ? xls_dirent_set_add(s->set, e) : 0;
+}
+
+/* The entries whole inside the chunks the item logs of @blk, into @set. */
+static void later_entries(struct xls_files *f, const uint8_t *blk, struct xls_dirent_set *set,
+			  bool known)
+{
+	struct xls_dir_acc *a = &f->dir;
+	struct later_scan s = { set, &f->src->geo, a->logged_before, known };
+
+	xls_dirent_set_reset(set);
+	for (uint32_t i = 0; i < a->nlogged; i++)
+		xls_dir_range_scan(&f->src->geo, blk, a->bytes, a->logged[i].offset,
+				   a->logged[i].offset + a->logged[i].len, collect_later, &s);
+}
+
 /*
  * The 128-byte chunks of the block before the item (@before, the whole
  * block) that the piece at byte @base changes -- a relogged region mostly
@@ -173,18 +255,16 @@ static void piece_places(struct xls_dir_acc *a, const uint8_t *before, const str
 }
 
 /*
- * The first item of a block the disk holds a later state of: its logged
- * entries, each an unsure add (confirm_unsure keeps those the transaction
- * creates or moves).
+ * The entries a block the disk holds a later state of has in the chunks
+ * the item logs, where the state before is not known (every chunk, at
+ * its first item): each an unsure add (confirm_unsure keeps those the
+ * transaction creates, pair_moves those it moves).
  */
-static void unsure_entries(struct xls_files *f, struct xls_dir_acc *a, const uint8_t *after,
-			   uint64_t dir)
+static void unsure_entries(struct xls_files *f, const uint8_t *after, uint64_t dir)
 {
-	struct in_regions in = { &f->after, &f->src->geo, a->logged, a->nlogged, 0, NULL };
 	uint32_t first = f->npend;
 
-	xls_dirent_set_reset(&f->after);
-	xls_dir_block_walk(&f->src->geo, after, a->bytes, collect_logged, &in);
+	later_entries(f, after, &f->after, false);
 	for (uint32_t k = 0; k < f->after.n; k++) {
 		struct xls_file_event *e = xls_fevent(f, f->after.e[k].ino, XLS_FEV_DIRENT_ADD);
 
@@ -221,7 +301,12 @@ static void finish_block(struct xls_files *f, const uint8_t *after)
 
 	a->active = false;
 	xls_dirent_set_reset(&f->after);
-	if (a->known && a->nchanged) {
+	if (a->logged_before) {
+		later_entries(f, after, &f->after, true);
+		xls_files_diff_entries(f, learnt.dir);
+		unsure_entries(f, after, learnt.dir);
+		learn = false;
+	} else if (a->known && a->nchanged) {
 		uint32_t problems = xls_dir_block_walk(g, after, a->bytes, collect_logged, &in);
 
 		/* a segment read as a block of its own is not a block at all */
@@ -229,8 +314,6 @@ static void finish_block(struct xls_files *f, const uint8_t *after)
 				    a->quiet ? 0 : problems);
 		xls_files_diff_entries(f, learnt.dir);
 		learn = false;
-	} else if (!a->known) {
-		unsure_entries(f, a, after, learnt.dir);
 	}
 	if (learn)
 		xls_dir_block_walk(g, after, a->bytes, xls_names_learn_entry, &learnt);
@@ -272,6 +355,7 @@ static bool begin_block(struct xls_files *f, int64_t blkno, uint32_t bytes, uint
 	a->bytes = bytes;
 	a->compound = compound;
 	a->nchanged = a->nlogged = a->npieces = 0;
+	a->logged_before = NULL;
 	a->seen = true;
 	a->known = true;
 	a->fresh = false;
@@ -314,6 +398,22 @@ static const uint8_t *first_state(struct xls_files *f, const struct xls_rtrans *
 	return buf;
 }
 
+/*
+ * The first item of a block the disk holds a later state of: the disk's
+ * entries are what recovery leaves (it skips the log's older items), so
+ * they name their inodes; from here on the block is a later one.
+ */
+static void later_first(struct xls_files *f, const uint8_t *disk)
+{
+	struct xls_dir_acc *a = &f->dir;
+	struct xls_names_dir learnt = { &f->names, owner_of(f, a->blkno, disk, a->bytes) };
+
+	a->logged_before = later_block(f, a->blkno, true);
+	if (a->logged_before && learnt.dir)
+		xls_dir_block_walk(&f->src->geo, disk, a->bytes, xls_names_learn_entry, &learnt);
+	a->known = true;
+}
+
 /* A directory block logged whole by one item: compared in place, no copy. */
 static void take_block(struct xls_files *f, const struct xls_rtrans *rt,
 		       const struct xls_ritem *ri, bool quiet)
@@ -330,9 +430,16 @@ static void take_block(struct xls_files *f, const struct xls_rtrans *rt,
 	p = view_bytes(f, rb->blkno, bytes, a->before, &seen);
 	if (p && !seen)
 		p = first_state(f, rt, rb, 0, p, a->before);
+	if (p && seen)
+		a->logged_before = later_block(f, rb->blkno, false);
+	else if (p && !a->known && bytes <= XFS_MAX_BLOCKSIZE)
+		later_first(f, p);
 	if (p) {
 		piece_places(a, p, rb, 0);
-		walk_before(f, p);
+		if (a->logged_before)
+			later_entries(f, p, &f->before, true);
+		else
+			walk_before(f, p);
 	} else {
 		a->known = false;
 	}
@@ -340,6 +447,8 @@ static void take_block(struct xls_files *f, const struct xls_rtrans *rt,
 	p = view_bytes(f, rb->blkno, bytes, a->after, &seen);
 	if (p)
 		finish_block(f, p);
+	if (a->logged_before)
+		later_mark_logged(a);
 	a->active = false;
 }
 

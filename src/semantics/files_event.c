@@ -187,9 +187,14 @@ static void confirm_unsure(struct xls_files *f)
 	if (!any)
 		return;
 	index_first(f, &f->created, is_created);
+	/*
+	 * Kept too: the entry of an inode whose every known link was removed
+	 * before -- the other half of a rename, logged later.
+	 */
 	for (uint32_t i = 0; i < f->npend; i++)
 		if (f->pend[i].unsure && f->pend[i].ev == XLS_FEV_DIRENT_ADD &&
-		    !xls_hashmap_find(&f->created, f->pend[i].ino, 0))
+		    !xls_hashmap_find(&f->created, f->pend[i].ino, 0) &&
+		    !xls_names_unlinked(&f->names, f->pend[i].ino))
 			f->pend[i].ev = XLS_FEV_COUNT;
 }
 
@@ -208,8 +213,13 @@ void xls_files_flush(struct xls_files *f)
 			xls_names_learn(&f->names, e->ino, e->dir, e->name, e->name_len);
 		else if (e->ev == XLS_FEV_DIRENT_REMOVE && e->dir)
 			xls_names_removed(&f->names, e->ino, e->dir, e->name, e->name_len);
-		else if (e->ev == XLS_FEV_DIRENT_MOVE && e->new_dir)
+		else if (e->ev == XLS_FEV_DIRENT_MOVE && e->new_dir) {
+			/* the old link goes: a hard link's other names stay */
+			if (e->dir)
+				xls_names_removed(&f->names, e->ino, e->dir, e->name,
+						  e->name_len);
 			xls_names_learn(&f->names, e->ino, e->new_dir, e->new_name, e->new_name_len);
+		}
 		else if (e->ev == XLS_FEV_PPTR_SET && e->dir)
 			xls_names_learn(&f->names, e->ino, e->dir, e->name, e->name_len);
 	}

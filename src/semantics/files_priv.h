@@ -61,10 +61,22 @@ struct xls_dir_acc {
 	uint32_t		nchanged;
 	struct xls_region_place	logged[XLS_DIR_ACC_PLACES];	/* bytes it logs */
 	uint32_t		nlogged;
+	/* a block the disk holds a later state of: its chunks the log logged before */
+	uint64_t		*logged_before;
 	/* a compound mapped by its directory: the daddr of each filesystem block */
 	int64_t			pieces[XLS_DIR_ACC_PIECES];
 	uint32_t		npieces;
 	uint64_t		seen_pieces[XLS_DIR_ACC_PIECES / 64];	/* the view had them */
+};
+
+/*
+ * A directory block the disk holds a later state of than the log's first
+ * item of it: the state before each later item is known only in the
+ * chunks the log has logged since; the others hold the disk's later
+ * entries.  One bit per XFS_BLF_CHUNK of the block.
+ */
+struct xls_later_block {
+	uint64_t		logged[XFS_MAX_BLOCKSIZE / XFS_BLF_CHUNK / 64];
 };
 
 /* The events waiting for a path (files_out.c), at most this many bytes. */
@@ -103,6 +115,10 @@ struct xls_files {
 	uint8_t				*blk;		/* a block read from the view */
 	uint32_t			blk_cap;
 	struct xls_dir_acc		dir;
+	/* daddr -> later[]: the blocks the disk holds a later state of */
+	struct xls_hashmap		later_idx;
+	struct xls_later_block		*later;
+	uint32_t			nlater, caplater;
 	struct xls_files_out		out;
 	char				path[XLS_NAMES_PATH_MAX];
 	/* adds (or attr sets) of the transaction by inode, to pair with removes */

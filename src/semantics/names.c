@@ -17,6 +17,8 @@ void xls_names_init(struct xls_names *m, const struct xls_fsview *view)
 void xls_names_release(struct xls_names *m)
 {
 	xls_hashmap_free(&m->idx);
+	xls_hashmap_free(&m->alt);
+	xls_vec_free(m->links);
 	xls_hashmap_free(&m->tried);
 	xls_vec_free(m->names);
 	xls_pool_free(&m->pool);
@@ -28,10 +30,84 @@ static bool named(const struct xls_names *m, uint32_t i)
 	return i != UINT32_MAX && m->names[i].parent && m->names[i].len;
 }
 
+static bool is_link(const struct xls_names *m, const struct xls_name *e, uint64_t parent,
+		    const uint8_t *name, uint32_t len)
+{
+	return e->parent == parent && e->len == len && !memcmp(m->pool.p + e->name, name, len);
+}
+
+static bool current(const struct xls_name *e)
+{
+	return e->len && e->level >= XLS_NAME_SEEN;
+}
+
+/* The other link of @ino that is (@parent, @name), or UINT32_MAX; *@prev the one before. */
+static uint32_t find_other(const struct xls_names *m, uint64_t ino, uint64_t parent,
+			   const uint8_t *name, uint32_t len, uint32_t *prev)
+{
+	uint32_t *head = xls_hashmap_find(&m->alt, ino, 0);
+
+	*prev = UINT32_MAX;
+	for (uint32_t i = head ? *head : UINT32_MAX; i != UINT32_MAX; i = m->links[i].next) {
+		if (is_link(m, &m->links[i].link, parent, name, len))
+			return i;
+		*prev = i;
+	}
+	return UINT32_MAX;
+}
+
+/* Link @i of @ino's other links out of its chain (its slot is not reused). */
+static void unlink_other(struct xls_names *m, uint64_t ino, uint32_t i, uint32_t prev)
+{
+	uint32_t next = m->links[i].next;
+
+	if (prev != UINT32_MAX)
+		m->links[prev].next = next;
+	else if (next != UINT32_MAX)
+		*xls_hashmap_find(&m->alt, ino, 0) = next;
+	else
+		xls_hashmap_del(&m->alt, ino, 0);
+}
+
+/* The link @e of @ino kept among its other links: it still names the inode. */
+static void keep_other(struct xls_names *m, uint64_t ino, const struct xls_name *e)
+{
+	uint32_t *head = xls_hashmap_find(&m->alt, ino, 0), i = m->nlinks;
+
+	if (m->n + m->nlinks >= XLS_NAMES_MAX) {
+		m->full = true;
+		return;
+	}
+	if (!xls_vec_grow((void **)&m->links, m->nlinks, &m->caplinks, sizeof(*m->links)))
+		return;
+	if (!head && xls_hashmap_put(&m->alt, ino, 0, i))
+		return;
+	m->links[i].link = *e;
+	m->links[i].next = head ? *head : UINT32_MAX;
+	if (head)
+		*head = i;
+	m->nlinks++;
+}
+
+/* The removed name @ino goes by: another link of it still there instead, if any. */
+static void promote_other(struct xls_names *m, uint64_t ino, struct xls_name *e)
+{
+	uint32_t *head = xls_hashmap_find(&m->alt, ino, 0), prev = UINT32_MAX;
+
+	for (uint32_t i = head ? *head : UINT32_MAX; i != UINT32_MAX; i = m->links[i].next) {
+		if (current(&m->links[i].link)) {
+			*e = m->links[i].link;
+			unlink_other(m, ino, i, prev);
+			return;
+		}
+		prev = i;
+	}
+}
+
 static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint8_t *name,
 		  uint32_t len, enum xls_name_level level)
 {
-	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0);
+	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0), prev, other;
 	struct xls_name *e;
 	uint32_t off;
 
@@ -39,14 +115,21 @@ static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint
 		return;
 	if (idx) {
 		e = &m->names[*idx];
-		if (level != XLS_NAME_CHANGED && named(m, *idx) && e->level >= level)
-			return;
-		if (e->parent == parent && e->len == len && !memcmp(m->pool.p + e->name, name, len)) {
-			e->level = (uint8_t)level;
+		if (is_link(m, e, parent, name, len)) {
+			if (level == XLS_NAME_CHANGED || e->level < level)
+				e->level = (uint8_t)level;
 			return;
 		}
+		if (level != XLS_NAME_CHANGED && named(m, *idx) && e->level >= level)
+			return;
+		other = find_other(m, ino, parent, name, len, &prev);
+		if (other != UINT32_MAX)
+			unlink_other(m, ino, other, prev);
+		/* a new link besides one still there: both name the inode */
+		if (level == XLS_NAME_CHANGED && named(m, *idx) && current(e))
+			keep_other(m, ino, e);
 	} else {
-		if (m->n == XLS_NAMES_MAX) {
+		if (m->n + m->nlinks >= XLS_NAMES_MAX) {
 			m->full = true;
 			return;
 		}
@@ -82,14 +165,20 @@ void xls_names_learn_weak(struct xls_names *m, uint64_t ino, uint64_t parent,
 void xls_names_removed(struct xls_names *m, uint64_t ino, uint64_t parent,
 		       const uint8_t *name, uint32_t len)
 {
-	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0);
+	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0), prev, other;
 	struct xls_name *e;
 
 	if (!idx)
 		return;
 	e = &m->names[*idx];
-	if (e->parent == parent && e->len == len && !memcmp(m->pool.p + e->name, name, len))
+	if (is_link(m, e, parent, name, len)) {
 		e->level = XLS_NAME_REMOVED;
+		promote_other(m, ino, e);
+		return;
+	}
+	other = find_other(m, ino, parent, name, len, &prev);
+	if (other != UINT32_MAX)
+		unlink_other(m, ino, other, prev);
 }
 
 int xls_names_learn_entry(void *ctx, const struct xls_dirent *e)
@@ -99,6 +188,14 @@ int xls_names_learn_entry(void *ctx, const struct xls_dirent *e)
 	if (!xls_dirent_is_dot(e))
 		learn(d->m, e->ino, d->dir, e->name, e->namelen, XLS_NAME_SEEN);
 	return 0;
+}
+
+bool xls_names_unlinked(const struct xls_names *m, uint64_t ino)
+{
+	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0);
+
+	/* a removed name is the one the path goes by only when no other link is there */
+	return idx && m->names[*idx].len && m->names[*idx].level == XLS_NAME_REMOVED;
 }
 
 bool xls_names_link(const struct xls_names *m, uint64_t ino, uint64_t *parent,

@@ -10,8 +10,12 @@
  * the view has changed enough (xls_names_view_changed), each inode at
  * most about log2 of the changes times.
  *
+ * An inode with several links (hard links) keeps each the log adds: its
+ * path is the newest one still linked, so removing one link leaves the
+ * inode named by another.
+ *
  * How sure a name is (enum xls_name_level): an entry seen changed (added,
- * moved) replaces the name an inode had; one only seen in place,
+ * moved) becomes the name an inode goes by; one only seen in place,
  * unchanged, names an inode that has no name yet, or whose name was
  * removed (a block read from the disk may hold an older state than the log
  * has already told); a name removed stays the inode's last known one until
@@ -49,9 +53,18 @@ struct xls_name {
 	uint8_t		level;		/* enum xls_name_level */
 };
 
+/* A link of an inode besides the one its path goes by. */
+struct xls_name_link {
+	struct xls_name	link;
+	uint32_t	next;		/* the inode's next other link, UINT32_MAX none */
+};
+
 struct xls_names {
 	const struct xls_fsview	*view;	/* for the links the log does not hold */
-	struct xls_hashmap	idx;	/* ino -> names[] */
+	struct xls_hashmap	idx;	/* ino -> names[]: the link the path goes by */
+	struct xls_hashmap	alt;	/* ino -> links[]: its first other link */
+	struct xls_name_link	*links;
+	uint32_t		nlinks, caplinks;
 	struct xls_hashmap	tried;	/* ino -> the epoch it was looked up in vain at */
 	struct xls_name		*names;
 	uint32_t		n, cap;
@@ -71,7 +84,11 @@ void xls_names_learn(struct xls_names *m, uint64_t ino, uint64_t parent,
 /* The same, seen in place: only when @ino has no name yet, or a removed one. */
 void xls_names_learn_weak(struct xls_names *m, uint64_t ino, uint64_t parent,
 			  const uint8_t *name, uint32_t len);
-/* The entry @name of @parent is removed: if it is @ino's name, no current link. */
+/*
+ * The entry @name of @parent is removed: that link of @ino is gone; its
+ * path goes by another link still there, else it keeps the removed name
+ * (no current link).
+ */
 void xls_names_removed(struct xls_names *m, uint64_t ino, uint64_t parent,
 		       const uint8_t *name, uint32_t len);
 /* An xls_dirent_fn learning each entry of directory *(uint64_t *)@ctx weakly. */
@@ -114,6 +131,9 @@ bool xls_names_path_part(struct xls_names *m, uint64_t ino, const uint8_t *tail,
  */
 bool xls_names_final_path(struct xls_names *m, uint64_t ino, char *buf, size_t bufsz,
 			  size_t *len);
+
+/* @ino had a name, and every link of it known is removed. */
+bool xls_names_unlinked(const struct xls_names *m, uint64_t ino);
 
 /* What the path of @ino is built of: its parent and name; false if not named. */
 bool xls_names_link(const struct xls_names *m, uint64_t ino, uint64_t *parent,

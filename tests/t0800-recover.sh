@@ -154,9 +154,13 @@ test_expect_success 'dirfrag: the text names the segment and the kernel warning'
 	grep -q "! kernel warns: Bad dir data magic!" out
 '
 
-test_expect_success 'recover --csv has one header and one layout' '
+test_expect_success 'recover --csv has one header and one layout, every item in it' '
 	"$XLS" recover --csv $(image dir4k) >out &&
-	head -1 out | grep -q "^tid,lsn,seq,order,index,list,blkno,len,type,flags,decision," &&
+	head -1 out | grep -q "^tid,lsn,seq,order,index,item,list,blkno,len,type,flags,ino,ino_blkno,ino_boffset,id,decision," &&
+	"$XLS" recover --json $(image dir4k) >out.json &&
+	test "$(($(wc -l <out) - 1))" -eq "$(grep -c "\"kind\":\"ritem\"" out.json)" &&
+	grep -q "^0x[0-9a-f]*,[0-9/]*,[0-9]*,[0-9]*,[0-9]*,inode,item,,,,,0x[0-9a-f]*,0x[0-9a-f]*,[0-9]*,,replay," out &&
+	grep -q ",icreate," out &&
 	perl -MText::ParseWords -ne "print scalar(parse_line(q{,}, 0, \$_)), qq{\n}" out |
 		sort -u >counts &&
 	test $(wc -l <counts) -eq 1

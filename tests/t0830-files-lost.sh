@@ -170,10 +170,20 @@ test_expect_success 'lost: a bare log has no filesystem to compare with (usage)'
 	"$XLS" copy $(image dir4k) bare.log &&
 	test_expect_code 2 "$XLS" lost -f bare.log
 '
-test_expect_success 'lost --csv: one row per entry under one header' '
+test_expect_success 'lost --csv: every record under one header, its kind first' '
 	"$XLS" lost --csv $(image dir4k) >dir4k.lostcsv &&
-	head -1 dir4k.lostcsv | grep -qx "dir,path,name,ino,op" &&
-	test "$(wc -l <dir4k.lostcsv)" -eq 317
+	head -1 dir4k.lostcsv | grep -qx "record,dir,path,name,ino,op,what,mode,changes,parent,apart,tid,lsn,id" &&
+	"$XLS" lost --json $(image dir4k) >dir4k.lostjson &&
+	for k in lost_dirent lost_inode lost_found lost_xattr apart; do
+		test "$(grep -c "^$k," dir4k.lostcsv)" -eq "$(grep -c "\"kind\":\"$k\"" dir4k.lostjson)" ||
+			{ echo "$k: csv and json differ"; return 1; }
+	done &&
+	test "$(grep -c "^lost_dirent," dir4k.lostcsv)" -eq 316 &&
+	"$XLS" lost --csv $(image pptr) >pptr.lostcsv &&
+	grep -q "^lost_xattr," pptr.lostcsv &&
+	perl -MText::ParseWords -ne "print scalar(parse_line(q{,}, 0, \$_)), qq{\n}" pptr.lostcsv |
+		sort -u >counts &&
+	test $(wc -l <counts) -eq 1
 '
 
 # dir64k replays 26 MB of blocks, far past a bound of 64 KiB: past it the

@@ -119,6 +119,14 @@ static bool dirent_wanted(const struct xls_cmd *c, const struct xls_lost_dirent 
 	return wanted(c, d->ino, d->dir, path);
 }
 
+/* One record; in CSV, where every kind shares one header, its kind is a column. */
+static void record(struct xls_cmd *c, const char *kind, struct xls_fieldset *fs)
+{
+	if (c->out.fmt == XLS_FMT_CSV)
+		xls_field_str(fs, "record", kind);
+	xls_cmd_record(c, kind, fs);
+}
+
 static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xls_fieldset *fs)
 {
 	bool text = c->out.fmt == XLS_FMT_TEXT;
@@ -144,10 +152,8 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 		if (text)
 			xls_out_table_row(&c->out, dirent_columns, NDCOLS, fs);
 		else
-			xls_cmd_record(c, "lost_dirent", fs);
+			record(c, "lost_dirent", fs);
 	}
-	if (c->out.fmt == XLS_FMT_CSV)
-		return;
 	in = xls_lost_inodes(l, &n);
 	heading = false;
 	for (uint32_t i = 0; i < n; i++) {
@@ -164,7 +170,7 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 		if (text)
 			xls_out_table_row(&c->out, inode_columns, NICOLS, fs);
 		else
-			xls_cmd_record(c, "lost_inode", fs);
+			record(c, "lost_inode", fs);
 	}
 	{
 		const struct xls_lost_found *lf = xls_lost_founds(l, &n);
@@ -185,7 +191,7 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 			if (text)
 				xls_out_table_row(&c->out, found_columns, NFCOLS, fs);
 			else
-				xls_cmd_record(c, "lost_found", fs);
+				record(c, "lost_found", fs);
 		}
 	}
 	{
@@ -207,7 +213,7 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 			if (text)
 				xls_out_table_row(&c->out, xattr_columns, NXCOLS, fs);
 			else
-				xls_cmd_record(c, "lost_xattr", fs);
+				record(c, "lost_xattr", fs);
 		}
 	}
 	a = xls_lost_aparts(l, &n);
@@ -217,7 +223,7 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 		xls_fields_reset(fs);
 		xls_describe_lost_apart(&a[i], fs);
 		if (!text) {
-			xls_cmd_record(c, "apart", fs);
+			record(c, "apart", fs);
 			continue;
 		}
 		if (a[i].tid)

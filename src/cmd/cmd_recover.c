@@ -218,10 +218,9 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	c->shown++;
 	xls_fields_reset(fs);
 	if (c->out.fmt == XLS_FMT_CSV) {
-		if (!ri->buf)
-			return 0;
 		xls_describe_ritem_csv(rt, ri, fs);
-		xls_describe_owner(&rc->owner, false, fs);
+		if (ri->buf)
+			xls_describe_owner(&rc->owner, false, fs);
 		xls_cmd_record(c, "ritem", fs);
 		return 0;
 	}

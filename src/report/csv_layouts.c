@@ -55,10 +55,10 @@ LAYOUT(xls_csv_stats_types, false,
        "regions_mean", "runs_mean", "split_runs", "dirty_bytes", "bytes_logged", "committed",
        "first_bytes", "changed_bytes", "unchanged_bytes", "unchanged_pct");
 
-/* recover: xls_describe_ritem_csv */
+/* recover: xls_describe_ritem_csv, every item; a buffer's columns empty for the others */
 LAYOUT(xls_csv_ritem, false,
-       "tid", "lsn", "seq", "order", "index", "list", "blkno", "len", "type", "flags",
-       "decision", "decision_text", "reason", "block_magic", "block_lsn", "cancel_refs",
+       "tid", "lsn", "seq", "order", "index", "item", "list", "blkno", "len", "type", "flags",
+       "ino", "ino_blkno", "ino_boffset", "id", "decision", "decision_text", "reason", "block_magic", "block_lsn", "cancel_refs",
        "compound", "seg", "nseg", "seg_offset", "kernel_warning", "fail", "write_fails",
        "detail", "owner", "btree", "agno", "owner_ino", "ino_first", "ino_last",
        "owner_from");
@@ -87,8 +87,13 @@ LAYOUT(xls_csv_appearance, false,
        "block_lsn", "kernel_warning", "detail", "write_fails", "owner", "btree", "agno",
        "owner_ino", "ino_first", "ino_last", "owner_from");
 
-/* lost: the directory entries (xls_describe_lost_dirent) */
-LAYOUT(xls_csv_lost, false, "dir", "path", "name", "ino", "op");
+/*
+ * lost: every record, its kind in the first column: lost_dirent (path: of
+ * the directory), lost_inode, lost_found, lost_xattr (path: of the inode),
+ * apart
+ */
+LAYOUT(xls_csv_lost, false, "record", "dir", "path", "name", "ino", "op", "what", "mode",
+       "changes", "parent", "apart", "tid", "lsn", "id");
 
 /* files: xls_describe_file_event */
 LAYOUT(xls_csv_files, false, "seq", "tid", "lsn", "ino", "event", "path", "replayed", "old",

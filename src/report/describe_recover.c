@@ -144,25 +144,36 @@ void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem 
 	xls_field_uint(fs, "seq", rt->seq);
 	xls_field_uint(fs, "order", ri->order);
 	xls_field_uint(fs, "index", ri->index);
+	xls_field_str(fs, "item", item_name(ri->type));
 	xls_field_str(fs, "list", xls_rlist_name(ri->list));
-	xls_field_hex(fs, "blkno", (uint64_t)b->blkno);
-	xls_field_uint(fs, "len", (uint64_t)b->len * 512);
-	xls_field_str(fs, "type", xls_blft_name(b->blft));
-	flags_field(fs, "flags", b->blf_flags);
+	/* the columns of buffers, empty for the other items */
+	if (b) {
+		xls_field_hex(fs, "blkno", (uint64_t)b->blkno);
+		xls_field_uint(fs, "len", (uint64_t)b->len * 512);
+		xls_field_str(fs, "type", xls_blft_name(b->blft));
+		flags_field(fs, "flags", b->blf_flags);
+	}
+	if (ri->has_ino) {
+		xls_field_hex(fs, "ino", ri->ino);
+		xls_field_hex(fs, "ino_blkno", (uint64_t)ri->ino_blkno);
+		xls_field_uint(fs, "ino_boffset", ri->ino_boffset);
+	}
+	if (ri->has_id)
+		xls_field_hex(fs, "id", ri->id);
 	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
 	decision_text_field(ri, fs);
 	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
-	xls_field_str(fs, "block_magic", b->magic_name ? b->magic_name : "");
-	if (b->has_lsn)
-		xls_field_lsn(fs, "block_lsn", b->block_lsn);
-	else
-		xls_field_str(fs, "block_lsn", "");
-	xls_field_uint(fs, "cancel_refs", b->cancel_refs);
-	xls_field_uint(fs, "compound", b->compound);
-	xls_field_uint(fs, "seg", b->seg);
-	xls_field_uint(fs, "nseg", b->nseg);
-	xls_field_uint(fs, "seg_offset", b->seg_offset);
-	xls_field_str(fs, "kernel_warning", b->kernel_warning ? b->kernel_warning : "");
+	if (b) {
+		xls_field_str(fs, "block_magic", b->magic_name ? b->magic_name : "");
+		if (b->has_lsn)
+			xls_field_lsn(fs, "block_lsn", b->block_lsn);
+		xls_field_uint(fs, "cancel_refs", b->cancel_refs);
+		xls_field_uint(fs, "compound", b->compound);
+		xls_field_uint(fs, "seg", b->seg);
+		xls_field_uint(fs, "nseg", b->nseg);
+		xls_field_uint(fs, "seg_offset", b->seg_offset);
+		xls_field_str(fs, "kernel_warning", b->kernel_warning ? b->kernel_warning : "");
+	}
 	xls_field_str(fs, "fail", ri->fail_why ? ri->fail_why : "");
 	xls_field_str(fs, "write_fails", ri->write_fails ? ri->write_fails : "");
 	xls_field_str(fs, "detail", ri->detail);

@@ -11,11 +11,37 @@ test_expect_success 'unknown command is a usage error' '
 test_expect_success '-V prints the version' '
 	"$XLS" -V >out && grep -q "^xfs_logscope version " out
 '
-for cmd in info records trans copy; do
+for cmd in info records trans; do
 	test_expect_success "$cmd --help documents the command" "
-		\"\$XLS\" $cmd --help >out && grep -q -- --json out && grep -q -- --logdev out
+		\"\$XLS\" $cmd --help >out && grep -q -- --json out && grep -q -- --logdev out &&
+		grep -q -- '-h  *the same as --help' out
 	"
 done
+# each command's help lists what it takes, and only that
+test_expect_success 'copy -h offers no output format, compare -h no -l' '
+	"$XLS" copy -h >out && grep -q -- --logdev out && ! grep -q -- "--json\|--csv" out &&
+	test_expect_code 2 "$XLS" copy --json a b 2>err &&
+	"$XLS" compare -h >out && grep -q -- --json out && ! grep -q -- --logdev out &&
+	"$XLS" --help >out && grep -q -- "-h  *the same as --help" out
+'
+test_expect_success 'a negative --blkno is a usage error' '
+	test_expect_code 2 "$XLS" bufs --blkno=-5 x 2>err &&
+	grep -q "bad daddr .-5." err
+'
+# --force on a mounted filesystem: read, and a warning (root, loop devices)
+if [ "$(id -u)" -eq 0 ] && [ -e /dev/loop-control ] && command -v losetup >/dev/null; then
+	test_expect_success '--force on a mounted filesystem reads it and warns' '
+		xz -dc "$IMAGES/clean.img.xz" >m.img && mkdir -p mnt &&
+		mount -o loop,ro,nouuid m.img mnt &&
+		{ test_expect_code 3 "$XLS" info m.img 2>err1; r1=$?;
+		  "$XLS" info --force m.img >/dev/null 2>err2; r2=$?;
+		  umount mnt; test $r1 -eq 0 && test $r2 -eq 0; } &&
+		grep -q "is mounted: its log is live (use --force" err1 &&
+		grep -q "warning: mounted, read with --force" err2
+	'
+else
+	test_skip '--force on a mounted filesystem' 'needs root and loop devices'
+fi
 test_expect_success 'missing device is a usage error' '
 	test_expect_code 2 "$XLS" info 2>err
 '

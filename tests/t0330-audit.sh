@@ -120,7 +120,7 @@ test_expect_success 'stats: the relog split beside dirty %, the cost model, the 
 	"$XLS" stats --csv $(image dir64k) | head -1 | grep -q ",committed,first_bytes,changed_bytes,unchanged_bytes,unchanged_pct$"
 '
 
-test_expect_success 'compare: deltas and ratios, a journal against itself, csv, -l refused' '
+test_expect_success 'compare: deltas and ratios, a journal against itself, csv, no -l' '
 	a=$(image dir4k) && b=$(image dir64k) &&
 	"$XLS" compare --json "$a" "$b" >cmp &&
 	grep -q "\"kind\":\"compare_total\",\"a_input\":\"$a\",\"b_input\":\"$b\",\"a_checkpoints\":340,\"b_checkpoints\":103,\"checkpoints_delta\":-237," cmp &&
@@ -135,8 +135,40 @@ test_expect_success 'compare: deltas and ratios, a journal against itself, csv, 
 	test $(wc -l <c.csv) -eq 16 &&
 	"$XLS" compare "$a" "$b" | grep -q "^Buffers by type and size" &&
 	test_expect_code 2 "$XLS" compare -l "$a" "$a" "$b" 2>err &&
-	grep -q "compare: -l names one external log" err &&
+	grep -q "invalid option -- .l." err &&
+	! "$XLS" compare -h | grep -q -- "--logdev" &&
 	test_expect_code 2 "$XLS" compare "$a" 2>err
+'
+# a journal without a type has no mean or share of it, and each type has
+# a row of its sizes together, the sum of its size rows
+cat >typesum.pl <<'EOF_PL'
+my (%a, %b, %ta, %tb);
+while (<>) {
+	if (/"kind":"compare_buftype","type":"(\w+)","size":\d+,"a_count":(\d+),"b_count":(\d+)/) {
+		$a{$1} += $2;
+		$b{$1} += $3;
+	} elsif (/"kind":"compare_type","type":"(\w+)","a_count":(\d+),"b_count":(\d+)/) {
+		$ta{$1} = $2;
+		$tb{$1} = $3;
+	}
+}
+die "types: " . join(" ", sort keys %a) . " but rows for " . join(" ", sort keys %ta) . "\n"
+	unless join(" ", sort keys %a) eq join(" ", sort keys %ta);
+for (sort keys %a) {
+	die "$_: sizes add up to $a{$_}/$b{$_}, its row says $ta{$_}/$tb{$_}\n"
+		if $a{$_} != $ta{$_} || $b{$_} != $tb{$_};
+}
+EOF_PL
+test_expect_success 'compare: "-" where a journal has no such buffer; a row per type' '
+	a=$(image dir4k) && b=$(image dir64k) &&
+	"$XLS" compare --json "$a" "$b" >cmp &&
+	grep "\"kind\":\"compare_buftype\",\"type\":\"dir_leaf1\"" cmp | grep -q "\"b_count\":0," &&
+	! grep "\"kind\":\"compare_buftype\",\"type\":\"dir_leaf1\"" cmp | grep -q "b_dirty_pct_mean" &&
+	grep -q "\"kind\":\"compare_type\",\"type\":\"dir_data\",\"a_count\":259,\"b_count\":362," cmp &&
+	perl typesum.pl cmp &&
+	"$XLS" compare "$a" "$b" >cmp.txt &&
+	grep -q "^Buffers by type, every size together" cmp.txt &&
+	grep -q "^dir_leaf1  *4096 .* -$" cmp.txt
 '
 
 test_expect_success '--svg on stats, checkpoints and compare: plain SVG, never overwritten' '

@@ -87,7 +87,7 @@ test_expect_success '--size keeps buffers of that many bytes' '
 	"$XLS" bufs --csv --size=64k $(image dir64k) >out &&
 	test $(sed 1d out | wc -l) -gt 0 &&
 	test "$(sed 1d out | cut -d, -f5 | sort -u)" = 65536 &&
-	"$XLS" recover --csv --size=512 $(image dir4k) | sed 1d | cut -d, -f8 | sort -u >sizes &&
+	"$XLS" recover --csv --size=512 $(image dir4k) | sed 1d | cut -d, -f9 | sort -u >sizes &&
 	test "$(cat sizes)" = 512 &&
 	test_expect_code 2 "$XLS" bufs --size=12q $(image dir4k) 2>err
 '

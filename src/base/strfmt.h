@@ -24,4 +24,10 @@ int xls_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
  */
 size_t xls_time_iso(int64_t ns, char *buf);
 
+/* "s" after a count other than one: "1 item", "2 items". */
+static inline const char *xls_plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 #endif /* XLS_STRFMT_H */

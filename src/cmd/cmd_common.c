@@ -104,6 +104,10 @@ static void warn_input(const struct xls_source *src)
 	const struct xls_input *in = &src->input;
 	const char *path = src->data_path ? src->data_path : src->path;
 
+	if (in->mounted)
+		fprintf(stderr, "xfs_logscope: '%s': warning: mounted, read with --force: its log "
+			"is live and may change while it is read, so what follows may not hold "
+			"together\n", path);
 	if (in->md.log_cleared)
 		fprintf(stderr, "xfs_logscope: '%s': warning: this log is not the filesystem's: "
 			"xfs_metadump found it clean and cleared it (it keeps a clean log only "

@@ -21,6 +21,13 @@ static const struct xls_column type_cols[] = {
 	{ "a_dirty_pct_mean", "DIRTY%A", 7 }, { "b_dirty_pct_mean", "DIRTY%B", 7 },
 	{ "a_unchanged_pct", "UNCH%A", 6 }, { "b_unchanged_pct", "UNCH%B", 6 },
 };
+static const struct xls_column type_total_cols[] = {
+	{ "type", "TYPE", -10 }, { "a_count", "N_A", 8 },
+	{ "b_count", "N_B", 8 }, { "a_bytes_per_checkpoint", "LOG/CK_A", 10 },
+	{ "b_bytes_per_checkpoint", "LOG/CK_B", 10 }, { "bytes_per_checkpoint_ratio", "B/A", 7 },
+	{ "a_dirty_pct_mean", "DIRTY%A", 7 }, { "b_dirty_pct_mean", "DIRTY%B", 7 },
+	{ "a_unchanged_pct", "UNCH%A", 6 }, { "b_unchanged_pct", "UNCH%B", 6 },
+};
 static const struct xls_column item_cols[] = {
 	{ "item", "ITEM", -10 }, { "a_count", "A", 10 }, { "b_count", "B", 10 },
 	{ "count_delta", "DELTA", 10 }, { "a_per_checkpoint", "A/CK", 8 },
@@ -32,6 +39,7 @@ static const struct xls_section sections[] = {
 	SEC("compare_bytes", "Log bytes per checkpoint by category", bytes_cols),
 	SEC("compare_buftype", "Buffers by type and size: count, log bytes per checkpoint, "
 	    "dirty %, unchanged %", type_cols),
+	SEC("compare_type", "Buffers by type, every size together", type_total_cols),
 	SEC("compare_items", "Log items by type, and per checkpoint", item_cols),
 };
 
@@ -85,10 +93,9 @@ int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
 	}
 	ob.src.path = opt->path_b;
-	rc = opt->src.logdev ? xls_error_set(err, XLS_EXIT_USAGE, "compare: -l names one external "
-					     "log for two journals; copy each log out (copy) and "
-					     "compare the copies with -f") : 0;
-	if (!rc && opt->svg_path)
+	/* no -l (the command line takes none): one external log cannot serve two journals */
+	rc = 0;
+	if (opt->svg_path)
 		rc = xls_newfile_check(opt->svg_path, err);
 	if (!rc)
 		rc = xls_cmd_open(&c, opt, err);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/ondisk.h"
+#include "base/strfmt.h"
 #include "cmd/cmd.h"
 #include "recover/recover.h"
 #include "replay/replay.h"
@@ -328,8 +329,9 @@ static void diff_text(struct hist_ctx *h, uint32_t nchunks, uint32_t changed,
 			blf.blf_data_map[k / 32] |= 1u << (k % 32);
 	xls_field_format(ranges, txt, sizeof(txt));
 	xls_region_map_str(&blf, NULL, 128, map, sizeof(map));
-	xls_out_printf(&h->c->out, "\ndiff: %u of %u chunks differ from the block on disk%s%s\n",
-		changed, nchunks, changed ? ": " : "", txt);
+	xls_out_printf(&h->c->out, "\ndiff: %u of %u chunk%s differ%s from the block on disk%s%s\n",
+		changed, nchunks, xls_plural(nchunks), changed == 1 ? "s" : "",
+		changed ? ": " : "", txt);
 	xls_out_printf(&h->c->out, "      map [%s]\n", map);
 	absent_text(h);
 }
@@ -383,8 +385,8 @@ static int do_svg(struct hist_ctx *h, struct xls_error *err)
 	if (xls_cmd_write_svg(c->opt->svg_path, title, &p, 1, true, err))
 		return -1;
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_printf(&c->out, "\nsvg: wrote the heat map of %u appearances to '%s'\n",
-			h->nrows, c->opt->svg_path);
+		xls_out_printf(&c->out, "\nsvg: wrote the heat map of %u appearance%s to '%s'\n",
+			h->nrows, xls_plural(h->nrows), c->opt->svg_path);
 	return 0;
 }
 

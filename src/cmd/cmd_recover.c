@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/ondisk.h"
+#include "base/strfmt.h"
 #include "cmd/cmd.h"
 #include "semantics/owner.h"
 #include "recover/recover.h"
@@ -273,8 +274,9 @@ static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 		xls_cmd_record(rc->c, "writeback", &rc->fs);
 		return 0;
 	}
-	xls_out_printf(o, "\nwrite-back of the %u buffers queued at LSN %u/%u, in daddr order",
-		       wb->buffers, xls_lsn_cycle(wb->lsn), xls_lsn_block(wb->lsn));
+	xls_out_printf(o, "\nwrite-back of the %u buffer%s queued at LSN %u/%u, in daddr order",
+		       wb->buffers, xls_plural(wb->buffers), xls_lsn_cycle(wb->lsn),
+		       xls_lsn_block(wb->lsn));
 	if (wb->next_lsn)
 		xls_out_printf(o, " (a transaction at LSN %u/%u commits)\n",
 			       xls_lsn_cycle(wb->next_lsn), xls_lsn_block(wb->next_lsn));

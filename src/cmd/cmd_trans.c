@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "base/ondisk.h"
+#include "base/strfmt.h"
 #include "cmd/cmd.h"
 #include "semantics/owner.h"
 
@@ -103,8 +104,9 @@ static int on_end(void *ctx, const struct xls_trans *t)
 		if (t->commit_lsn)
 			xls_out_printf(o, " at %u/%u", xls_lsn_cycle(t->commit_lsn),
 				xls_lsn_block(t->commit_lsn));
-		xls_out_printf(o, ": %u items, %u regions, %u records%s%s\n",
-			t->nitems, t->nregions, t->nrecords,
+		xls_out_printf(o, ": %u item%s, %u region%s, %u record%s%s%s\n",
+			t->nitems, xls_plural(t->nitems), t->nregions, xls_plural(t->nregions),
+			t->nrecords, xls_plural(t->nrecords),
 			t->why ? ": " : "", t->why ? t->why : "");
 		return 0;
 	}

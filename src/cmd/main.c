@@ -38,6 +38,12 @@ enum {
 	OPT_BLOCKS_MEM,
 };
 
+/* The shared option groups a command takes besides the input's. */
+enum {
+	TAKES_LOGDEV = 1 << 0,		/* -l: one external log */
+	TAKES_OUTPUT = 1 << 1,		/* --json, --csv */
+};
+
 struct command {
 	const char	*name;
 	int		(*run)(const struct xls_options *, struct xls_error *);
@@ -45,15 +51,25 @@ struct command {
 	const char	*doc;
 	unsigned int	nargs;		/* positional arguments */
 	const struct argp_option *extra;	/* command-specific options */
+	unsigned int	takes;		/* TAKES_* */
 };
 
 static const struct argp_option input_options[] = {
 	{ NULL, 0, NULL, 0, "Input:", 1 },
-	{ "logdev", 'l', "LOGDEV", 0, "the external log device or file", 1 },
 	{ "file", 'f', NULL, 0, "DEV is a bare log (written by copy or xfs_logprint -C)", 1 },
 	{ "force", OPT_FORCE, NULL, 0, "read a device even if it is mounted", 1 },
 	{ "threads", OPT_THREADS, "N", 0,
 	  "1: read and decode in one thread; 2: read, check and unpack records in a second one (default with 2 CPUs or more and 32 MiB of log to read)", 1 },
+	{ "-h", 0, NULL, OPTION_DOC | OPTION_NO_USAGE, "the same as --help", -1 },
+	{ 0 }
+};
+
+static const struct argp_option logdev_options[] = {
+	{ "logdev", 'l', "LOGDEV", 0, "the external log device or file", 1 },
+	{ 0 }
+};
+
+static const struct argp_option output_options[] = {
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	{ "json", OPT_JSON, NULL, 0, "JSON Lines: one object per line", 2 },
 	{ "csv", OPT_CSV, NULL, 0, "comma-separated values with a header line", 2 },
@@ -140,37 +156,37 @@ static const struct argp_option compare_options[] = {
 
 static const struct command commands[] = {
 	{ "info", xls_cmd_info, "DEV",
-	  "Show the log's geometry, head and tail, state and what it holds.", 1, NULL },
+	  "Show the log's geometry, head and tail, state and what it holds.", 1, NULL, TAKES_LOGDEV | TAKES_OUTPUT },
 	{ "records", xls_cmd_records, "DEV",
-	  "One line per log record: LSN, length, ops, CRC.", 1, records_options },
+	  "One line per log record: LSN, length, ops, CRC.", 1, records_options, TAKES_LOGDEV | TAKES_OUTPUT },
 	{ "trans", xls_cmd_trans, "DEV",
-	  "Each transaction with every item decoded.", 1, trans_options },
+	  "Each transaction with every item decoded.", 1, trans_options, TAKES_LOGDEV | TAKES_OUTPUT },
 	{ "bufs", xls_cmd_bufs, "DEV",
 	  "Per transaction, per buffer item: dirty regions, runs, splits, dirty bytes and log cost.",
-	  1, bufs_options },
+	  1, bufs_options, TAKES_LOGDEV | TAKES_OUTPUT },
 	{ "stats", xls_cmd_stats, "DEV",
 	  "Totals and distributions: log bytes by category, buffers by type and size, hottest buffers.",
-	  1, stats_options },
+	  1, stats_options, TAKES_LOGDEV | TAKES_OUTPUT },
 	{ "checkpoints", xls_cmd_checkpoints, "DEV",
 	  "One line per committed checkpoint in commit order: LSNs, log bytes, items, buffers, relogged bytes.",
-	  1, checkpoints_options },
+	  1, checkpoints_options, TAKES_LOGDEV | TAKES_OUTPUT },
 	{ "compare", xls_cmd_compare, "A B",
 	  "Two journals side by side: by buffer type and size and by item type, with deltas and ratios.",
-	  2, compare_options },
+	  2, compare_options, TAKES_OUTPUT },
 	{ "recover", xls_cmd_recover, "DEV",
 	  "What log recovery would do, item by item: cancel table, replay or skip and why, pending intents.",
-	  1, recover_options },
+	  1, recover_options, TAKES_LOGDEV | TAKES_OUTPUT },
 	{ "history", xls_cmd_history, "DEV",
 	  "Every appearance of one buffer (--blkno) and what recovery does with it.",
-	  1, history_options },
+	  1, history_options, TAKES_LOGDEV | TAKES_OUTPUT },
 	{ "files", xls_cmd_files, "DEV",
 	  "Per inode, in recovery order, what the log does to it: created, freed, changed, names added and removed, xattrs, extents.",
-	  1, files_options },
+	  1, files_options, TAKES_LOGDEV | TAKES_OUTPUT },
 	{ "lost", xls_cmd_lost, "DEV",
 	  "What zeroing the log (xfs_repair -L) would lose: directory entries and inodes recovery changes.",
-	  1, lost_options },
+	  1, lost_options, TAKES_LOGDEV | TAKES_OUTPUT },
 	{ "copy", xls_cmd_copy, "DEV FILE",
-	  "Write the log out to FILE (which must not exist).", 2, NULL },
+	  "Write the log out to FILE (which must not exist).", 2, NULL, TAKES_LOGDEV },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -264,6 +280,12 @@ static void parse_types(struct argp_state *state, struct xls_options *o, const c
 		argp_error(state, "--type needs a buffer type");
 }
 
+/* How many option groups of its own, besides the input's, @cmd takes. */
+static unsigned int command_groups(const struct command *cmd)
+{
+	return !!(cmd->takes & TAKES_LOGDEV) + !!(cmd->takes & TAKES_OUTPUT) + !!cmd->extra;
+}
+
 static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 {
 	struct parse_state *ps = state->input;
@@ -272,9 +294,10 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case ARGP_KEY_INIT:
-		/* The command's own options share this parser and its input. */
-		if (ps && state->child_inputs)
-			state->child_inputs[0] = ps;
+		/* The option groups of the command share this parser and its input. */
+		for (unsigned int i = 0; ps && state->child_inputs && i < command_groups(ps->cmd);
+		     i++)
+			state->child_inputs[i] = ps;
 		break;
 	case 'l':	o->src.logdev = arg; break;
 	case 'f':	o->src.bare_log = true; break;
@@ -295,8 +318,9 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case OPT_BLKNO:
-		if (parse_number(arg, &v))
-			argp_error(state, "bad daddr '%s'", arg);
+		if (parse_number(arg, &v) || v < 0)
+			argp_error(state, "bad daddr '%s' (a block number of 512 bytes, decimal "
+				   "or 0x hex)", arg);
 		o->has_blkno = true;
 		o->blkno = v;
 		break;
@@ -366,10 +390,14 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 
 static int run_command(const struct command *cmd, int argc, char **argv)
 {
+	static const struct argp logdev_argp = { logdev_options, parse_cmd_opt, NULL, NULL,
+						 NULL, NULL, NULL };
+	static const struct argp output_argp = { output_options, parse_cmd_opt, NULL, NULL,
+						 NULL, NULL, NULL };
 	struct argp extra_argp = { cmd->extra, parse_cmd_opt, NULL, NULL, NULL, NULL, NULL };
-	/* the command's own options, when it has any, as a child parser */
-	struct argp_child children[2] = { { cmd->extra ? &extra_argp : NULL, 0, NULL, 0 },
-					  { 0 } };
+	/* the option groups the command takes, as child parsers */
+	struct argp_child children[4] = { { 0 } };
+	unsigned int nchildren = 0;
 	struct argp argp = { input_options, parse_cmd_opt, cmd->args_doc, cmd->doc,
 			     children, NULL, NULL };
 	struct xls_options opt;
@@ -378,6 +406,12 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 	char prog[64];
 	int rc;
 
+	if (cmd->takes & TAKES_LOGDEV)
+		children[nchildren++] = (struct argp_child){ &logdev_argp, 0, NULL, 1 };
+	if (cmd->takes & TAKES_OUTPUT)
+		children[nchildren++] = (struct argp_child){ &output_argp, 0, NULL, 2 };
+	if (cmd->extra)
+		children[nchildren++] = (struct argp_child){ &extra_argp, 0, NULL, 0 };
 	memset(&opt, 0, sizeof(opt));
 	opt.top = 10;
 	opt.blocks_mem = XLS_OVERLAY_MAX_BYTES;
@@ -424,6 +458,10 @@ static bool takes_next_word(const char *tok)
 {
 	int r = table_takes_arg(input_options, tok);
 
+	if (r < 0)
+		r = table_takes_arg(logdev_options, tok);
+	if (r < 0)
+		r = table_takes_arg(output_options, tok);
 	for (size_t i = 0; r < 0 && i < NCOMMANDS; i++)
 		r = table_takes_arg(commands[i].extra, tok);
 	return r > 0;
@@ -453,6 +491,7 @@ static const char global_doc[] =
 
 static const struct argp_option global_options[] = {
 	{ "version", 'V', NULL, 0, "print the version and exit", 0 },
+	{ "-h", 0, NULL, OPTION_DOC | OPTION_NO_USAGE, "the same as --help", -1 },
 	{ 0 }
 };
 

@@ -1,9 +1,11 @@
 /*
  * Report stage: two logs' statistics side by side -- "compare_total", then
  * "compare_bytes" (per category), "compare_buftype" (per buffer type and
- * size, A's rows first, then B's others) and "compare_items" (per item
- * type) rows.  a_* keys are the first log's, b_* the second's; a ratio is
- * B over A and left out when A has none.
+ * size, A's rows first, then B's others), "compare_type" (per buffer type,
+ * its sizes together) and "compare_items" (per item type) rows.  a_* keys
+ * are the first log's, b_* the second's; a ratio is B over A and left out
+ * when A has none; a mean or share of a journal that has no such buffer
+ * is left out too, and with it the delta.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,18 @@ static void pair_uint(struct xls_fieldset *fs, const struct pair_keys *k, uint64
 		xls_field_int(fs, k->delta, (int64_t)(b - a));
 	if (k->ratio && a)
 		xls_field_real(fs, k->ratio, (double)b / (double)a);
+}
+
+/* A mean or share of each journal that has any (@has_a, @has_b). */
+static void pair_mean(struct xls_fieldset *fs, const struct pair_keys *k, bool has_a, double a,
+		      bool has_b, double b)
+{
+	if (has_a)
+		xls_field_real(fs, k->a, a);
+	if (has_b)
+		xls_field_real(fs, k->b, b);
+	if (k->delta && has_a && has_b)
+		xls_field_real(fs, k->delta, b - a);
 }
 
 static void pair_real(struct xls_fieldset *fs, const struct pair_keys *k, double a, double b)
@@ -132,15 +146,73 @@ static void type_row(const struct xls_stats_type_row *x, const struct xls_stats_
 	if (!id)
 		return;
 	xls_field_str(fs, "type", id->type);
-	xls_field_uint(fs, "size", id->size);
+	if (id->size)	/* 0: the type's sizes together */
+		xls_field_uint(fs, "size", id->size);
 	pair_uint(fs, &K_COUNT, a->count, b->count);
 	pair_uint(fs, &K_LOGGED, a->bytes_logged, b->bytes_logged);
 	pair_real(fs, &K_LOGPC, per(a->bytes_logged, ca), per(b->bytes_logged, cb));
-	pair_real(fs, &K_DIRTY, a->dirty_pct_mean, b->dirty_pct_mean);
-	pair_real(fs, &K_UNCH, pct_of(a->relog.unchanged, xls_relog_split_total(&a->relog)),
+	pair_mean(fs, &K_DIRTY, a->count, a->dirty_pct_mean, b->count, b->dirty_pct_mean);
+	pair_mean(fs, &K_UNCH, xls_relog_split_total(&a->relog),
+		  pct_of(a->relog.unchanged, xls_relog_split_total(&a->relog)),
+		  xls_relog_split_total(&b->relog),
 		  pct_of(b->relog.unchanged, xls_relog_split_total(&b->relog)));
-	pair_real(fs, &K_FIRST, pct_of(a->relog.first, xls_relog_split_total(&a->relog)),
+	pair_mean(fs, &K_FIRST, xls_relog_split_total(&a->relog),
+		  pct_of(a->relog.first, xls_relog_split_total(&a->relog)),
+		  xls_relog_split_total(&b->relog),
 		  pct_of(b->relog.first, xls_relog_split_total(&b->relog)));
+}
+
+/* @type's rows of @rows (@n) as one, its sizes together (size 0). */
+static bool type_total(const struct xls_stats_type_row *rows, int n, const char *type,
+		       struct xls_stats_type_row *t)
+{
+	double dirty = 0.0;
+
+	memset(t, 0, sizeof(*t));
+	t->type = type;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(rows[i].type, type) != 0)
+			continue;
+		t->count += rows[i].count;
+		t->bytes_logged += rows[i].bytes_logged;
+		dirty += rows[i].dirty_pct_mean * (double)rows[i].count;
+		t->relog.first += rows[i].relog.first;
+		t->relog.changed += rows[i].relog.changed;
+		t->relog.unchanged += rows[i].relog.unchanged;
+	}
+	t->dirty_pct_mean = t->count ? dirty / (double)t->count : 0.0;
+	return t->count != 0;
+}
+
+/* Has a row before @i of @rows the type of row @i? */
+static bool type_seen(const struct xls_stats_type_row *rows, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (strcmp(rows[j].type, rows[i].type) == 0)
+			return true;
+	return false;
+}
+
+/* One row per buffer type, each journal's sizes together: A's types, then B's others. */
+static void type_total_rows(const struct xls_stats_type_row *ra, int na,
+			    const struct xls_stats_type_row *rb, int nb, uint64_t ca, uint64_t cb,
+			    struct xls_fieldset *fs, xls_describe_emit_fn emit, void *ctx)
+{
+	struct xls_stats_type_row ta, tb;
+
+	for (int i = 0; i < na + nb; i++) {
+		const struct xls_stats_type_row *rows = i < na ? ra : rb;
+		int at = i < na ? i : i - na;
+		bool has_a, has_b;
+
+		if (type_seen(rows, at) || (i >= na && type_total(ra, na, rb[at].type, &ta)))
+			continue;
+		has_a = type_total(ra, na, rows[at].type, &ta);
+		has_b = type_total(rb, nb, rows[at].type, &tb);
+		xls_fields_reset(fs);
+		type_row(has_a ? &ta : NULL, has_b ? &tb : NULL, ca, cb, fs);
+		emit(ctx, "compare_type", fs);
+	}
 }
 
 static void type_rows(const struct xls_stats *a, const struct xls_stats *b,
@@ -164,6 +236,7 @@ static void type_rows(const struct xls_stats *a, const struct xls_stats *b,
 		type_row(NULL, &rb[i], ca, cb, fs);
 		emit(ctx, "compare_buftype", fs);
 	}
+	type_total_rows(ra, na > 0 ? na : 0, rb, nb > 0 ? nb : 0, ca, cb, fs, emit, ctx);
 	free(ra);
 	free(rb);
 }

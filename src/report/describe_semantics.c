@@ -267,8 +267,8 @@ static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz
 			 (unsigned long long)e->new_value);
 		return;
 	case XLS_FEV_MAP: case XLS_FEV_UNMAP:
-		xls_snprintf(buf, bufsz, "file block %llu, %u blocks at fsblock 0x%llx",
-			 (unsigned long long)e->startoff, e->len,
+		xls_snprintf(buf, bufsz, "file block %llu, %u block%s at fsblock 0x%llx",
+			 (unsigned long long)e->startoff, e->len, xls_plural(e->len),
 			 (unsigned long long)e->startblock);
 		return;
 	case XLS_FEV_FREED:

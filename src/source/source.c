@@ -152,7 +152,8 @@ static bool input_is_mounted(int fd, const char *path)
 	return image_is_mounted(path);
 }
 
-static int open_input(const char *path, bool force, int *fdp, uint64_t *size,
+/* *@mounted set when --force reads a mounted device. */
+static int open_input(const char *path, bool force, int *fdp, uint64_t *size, bool *mounted,
 		      struct xls_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -172,11 +173,13 @@ static int open_input(const char *path, bool force, int *fdp, uint64_t *size,
 		close(fd);
 		return xls_error_set(err, XLS_EXIT_INPUT, "'%s' is empty", path);
 	}
-	if (!force && input_is_mounted(fd, path)) {
-		close(fd);
-		return xls_error_set(err, XLS_EXIT_INPUT,
-				     "'%s' is mounted: its log is live (use --force to read it anyway)",
-				     path);
+	if (input_is_mounted(fd, path)) {
+		if (!force) {
+			close(fd);
+			return xls_error_set(err, XLS_EXIT_INPUT, "'%s' is mounted: its log is "
+					     "live (use --force to read it anyway)", path);
+		}
+		*mounted = true;
 	}
 	*fdp = fd;
 	return 0;
@@ -483,7 +486,8 @@ static int open_bare_log(struct xls_source *src, const struct xls_source_opts *o
 	struct peeked pk;
 	int rc = 0;
 
-	if (open_input(o->path, o->force, &src->log_fd, &src->log_dev_bytes, err))
+	if (open_input(o->path, o->force, &src->log_fd, &src->log_dev_bytes,
+		       &src->input.mounted, err))
 		return -1;
 	src->path = strdup(o->path);
 	if (peek_file(src->log_fd, src->log_dev_bytes, o->path, &pk, err))
@@ -556,7 +560,7 @@ static int open_data(struct xls_source *src, const struct xls_source_opts *o,
 	struct peeked pk;
 	char type[64];
 
-	if (open_input(o->path, o->force, &src->data_fd, data_bytes, err))
+	if (open_input(o->path, o->force, &src->data_fd, data_bytes, &src->input.mounted, err))
 		return -1;
 	src->data_path = strdup(o->path);
 	if (!src->data_path)
@@ -592,7 +596,8 @@ static int open_logdev(struct xls_source *src, const struct xls_source_opts *o,
 	struct peeked pk;
 	char type[64];
 
-	if (open_input(o->logdev, o->force, &src->log_fd, &src->log_dev_bytes, err))
+	if (open_input(o->logdev, o->force, &src->log_fd, &src->log_dev_bytes,
+		       &src->input.mounted, err))
 		return -1;
 	src->path = strdup(o->logdev);
 	if (peek_file(src->log_fd, src->log_dev_bytes, o->logdev, &pk, err))

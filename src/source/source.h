@@ -78,6 +78,7 @@ struct xls_input {
 	uint64_t		spool_bytes;	/* written to the temporary file */
 	struct xls_metadump_info md;		/* version 0: not a metadump */
 	uint64_t		log_missing;	/* log bytes the metadump does not carry */
+	bool			mounted;	/* read with --force though mounted */
 };
 
 /*

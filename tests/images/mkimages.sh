@@ -6,7 +6,7 @@
 # Usage: sudo tests/images/mkimages.sh [NAME...]
 #
 #   NAME is one of: dir4k dir64k logsu256k extlog wrapped clean unlinked
-#   sfconv pptr pptr64k (default: all of them).  For each NAME it writes
+#   sfconv links later pptr pptr64k (default: all of them).  For each NAME it writes
 #     tests/images/NAME.img.xz   the filesystem image (xz -9)
 #     tests/images/NAME.txt      provenance: mkfs command, workload, kernel,
 #                                xfsprogs version, date, resulting log state
@@ -35,7 +35,7 @@
 
 set -euo pipefail
 
-ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv pptr pptr64k)
+ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv links later pptr pptr64k)
 
 # The mkfs.xfs and xfs_logprint of an image: the system's, or XFSPROGS_NEW's.
 MKFS=mkfs.xfs
@@ -62,10 +62,12 @@ if [ -z "${MKIMAGES_TMP:-}" ]; then
 	fi
 fi
 WORK=$(mktemp -d "$MKIMAGES_TMP/mkimages.XXXXXX")
-MNT=$WORK/mnt
-mkdir "$MNT"
+# the mount point: /mnt/img-mkimages.XXXXXX, removed at the end
+MNT=$(mktemp -d /mnt/img-mkimages.XXXXXX)
 
 LOOPS=()	# loop devices we attached
+SYNCD=/proc/sys/fs/xfs/xfssyncd_centisecs
+SYNCD_SAVED=""	# its value before a workload changed it, restored at exit
 BGPIDS=()	# background workload processes we started
 
 cleanup() {
@@ -84,7 +86,11 @@ cleanup() {
 	for l in "${LOOPS[@]}"; do
 		losetup -d "$l" 2>/dev/null
 	done
+	if [ -n "$SYNCD_SAVED" ]; then
+		echo "$SYNCD_SAVED" >"$SYNCD"
+	fi
 	rm -rf "$WORK"
+	mountpoint -q "$MNT" || rmdir "$MNT"
 	exit $rc
 }
 trap cleanup EXIT
@@ -528,6 +534,77 @@ wl_sfconv() {
 	done
 }
 
+# Hard links.  First, written back before the log begins: d1/disk1..6,
+# each with a second name d2/dlink1..6, then sync and a freeze (which
+# pushes the whole AIL and covers the log), so that the log never holds
+# these names.  Then, in the log, each step fsynced: in d1, d2 and d3,
+# f1..f8 each get i % 3 + 1 hard links (the first in the same directory,
+# the others in the next directories, d3 wrapping to d1); then some lose
+# their original name, some a link, some links are renamed across
+# directories, some files lose all names but one; and the disk-only files
+# lose one of their two names (or are moved first).  The names each inode
+# ends with are listed in tests/t0830-files-lost.sh.
+wl_links() {
+	local k i j n dk nx nxx
+	mkdir "$MNT/d1" "$MNT/d2" "$MNT/d3"
+	for i in $(seq 1 6); do
+		: >"$MNT/d1/disk$i"
+		ln "$MNT/d1/disk$i" "$MNT/d2/dlink$i"
+	done
+	sync
+	xfs_freeze -f "$MNT"
+	xfs_freeze -u "$MNT"
+	# creates and links: d$k/f$i, and l$k-$i-$j in d$k, d$k+1, d$k+2
+	for k in 1 2 3; do
+		for i in $(seq 1 8); do
+			: >"$MNT/d$k/f$i"
+			fs "$MNT/d$k"
+			n=$((i % 3 + 1))
+			for j in $(seq 1 "$n"); do
+				dk=$(((k + j - 2) % 3 + 1))
+				ln "$MNT/d$k/f$i" "$MNT/d$dk/l$k-$i-$j"
+				fs "$MNT/d$dk"
+			done
+		done
+	done
+	# removes and renames, by i (n links: i=1 2, 2 3, 3 1, 4 2, 5 3, 6 1,
+	# 7 2, 8 3)
+	for k in 1 2 3; do
+		nx=$((k % 3 + 1)) nxx=$(((k + 1) % 3 + 1))
+		rm "$MNT/d$k/f1"			# the original name
+		fs "$MNT/d$k"
+		rm "$MNT/d$k/l$k-2-1"			# a link
+		fs "$MNT/d$k"
+		mv "$MNT/d$k/l$k-3-1" "$MNT/d$nx/m$k-3"	# a link moved
+		fs "$MNT/d$k" "$MNT/d$nx"
+		rm "$MNT/d$k/f4" "$MNT/d$k/l$k-4-1"	# all but l$k-4-2
+		fs "$MNT/d$k"
+		rm "$MNT/d$k/l$k-5-1" "$MNT/d$nx/l$k-5-2" "$MNT/d$nxx/l$k-5-3"	# all but f5
+		fs "$MNT/d$k" "$MNT/d$nx" "$MNT/d$nxx"
+		rm "$MNT/d$k/f6"			# all but the link, moved
+		fs "$MNT/d$k"
+		mv "$MNT/d$k/l$k-6-1" "$MNT/d$nxx/m$k-6"
+		fs "$MNT/d$k" "$MNT/d$nxx"
+		mv "$MNT/d$k/f8" "$MNT/d$nx/m$k-8"	# the original moved
+		fs "$MNT/d$k" "$MNT/d$nx"
+		rm "$MNT/d$nxx/l$k-8-3"
+		fs "$MNT/d$nxx"
+	done
+	# the disk-only files: in the log, one name goes
+	rm "$MNT/d2/dlink1"
+	fs "$MNT/d2"
+	rm "$MNT/d1/disk2"
+	fs "$MNT/d1"
+	mv "$MNT/d2/dlink3" "$MNT/d3/dmoved3"
+	fs "$MNT/d2" "$MNT/d3"
+	rm "$MNT/d1/disk3"
+	fs "$MNT/d1"
+	rm "$MNT/d2/dlink4"
+	fs "$MNT/d2"
+	rm "$MNT/d1/disk5"
+	fs "$MNT/d1"
+}
+
 # Parent pointers (Linux 6.10): every name change logs ATTRI items that set,
 # remove or replace the child's parent pointer.  Creates, hard links across
 # directories, renames within and across, unlinks, a subdirectory moved;
@@ -727,6 +804,10 @@ img_unlinked() {
 
 img_sfconv() {
 	simple sfconv 512M wl_sfconv
+}
+
+img_links() {
+	simple links 512M wl_links
 }
 
 # new_xfsprogs: use XFSPROGS_NEW's mkfs.xfs and xfs_logprint, or say why not.

@@ -395,7 +395,12 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 	static const struct argp output_argp = { output_options, parse_cmd_opt, NULL, NULL,
 						 NULL, NULL, NULL };
 	struct argp extra_argp = { cmd->extra, parse_cmd_opt, NULL, NULL, NULL, NULL, NULL };
-	/* the option groups the command takes, as child parsers */
+	/* the option groups the command takes, as child parsers, in command_groups' order */
+	const struct argp_child groups[] = {
+		{ cmd->takes & TAKES_LOGDEV ? &logdev_argp : NULL, 0, NULL, 1 },
+		{ cmd->takes & TAKES_OUTPUT ? &output_argp : NULL, 0, NULL, 2 },
+		{ cmd->extra ? &extra_argp : NULL, 0, NULL, 0 },
+	};
 	struct argp_child children[4] = { { 0 } };
 	unsigned int nchildren = 0;
 	struct argp argp = { input_options, parse_cmd_opt, cmd->args_doc, cmd->doc,
@@ -406,12 +411,9 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 	char prog[64];
 	int rc;
 
-	if (cmd->takes & TAKES_LOGDEV)
-		children[nchildren++] = (struct argp_child){ &logdev_argp, 0, NULL, 1 };
-	if (cmd->takes & TAKES_OUTPUT)
-		children[nchildren++] = (struct argp_child){ &output_argp, 0, NULL, 2 };
-	if (cmd->extra)
-		children[nchildren++] = (struct argp_child){ &extra_argp, 0, NULL, 0 };
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (groups[i].argp)
+			children[nchildren++] = groups[i];
 	memset(&opt, 0, sizeof(opt));
 	opt.top = 10;
 	opt.blocks_mem = XLS_OVERLAY_MAX_BYTES;

@@ -545,8 +545,7 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 	uint8_t dino[sizeof(struct xfs_dinode)];
 	uint64_t lsn = 0;
 	const char *where = "on disk";
-	char says[160];
-	bool v3 = false, absent;
+	bool v3 = false;
 	uint32_t slot;
 
 	/* the detail begins with what the item is; the decision follows it */
@@ -567,6 +566,9 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 	}
 	slot = inobuf_check(r, rec->iblkno, rec->ilen);
 	if (slot != INOBUF_GOOD) {
+		char says[160];
+		bool absent;
+
 		d->ri.decision = XLS_RD_FAIL;
 		d->ri.reason = "bad_inode_buf";
 		d->ri.fail_why = "the read verifier of its cluster buffer finds a bad inode "

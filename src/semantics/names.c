@@ -107,13 +107,15 @@ static void promote_other(struct xls_names *m, uint64_t ino, struct xls_name *e)
 static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint8_t *name,
 		  uint32_t len, enum xls_name_level level)
 {
-	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0), prev, other;
+	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0);
 	struct xls_name *e;
 	uint32_t off;
 
 	if (len > 255 || !len || !parent || parent == ino)
 		return;
 	if (idx) {
+		uint32_t prev, other;
+
 		e = &m->names[*idx];
 		if (is_link(m, e, parent, name, len)) {
 			if (level == XLS_NAME_CHANGED || e->level < level)

@@ -137,6 +137,79 @@ test_expect_success 'files: sfconv, hard-linked names through a shortform-to-blo
 	perl adds.pl sfconv.files >sfconv.got &&
 	test_cmp sfconv.expect sfconv.got
 '
+# The links workload (wl_links in tests/images/links.txt), emulated: each
+# inode by its first name, with every path it ever had and the names it
+# ends with.  disk1..disk6 and their links dlink1..6 were written back
+# before the log begins: the log only removes (or moves) one of the two.
+cat >links.pl <<'EOF_PL'
+my (%dir, %hist);
+sub add { my ($p, $k) = @_; $dir{$p} = $k; $hist{$k}{$p} = 1 }
+sub rm { delete $dir{$_[0]} or die "rm $_[0]" }
+sub ln { add($_[1], $dir{$_[0]} // die "ln $_[0]") }
+sub mv { ln(@_); rm($_[0]) }
+for my $i (1 .. 6) { add("/d1/disk$i", "disk$i"); ln("/d1/disk$i", "/d2/dlink$i") }
+for my $k (1 .. 3) {
+	for my $i (1 .. 8) {
+		add("/d$k/f$i", "d$k/f$i");
+		ln("/d$k/f$i", sprintf "/d%d/l$k-$i-$_", ($k + $_ - 2) % 3 + 1) for 1 .. $i % 3 + 1;
+	}
+}
+for my $k (1 .. 3) {
+	my ($nx, $nxx) = ($k % 3 + 1, ($k + 1) % 3 + 1);
+	rm("/d$k/f1"); rm("/d$k/l$k-2-1"); mv("/d$k/l$k-3-1", "/d$nx/m$k-3");
+	rm("/d$k/f4"); rm("/d$k/l$k-4-1");
+	rm("/d$k/l$k-5-1"); rm("/d$nx/l$k-5-2"); rm("/d$nxx/l$k-5-3");
+	rm("/d$k/f6"); mv("/d$k/l$k-6-1", "/d$nxx/m$k-6");
+	mv("/d$k/f8", "/d$nx/m$k-8"); rm("/d$nxx/l$k-8-3");
+}
+rm("/d2/dlink1"); rm("/d1/disk2"); mv("/d2/dlink3", "/d3/dmoved3");
+rm("/d1/disk3"); rm("/d2/dlink4"); rm("/d1/disk5");
+my %final; push @{$final{$dir{$_}}}, $_ for keys %dir;
+# the inode of each key: the one whose events carry one of its paths
+my (%ino, %fp);
+open(my $f, "<", shift) or die;
+while (<$f>) {
+	my ($i) = /"ino":"(0x[0-9a-f]+)"/ or next;
+	$fp{$i} = $1 if /"kind":"file"/ && /"final_path":"([^"]*)"/;
+	my ($p) = /"kind":"event".*"path":"([^"]*)"/ or next;
+	for my $k (keys %hist) { $ino{$k}{$i} = 1 if $hist{$k}{$p} }
+}
+my ($n, $bad) = (0, 0);
+for my $k (sort keys %hist) {
+	my @i = keys %{$ino{$k} // {}};
+	next if !@i && $k eq "disk6";		# no event: both names on disk
+	if (@i != 1) { print "$k: inodes @i\n"; $bad++; next }
+	my $got = $fp{$i[0]} // "(none)";
+	$n++;
+	next if grep { $_ eq $got } @{$final{$k}};
+	print "$k (ino $i[0]): final_path $got, not one of @{$final{$k}}\n";
+	$bad++;
+}
+print "$n inodes checked\n";
+exit($bad > 0);
+EOF_PL
+test_expect_success 'files: links, every inode ends with a name it still has' '
+	"$XLS" files --json $(image links) >links.files &&
+	perl links.pl links.files >links.out || { cat links.out; false; } &&
+	grep -qx "29 inodes checked" links.out
+'
+# later (wl_later in tests/images/later.txt): /big's data block at daddr
+# 0x1480 is on disk at LSN 3/54485, and recovery skips its items from the
+# tail (2/59398, the checkpoint of step 1187 of wl_later_ops) to there.
+# Steps 1193-1195 renamed three files into it, as the block on disk shows
+# (names and inode numbers read from the image, not from xfs_logscope);
+# they keep those names after recovery.
+test_expect_success 'files: later, renames into a block the disk holds a later state of' '
+	"$XLS" recover --json $(image later) >later.recover &&
+	grep "\"blkno\":\"0x1480\"" later.recover | grep "\"lsn\":\"2/60404\"" |
+		grep -q "\"decision\":\"skip_lsn\".*\"reason\":\"lsn_newer\"" &&
+	"$XLS" files --json $(image later) >later.files &&
+	for r in 0xaeb:moved-001193-19980 0xa3e:moved-001194-19080 0x328:moved-001195-5840; do
+		grep "\"ino\":\"${r%%:*}\"" later.files |
+			grep -q "\"\(final_\)\?path\":\"/big/${r#*:}\"" ||
+			{ echo "no event or file record of ${r%%:*} names /big/${r#*:}"; return 1; }
+	done
+'
 test_expect_success 'lost: dir4k, the whole workload in the log: every entry an add' '
 	"$XLS" lost --json $(image dir4k) >dir4k.lost &&
 	head -1 dir4k.lost | grep -q "\"kind\":\"summary\",\"dirents_added\":316,\"dirents_removed\":0" &&

@@ -72,8 +72,12 @@ static void unlink_other(struct xls_names *m, uint64_t ino, uint32_t i, uint32_t
 /* The link @e of @ino kept among its other links: it still names the inode. */
 static void keep_other(struct xls_names *m, uint64_t ino, const struct xls_name *e)
 {
-	uint32_t *head = xls_hashmap_find(&m->alt, ino, 0), i = m->nlinks;
+	uint32_t *head = xls_hashmap_find(&m->alt, ino, 0), i = m->nlinks, n = 0;
 
+	/* a file of thousands of links: XLS_NAMES_LINKS of them are enough */
+	for (uint32_t j = head ? *head : UINT32_MAX; j != UINT32_MAX; j = m->links[j].next)
+		if (++n == XLS_NAMES_LINKS)
+			return;
 	if (m->n + m->nlinks >= XLS_NAMES_MAX) {
 		m->full = true;
 		return;
@@ -87,6 +91,16 @@ static void keep_other(struct xls_names *m, uint64_t ino, const struct xls_name 
 	if (head)
 		*head = i;
 	m->nlinks++;
+}
+
+/* A link of @ino seen in place besides the one it goes by. */
+static void keep_seen(struct xls_names *m, uint64_t ino, uint64_t parent, const uint8_t *name,
+		      uint32_t len)
+{
+	struct xls_name e = { .parent = parent, .len = (uint8_t)len, .level = XLS_NAME_SEEN };
+
+	if (xls_pool_add(&m->pool, name, len, &e.name))
+		keep_other(m, ino, &e);
 }
 
 /* The removed name @ino goes by: another link of it still there instead, if any. */
@@ -122,9 +136,18 @@ static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint
 				e->level = (uint8_t)level;
 			return;
 		}
+		other = find_other(m, ino, parent, name, len, &prev);
+		/*
+		 * Another link seen in place while the inode goes by a name
+		 * still there: kept, for when that name is removed.
+		 */
+		if (level == XLS_NAME_SEEN && named(m, *idx) && current(e)) {
+			if (other == UINT32_MAX)
+				keep_seen(m, ino, parent, name, len);
+			return;
+		}
 		if (level != XLS_NAME_CHANGED && named(m, *idx) && e->level >= level)
 			return;
-		other = find_other(m, ino, parent, name, len, &prev);
 		if (other != UINT32_MAX)
 			unlink_other(m, ino, other, prev);
 		/* a new link besides one still there: both name the inode */

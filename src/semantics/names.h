@@ -10,7 +10,8 @@
  * the view has changed enough (xls_names_view_changed), each inode at
  * most about log2 of the changes times.
  *
- * An inode with several links (hard links) keeps each the log adds: its
+ * An inode with several links (hard links) keeps each the log adds (up
+ * to XLS_NAMES_LINKS of them, and those seen in place): its
  * path is the newest one still linked, so removing one link leaves the
  * inode named by another.
  *
@@ -34,6 +35,8 @@
 
 /* At most this many inodes named (about 100 MiB with their names). */
 #define XLS_NAMES_MAX		(1u << 21)
+/* Links of one inode kept besides the one it goes by. */
+#define XLS_NAMES_LINKS		32u
 /* A path deeper than this is not followed (a loop in the parent chain). */
 #define XLS_NAMES_MAX_DEPTH	256u
 /* A path's bytes at most (PATH_MAX); a longer one is cut short. */

@@ -31,7 +31,10 @@
 # are skipped.  The system's xfsprogs stays as it is.
 #
 # Work files go to $MKIMAGES_TMP (default /dev/shm if it is writable, else
-# /tmp); tmpfs makes the thousands of fsyncs fast.
+# /tmp); tmpfs makes the thousands of fsyncs fast.  The filesystems are
+# mounted on /mnt/img-mkimages.XXXXXX, removed at the end.  "later" raises
+# /proc/sys/fs/xfs/xfssyncd_centisecs while it runs and restores it (also
+# on an early exit).
 
 set -euo pipefail
 
@@ -605,6 +608,102 @@ wl_links() {
 	fs "$MNT/d1"
 }
 
+# A directory block that the disk holds a later state of than the first
+# items of it in the log (recovery skips those, "on-disk LSN newer"), with
+# renames into it among the skipped items.  /big gets 40000 names in 64 KiB
+# blocks (node form): every 20th a file of its own, the others hard links
+# of MNT/file, so that the image stays small; no fsync, then sync and a
+# freeze write it all back.  Then wl_later_ops renames those 2000 files one
+# at a time, each step fsynced: within /big, or into /out and back.  With
+# xfssyncd_centisecs raised to 720000 nothing pushes the AIL until the log
+# is nearly full; the tail stays at the first checkpoint of the renames
+# (an item of it stays in the AIL) while the AIL writes the hot blocks of
+# /big back, so that on disk they are newer than their items after the
+# tail.  wl_later_watch polls the LSNs of /big's data blocks in the image
+# file against the log tail (sysfs) and, at the first block newer than the
+# tail, shuts the filesystem down at once, as "xfs_io -x -c 'shutdown -f'"
+# does (XFS_IOC_GOINGDOWN, log flushed); img_later checks the result
+# (later_newer) and tries again if the tail moved past it meanwhile.
+wl_later() {
+	local img=$1 dev=$2
+	mkdir "$MNT/big" "$MNT/out"
+	: >"$MNT/file"
+	perl -e 'my $m = shift;
+		for my $i (1 .. 40000) {
+			my $n = sprintf "%s/big/entry-%06d", $m, $i;
+			if ($i % 20 == 0) { open(my $f, ">", $n) or die "$n: $!"; close $f }
+			else { link("$m/file", $n) or die "$n: $!" }
+		}' "$MNT"
+	sync
+	xfs_freeze -f "$MNT"
+	xfs_freeze -u "$MNT"
+	xfs_io -r -c bmap "$MNT/big" | perl -ne '
+		# the data blocks (directory offsets below 32 GiB), in 512-byte units
+		if (/^\s*\d+: \[(\d+)\.\.\d+\]: (\d+)\.\.(\d+)/ && $1 < 67108864) {
+			for (my $d = $2; $d < $3; $d += 128) { print "$d\n" }
+		}' >"$WORK/later.blocks"
+	SYNCD_SAVED=$(cat "$SYNCD")
+	echo 720000 >"$SYNCD"
+	wl_later_ops &
+	BGPIDS+=($!)
+	LATER_AT=$(wl_later_watch "$img" "$dev" "$WORK/later.blocks") || LATER_AT=""
+	stop_bg
+	echo "$SYNCD_SAVED" >"$SYNCD"
+	SYNCD_SAVED=""
+}
+
+# The renames of wl_later, until the filesystem is shut down: step OP takes
+# a random one of the 2000 files (first big/entry-N, N a multiple of 20);
+# in /big it is renamed to big/moved-OP-N, or (OP a multiple of 4) moved to
+# out/entry-N; in /out it is moved back to big/moved-OP-N.  Then both
+# directories are fsynced.  The new names, longer than entry-N, go to the
+# last data blocks, which thus take most of the adds.
+wl_later_ops() {
+	exec perl -e 'use IO::Handle; my $m = shift; srand(4040);
+		my @at = map { sprintf "big/entry-%06d", 20 * $_ } 0 .. 2000;
+		for (my $op = 1; ; $op++) {
+			my $n = 1 + int rand 2000;
+			my $to = $at[$n] =~ m{^big/} && $op % 4 == 0 ?
+				sprintf("out/entry-%06d", 20 * $n) : sprintf("big/moved-%06d-%d", $op, 20 * $n);
+			rename("$m/$at[$n]", "$m/$to") or exit 0;
+			$at[$n] = $to;
+			for my $d ("big", "out") {
+				open(my $h, "<", "$m/$d") or exit 0;
+				$h->sync or exit 0;
+			}
+		}' "$MNT" 2>/dev/null
+}
+
+# wl_later_watch IMG DEV BLOCKS: poll the LSN in the header of each data
+# block of /big (daddrs in BLOCKS) as the image file holds it, and the log
+# tail of DEV; when a block that was written since the start is newer than
+# the tail, shut down (log flushed) and print "block B at LSN C:B, tail
+# C:B".  Gives up after 300 seconds.
+wl_later_watch() {
+	perl -e 'use Fcntl; use Time::HiRes qw(time);
+		my ($img, $dev, $bf, $mnt) = @ARGV;
+		open(my $b, "<", $bf) or die; chomp(my @blk = <$b>);
+		open(my $im, "<", $img) or die;
+		sysopen(my $md, $mnt, O_RDONLY | O_DIRECTORY) or die;
+		my %first; my $end = time + 300;
+		sub lsn { open(my $h, "<", "/sys/fs/xfs/$dev/log/$_[0]") or die; my ($c, $x) = <$h> =~ /(\d+):(\d+)/; ($c, $x) }
+		while (time < $end) {
+			my ($tc, $tb) = lsn("log_tail_lsn");
+			for my $d (@blk) {
+				sysseek($im, $d * 512, 0); sysread($im, my $h, 24) == 24 or next;
+				next unless unpack("N", $h) == 0x58444433;	# XDD3
+				my ($c, $x) = unpack("NN", substr($h, 16, 8));
+				$first{$d} //= "$c:$x";
+				next if $first{$d} eq "$c:$x" || $c * 2**32 + $x <= $tc * 2**32 + $tb;
+				my $flags = pack("L", 1);	# XFS_FSOP_GOING_FLAGS_LOGFLUSH
+				ioctl($md, 0x8004587d, $flags) or die "XFS_IOC_GOINGDOWN: $!";
+				print "block $d at LSN $c:$x, tail $tc:$tb\n";
+				exit 0;
+			}
+		}
+		exit 1' "$1" "${2##*/}" "$3" "$MNT"
+}
+
 # Parent pointers (Linux 6.10): every name change logs ATTRI items that set,
 # remove or replace the child's parent pointer.  Creates, hard links across
 # directories, renames within and across, unlinks, a subdirectory moved;
@@ -804,6 +903,51 @@ img_unlinked() {
 
 img_sfconv() {
 	simple sfconv 512M wl_sfconv
+}
+
+# later_newer IMG BLOCKS: print "N of M" data blocks of /big (daddrs in
+# BLOCKS) whose header LSN is newer than the tail of the log's last record
+# (xfs_logprint), and that tail; fail if N is 0.
+later_newer() {
+	local tail
+	tail=$(xfs_logprint "$1" 2>/dev/null | perl -ne '
+		($c, $b, $tc, $tb) = /^cycle: .*lsn: (\d+),(\d+)\s+tail_lsn: (\d+),(\d+)/ or next;
+		($max, $tail) = ($c * 2**32 + $b, "$tc:$tb") if $c * 2**32 + $b > $max;
+		END { print "$tail\n" }')
+	perl -e 'my ($img, $bf, $tail) = @ARGV; my ($tc, $tb) = split /:/, $tail;
+		open(my $b, "<", $bf) or die; chomp(my @blk = <$b>);
+		open(my $im, "<", $img) or die; my $n = 0;
+		for my $d (@blk) {
+			sysseek($im, $d * 512, 0); sysread($im, my $h, 24);
+			my ($c, $x) = unpack("NN", substr($h, 16, 8));
+			$n++ if unpack("N", $h) == 0x58444433 && $c * 2**32 + $x > $tc * 2**32 + $tb;
+		}
+		print "$n of ", scalar(@blk), " data blocks of /big newer than the log tail $tail\n";
+		exit($n == 0)' "$1" "$2" "$tail"
+}
+
+img_later() {
+	local img dev try newer=""
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		mkfs_img later 512M -n size=65536 -l size=64m; img=$IMG
+		attach "$img"; dev=$DEV
+		MOUNT_CMD="mount later.img MNT (loop device)"
+		mount "$dev" "$MNT"
+		WORKLOAD_FNS=(wl_later wl_later_ops wl_later_watch)
+		wl_later "$img" "$dev"
+		umount "$MNT"
+		detach "$dev"
+		if [ -n "$LATER_AT" ] && newer=$(later_newer "$img" "$WORK/later.blocks"); then
+			log "later: attempt $try: shut down at $LATER_AT; $newer"
+			break
+		fi
+		log "later: attempt $try: ${LATER_AT:-no block newer than the tail in 300 s}; ${newer:-none newer after the shutdown}, retrying"
+		rm -f "$img"
+		img=""
+	done
+	[ -n "$img" ] || die "later: no attempt left a block newer than the log tail"
+	NOTES="xfssyncd_centisecs 720000 while the workload ran; attempt $try; wl_later_watch: $LATER_AT (sysfs); after the shutdown $newer"
+	finish later "$img"
 }
 
 img_links() {

@@ -270,18 +270,31 @@ static void partial_paths(struct tap *t)
 	xls_names_learn_weak(&m, 0x90, 0x80, (const uint8_t *)"elsewhere", 9);
 	ok = xls_names_path(&m, 0x90, buf, sizeof(buf), &len);
 	tap_ok(t, ok && !strcmp(buf, "/top/d/f"), "an entry seen does not replace one the log added");
+	/* a hard link: the link seen in place names it once the other goes */
 	xls_names_removed(&m, 0x90, 0x85, (const uint8_t *)"f", 1);
-	ok = xls_names_path(&m, 0x90, buf, sizeof(buf), &len);
-	tap_ok(t, ok && !strcmp(buf, "/top/d/f"), "a removed name is the last known: %s", buf);
-	ok = xls_names_final_path(&m, 0x90, buf, sizeof(buf), &len);
-	tap_ok(t, !ok, "a removed name is no link where recovery leaves it");
-	xls_names_learn_weak(&m, 0x90, 0x80, (const uint8_t *)"elsewhere", 9);
 	ok = xls_names_final_path(&m, 0x90, buf, sizeof(buf), &len);
 	tap_ok(t, ok && !strcmp(buf, "/elsewhere") && len == 10,
-	       "an entry seen names an inode whose name was removed: %s", buf);
+	       "a link seen in place names an inode whose other name was removed: %s", buf);
 	xls_names_learn_weak(&m, 0x90, 0x84, (const uint8_t *)"third", 5);
 	ok = xls_names_path(&m, 0x90, buf, sizeof(buf), &len);
-	tap_ok(t, ok && !strcmp(buf, "/elsewhere"), "the first entry seen stays: %s", buf);
+	tap_ok(t, ok && !strcmp(buf, "/elsewhere"), "the name it goes by stays: %s", buf);
+	xls_names_removed(&m, 0x90, 0x80, (const uint8_t *)"elsewhere", 9);
+	ok = xls_names_path(&m, 0x90, buf, sizeof(buf), &len);
+	tap_ok(t, ok && !strcmp(buf, "/top/third"), "then the next link still there: %s", buf);
+	xls_names_removed(&m, 0x90, 0x84, (const uint8_t *)"third", 5);
+	ok = xls_names_path(&m, 0x90, buf, sizeof(buf), &len);
+	tap_ok(t, ok && !strcmp(buf, "/top/third"), "the last link removed is the last known: %s",
+	       buf);
+	ok = xls_names_final_path(&m, 0x90, buf, sizeof(buf), &len);
+	tap_ok(t, !ok, "a removed name is no link where recovery leaves it");
+	/* links the log adds: removing the one it goes by leaves the other */
+	xls_names_learn(&m, 0x91, 0x80, (const uint8_t *)"a", 1);
+	xls_names_learn(&m, 0x91, 0x84, (const uint8_t *)"b", 1);
+	ok = xls_names_path(&m, 0x91, buf, sizeof(buf), &len);
+	tap_ok(t, ok && !strcmp(buf, "/top/b"), "the newest link added: %s", buf);
+	xls_names_removed(&m, 0x91, 0x84, (const uint8_t *)"b", 1);
+	ok = xls_names_final_path(&m, 0x91, buf, sizeof(buf), &len);
+	tap_ok(t, ok && !strcmp(buf, "/a"), "its removal leaves the first: %s", buf);
 	xls_names_release(&m);
 }
 

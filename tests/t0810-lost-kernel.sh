@@ -17,6 +17,7 @@
 . "$XLS_TOP/tests/lib/images.sh"
 
 . "$XLS_TOP/tests/lib/kmount.sh"
+. "$XLS_TOP/tests/lib/workloads.sh"
 
 # score NAME IMG [LOG]: A, B, lost; the scores in NAME.score, fails under
 # 95%.  REPAIR is the xfs_repair to use.
@@ -63,92 +64,6 @@ score() {
 	perl -ne 'exit(!(/recall ([\d.]+)% precision ([\d.]+)%/ && $1 >= 95 && $2 >= 95))' "$name.score" &&
 	perl -ne 'exit(!(/recall ([\d.]+)% precision ([\d.]+)%/ && $1 >= 95 && $2 >= 95))' "$name.xscore" &&
 	perl -ne 'exit(!(/recall ([\d.]+)% precision ([\d.]+)%/ && $1 >= 95 && $2 >= 95))' "$name.lfscore"
-}
-
-# A workload of the kind lost must follow: creates, hard links, renames
-# within and across directories, unlinks, mkdir and rmdir, xattrs, a
-# directory grown to BIG entries, fsyncs; halfway, a freeze writes
-# everything back (the disk then holds the first half, the log the rest,
-# which also removes and renames what the disk holds); at the end the
-# filesystem is shut down with its log unflushed.
-workload() {
-	m=$1 n=$2 big=$3
-	mkdir "$m/d1" "$m/d2" "$m/big" "$m/gone"
-	for i in $(seq 1 "$big"); do
-		: >"$m/big/a-rather-long-name-to-fill-directory-blocks-quickly-$i"
-	done
-	for i in $(seq 1 "$n"); do
-		if [ "$i" -eq $((n / 2)) ]; then
-			xfs_freeze -f "$m" && xfs_freeze -u "$m"
-		fi
-		if [ "$i" -gt $((n / 2)) ] && [ $((i % 3)) -eq 0 ]; then
-			rm -f "$m/d1/f$((i - n / 2))" "$m/big/a-rather-long-name-to-fill-directory-blocks-quickly-$i"
-			mv "$m/d2/link$((i - n / 2))" "$m/d1/back$i" 2>/dev/null
-		fi
-		: >"$m/d1/f$i"
-		[ $((i % 4)) -eq 0 ] && ln "$m/d1/f$i" "$m/d2/link$i"
-		[ $((i % 5)) -eq 0 ] && mv "$m/d1/f$((i - 2))" "$m/d2/moved$i" 2>/dev/null
-		[ $((i % 6)) -eq 0 ] && mv "$m/d1/f$((i - 1))" "$m/d1/renamed$i" 2>/dev/null
-		[ $((i % 7)) -eq 0 ] && rm -f "$m/d1/f$((i - 3))"
-		[ $((i % 9)) -eq 0 ] && { mkdir "$m/d2/sub$i"; : >"$m/d2/sub$i/x"; }
-		[ $((i % 18)) -eq 0 ] && rm -rf "$m/d2/sub$((i - 9))"
-		[ $((i % 10)) -eq 0 ] && setfattr -n user.a$i -v "value$i" "$m/d1/f$i" 2>/dev/null
-		: >"$m/big/more-$i"
-		[ $((i % 25)) -eq 0 ] && xfs_io -c fsync "$m/d1" "$m/d2" "$m/big" "$m"
-	done
-	: >"$m/gone/file" && rm -rf "$m/gone"
-	xfs_io -c fsync "$m/d1" "$m/d2"
-	# the last changes only in the log
-	for i in $(seq 1 20); do : >"$m/d2/last$i"; done
-	xfs_io -c fsync "$m/d2"
-}
-
-# Churn over what the disk holds: four directories of 1500 files written
-# back by a freeze, then renames out of one, unlinks in another, creates in
-# a third that is then removed whole (its inode chunks freed: recovery
-# skips the cancelled clusters' inode items), xattrs removed.
-churn() {
-	m=$1
-	mkdir "$m/a" "$m/b" "$m/c" "$m/d"
-	for d in a b c d; do
-		for i in $(seq 1 1500); do : >"$m/$d/file-with-a-name-$i"; done
-	done
-	for i in $(seq 1 300); do setfattr -n user.x -v "$i" "$m/a/file-with-a-name-$i"; done
-	xfs_freeze -f "$m" && xfs_freeze -u "$m"
-	for r in 1 2 3 4 5 6; do
-		for i in $(seq "$r" 6 1500); do
-			mv "$m/a/file-with-a-name-$i" "$m/b/moved-$r-$i" 2>/dev/null
-			rm -f "$m/c/file-with-a-name-$i"
-			: >"$m/d/new-$r-$i"
-			[ $((i % 50)) -eq 0 ] && xfs_io -c fsync "$m/a" "$m/b" "$m/c" "$m/d"
-		done
-		setfattr -x user.x "$m/b/moved-$r-$r" 2>/dev/null
-	done
-	rm -rf "$m/d"
-	mkdir "$m/e"
-	for i in $(seq 1 200); do : >"$m/e/late$i"; done
-	xfs_io -c fsync "$m/e" "$m"
-}
-
-# fresh_churn NAME: a 1 GiB filesystem, 64 MiB log, churn, shut down.
-fresh_churn() {
-	truncate -s 1G "$1.img" && mkfs.xfs -q -f -l size=64m "$1.img" || return 1
-	mount -o loop "$1.img" "$MNT" || return 1
-	churn "$MNT"
-	xfs_io -x -c 'shutdown -f' "$MNT"
-	umount "$MNT"
-}
-
-# fresh NAME BIG MKFS...: a new journal written by this kernel.
-fresh() {
-	name=$1 big=$2
-	shift 2
-	truncate -s 512M "$name.img" && "$@" -q -f -l size=64m "$name.img" || return 1
-	mount -o loop "$name.img" "$MNT" || return 1
-	workload "$MNT" 400 "$big"
-	xfs_io -x -c 'shutdown -f' "$MNT"
-	umount "$MNT"
-	"$XLS" info "$name.img" | grep -q 'state *dirty'
 }
 
 can_mount=false

@@ -47,6 +47,9 @@ struct xls_options {
 	bool			diff;		/* --diff: chunks that change */
 	const char		*svg_path;	/* history, bufs: heat map */
 	bool			summary;	/* recover: the verdict only */
+	/* replay: -o is out_path */
+	const char		*log_out_path;	/* --log-out: the external log's copy */
+	bool			replay_force;	/* --force: past a failure too */
 };
 
 /* --blocks-mem: below one block of the largest size nothing could be kept. */
@@ -157,6 +160,7 @@ int xls_cmd_lost(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_files(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err);
+int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err);
 
 /*
  * A new file (cmd_output.c): it must not exist, and it gets its name only

@@ -62,7 +62,7 @@ int xls_newfile_open(struct xls_newfile *nf, const char *path, struct xls_error 
 	if (split_path(path, dir, base, sizeof(dir)))
 		return xls_error_set(err, XLS_EXIT_USAGE, "'%s': path too long", path);
 #ifdef O_TMPFILE
-	nf->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	nf->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
 #endif
 	if (nf->fd < 0) {
 		/* a filesystem without O_TMPFILE: a hidden name beside it */

@@ -36,12 +36,15 @@ enum {
 	OPT_INO,
 	OPT_PATH,
 	OPT_BLOCKS_MEM,
+	OPT_LOG_OUT,
+	OPT_REPLAY_FORCE,
 };
 
 /* The shared option groups a command takes besides the input's. */
 enum {
 	TAKES_LOGDEV = 1 << 0,		/* -l: one external log */
 	TAKES_OUTPUT = 1 << 1,		/* --json, --csv */
+	TAKES_MOUNTED = 1 << 2,		/* --force: read a mounted device */
 };
 
 struct command {
@@ -57,10 +60,14 @@ struct command {
 static const struct argp_option input_options[] = {
 	{ NULL, 0, NULL, 0, "Input:", 1 },
 	{ "file", 'f', NULL, 0, "DEV is a bare log (written by copy or xfs_logprint -C)", 1 },
-	{ "force", OPT_FORCE, NULL, 0, "read a device even if it is mounted", 1 },
 	{ "threads", OPT_THREADS, "N", 0,
 	  "1: read and decode in one thread; 2: read, check and unpack records in a second one (default with 2 CPUs or more and 32 MiB of log to read)", 1 },
 	{ "-h", 0, NULL, OPTION_DOC | OPTION_NO_USAGE, "the same as --help", -1 },
+	{ 0 }
+};
+
+static const struct argp_option mounted_options[] = {
+	{ "force", OPT_FORCE, NULL, 0, "read a device even if it is mounted", 1 },
 	{ 0 }
 };
 
@@ -149,6 +156,13 @@ static const struct argp_option checkpoints_options[] = {
 	{ 0 }
 };
 
+static const struct argp_option replay_options[] = {
+	{ "output", 'o', "OUT", 0, "the file to write the recovered filesystem to (must not exist)", 3 },
+	{ "log-out", OPT_LOG_OUT, "OUTLOG", 0, "with -l: the file to write the recovered external log to (must not exist)", 3 },
+	{ "force", OPT_REPLAY_FORCE, NULL, 0, "write even when the kernel would fail to recover the log: every block but the failing ones, then xfs_repair must follow", 3 },
+	{ 0 }
+};
+
 static const struct argp_option compare_options[] = {
 	{ "svg", OPT_SVG, "FILE", 0, "draw the two journals side by side to FILE (SVG)", 3 },
 	{ 0 }
@@ -156,37 +170,40 @@ static const struct argp_option compare_options[] = {
 
 static const struct command commands[] = {
 	{ "info", xls_cmd_info, "DEV",
-	  "Show the log's geometry, head and tail, state and what it holds.", 1, NULL, TAKES_LOGDEV | TAKES_OUTPUT },
+	  "Show the log's geometry, head and tail, state and what it holds.", 1, NULL, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "records", xls_cmd_records, "DEV",
-	  "One line per log record: LSN, length, ops, CRC.", 1, records_options, TAKES_LOGDEV | TAKES_OUTPUT },
+	  "One line per log record: LSN, length, ops, CRC.", 1, records_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "trans", xls_cmd_trans, "DEV",
-	  "Each transaction with every item decoded.", 1, trans_options, TAKES_LOGDEV | TAKES_OUTPUT },
+	  "Each transaction with every item decoded.", 1, trans_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "bufs", xls_cmd_bufs, "DEV",
 	  "Per transaction, per buffer item: dirty regions, runs, splits, dirty bytes and log cost.",
-	  1, bufs_options, TAKES_LOGDEV | TAKES_OUTPUT },
+	  1, bufs_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "stats", xls_cmd_stats, "DEV",
 	  "Totals and distributions: log bytes by category, buffers by type and size, hottest buffers.",
-	  1, stats_options, TAKES_LOGDEV | TAKES_OUTPUT },
+	  1, stats_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "checkpoints", xls_cmd_checkpoints, "DEV",
 	  "One line per committed checkpoint in commit order: LSNs, log bytes, items, buffers, relogged bytes.",
-	  1, checkpoints_options, TAKES_LOGDEV | TAKES_OUTPUT },
+	  1, checkpoints_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "compare", xls_cmd_compare, "A B",
 	  "Two journals side by side: by buffer type and size and by item type, with deltas and ratios.",
-	  2, compare_options, TAKES_OUTPUT },
+	  2, compare_options, TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "recover", xls_cmd_recover, "DEV",
 	  "What log recovery would do, item by item: cancel table, replay or skip and why, pending intents.",
-	  1, recover_options, TAKES_LOGDEV | TAKES_OUTPUT },
+	  1, recover_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "history", xls_cmd_history, "DEV",
 	  "Every appearance of one buffer (--blkno) and what recovery does with it.",
-	  1, history_options, TAKES_LOGDEV | TAKES_OUTPUT },
+	  1, history_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "files", xls_cmd_files, "DEV",
 	  "Per inode, in recovery order, what the log does to it: created, freed, changed, names added and removed, xattrs, extents.",
-	  1, files_options, TAKES_LOGDEV | TAKES_OUTPUT },
+	  1, files_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "lost", xls_cmd_lost, "DEV",
 	  "What zeroing the log (xfs_repair -L) would lose: directory entries and inodes recovery changes.",
-	  1, lost_options, TAKES_LOGDEV | TAKES_OUTPUT },
+	  1, lost_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
+	{ "replay", xls_cmd_replay, "DEV",
+	  "Write the filesystem as kernel log recovery leaves it to a new file (-o), without mounting, for a log of either byte order.",
+	  1, replay_options, TAKES_LOGDEV | TAKES_OUTPUT },
 	{ "copy", xls_cmd_copy, "DEV FILE",
-	  "Write the log out to FILE (which must not exist).", 2, NULL, TAKES_LOGDEV },
+	  "Write the log out to FILE (which must not exist).", 2, NULL, TAKES_LOGDEV | TAKES_MOUNTED },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -283,7 +300,8 @@ static void parse_types(struct argp_state *state, struct xls_options *o, const c
 /* How many option groups of its own, besides the input's, @cmd takes. */
 static unsigned int command_groups(const struct command *cmd)
 {
-	return !!(cmd->takes & TAKES_LOGDEV) + !!(cmd->takes & TAKES_OUTPUT) + !!cmd->extra;
+	return !!(cmd->takes & TAKES_MOUNTED) + !!(cmd->takes & TAKES_LOGDEV) +
+	       !!(cmd->takes & TAKES_OUTPUT) + !!cmd->extra;
 }
 
 static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
@@ -358,6 +376,9 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 		o->threads = (unsigned int)v;
 		break;
 	case OPT_REPLAY: o->replay_path = arg; break;
+	case 'o':	o->out_path = arg; break;
+	case OPT_LOG_OUT: o->log_out_path = arg; break;
+	case OPT_REPLAY_FORCE: o->replay_force = true; break;
 	case OPT_DIFF:	o->diff = true; break;
 	case OPT_SVG:	o->svg_path = arg; break;
 	case OPT_SUMMARY: o->summary = true; break;
@@ -390,6 +411,8 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 
 static int run_command(const struct command *cmd, int argc, char **argv)
 {
+	static const struct argp mounted_argp = { mounted_options, parse_cmd_opt, NULL, NULL,
+						  NULL, NULL, NULL };
 	static const struct argp logdev_argp = { logdev_options, parse_cmd_opt, NULL, NULL,
 						 NULL, NULL, NULL };
 	static const struct argp output_argp = { output_options, parse_cmd_opt, NULL, NULL,
@@ -397,11 +420,12 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 	struct argp extra_argp = { cmd->extra, parse_cmd_opt, NULL, NULL, NULL, NULL, NULL };
 	/* the option groups the command takes, as child parsers, in command_groups' order */
 	const struct argp_child groups[] = {
+		{ cmd->takes & TAKES_MOUNTED ? &mounted_argp : NULL, 0, NULL, 1 },
 		{ cmd->takes & TAKES_LOGDEV ? &logdev_argp : NULL, 0, NULL, 1 },
 		{ cmd->takes & TAKES_OUTPUT ? &output_argp : NULL, 0, NULL, 2 },
 		{ cmd->extra ? &extra_argp : NULL, 0, NULL, 0 },
 	};
-	struct argp_child children[4] = { { 0 } };
+	struct argp_child children[5] = { { 0 } };
 	unsigned int nchildren = 0;
 	struct argp argp = { input_options, parse_cmd_opt, cmd->args_doc, cmd->doc,
 			     children, NULL, NULL };
@@ -461,6 +485,8 @@ static bool takes_next_word(const char *tok)
 	int r = table_takes_arg(input_options, tok);
 
 	if (r < 0)
+		r = table_takes_arg(mounted_options, tok);
+	if (r < 0)
 		r = table_takes_arg(logdev_options, tok);
 	if (r < 0)
 		r = table_takes_arg(output_options, tok);
@@ -483,6 +509,7 @@ static const char global_doc[] =
 	"  history DEV     one buffer (--blkno) and its fate; --replay, --svg\n"
 	"  files DEV       per inode, what the log does to it, with names\n"
 	"  lost DEV        what zeroing the log (xfs_repair -L) would lose, in names\n"
+	"  replay DEV -o OUT  the filesystem as recovery leaves it, into OUT\n"
 	"  copy DEV FILE   write the log out to FILE\n"
 	"  help [COMMAND]  this text, or a command's options\n"
 	"\nOptions may come before or after the command: 'xfs_logscope --json info\n"

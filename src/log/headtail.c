@@ -403,6 +403,7 @@ static void set_state_from(struct xls_head_tail *ht, const struct last_rec *lr)
 	ht->head_cycle = xls_be32(HDR_FIELD(lr->hdr, h_cycle));
 	ht->last_lsn = xls_be64(HDR_FIELD(lr->hdr, h_lsn));
 	ht->tail_lsn = xls_be64(HDR_FIELD(lr->hdr, h_tail_lsn));
+	ht->last_fmt = xls_be32(HDR_FIELD(lr->hdr, h_fmt));
 	ht->tail_blk = xls_lsn_block(ht->tail_lsn);
 	memcpy(ht->log_uuid, HDR_FIELD(lr->hdr, h_fs_uuid), sizeof(ht->log_uuid));
 	ht->log_has_crc = xls_le32(HDR_FIELD(lr->hdr, h_crc)) != 0;

@@ -82,6 +82,7 @@ struct xls_head_tail {
 	uint32_t	last_rec_blk;	/* header block of the last record */
 	uint64_t	last_lsn;	/* its h_lsn */
 	uint64_t	tail_lsn;	/* its h_tail_lsn */
+	uint32_t	last_fmt;	/* its h_fmt: the byte order of the CPU that wrote it */
 	uint32_t	found_head_blk;	/* head before torn-write trimming */
 	uint32_t	found_tail_blk;	/* tail before overwrite detection */
 	bool		torn;		/* head trimmed: bad CRC near the head */
@@ -213,6 +214,28 @@ void xls_rec_finish(struct xls_log *log, struct xls_rec *rec);
  * @h_size_out gets the record buffer size to use (h_size, or the mkfs
  * workaround value).
  */
+/* Blocks @blk.. (@nblks of 512 bytes, physical in the log) written from @buf. */
+typedef int (*xls_log_put_fn)(void *ctx, uint32_t blk, const uint8_t *buf, uint32_t nblks);
+
+/*
+ * The log as the kernel leaves it when it has recovered the log found as
+ * @ht and unmounted: an unmount record (of transaction @tid, its payload
+ * in the byte order @h_fmt, XLOG_FMT_LINUX_LE or _BE) at the head, the
+ * blocks a crash could have left in the current cycle past it stamped
+ * with the cycle before, up to the old tail.  Written through @put; its
+ * first non-zero return ends it and is returned.
+ */
+int xls_log_write_clean(const struct xls_log *log, const struct xls_head_tail *ht,
+			uint32_t h_fmt, uint32_t tid, xls_log_put_fn put, void *ctx);
+
+/*
+ * xlog_cksum(): the CRC of a record, header @hdr (@hblks blocks, h_crc
+ * taken as zero) and @h_len bytes of payload @data as written (cycle
+ * stamped), as h_crc stores it.
+ */
+uint32_t xls_rec_crc(const uint8_t *hdr, const uint8_t *data, uint32_t h_len, uint32_t hblks,
+		     bool logv2);
+
 const char *xls_rec_header_check(const uint8_t *hdr, uint32_t blk,
 				 uint32_t nblks, bool logv2, uint32_t log_sunit,
 				 uint32_t *h_size_out);

@@ -291,6 +291,16 @@ static uint32_t crc_ext_headers(uint32_t crc, const uint8_t *hdr, uint32_t h_len
 	return crc;
 }
 
+uint32_t xls_rec_crc(const uint8_t *hdr, const uint8_t *data, uint32_t h_len, uint32_t hblks,
+		     bool logv2)
+{
+	uint32_t crc = crc_header(hdr, REC_SIZE);
+
+	if (logv2)
+		crc = crc_ext_headers(crc, hdr, h_len, hblks);
+	return ~xls_crc32c_update(crc, data, h_len);
+}
+
 /*
  * Relaxed atomics: a read-ahead thread may read a word of the bitmap while
  * the decoding thread, finishing a record of its own, sets another bit of
@@ -319,10 +329,7 @@ static void rec_check_crc(struct xls_log *log, const uint8_t *hdr,
 		return;
 	}
 
-	crc = crc_header(hdr, REC_SIZE);
-	if (log->logv2)
-		crc = crc_ext_headers(crc, hdr, rec->h_len, rec->hblks);
-	crc = ~xls_crc32c_update(crc, data, rec->h_len);
+	crc = xls_rec_crc(hdr, data, rec->h_len, rec->hblks, log->logv2);
 	rec->crc_calc = crc;
 	if (rec->h_crc == 0)
 		rec->crc = XLS_CRC_ZERO;

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "base/crc32c.h"
 #include "base/ondisk.h"
 #include <xfs/xfs_da_format.h>
 #include "recover/recover_priv.h"
@@ -127,6 +128,42 @@ check:
 	/* a header cut short by the buffer length is no header */
 	if (id->lsn_off + 8 > len || id->uuid_off + 16 > len)
 		id->kind = BLK_UNKNOWN;
+}
+
+/* xfs_update_cksum: CRC32C of @len bytes with the field zeroed, stored little-endian. */
+static void update_cksum(uint8_t *buf, uint32_t len, uint32_t off)
+{
+	uint32_t crc;
+
+	memset(buf + off, 0, 4);
+	crc = xls_crc32c(buf, len);
+	for (int b = 0; b < 4; b++)
+		buf[off + b] = (uint8_t)(crc >> (8 * b));
+}
+
+void xls_recover_stamp(const struct xls_geometry *g, uint8_t *buf, uint32_t len, uint64_t lsn)
+{
+	struct blk_id id;
+
+	if (!g->crc)
+		return;
+	xls_blk_identify(g, buf, len, &id);
+	if (id.kind == BLK_ATTR_RMT) {
+		/* xfs_attr3_rmt_write_verify: each block its CRC, rm_lsn left alone */
+		for (uint32_t off = 0; g->blocksize && off + g->blocksize <= len;
+		     off += g->blocksize)
+			if (xls_be32(buf + off) == XFS_ATTR3_RMT_MAGIC)
+				update_cksum(buf + off, g->blocksize,
+					     offsetof(struct xfs_attr3_rmt_hdr, rm_crc));
+		return;
+	}
+	if (id.kind != BLK_LSN || !id.crc_off || id.crc_off + 4 > len)
+		return;
+	/* the LSN of the log item recovery attached, when it replayed the buffer */
+	if (lsn)
+		for (int b = 0; b < 8; b++)
+			buf[id.lsn_off + b] = (uint8_t)(lsn >> (56 - 8 * b));
+	update_cksum(buf, len, id.crc_off);
 }
 
 /*

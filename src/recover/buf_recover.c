@@ -156,12 +156,27 @@ static void write_fail_says(const struct xls_recover *r, const struct rstate *st
 	xls_blk_verifier_says(&id, st->blkno, false, buf, size);
 }
 
+/* What the write-back does to @st, told to the sink that writes blocks. */
+static void tell_write(struct xls_recover *r, const struct rstate *st, enum xls_rwrite_state s)
+{
+	struct xls_rwrite w = {
+		.blkno = st->blkno, .len = st->len, .state = s,
+		.stamp_lsn = st->has_ops ? st->stamp_lsn : 0,
+	};
+
+	if (r->sink && r->sink->write && !r->sink_rc)
+		r->sink_rc = r->sink->write(r->sink->ctx, &w);
+}
+
 /* One buffer written (xfs_buf_submit -> xfs_buf_verify_write). */
 static void write_one(struct xls_recover *r, struct rstate *st, struct xls_rwriteback *wb)
 {
 	char says[160];
 
 	if (r->sum.fails) {
+		/* what the kernel would find, had it gone on (replay --force) */
+		tell_write(r, st, st->verifier && st->write_fail ? XLS_RW_FAILS :
+			   XLS_RW_SHUT_DOWN);
 		/*
 		 * Recovery has failed, so the log is shut down: a verifier
 		 * failure before, or an item's error, after which
@@ -181,6 +196,7 @@ static void write_one(struct xls_recover *r, struct rstate *st, struct xls_rwrit
 		id->len = st->len;
 		r->sum.kernel_warnings++;
 	} else if (st->verifier && st->write_fail) {
+		tell_write(r, st, XLS_RW_FAILS);
 		wb->fails = true;
 		wb->fail.blkno = st->blkno;
 		wb->fail.len = st->len;
@@ -200,6 +216,7 @@ static void write_one(struct xls_recover *r, struct rstate *st, struct xls_rwrit
 				 xls_lsn_block(r->recovery_lsn), st->write_fail);
 		return;
 	}
+	tell_write(r, st, XLS_RW_WRITTEN);
 	stamp_lsn(r, st);
 }
 

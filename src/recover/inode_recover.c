@@ -330,6 +330,20 @@ static void init_inodes(const struct xls_geometry *g, const struct xls_ricreate 
 	}
 }
 
+uint32_t xls_recover_icreate_clusters(const struct xls_geometry *g, const struct xls_ritem *ri,
+				      int64_t *daddrs, uint32_t max)
+{
+	const struct xls_ricreate *ic = ri->icreate;
+	uint32_t n = 0;
+
+	if (!ic || ri->decision != XLS_RD_REPLAY || !g->inode_cluster_blocks || !g->ag_blocks ||
+	    !g->inode_size || !xls_recover_cluster_bb(g))
+		return 0;
+	for (uint32_t j = 0; j < ic->length / g->inode_cluster_blocks && n < max; j++)
+		daddrs[n++] = (int64_t)icreate_daddr(g, ic, j);
+	return n;
+}
+
 bool xls_recover_apply_icreate(const struct xls_geometry *g, const struct xls_ritem *ri,
 			       int64_t blkno, uint8_t *buf, uint32_t len)
 {

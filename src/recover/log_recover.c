@@ -363,6 +363,8 @@ static int write_back(struct xls_recover *r, uint64_t next_lsn)
 	wb.next_lsn = next_lsn;
 	if (r->err)
 		return r->err;
+	if (r->sink_rc)
+		return r->sink_rc;
 	if ((wb.nnoops || wb.fails) && r->sink->writeback)
 		return r->sink->writeback(r->sink->ctx, &wb);
 	return 0;

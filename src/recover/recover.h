@@ -336,6 +336,22 @@ struct xls_recover_opts {
 	uint32_t	only_types;
 };
 
+/* What becomes of a buffer the write-back reaches. */
+enum xls_rwrite_state {
+	XLS_RW_WRITTEN,		/* written (its verifier stamps it first) */
+	XLS_RW_FAILS,		/* its write verifier fails: recovery stops */
+	XLS_RW_SHUT_DOWN,	/* after a failure: the kernel writes nothing more */
+};
+
+/* One buffer of a write-back, in the order the kernel writes them. */
+struct xls_rwrite {
+	int64_t			blkno;
+	uint32_t		len;		/* 512-byte blocks */
+	/* the LSN the write verifier stamps into the block, 0: none */
+	uint64_t		stamp_lsn;
+	enum xls_rwrite_state	state;
+};
+
 struct xls_recover_sink {
 	void	*ctx;
 	/* after pass 1, once per cancel table entry, in blkno order */
@@ -350,6 +366,8 @@ struct xls_recover_sink {
 				 const struct xls_ritem *ri);
 	/* a write-back with kernel warnings or a verifier failure */
 	int	(*writeback)(void *ctx, const struct xls_rwriteback *wb);
+	/* every buffer each write-back writes, in the kernel's order (replay) */
+	int	(*write)(void *ctx, const struct xls_rwrite *w);
 	/* after pass 2, each intent left without its done item */
 	int	(*intent)(void *ctx, const struct xls_rintent *in);
 	/* findings of both scans, once; progress over both */
@@ -413,12 +431,28 @@ int xls_recover_apply_dinode(const struct xls_geometry *g, const struct xls_rino
 uint32_t xls_recover_cluster_bb(const struct xls_geometry *g);
 
 /*
+ * The daddrs of the inode cluster buffers replayed icreate item @ri
+ * initialises, at most @max of them into @daddrs; how many.
+ */
+uint32_t xls_recover_icreate_clusters(const struct xls_geometry *g, const struct xls_ritem *ri,
+				      int64_t *daddrs, uint32_t max);
+
+/*
  * When replayed icreate item @ri initialises the cluster buffer at @blkno,
  * write into @buf (@len bytes) what xfs_ialloc_inode_init() writes and
  * return true; else false.
  */
 bool xls_recover_apply_icreate(const struct xls_geometry *g, const struct xls_ritem *ri,
 			       int64_t blkno, uint8_t *buf, uint32_t len);
+
+/*
+ * What the write verifier of the v5 block in @buf (@len bytes, the buffer
+ * written) does to it: @lsn (the LSN of the last replay, 0: none) into
+ * its header's LSN, then its CRC, at that type's offsets; per block for
+ * remote attr values.  Nothing for blocks whose verifier stamps nothing
+ * (inodes, dquots), for v4, or for unknown blocks.
+ */
+void xls_recover_stamp(const struct xls_geometry *g, uint8_t *buf, uint32_t len, uint64_t lsn);
 
 /*
  * Recompute the CRC of the v3 inode in slot @slot of an inode buffer image

@@ -211,6 +211,7 @@ struct xls_recover {
 	/* the write-back at hand comes before the transaction whose LSN is new */
 	bool				flush_before_trans;
 	int				err;		/* -ENOMEM seen */
+	int				sink_rc;	/* what sink->write returned, if not 0 */
 };
 
 /* Deciding one item of a committed transaction. */

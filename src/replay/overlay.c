@@ -8,6 +8,7 @@
 
 #include "base/bigmem.h"
 #include "base/ondisk.h"
+#include "replay/apply.h"
 #include "replay/overlay.h"
 
 void xls_overlay_init(struct xls_overlay *o, const struct xls_source *src,
@@ -103,40 +104,22 @@ static struct xls_ovl_block *get_block(struct xls_overlay *o, int64_t blkno,
 	return b;
 }
 
-static bool replays(enum xls_rdecision d)
-{
-	return d == XLS_RD_REPLAY || d == XLS_RD_REPLAY_ALWAYS;
-}
-
 /* xlog_recover_do_reg_buffer(): each placed region copied. */
 static void take_buf(struct xls_overlay *o, const struct xls_ritem *ri)
 {
 	const struct xls_rbuf *rb = ri->buf;
-	const struct xls_geometry *g = &o->src->geo;
-	const uint8_t *src = rb->data;
-	struct xls_ovl_block *b;
 	uint64_t bytes = (uint64_t)rb->len * BBSIZE;
+	struct xls_ovl_block *b;
 
 	if (rb->blf_flags & XFS_BLF_INODE_BUF) {
 		/* di_next_unlinked only, into a cluster the overlay holds */
 		uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)rb->blkno, 0);
 
-		if (!idx || o->blocks[*idx].len < rb->len)
-			return;
-		b = &o->blocks[*idx];
-		for (uint32_t i = 0; i < rb->nunlinked; i++) {
-			const struct xls_runlinked *u = &rb->unlinked[i];
-
-			if (!u->readable || (uint64_t)u->offset + 4 > bytes)
-				continue;
-			for (int k = 0; k < 4; k++)
-				b->img[u->offset + k] = (uint8_t)(u->value >> (24 - 8 * k));
-			if (g->crc)
-				xls_recover_inode_crc(b->img, (uint32_t)bytes, g->inode_size, u->slot);
-		}
+		if (idx && o->blocks[*idx].len >= rb->len)
+			xls_apply_buf(&o->src->geo, rb, o->blocks[*idx].img, bytes);
 		return;
 	}
-	if (!(o->types & (1u << rb->blft)) || !src)
+	if (!(o->types & (1u << rb->blft)) || !rb->data)
 		return;
 	b = get_block(o, rb->blkno, rb->len, false);
 	if (!b) {
@@ -144,13 +127,7 @@ static void take_buf(struct xls_overlay *o, const struct xls_ritem *ri)
 		return;
 	}
 	b->written = true;
-	for (uint32_t i = 0; i < rb->res->nplaces; i++) {
-		const struct xls_region_place *p = &rb->res->places[i];
-
-		if ((uint64_t)p->offset + p->len <= bytes)
-			memcpy(b->img + p->offset, src, p->len);
-		src += p->len;
-	}
+	xls_apply_buf(&o->src->geo, rb, b->img, bytes);
 }
 
 static void take_inode(struct xls_overlay *o, const struct xls_rtrans *rt,
@@ -173,22 +150,18 @@ static void take_inode(struct xls_overlay *o, const struct xls_rtrans *rt,
 static void take_icreate(struct xls_overlay *o, const struct xls_ritem *ri)
 {
 	const struct xls_geometry *g = &o->src->geo;
-	const struct xls_ricreate *ic = ri->icreate;
 	uint32_t bb = xls_recover_cluster_bb(g);
+	int64_t daddrs[64];
+	uint32_t n = xls_recover_icreate_clusters(g, ri, daddrs, 64);
 
-	if (!bb || !g->inode_cluster_blocks || !g->ag_blocks)
-		return;
-	for (uint32_t j = 0; j < ic->length / g->inode_cluster_blocks && j < 64; j++) {
-		int64_t daddr = (int64_t)(((uint64_t)ic->ag * g->ag_blocks + ic->agbno +
-					   (uint64_t)j * g->inode_cluster_blocks) <<
-					  (g->block_log - 9));
-		struct xls_ovl_block *b = get_block(o, daddr, bb, true);
+	for (uint32_t j = 0; j < n; j++) {
+		struct xls_ovl_block *b = get_block(o, daddrs[j], bb, true);
 
 		if (!b) {
 			o->not_taken++;
 			continue;
 		}
-		if (xls_recover_apply_icreate(g, ri, daddr, b->img, bb * BBSIZE))
+		if (xls_recover_apply_icreate(g, ri, daddrs[j], b->img, bb * BBSIZE))
 			b->written = true;
 	}
 }
@@ -196,7 +169,7 @@ static void take_icreate(struct xls_overlay *o, const struct xls_ritem *ri)
 void xls_overlay_take(struct xls_overlay *o, const struct xls_rtrans *rt,
 		      const struct xls_ritem *ri)
 {
-	if (ri->buf && (replays(ri->decision) ||
+	if (ri->buf && (xls_replays(ri->decision) ||
 			(o->all_items && ri->decision != XLS_RD_CANCEL &&
 			 ri->decision != XLS_RD_FAIL))) {
 		if (o->types & (1u << ri->buf->blft))

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "base/ondisk.h"
+#include "replay/apply.h"
 #include "replay/replay.h"
 
 void xls_image_init(struct xls_image *im, const struct xls_source *src,
@@ -54,11 +55,6 @@ static bool image_grow(struct xls_image *im, uint32_t len)
 	return true;
 }
 
-static bool replays(enum xls_rdecision d)
-{
-	return d == XLS_RD_REPLAY || d == XLS_RD_REPLAY_ALWAYS;
-}
-
 /*
  * A buffer item: xlog_recover_do_reg_buffer() copies each placed region;
  * xlog_recover_do_inode_buffer() only di_next_unlinked, then recomputes
@@ -67,43 +63,18 @@ static bool replays(enum xls_rdecision d)
 static void take_buf(struct xls_image *im, const struct xls_ritem *ri)
 {
 	const struct xls_rbuf *b = ri->buf;
-	const struct xls_geometry *g = &im->src->geo;
-	uint64_t bytes = (uint64_t)b->len * BBSIZE;
-	const uint8_t *src = b->data;
 
 	/* the buffer left in the end: the last one recovery writes */
-	if (!im->last_len || replays(ri->decision))
+	if (!im->last_len || xls_replays(ri->decision))
 		im->last_len = b->len;
 	if (!image_grow(im, b->len))
 		return;
-	if (!replays(ri->decision)) {
+	if (!xls_replays(ri->decision)) {
 		im->skipped++;
 		return;
 	}
 	im->applied++;
-	if (b->blf_flags & XFS_BLF_INODE_BUF) {
-		for (uint32_t i = 0; i < b->nunlinked; i++) {
-			const struct xls_runlinked *u = &b->unlinked[i];
-
-			if (!u->readable || (uint64_t)u->offset + 4 > bytes)
-				continue;
-			for (int k = 0; k < 4; k++)
-				im->img[u->offset + k] = (uint8_t)(u->value >> (24 - 8 * k));
-			if (g->crc)
-				xls_recover_inode_crc(im->img, (uint32_t)bytes, g->inode_size,
-						      u->slot);
-		}
-		return;
-	}
-	if (!src)
-		return;
-	for (uint32_t i = 0; i < b->res->nplaces; i++) {
-		const struct xls_region_place *p = &b->res->places[i];
-
-		if ((uint64_t)p->offset + p->len <= bytes)
-			memcpy(im->img + p->offset, src, p->len);
-		src += p->len;
-	}
+	xls_apply_buf(&im->src->geo, b, im->img, (uint64_t)b->len * BBSIZE);
 }
 
 /* An inode item replayed into this buffer: xlog_recover_inode_commit_pass2. */

@@ -1,0 +1,188 @@
+/*
+ * Replay stage: the copy replay writes into -- the data device (and an
+ * external log) copied block for block, holes kept, through a reflink or
+ * copy_file_range() where the host filesystem offers them, or restored
+ * from a metadump as xfs_mdrestore restores it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/ondisk.h"
+#include "replay/copy.h"
+
+#define COPY_CHUNK	(1u << 20)
+
+static int write_error(const char *path, uint64_t off, int e, struct xls_error *err)
+{
+	return xls_error_set(err, XLS_EXIT_INPUT, "cannot write '%s' at byte %llu: %s", path,
+			     (unsigned long long)off, e ? strerror(e) : "short write");
+}
+
+static int read_error(const char *path, uint64_t off, int e, struct xls_error *err)
+{
+	return xls_error_set(err, XLS_EXIT_INPUT, "cannot read '%s' at byte %llu: %s", path,
+			     (unsigned long long)off, e ? strerror(e) : "short read");
+}
+
+static int pwrite_full(int fd, const uint8_t *buf, size_t len, uint64_t off, const char *path,
+		       struct xls_error *err)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return write_error(path, off + done, n < 0 ? errno : 0, err);
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static bool all_zero(const uint8_t *p, size_t len)
+{
+	return len == 0 || (p[0] == 0 && memcmp(p, p + 1, len - 1) == 0);
+}
+
+/*
+ * Bytes [@off, @end) of the data device through the source (a metadump,
+ * a decompressed input, a device): chunks of zeros left as holes.
+ */
+static int copy_by_reads(const struct xls_source *src, int fd, const char *path, uint64_t off,
+			 uint64_t end, const struct xls_report_sink *progress,
+			 struct xls_error *err)
+{
+	uint8_t *buf = malloc(COPY_CHUNK);
+	int rc = 0;
+
+	if (!buf)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	for (; off < end && !rc; off += COPY_CHUNK) {
+		size_t n = end - off < COPY_CHUNK ? (size_t)(end - off) : COPY_CHUNK;
+
+		if (xls_source_read_data(src, off, buf, n)) {
+			rc = read_error(src->data_path ? src->data_path : src->path, off, EIO, err);
+			break;
+		}
+		if (!all_zero(buf, n))
+			rc = pwrite_full(fd, buf, n, off, path, err);
+		xls_report_progress(progress, off + n, end);
+	}
+	free(buf);
+	return rc;
+}
+
+/* [@off, @end) of @in into @out at the same offsets, by the kernel, else by reads. */
+static int copy_range(int in, int out, const char *in_path, const char *path, uint64_t off,
+		      uint64_t end, struct xls_error *err)
+{
+	uint8_t *buf = NULL;
+	int rc = 0;
+
+	while (off < end && !rc) {
+		loff_t a = (loff_t)off, b = (loff_t)off;
+		size_t want = end - off < (1u << 30) ? (size_t)(end - off) : (1u << 30);
+		ssize_t n = copy_file_range(in, &a, out, &b, want, 0);
+
+		if (n > 0) {
+			off += (uint64_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EXDEV && errno != EINVAL && errno != ENOSYS &&
+		    errno != EOPNOTSUPP)
+			return write_error(path, off, errno, err);
+		/* no copy_file_range between these two: read and write */
+		if (!buf && !(buf = malloc(COPY_CHUNK)))
+			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		n = pread(in, buf, end - off < COPY_CHUNK ? (size_t)(end - off) : COPY_CHUNK,
+			  (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = read_error(in_path, off, n < 0 ? errno : 0, err);
+			break;
+		}
+		rc = pwrite_full(out, buf, (size_t)n, off, path, err);
+		off += (uint64_t)n;
+	}
+	free(buf);
+	return rc;
+}
+
+/* A regular file's data extents, its holes left: SEEK_DATA and SEEK_HOLE. */
+static int copy_extents(int in, int out, const char *in_path, const char *path, uint64_t size,
+			struct xls_error *err)
+{
+	uint64_t off = 0;
+
+	while (off < size) {
+		off_t data = lseek(in, (off_t)off, SEEK_DATA), hole;
+
+		if (data < 0 && errno == ENXIO)
+			return 0;
+		if (data < 0)	/* no SEEK_DATA here: all of it */
+			return copy_range(in, out, in_path, path, off, size, err);
+		hole = lseek(in, data, SEEK_HOLE);
+		if (hole < 0 || (uint64_t)hole > size)
+			hole = (off_t)size;
+		if (copy_range(in, out, in_path, path, (uint64_t)data, (uint64_t)hole, err))
+			return -1;
+		off = (uint64_t)hole;
+	}
+	return 0;
+}
+
+int xls_replay_copy_data(const struct xls_source *src, int fd, const char *path,
+			 const struct xls_report_sink *progress, struct xls_error *err)
+{
+	const struct xls_geometry *g = &src->geo;
+	const char *in_path = src->data_path ? src->data_path : src->path;
+	uint64_t size = g->data_bytes ? g->data_bytes : g->dblocks * g->blocksize;
+	struct stat st;
+
+	if (!size)
+		return xls_error_set(err, XLS_EXIT_INPUT, "'%s': no size for the copy", in_path);
+	if (ftruncate(fd, (off_t)size) != 0)
+		return write_error(path, size, errno, err);
+	if (src->data_map || fstat(src->data_fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return copy_by_reads(src, fd, path, 0, size, progress, err);
+	/* the same host filesystem may share the blocks: nothing is copied */
+	if (ioctl(fd, FICLONE, src->data_fd) == 0 && (uint64_t)st.st_size >= size)
+		return ftruncate(fd, (off_t)size) == 0 ? 0 : write_error(path, size, errno, err);
+	return copy_extents(src->data_fd, fd, in_path, path, size < (uint64_t)st.st_size ?
+			    size : (uint64_t)st.st_size, err);
+}
+
+int xls_replay_copy_log(const struct xls_source *src, int fd, const char *path,
+			struct xls_error *err)
+{
+	uint64_t total = (uint64_t)src->geo.log_bbs * BBSIZE, base = src->geo.log_offset;
+	uint8_t *buf = malloc(COPY_CHUNK);
+	int rc = 0;
+
+	if (!buf)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (ftruncate(fd, (off_t)(src->log_dev_bytes > base + total ? src->log_dev_bytes :
+				  base + total)) != 0)
+		rc = write_error(path, base + total, errno, err);
+	for (uint64_t off = 0; off < total && !rc; off += COPY_CHUNK) {
+		size_t n = total - off < COPY_CHUNK ? (size_t)(total - off) : COPY_CHUNK;
+
+		if (xls_source_read(src, off, buf, n))
+			rc = read_error(src->path, base + off, EIO, err);
+		else if (!all_zero(buf, n))
+			rc = pwrite_full(fd, buf, n, base + off, path, err);
+	}
+	free(buf);
+	return rc;
+}

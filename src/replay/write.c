@@ -1,0 +1,322 @@
+/*
+ * Replay stage: the filesystem as recovery leaves it, written into a copy.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/ondisk.h"
+#include "replay/apply.h"
+#include "replay/write.h"
+
+int xls_replay_write_init(struct xls_replay_write *w, const struct xls_source *src, int fd,
+			  const char *path, int log_fd, const char *log_path, uint64_t log_base,
+			  struct xls_error *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->src = src;
+	w->fd = fd;
+	w->path = path;
+	w->log_fd = log_fd;
+	w->log_path = log_path;
+	w->log_base = log_base;
+	w->err = err;
+	w->buf = malloc(XFS_MAX_BLOCKSIZE);
+	if (!w->buf)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	return 0;
+}
+
+void xls_replay_write_release(struct xls_replay_write *w)
+{
+	free(w->buf);
+	w->buf = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* I/O on the copy: whole, retried, every error named with its byte */
+
+static int io_error(struct xls_replay_write *w, const char *what, const char *path,
+		    uint64_t off, int e)
+{
+	if (w->err->status == XLS_EXIT_OK)
+		xls_error_set(w->err, XLS_EXIT_INPUT,
+			      "cannot %s '%s' at byte %llu: %s", what, path,
+			      (unsigned long long)off, e ? strerror(e) : "short transfer");
+	return -1;
+}
+
+static int read_full(struct xls_replay_write *w, int fd, const char *path, uint64_t off,
+		     uint8_t *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return io_error(w, "read", path, off + done, errno);
+		if (n == 0)	/* past the end of the copy: a hole there */
+			break;
+		done += (size_t)n;
+	}
+	memset(buf + done, 0, len - done);
+	return 0;
+}
+
+static int write_full(struct xls_replay_write *w, int fd, const char *path, uint64_t off,
+		      const uint8_t *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return io_error(w, "write", path, off + done, n < 0 ? errno : 0);
+		done += (size_t)n;
+	}
+	w->count.bytes += len;
+	return 0;
+}
+
+/* A buffer of the data device, @len 512-byte blocks at @blkno, into w->buf. */
+static int read_buf(struct xls_replay_write *w, int64_t blkno, uint32_t len)
+{
+	if (blkno < 0 || !len || (uint64_t)len * BBSIZE > XFS_MAX_BLOCKSIZE)
+		return 0;
+	return read_full(w, w->fd, w->path, (uint64_t)blkno * BBSIZE, w->buf,
+			 (size_t)len * BBSIZE);
+}
+
+static int write_buf(struct xls_replay_write *w, int64_t blkno, uint32_t len)
+{
+	return write_full(w, w->fd, w->path, (uint64_t)blkno * BBSIZE, w->buf,
+			  (size_t)len * BBSIZE);
+}
+
+static bool sane(int64_t blkno, uint32_t len)
+{
+	return blkno >= 0 && (uint64_t)blkno < (UINT64_MAX >> 10) && len &&
+	       (uint64_t)len * BBSIZE <= XFS_MAX_BLOCKSIZE;
+}
+
+/* ------------------------------------------------------------------ */
+/* items, as recovery replays them */
+
+static int write_buf_item(struct xls_replay_write *w, const struct xls_rbuf *rb)
+{
+	if (!sane(rb->blkno, rb->len))
+		return 0;
+	if (read_buf(w, rb->blkno, rb->len))
+		return -1;
+	xls_apply_buf(&w->src->geo, rb, w->buf, (uint64_t)rb->len * BBSIZE);
+	w->count.buffers++;
+	return write_buf(w, rb->blkno, rb->len);
+}
+
+static int write_inode_item(struct xls_replay_write *w, const struct xls_rtrans *rt,
+			    const struct xls_ritem *ri)
+{
+	const char *why;
+
+	if (!sane(ri->ino_blkno, ri->ino_len))
+		return 0;
+	if (read_buf(w, ri->ino_blkno, ri->ino_len))
+		return -1;
+	if (xls_recover_apply_inode(&w->src->geo, ri, rt->t->lsn, w->buf,
+				    ri->ino_len * BBSIZE, false, &why)) {
+		w->count.inode_errors++;
+		return 0;
+	}
+	w->count.inodes++;
+	return write_buf(w, ri->ino_blkno, ri->ino_len);
+}
+
+static int write_icreate(struct xls_replay_write *w, const struct xls_ritem *ri)
+{
+	const struct xls_geometry *g = &w->src->geo;
+	uint32_t bb = xls_recover_cluster_bb(g);
+	int64_t daddrs[64];
+	uint32_t n = xls_recover_icreate_clusters(g, ri, daddrs, 64);
+
+	for (uint32_t j = 0; j < n; j++) {
+		if (!sane(daddrs[j], bb) ||
+		    !xls_recover_apply_icreate(g, ri, daddrs[j], w->buf, bb * BBSIZE))
+			continue;
+		w->count.clusters++;
+		if (write_buf(w, daddrs[j], bb))
+			return -1;
+	}
+	return 0;
+}
+
+int xls_replay_write_item(void *ctx, const struct xls_rtrans *rt, const struct xls_ritem *ri)
+{
+	struct xls_replay_write *w = ctx;
+
+	if (ri->buf)
+		return xls_replays(ri->decision) ? write_buf_item(w, ri->buf) : 0;
+	if (ri->has_ino && ri->decision == XLS_RD_REPLAY && ri->inode)
+		return write_inode_item(w, rt, ri);
+	if (ri->icreate && ri->decision == XLS_RD_REPLAY)
+		return write_icreate(w, ri);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* write-back */
+
+/* A buffer the kernel does not write: the copy keeps what the device holds. */
+static int keep_on_disk(struct xls_replay_write *w, const struct xls_rwrite *wr)
+{
+	size_t bytes = (size_t)wr->len * BBSIZE;
+
+	if (w->count.failed < sizeof(w->failed) / sizeof(w->failed[0])) {
+		w->failed[w->count.failed].blkno = wr->blkno;
+		w->failed[w->count.failed].len = wr->len;
+	}
+	w->count.failed++;
+	if (xls_source_read_data(w->src, (uint64_t)wr->blkno * BBSIZE, w->buf, bytes))
+		return io_error(w, "read", w->src->data_path ? w->src->data_path : w->src->path,
+				(uint64_t)wr->blkno * BBSIZE, EIO);
+	return write_buf(w, wr->blkno, wr->len);
+}
+
+int xls_replay_write_back(void *ctx, const struct xls_rwrite *wr)
+{
+	struct xls_replay_write *w = ctx;
+
+	if (!sane(wr->blkno, wr->len))
+		return 0;
+	if (wr->state == XLS_RW_FAILS)
+		return keep_on_disk(w, wr);
+	if (wr->state == XLS_RW_SHUT_DOWN) {
+		w->count.not_written++;
+		if (!w->force)
+			return 0;
+	}
+	if (!w->src->geo.crc)
+		return 0;
+	/* xfs_buf_verify_write: the verifier's LSN and CRC on what is written */
+	if (read_buf(w, wr->blkno, wr->len))
+		return -1;
+	xls_recover_stamp(&w->src->geo, w->buf, wr->len * BBSIZE, wr->stamp_lsn);
+	w->count.stamped++;
+	return write_buf(w, wr->blkno, wr->len);
+}
+
+/* ------------------------------------------------------------------ */
+/* after recovery */
+
+#define SB_AT(f)	offsetof(struct xfs_dsb, f)
+#define AGF_AT(f)	offsetof(struct xfs_agf, f)
+#define AGI_AT(f)	offsetof(struct xfs_agi, f)
+
+static void put_be64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+/* The AG header at sector @sect of AG @ag, its @field of 4 bytes. */
+static int ag_field(struct xls_replay_write *w, const uint8_t *sb, uint32_t ag, uint32_t sect,
+		    size_t field, uint32_t *v)
+{
+	uint32_t sectsize = xls_be16(sb + SB_AT(sb_sectsize));
+	uint64_t off = (uint64_t)ag * xls_be32(sb + SB_AT(sb_agblocks)) *
+		       xls_be32(sb + SB_AT(sb_blocksize)) + (uint64_t)sect * sectsize;
+	uint8_t hdr[512];
+
+	if (read_full(w, w->fd, w->path, off, hdr, sizeof(hdr)))
+		return -1;
+	*v = xls_be32(hdr + field);
+	return 0;
+}
+
+/*
+ * xfs_sb_quota_from_disk reads a quota inode of 0 as none (NULLFSINO), and
+ * the unmount's xfs_sb_to_disk writes that back; metadir filesystems keep
+ * them at 0.
+ */
+static void quota_inodes(uint8_t *sb)
+{
+	static const size_t at[] = { SB_AT(sb_uquotino), SB_AT(sb_gquotino), SB_AT(sb_pquotino) };
+
+	if (xls_be32(sb + SB_AT(sb_features_incompat)) & XFS_SB_FEAT_INCOMPAT_METADIR)
+		return;
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+		if (xls_be64(sb + at[i]) == 0)
+			put_be64(sb + at[i], NULLFSINO);
+}
+
+int xls_replay_write_superblock(struct xls_replay_write *w)
+{
+	const struct xls_geometry *g = &w->src->geo;
+	uint64_t icount = 0, ifree = 0, fdblocks = 0;
+	uint32_t sectsize, agcount, v;
+	uint8_t *sb = w->buf;
+	bool lazy;
+
+	if (read_full(w, w->fd, w->path, 0, sb, 512))
+		return -1;
+	sectsize = xls_be16(sb + SB_AT(sb_sectsize));
+	agcount = xls_be32(sb + SB_AT(sb_agcount));
+	lazy = g->crc || (xls_be16(sb + SB_AT(sb_versionnum)) & XFS_SB_VERSION_MOREBITSBIT &&
+			  xls_be32(sb + SB_AT(sb_features2)) & XFS_SB_VERSION2_LAZYSBCOUNTBIT);
+	/* without lazy counters the log carries every change to them */
+	if (!lazy || sectsize < 512 || sectsize > XFS_MAX_BLOCKSIZE || !agcount)
+		return 0;
+	for (uint32_t ag = 0; ag < agcount; ag++) {
+		if (ag_field(w, sb, ag, 1, AGF_AT(agf_freeblks), &v))
+			return -1;
+		fdblocks += v;
+		if (ag_field(w, sb, ag, 1, AGF_AT(agf_flcount), &v))
+			return -1;
+		fdblocks += v;
+		if (ag_field(w, sb, ag, 1, AGF_AT(agf_btreeblks), &v))
+			return -1;
+		fdblocks += v;
+		if (ag_field(w, sb, ag, 2, AGI_AT(agi_count), &v))
+			return -1;
+		icount += v;
+		if (ag_field(w, sb, ag, 2, AGI_AT(agi_freecount), &v))
+			return -1;
+		ifree += v;
+	}
+	if (read_full(w, w->fd, w->path, 0, sb, sectsize))
+		return -1;
+	put_be64(sb + SB_AT(sb_icount), icount);
+	put_be64(sb + SB_AT(sb_ifree), ifree);
+	put_be64(sb + SB_AT(sb_fdblocks), fdblocks);
+	if (g->crc)
+		quota_inodes(sb);
+	xls_recover_stamp(g, sb, sectsize, 0);
+	return write_full(w, w->fd, w->path, 0, sb, sectsize);
+}
+
+static int put_log(void *ctx, uint32_t blk, const uint8_t *buf, uint32_t nblks)
+{
+	struct xls_replay_write *w = ctx;
+
+	return write_full(w, w->log_fd, w->log_path, w->log_base + (uint64_t)blk * BBSIZE, buf,
+			  (size_t)nblks * BBSIZE);
+}
+
+int xls_replay_write_clean_log(struct xls_replay_write *w, const struct xls_log *log,
+			       const struct xls_head_tail *ht)
+{
+	uint32_t fmt = ht->last_fmt == XLOG_FMT_LINUX_BE ? XLOG_FMT_LINUX_BE : XLOG_FMT_LINUX_LE;
+
+	if (ht->state != XLS_LOG_DIRTY)
+		return 0;
+	/* a transaction id of the log's own, so that the same log cleans the same way */
+	return xls_log_write_clean(log, ht, fmt, (uint32_t)ht->last_lsn ^ 0x584c5300u, put_log,
+				   w);
+}

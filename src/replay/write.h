@@ -1,0 +1,83 @@
+/*
+ * Replay stage: the filesystem as kernel log recovery leaves it, written
+ * into a copy of the data device (and of an external log).  Every item
+ * recovery replays is written into its block as it is decided, in
+ * recovery's order, read back from the copy each time; every buffer the
+ * kernel's write-back writes gets what its write verifier stamps (LSN,
+ * CRC); at the end, with nothing left for the kernel to finish, the
+ * superblock's summary counters as a mount recomputes them and a clean
+ * log, as an unmount leaves it.
+ *
+ * Blocks are written as they come, never held: memory is one buffer.
+ */
+#ifndef XLS_REPLAY_WRITE_H
+#define XLS_REPLAY_WRITE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/err.h"
+#include "log/log.h"
+#include "recover/recover.h"
+#include "source/source.h"
+
+/* What a replay wrote, by kind. */
+struct xls_replay_counts {
+	uint64_t	buffers;	/* buffer items replayed */
+	uint64_t	inodes;		/* inode items replayed */
+	uint64_t	clusters;	/* inode clusters an icreate initialised */
+	uint64_t	stamped;	/* buffers written back with their verifier's stamp */
+	uint64_t	failed;		/* buffers whose write verifier fails, left as on disk */
+	uint64_t	not_written;	/* buffers the kernel writes no more after a failure */
+	uint64_t	inode_errors;	/* inode items that could not be applied */
+	uint64_t	bytes;		/* bytes written into the copy */
+};
+
+struct xls_replay_write {
+	const struct xls_source	*src;
+	int			fd;		/* the copy of the data device */
+	const char		*path;		/* its name, for errors */
+	int			log_fd;		/* the log's copy: fd, or an external one */
+	const char		*log_path;
+	uint64_t		log_base;	/* byte offset of the log in it */
+	/* with --force: write what the kernel would not, past a failure */
+	bool			force;
+	uint8_t			*buf;		/* one buffer, XFS_MAX_BLOCKSIZE bytes */
+	struct xls_replay_counts count;
+	/* the buffers whose write verifier fails (kept as on disk): first ones */
+	struct xls_rbufid	failed[8];
+	struct xls_error	*err;		/* set with the first I/O error */
+};
+
+/*
+ * A writer into @fd (@path), the copy of @src's data device, whose log is
+ * at byte @log_base of @log_fd (@log_fd == @fd for an internal log).
+ * Errors go to @err.  -1 when out of memory.
+ */
+int xls_replay_write_init(struct xls_replay_write *w, const struct xls_source *src, int fd,
+			  const char *path, int log_fd, const char *log_path, uint64_t log_base,
+			  struct xls_error *err);
+void xls_replay_write_release(struct xls_replay_write *w);
+
+/* A recovery sink's item callback: the item written into its block if replayed. */
+int xls_replay_write_item(void *ctx, const struct xls_rtrans *rt, const struct xls_ritem *ri);
+
+/* A recovery sink's write callback: the buffer stamped as its verifier does. */
+int xls_replay_write_back(void *ctx, const struct xls_rwrite *wr);
+
+/*
+ * The superblock as the kernel's unmount writes it after a recovery that
+ * left nothing to finish: with lazy counters, icount, ifree and fdblocks
+ * summed from the AG headers (xfs_initialize_perag_data at mount), and on
+ * v5 its quota inodes as the kernel reads them (0 is none).  Nothing for
+ * a filesystem whose log carries its counters.
+ */
+int xls_replay_write_superblock(struct xls_replay_write *w);
+
+/*
+ * The log as a clean unmount after recovery leaves it (log/clean.c): the
+ * kernel then mounts the copy without recovery.  @ht: the log as found.
+ */
+int xls_replay_write_clean_log(struct xls_replay_write *w, const struct xls_log *log,
+			       const struct xls_head_tail *ht);
+
+#endif /* XLS_REPLAY_WRITE_H */

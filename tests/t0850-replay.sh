@@ -84,6 +84,12 @@ test_expect_success 'replay of unlinked inodes: the log stays dirty for the kern
 	! grep -q "log clean" out.txt &&
 	"$XLS" info ul.out | grep -q "^state  *dirty$"
 '
+test_expect_success 'replay --force past the failure: whole blocks where the kernel hits a limit' '
+	"$XLS" replay --force --json -o frag.out $(image dirfrag) >out.json &&
+	grep -q "\"recovery_fails\":true,.*\"fail_cause\":\"recovery_limit\"" out.json &&
+	grep -q "\"blocks_assembled\":[1-9]" out.json &&
+	grep -q "\"log_cleaned\":true,\"next_step\":\"run xfs_repair on OUT" out.json
+'
 test_expect_success 'replay of a metadump: the restored image, recovered' '
 	"$XLS" replay -o md.out "$XLS_TOP/tests/images/metadump/dir4k.v1ao.md.xz" >/dev/null &&
 	cmp md.out d4.out
@@ -173,6 +179,22 @@ if $can_mount; then
 	'
 	test_expect_success 'kernel: a fresh journal churning what the disk holds, replayed as the kernel recovers it' '
 		fresh_churn churn && as_kernel ch churn.img
+	'
+	# the journal the kernel refuses: --force and xfs_repair keep more
+	# entries than xfs_repair -L, the only other way past it
+	entries() {
+		mount -t xfs -o loop,nouuid "$1" "$MNT" || return 1
+		perl "$XLS_TOP/tests/lib/walk-tree.pl" "$MNT" >"$1.walk"
+		umount "$MNT" && wc -l <"$1.walk"
+	}
+	test_expect_success 'kernel: dirfrag, --force and xfs_repair keep more entries than xfs_repair -L' '
+		"$XLS" replay --force -o forced.img $(image dirfrag) >/dev/null &&
+		xfs_repair forced.img >forced.repair 2>&1 &&
+		cp --sparse=always $(image dirfrag) zeroed.img &&
+		xfs_repair -L zeroed.img >zeroed.repair 2>&1 &&
+		f=$(entries forced.img) && z=$(entries zeroed.img) &&
+		echo "# dirfrag: $f entries after replay --force and xfs_repair, $z after xfs_repair -L" &&
+		test "$f" -gt "$z"
 	'
 else
 	test_skip 'replay against the kernel' "$why"

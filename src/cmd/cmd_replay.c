@@ -140,6 +140,7 @@ static void describe_replay(const struct replay_run *rr, struct xls_fieldset *fs
 	xls_field_uint(fs, "clusters_initialised", n->clusters);
 	xls_field_uint(fs, "buffers_stamped", n->stamped);
 	xls_field_uint(fs, "buffers_failed", n->failed);
+	xls_field_uint(fs, "blocks_assembled", n->assembled);
 	xls_field_uint(fs, "inode_errors", n->inode_errors);
 	xls_field_uint(fs, "bytes_written", n->bytes);
 	xls_field_bool(fs, "counters_recomputed", rr->counters);
@@ -176,6 +177,12 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 	if (rr->log_cleaned)
 		xls_out_printf(o, "  log clean, as an unmount leaves it: the kernel mounts the "
 			       "copy without recovery\n");
+	if (n->assembled)
+		xls_out_printf(o, "  %llu directory block%s on discontiguous extents written whole, "
+			       "though the kernel's verifier refuses %s first segment (a limit of its "
+			       "recovery): each block's CRC over all its segments\n",
+			       (unsigned long long)n->assembled, xls_plural(n->assembled),
+			       n->assembled == 1 ? "its" : "their");
 	for (uint64_t i = 0; i < n->failed && i < 8; i++)
 		xls_out_printf(o, "  left as on disk: buffer 0x%llx (%u bytes), its write "
 			       "verifier fails\n", (unsigned long long)rr->w.failed[i].blkno,

@@ -162,6 +162,7 @@ static void tell_write(struct xls_recover *r, const struct rstate *st, enum xls_
 	struct xls_rwrite w = {
 		.blkno = st->blkno, .len = st->len, .state = s,
 		.stamp_lsn = st->has_ops ? st->stamp_lsn : 0,
+		.limit = s == XLS_RW_FAILS && st->write_fail == short_dir_fail,
 	};
 
 	if (r->sink && r->sink->write && !r->sink_rc)

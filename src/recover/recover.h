@@ -350,6 +350,11 @@ struct xls_rwrite {
 	/* the LSN the write verifier stamps into the block, 0: none */
 	uint64_t		stamp_lsn;
 	enum xls_rwrite_state	state;
+	/*
+	 * XLS_RW_FAILS for a limit of the kernel's recovery, not damage: a
+	 * segment of a multi-extent directory block verified as a whole block
+	 */
+	bool			limit;
 };
 
 struct xls_recover_sink {

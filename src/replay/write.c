@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/ondisk.h"
+#include "base/vec.h"
 #include "replay/apply.h"
 #include "replay/write.h"
 
@@ -32,7 +33,10 @@ int xls_replay_write_init(struct xls_replay_write *w, const struct xls_source *s
 void xls_replay_write_release(struct xls_replay_write *w)
 {
 	free(w->buf);
+	xls_hashmap_free(&w->compound_idx);
+	xls_vec_free(w->compounds);
 	w->buf = NULL;
+	w->compounds = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -157,10 +161,69 @@ static int write_icreate(struct xls_replay_write *w, const struct xls_ritem *ri)
 	return 0;
 }
 
+/* The compound being placed covers its block: kept, replacing what was known of it. */
+static void keep_placed(struct xls_replay_write *w)
+{
+	const struct xls_replay_compound *c = &w->placing;
+	uint32_t covered = 0, *idx;
+
+	for (uint32_t i = 0; i < c->npieces; i++)
+		covered += c->piece[i].len * BBSIZE;
+	if (covered != c->bytes)
+		return;
+	w->placing_on = false;
+	idx = xls_hashmap_find(&w->compound_idx, (uint64_t)c->first, 0);
+	if (!idx) {
+		if (!xls_vec_grow((void **)&w->compounds, w->ncompounds, &w->capcompounds,
+				  sizeof(*w->compounds)) ||
+		    xls_hashmap_put(&w->compound_idx, (uint64_t)c->first, 0, w->ncompounds))
+			return;
+		idx = xls_hashmap_find(&w->compound_idx, (uint64_t)c->first, 0);
+		w->ncompounds++;
+	}
+	w->compounds[*idx] = *c;
+}
+
+/*
+ * Where the segments of a multi-extent directory block lie: its block is
+ * known by the segment with the header, those after it in the
+ * transaction by their offset in it -- exact only when no clean extent,
+ * which nothing logs, may come before.  A transaction that logs every
+ * segment places the block whole.
+ */
+static void place_segment(struct xls_replay_write *w, const struct xls_rtrans *rt,
+			  const struct xls_rbuf *rb)
+{
+	struct xls_replay_compound *c = &w->placing;
+
+	if (rb->seg == 1 && rb->block_start && rb->block_bytes <= XFS_MAX_BLOCKSIZE) {
+		c->first = rb->blkno;
+		c->bytes = rb->block_bytes;
+		c->npieces = 0;
+		w->placing_on = true;
+		w->cur_tid = rt->t->tid;
+		w->cur_id = rb->compound;
+	} else if (!w->placing_on || w->cur_tid != rt->t->tid || w->cur_id != rb->compound) {
+		return;
+	}
+	if (!rb->seg_offset_exact || c->npieces == XLS_COMPOUND_PIECES ||
+	    rb->seg_offset + (uint64_t)rb->len * BBSIZE > c->bytes) {
+		w->placing_on = false;
+		return;
+	}
+	c->piece[c->npieces].offset = (uint32_t)rb->seg_offset;
+	c->piece[c->npieces].blkno = rb->blkno;
+	c->piece[c->npieces].len = rb->len;
+	c->npieces++;
+	keep_placed(w);
+}
+
 int xls_replay_write_item(void *ctx, const struct xls_rtrans *rt, const struct xls_ritem *ri)
 {
 	struct xls_replay_write *w = ctx;
 
+	if (ri->buf && ri->buf->compound)
+		place_segment(w, rt, ri->buf);
 	if (ri->buf)
 		return xls_replays(ri->decision) ? write_buf_item(w, ri->buf) : 0;
 	if (ri->has_ino && ri->decision == XLS_RD_REPLAY && ri->inode)
@@ -189,12 +252,50 @@ static int keep_on_disk(struct xls_replay_write *w, const struct xls_rwrite *wr)
 	return write_buf(w, wr->blkno, wr->len);
 }
 
+/*
+ * The multi-extent directory block whose first segment is @wr, read whole
+ * from its segments, its header stamped as the directory's verifier
+ * stamps a whole block; false when its segments do not cover it.
+ */
+static int write_whole_block(struct xls_replay_write *w, const struct xls_rwrite *wr,
+			     bool *done)
+{
+	uint32_t *idx = xls_hashmap_find(&w->compound_idx, (uint64_t)wr->blkno, 0);
+	const struct xls_replay_compound *c;
+	uint32_t covered = 0;
+
+	*done = false;
+	if (!idx)
+		return 0;
+	c = &w->compounds[*idx];
+	for (uint32_t i = 0; i < c->npieces; i++)
+		covered += c->piece[i].len * BBSIZE;
+	if (!c->npieces || covered != c->bytes || c->piece[0].offset != 0)
+		return 0;
+	for (uint32_t i = 0; i < c->npieces; i++)
+		if (read_full(w, w->fd, w->path, (uint64_t)c->piece[i].blkno * BBSIZE,
+			      w->buf + c->piece[i].offset, (size_t)c->piece[i].len * BBSIZE))
+			return -1;
+	xls_recover_stamp(&w->src->geo, w->buf, c->bytes, wr->stamp_lsn);
+	*done = true;
+	w->count.assembled++;
+	return write_full(w, w->fd, w->path, (uint64_t)c->first * BBSIZE, w->buf,
+			  (size_t)c->piece[0].len * BBSIZE);
+}
+
 int xls_replay_write_back(void *ctx, const struct xls_rwrite *wr)
 {
 	struct xls_replay_write *w = ctx;
+	bool done;
 
 	if (!sane(wr->blkno, wr->len))
 		return 0;
+	if (wr->state == XLS_RW_FAILS && wr->limit && w->force) {
+		if (write_whole_block(w, wr, &done))
+			return -1;
+		if (done)
+			return 0;
+	}
 	if (wr->state == XLS_RW_FAILS)
 		return keep_on_disk(w, wr);
 	if (wr->state == XLS_RW_SHUT_DOWN) {

@@ -4,7 +4,10 @@
  * recovery replays is written into its block as it is decided, in
  * recovery's order, read back from the copy each time; every buffer the
  * kernel's write-back writes gets what its write verifier stamps (LSN,
- * CRC); at the end, with nothing left for the kernel to finish, the
+ * CRC); with --force, a multi-extent directory block whose first segment
+ * the kernel's verifier refuses (a limit of its recovery, not damage) is
+ * written whole, its CRC over the block its segments make; at the end,
+ * with nothing left for the kernel to finish, the
  * superblock's summary counters as a mount recomputes them and a clean
  * log, as an unmount leaves it.
  *
@@ -16,9 +19,27 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "base/err.h"
+#include "base/hashmap.h"
+#include "base/ondisk.h"
 #include "log/log.h"
 #include "recover/recover.h"
 #include "source/source.h"
+
+/*
+ * A directory block on discontiguous extents (a compound), as its logged
+ * segments place it: where each lies in the block and on the disk.
+ */
+#define XLS_COMPOUND_PIECES	(XFS_MAX_BLOCKSIZE / BBSIZE)
+struct xls_replay_compound {
+	int64_t		first;		/* daddr of the segment with the header */
+	uint32_t	bytes;		/* the whole block */
+	uint32_t	npieces;
+	struct {
+		uint32_t	offset;	/* in the block */
+		int64_t		blkno;
+		uint32_t	len;	/* 512-byte blocks */
+	} piece[XLS_COMPOUND_PIECES];
+};
 
 /* What a replay wrote, by kind. */
 struct xls_replay_counts {
@@ -27,6 +48,7 @@ struct xls_replay_counts {
 	uint64_t	clusters;	/* inode clusters an icreate initialised */
 	uint64_t	stamped;	/* buffers written back with their verifier's stamp */
 	uint64_t	failed;		/* buffers whose write verifier fails, left as on disk */
+	uint64_t	assembled;	/* ... written with --force, their block whole */
 	uint64_t	not_written;	/* buffers the kernel writes no more after a failure */
 	uint64_t	inode_errors;	/* inode items that could not be applied */
 	uint64_t	bytes;		/* bytes written into the copy */
@@ -45,6 +67,14 @@ struct xls_replay_write {
 	struct xls_replay_counts count;
 	/* the buffers whose write verifier fails (kept as on disk): first ones */
 	struct xls_rbufid	failed[8];
+	/* the compounds the log places, by the daddr of their first segment */
+	struct xls_hashmap	compound_idx;
+	struct xls_replay_compound *compounds;
+	uint32_t		ncompounds, capcompounds;
+	/* the compound the transaction at hand is placing; kept once whole */
+	struct xls_replay_compound placing;
+	bool			placing_on;
+	uint32_t		cur_tid, cur_id;
 	struct xls_error	*err;		/* set with the first I/O error */
 };
 

@@ -50,6 +50,7 @@ struct xls_options {
 	/* replay: -o is out_path */
 	const char		*log_out_path;	/* --log-out: the external log's copy */
 	bool			replay_force;	/* --force: past a failure too */
+	bool			finish_repair;	/* --finish=repair: the log cleaned though work is left */
 };
 
 /* --blocks-mem: below one block of the largest size nothing could be kept. */

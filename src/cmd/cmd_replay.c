@@ -108,7 +108,7 @@ static int run_recovery(struct replay_run *rr, struct xls_error *err)
 static int finish(struct replay_run *rr, struct xls_error *err)
 {
 	const struct xls_recover_summary *s = &rr->sum;
-	bool pending = s->pending_work && !s->fails;
+	bool pending = s->pending_work && !s->fails && !rr->c->opt->finish_repair;
 
 	if (s->fails)
 		rr->next = "run xfs_repair on OUT: recovery failed, and the blocks it could not "
@@ -116,6 +116,10 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	else if (pending)
 		rr->next = "mount OUT: the kernel finishes the work left (intents, unlinked "
 			   "inodes), with the log as recovery left it";
+	else if (s->pending_work)
+		rr->next = "run xfs_repair on OUT: it frees what the intents left would have "
+			   "freed, rebuilds the maps and clears the unlinked inodes (--finish=repair "
+			   "cleaned the log)";
 	if (pending || rr->c->ht.state != XLS_LOG_DIRTY)
 		return 0;
 	if (xls_replay_write_superblock(&rr->w))

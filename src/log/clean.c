@@ -13,6 +13,18 @@
 
 #define BB	512u
 
+const char *xls_log_byte_order(uint32_t h_fmt)
+{
+	switch (h_fmt) {
+	case XLOG_FMT_LINUX_LE:
+		return "little-endian";
+	case XLOG_FMT_LINUX_BE:
+	case XLOG_FMT_IRIX_BE:
+		return "big-endian";
+	}
+	return "unknown";
+}
+
 static void put_be32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)

@@ -214,6 +214,9 @@ void xls_rec_finish(struct xls_log *log, struct xls_rec *rec);
  * @h_size_out gets the record buffer size to use (h_size, or the mkfs
  * workaround value).
  */
+/* "little-endian", "big-endian" or "unknown": the CPU that wrote a record of @h_fmt. */
+const char *xls_log_byte_order(uint32_t h_fmt);
+
 /* Blocks @blk.. (@nblks of 512 bytes, physical in the log) written from @buf. */
 typedef int (*xls_log_put_fn)(void *ctx, uint32_t blk, const uint8_t *buf, uint32_t nblks);
 

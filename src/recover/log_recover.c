@@ -684,6 +684,7 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 
 	r->sink = sink;
 	r->curr_lsn = xls_lsn(ht->curr_cycle, ht->curr_block);
+	r->sum.log_fmt = ht->last_fmt;
 	/* refused while mounting the log, before pass 1 */
 	refusal = xls_log_refusal(ht, r->g, why, sizeof(why));
 	if (refusal && !strcmp(refusal, "device_size"))

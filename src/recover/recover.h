@@ -305,6 +305,8 @@ struct xls_recover_summary {
 	bool		no_data_device;
 	/* a metadump: the failure turns on a block it does not carry */
 	bool		fail_absent;
+	/* h_fmt of the log's last record: the byte order of the CPU that wrote it */
+	uint32_t	log_fmt;
 };
 
 /* "mount", "tail", "pass1", "pass2", "writeback" (NONE: ""); "log", "metadata", ... */

@@ -18,7 +18,7 @@
 /* xls_describe_geometry + xls_describe_scan_totals */
 #define INFO_KEYS \
 	"input", "log_location", "log_offset", "log_bbs", "log_fsblocks", "log_bytes", "sector_size", \
-	"log_sunit", "log_version", "crc", "uuid", "sb_version", "block_size", "sb_lsn", \
+	"log_sunit", "log_version", "log_byte_order", "crc", "uuid", "sb_version", "block_size", "sb_lsn", \
 	"state", "log_zeroed", "head_blk", "tail_blk", "last_lsn", "tail_lsn", \
 	"active_bbs", "torn_head", "torn_from_blk", "tail_moved", "records", \
 	"records_wrapped", "crc_bad", "crc_zero", "bad_headers", "bad_cycle_records", \
@@ -68,7 +68,8 @@ LAYOUT(xls_csv_ritem, false,
 	"recovery_fails", "fail_lsn", "fail_stage", "fail_cause", "kernel_error", \
 	"kernel_error_name", "kernel_says", "fail_why", "next_step", "trans_replayed", \
 	"trans_discarded", "trans_corrupt", "kernel_warnings", "pending_work", "torn_records", \
-	"torn_lsn", "torn_commits", "torn_tids", "no_data_device", "approximate", "items", \
+	"torn_lsn", "torn_commits", "torn_tids", "log_byte_order", "no_data_device", "approximate", \
+	"items", \
 	"buffers", "replay", "replay_always", "always_v4", "always_inode_buf", \
 	"always_dquot_buf", "always_attr_rmt", "always_unknown_magic", "always_foreign_uuid", \
 	"always_rt_no_header", "always_lsn_null", "always_unread", "skip_cancelled", \

@@ -64,6 +64,7 @@ void xls_describe_geometry(const struct xls_source *src, const struct xls_log *l
 	xls_field_uint(fs, "sector_size", (uint64_t)g->sect_bbs * 512);
 	xls_field_uint(fs, "log_sunit", g->log_sunit);
 	xls_field_uint(fs, "log_version", log->logv2 ? 2 : 1);
+	xls_field_str(fs, "log_byte_order", xls_log_byte_order(ht->last_fmt));
 	char uuid[40];
 
 	/* a bare log has no superblock: what its last record says */

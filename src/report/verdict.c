@@ -4,6 +4,7 @@
  * recover's and lost's output.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "report/describe.h"
 #include "report/verdict.h"
@@ -144,6 +145,7 @@ void xls_describe_verdict(const struct xls_recover_summary *s, enum xls_verdict_
 		xls_field_list(fs, "torn_tids", &tid_list, s->torn_tids,
 			       s->torn_commits < XLS_TORN_TIDS ? s->torn_commits : XLS_TORN_TIDS);
 	}
+	xls_field_str(fs, "log_byte_order", xls_log_byte_order(s->log_fmt));
 	xls_field_bool(fs, "no_data_device", s->no_data_device);
 	if (s->metadump)
 		xls_field_uint(fs, "absent_reads", s->absent_reads);
@@ -209,6 +211,26 @@ static void print_counts(struct xls_out *o, const struct xls_recover_summary *s)
 			       (unsigned long long)s->pending_work, plural(s->pending_work, "", "s"),
 			       (unsigned long long)s->kernel_warnings,
 			       plural(s->kernel_warnings, "", "s"));
+}
+
+/*
+ * A dirty log of the other byte order: the verdict is that of a kernel of
+ * the writer's order; one of this machine's refuses it
+ * (xlog_header_check_recover).
+ */
+static void print_byte_order(struct xls_out *o, const struct xls_recover_summary *s,
+			     enum xls_log_state state)
+{
+	bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	uint32_t host = host_be ? XLOG_FMT_LINUX_BE : XLOG_FMT_LINUX_LE;
+
+	if (state != XLS_LOG_DIRTY || s->log_fmt == host ||
+	    !strcmp(xls_log_byte_order(s->log_fmt), "unknown"))
+		return;
+	xls_out_printf(o, "  written by a %s kernel: that is whose recovery this is; a %s one, as "
+		       "this machine's, refuses the log (\"dirty log written in incompatible "
+		       "format - can't recover\"); 'xfs_logscope replay' recovers it here\n",
+		       xls_log_byte_order(s->log_fmt), host_be ? "big-endian" : "little-endian");
 }
 
 /* What the verdict leaves out or could not know. */
@@ -277,5 +299,6 @@ void xls_print_verdict(struct xls_out *o, const struct xls_recover_summary *s,
 		print_counts(o, s);
 	else
 		print_compared_counts(o, s);
+	print_byte_order(o, s, state);
 	print_caveats(o, s);
 }

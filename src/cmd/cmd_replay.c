@@ -84,7 +84,7 @@ static int run_recovery(struct replay_run *rr, struct xls_error *err)
 	};
 	struct xls_recover_sink sink = {
 		.ctx = &rr->w, .item = xls_replay_write_item, .write = xls_replay_write_back,
-		.report = &c->report,
+		.flushed = xls_replay_write_flushed, .report = &c->report,
 	};
 	struct xls_recover *r = xls_recover_new(&c->src, &ro, err);
 	int rc;

@@ -365,6 +365,12 @@ static int write_back(struct xls_recover *r, uint64_t next_lsn)
 		return r->err;
 	if (r->sink_rc)
 		return r->sink_rc;
+	if (r->sink->flushed) {
+		int rc = r->sink->flushed(r->sink->ctx);
+
+		if (rc)
+			return rc;
+	}
 	if ((wb.nnoops || wb.fails) && r->sink->writeback)
 		return r->sink->writeback(r->sink->ctx, &wb);
 	return 0;

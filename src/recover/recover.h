@@ -375,6 +375,8 @@ struct xls_recover_sink {
 	int	(*writeback)(void *ctx, const struct xls_rwriteback *wb);
 	/* every buffer each write-back writes, in the kernel's order (replay) */
 	int	(*write)(void *ctx, const struct xls_rwrite *w);
+	/* each write-back done: the delwri list written, inode clusters too */
+	int	(*flushed)(void *ctx);
 	/* after pass 2, each intent left without its done item */
 	int	(*intent)(void *ctx, const struct xls_rintent *in);
 	/* findings of both scans, once; progress over both */

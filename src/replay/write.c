@@ -35,6 +35,10 @@ void xls_replay_write_release(struct xls_replay_write *w)
 	free(w->buf);
 	xls_hashmap_free(&w->compound_idx);
 	xls_vec_free(w->compounds);
+	xls_hashmap_free(&w->held_idx);
+	xls_vec_free(w->held);
+	xls_arena_release(&w->images);
+	w->held = NULL;
 	w->buf = NULL;
 	w->compounds = NULL;
 }
@@ -90,19 +94,69 @@ static int write_full(struct xls_replay_write *w, int fd, const char *path, uint
 	return 0;
 }
 
-/* A buffer of the data device, @len 512-byte blocks at @blkno, into w->buf. */
-static int read_buf(struct xls_replay_write *w, int64_t blkno, uint32_t len)
+/* ------------------------------------------------------------------ */
+/* buffers held from their replay to their write-back */
+
+/*
+ * The buffer (@blkno, @len) as replay holds it: the held image, or made
+ * from the copy (@fresh: zeros, for a cluster an icreate initialises).
+ * NULL when out of memory.
+ */
+static uint8_t *hold(struct xls_replay_write *w, int64_t blkno, uint32_t len, bool fresh)
 {
-	if (blkno < 0 || !len || (uint64_t)len * BBSIZE > XFS_MAX_BLOCKSIZE)
-		return 0;
-	return read_full(w, w->fd, w->path, (uint64_t)blkno * BBSIZE, w->buf,
-			 (size_t)len * BBSIZE);
+	uint32_t *idx = xls_hashmap_find(&w->held_idx, (uint64_t)blkno, len);
+	size_t bytes = (size_t)len * BBSIZE;
+	struct xls_replay_held *h;
+	uint8_t *img;
+
+	if (idx)
+		return w->held[*idx].img;
+	img = fresh ? xls_arena_zalloc(&w->images, bytes) : xls_arena_alloc(&w->images, bytes);
+	if (!img || !xls_vec_grow((void **)&w->held, w->nheld, &w->capheld, sizeof(*w->held)) ||
+	    xls_hashmap_put(&w->held_idx, (uint64_t)blkno, len, w->nheld)) {
+		xls_error_set(w->err, XLS_EXIT_INTERNAL, "out of memory");
+		return NULL;
+	}
+	if (!fresh && read_full(w, w->fd, w->path, (uint64_t)blkno * BBSIZE, img, bytes))
+		return NULL;
+	h = &w->held[w->nheld++];
+	h->blkno = blkno;
+	h->len = len;
+	h->img = img;
+	w->held_bytes += bytes;
+	if (w->held_bytes > w->count.held_max)
+		w->count.held_max = w->held_bytes;
+	return img;
 }
 
-static int write_buf(struct xls_replay_write *w, int64_t blkno, uint32_t len)
+/* The buffer written, or (@write false) dropped: it is held no longer. */
+static int release(struct xls_replay_write *w, uint32_t i, bool write)
 {
-	return write_full(w, w->fd, w->path, (uint64_t)blkno * BBSIZE, w->buf,
-			  (size_t)len * BBSIZE);
+	struct xls_replay_held h = w->held[i];
+	int rc = write ? write_full(w, w->fd, w->path, (uint64_t)h.blkno * BBSIZE, h.img,
+				    (size_t)h.len * BBSIZE) : 0;
+
+	xls_hashmap_del(&w->held_idx, (uint64_t)h.blkno, h.len);
+	xls_arena_put(&w->images, h.img, (size_t)h.len * BBSIZE);
+	w->held_bytes -= (uint64_t)h.len * BBSIZE;
+	/* the last one takes its place */
+	if (i != --w->nheld) {
+		w->held[i] = w->held[w->nheld];
+		*xls_hashmap_find(&w->held_idx, (uint64_t)w->held[i].blkno, w->held[i].len) = i;
+	}
+	return rc;
+}
+
+/* @len 512-byte blocks at @blkno as recovery has them now: held, else in the copy. */
+static int current_bytes(struct xls_replay_write *w, int64_t blkno, uint32_t len, uint8_t *to)
+{
+	uint32_t *idx = xls_hashmap_find(&w->held_idx, (uint64_t)blkno, len);
+
+	if (idx) {
+		memcpy(to, w->held[*idx].img, (size_t)len * BBSIZE);
+		return 0;
+	}
+	return read_full(w, w->fd, w->path, (uint64_t)blkno * BBSIZE, to, (size_t)len * BBSIZE);
 }
 
 static bool sane(int64_t blkno, uint32_t len)
@@ -116,31 +170,35 @@ static bool sane(int64_t blkno, uint32_t len)
 
 static int write_buf_item(struct xls_replay_write *w, const struct xls_rbuf *rb)
 {
+	uint8_t *img;
+
 	if (!sane(rb->blkno, rb->len))
 		return 0;
-	if (read_buf(w, rb->blkno, rb->len))
+	img = hold(w, rb->blkno, rb->len, false);
+	if (!img)
 		return -1;
-	xls_apply_buf(&w->src->geo, rb, w->buf, (uint64_t)rb->len * BBSIZE);
+	xls_apply_buf(&w->src->geo, rb, img, (uint64_t)rb->len * BBSIZE);
 	w->count.buffers++;
-	return write_buf(w, rb->blkno, rb->len);
+	return 0;
 }
 
 static int write_inode_item(struct xls_replay_write *w, const struct xls_rtrans *rt,
 			    const struct xls_ritem *ri)
 {
 	const char *why;
+	uint8_t *img;
 
 	if (!sane(ri->ino_blkno, ri->ino_len))
 		return 0;
-	if (read_buf(w, ri->ino_blkno, ri->ino_len))
+	img = hold(w, ri->ino_blkno, ri->ino_len, false);
+	if (!img)
 		return -1;
-	if (xls_recover_apply_inode(&w->src->geo, ri, rt->t->lsn, w->buf,
-				    ri->ino_len * BBSIZE, false, &why)) {
+	if (xls_recover_apply_inode(&w->src->geo, ri, rt->t->lsn, img, ri->ino_len * BBSIZE,
+				    false, &why))
 		w->count.inode_errors++;
-		return 0;
-	}
-	w->count.inodes++;
-	return write_buf(w, ri->ino_blkno, ri->ino_len);
+	else
+		w->count.inodes++;
+	return 0;
 }
 
 static int write_icreate(struct xls_replay_write *w, const struct xls_ritem *ri)
@@ -151,12 +209,15 @@ static int write_icreate(struct xls_replay_write *w, const struct xls_ritem *ri)
 	uint32_t n = xls_recover_icreate_clusters(g, ri, daddrs, 64);
 
 	for (uint32_t j = 0; j < n; j++) {
-		if (!sane(daddrs[j], bb) ||
-		    !xls_recover_apply_icreate(g, ri, daddrs[j], w->buf, bb * BBSIZE))
+		uint8_t *img;
+
+		if (!sane(daddrs[j], bb))
 			continue;
-		w->count.clusters++;
-		if (write_buf(w, daddrs[j], bb))
+		img = hold(w, daddrs[j], bb, true);
+		if (!img)
 			return -1;
+		if (xls_recover_apply_icreate(g, ri, daddrs[j], img, bb * BBSIZE))
+			w->count.clusters++;
 	}
 	return 0;
 }
@@ -236,26 +297,10 @@ int xls_replay_write_item(void *ctx, const struct xls_rtrans *rt, const struct x
 /* ------------------------------------------------------------------ */
 /* write-back */
 
-/* A buffer the kernel does not write: the copy keeps what the device holds. */
-static int keep_on_disk(struct xls_replay_write *w, const struct xls_rwrite *wr)
-{
-	size_t bytes = (size_t)wr->len * BBSIZE;
-
-	if (w->count.failed < sizeof(w->failed) / sizeof(w->failed[0])) {
-		w->failed[w->count.failed].blkno = wr->blkno;
-		w->failed[w->count.failed].len = wr->len;
-	}
-	w->count.failed++;
-	if (xls_source_read_data(w->src, (uint64_t)wr->blkno * BBSIZE, w->buf, bytes))
-		return io_error(w, "read", w->src->data_path ? w->src->data_path : w->src->path,
-				(uint64_t)wr->blkno * BBSIZE, EIO);
-	return write_buf(w, wr->blkno, wr->len);
-}
-
 /*
  * The multi-extent directory block whose first segment is @wr, read whole
  * from its segments, its header stamped as the directory's verifier
- * stamps a whole block; false when its segments do not cover it.
+ * stamps a whole block; *@done false when its segments do not cover it.
  */
 static int write_whole_block(struct xls_replay_write *w, const struct xls_rwrite *wr,
 			     bool *done)
@@ -273,19 +318,34 @@ static int write_whole_block(struct xls_replay_write *w, const struct xls_rwrite
 	if (!c->npieces || covered != c->bytes || c->piece[0].offset != 0)
 		return 0;
 	for (uint32_t i = 0; i < c->npieces; i++)
-		if (read_full(w, w->fd, w->path, (uint64_t)c->piece[i].blkno * BBSIZE,
-			      w->buf + c->piece[i].offset, (size_t)c->piece[i].len * BBSIZE))
+		if (current_bytes(w, c->piece[i].blkno, c->piece[i].len,
+				  w->buf + c->piece[i].offset))
 			return -1;
 	xls_recover_stamp(&w->src->geo, w->buf, c->bytes, wr->stamp_lsn);
 	*done = true;
 	w->count.assembled++;
-	return write_full(w, w->fd, w->path, (uint64_t)c->first * BBSIZE, w->buf,
-			  (size_t)c->piece[0].len * BBSIZE);
+	idx = xls_hashmap_find(&w->held_idx, (uint64_t)wr->blkno, wr->len);
+	if (idx)	/* its header, as stamped */
+		memcpy(w->held[*idx].img, w->buf, (size_t)wr->len * BBSIZE);
+	return idx ? release(w, *idx, true) : 0;
+}
+
+/* A buffer the kernel does not write: the copy keeps what the device holds. */
+static int keep_on_disk(struct xls_replay_write *w, const struct xls_rwrite *wr,
+			const uint32_t *idx)
+{
+	if (w->count.failed < sizeof(w->failed) / sizeof(w->failed[0])) {
+		w->failed[w->count.failed].blkno = wr->blkno;
+		w->failed[w->count.failed].len = wr->len;
+	}
+	w->count.failed++;
+	return idx ? release(w, *idx, false) : 0;
 }
 
 int xls_replay_write_back(void *ctx, const struct xls_rwrite *wr)
 {
 	struct xls_replay_write *w = ctx;
+	uint32_t *idx = xls_hashmap_find(&w->held_idx, (uint64_t)wr->blkno, wr->len);
 	bool done;
 
 	if (!sane(wr->blkno, wr->len))
@@ -297,20 +357,29 @@ int xls_replay_write_back(void *ctx, const struct xls_rwrite *wr)
 			return 0;
 	}
 	if (wr->state == XLS_RW_FAILS)
-		return keep_on_disk(w, wr);
+		return keep_on_disk(w, wr, idx);
 	if (wr->state == XLS_RW_SHUT_DOWN) {
 		w->count.not_written++;
 		if (!w->force)
-			return 0;
+			return idx ? release(w, *idx, false) : 0;
 	}
-	if (!w->src->geo.crc)
+	if (!idx)	/* nothing replayed into it here */
 		return 0;
 	/* xfs_buf_verify_write: the verifier's LSN and CRC on what is written */
-	if (read_buf(w, wr->blkno, wr->len))
-		return -1;
-	xls_recover_stamp(&w->src->geo, w->buf, wr->len * BBSIZE, wr->stamp_lsn);
+	xls_recover_stamp(&w->src->geo, w->held[*idx].img, wr->len * BBSIZE, wr->stamp_lsn);
 	w->count.stamped++;
-	return write_buf(w, wr->blkno, wr->len);
+	return release(w, *idx, true);
+}
+
+int xls_replay_write_flushed(void *ctx)
+{
+	struct xls_replay_write *w = ctx;
+
+	/* the inode clusters inode items replayed into: xfs_inode_buf_ops stamps nothing */
+	while (w->nheld)
+		if (release(w, w->nheld - 1, true))
+			return -1;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */

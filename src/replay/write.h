@@ -1,23 +1,26 @@
 /*
  * Replay stage: the filesystem as kernel log recovery leaves it, written
- * into a copy of the data device (and of an external log).  Every item
- * recovery replays is written into its block as it is decided, in
- * recovery's order, read back from the copy each time; every buffer the
- * kernel's write-back writes gets what its write verifier stamps (LSN,
- * CRC); with --force, a multi-extent directory block whose first segment
+ * into a copy of the data device (and of an external log), or into the
+ * device itself.  Every item recovery replays goes into its buffer as it
+ * is decided, in recovery's order, the buffer held as the kernel's buffer
+ * cache holds it; each buffer is written when the kernel's write-back
+ * writes it, with what its write verifier stamps (LSN, CRC) -- never half
+ * stamped, so that an interruption leaves blocks recovery can read again
+ * -- and the inode clusters at the end of each write-back; with --force, a multi-extent directory block whose first segment
  * the kernel's verifier refuses (a limit of its recovery, not damage) is
  * written whole, its CRC over the block its segments make; at the end,
  * with nothing left for the kernel to finish, the
  * superblock's summary counters as a mount recomputes them and a clean
  * log, as an unmount leaves it.
  *
- * Blocks are written as they come, never held: memory is one buffer.
+ * Memory: the buffers one write-back writes (the kernel holds them too).
  */
 #ifndef XLS_REPLAY_WRITE_H
 #define XLS_REPLAY_WRITE_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "base/bigmem.h"
 #include "base/err.h"
 #include "base/hashmap.h"
 #include "base/ondisk.h"
@@ -52,6 +55,14 @@ struct xls_replay_counts {
 	uint64_t	not_written;	/* buffers the kernel writes no more after a failure */
 	uint64_t	inode_errors;	/* inode items that could not be applied */
 	uint64_t	bytes;		/* bytes written into the copy */
+	uint64_t	held_max;	/* most bytes of buffers held at once */
+};
+
+/* A buffer replayed into, waiting for its write-back. */
+struct xls_replay_held {
+	int64_t		blkno;
+	uint32_t	len;		/* 512-byte blocks */
+	uint8_t		*img;		/* len * 512 bytes, in the arena */
 };
 
 struct xls_replay_write {
@@ -64,6 +75,12 @@ struct xls_replay_write {
 	/* with --force: write what the kernel would not, past a failure */
 	bool			force;
 	uint8_t			*buf;		/* one buffer, XFS_MAX_BLOCKSIZE bytes */
+	/* the buffers replayed into since the last write-back: (blkno, len) -> held[] */
+	struct xls_hashmap	held_idx;
+	struct xls_replay_held	*held;
+	uint32_t		nheld, capheld;
+	uint64_t		held_bytes;
+	struct xls_arena	images;
 	struct xls_replay_counts count;
 	/* the buffers whose write verifier fails (kept as on disk): first ones */
 	struct xls_rbufid	failed[8];
@@ -91,8 +108,11 @@ void xls_replay_write_release(struct xls_replay_write *w);
 /* A recovery sink's item callback: the item written into its block if replayed. */
 int xls_replay_write_item(void *ctx, const struct xls_rtrans *rt, const struct xls_ritem *ri);
 
-/* A recovery sink's write callback: the buffer stamped as its verifier does. */
+/* A recovery sink's write callback: the buffer stamped as its verifier does, written. */
 int xls_replay_write_back(void *ctx, const struct xls_rwrite *wr);
+
+/* A recovery sink's flushed callback: what the write-back left held (inode clusters). */
+int xls_replay_write_flushed(void *ctx);
 
 /*
  * The superblock as the kernel's unmount writes it after a recovery that

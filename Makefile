@@ -78,7 +78,14 @@ $(TEST_BIN): $(BUILD)/libxls.a
 
 -include $(OBJ_LIB:.o=.d) $(OBJ_CMD:.o=.d) $(TEST_OBJ:.o=.d)
 
-tests: $(PROG) $(UNIT_BIN) $(TOOL_BIN)
+# The fault injector the tests preload (tests/shim): no sanitizer, which
+# would have to come first in the preload list.
+SHIM := $(BUILD)/tests/faultshim.so
+$(SHIM): tests/shim/faultshim.c
+	@mkdir -p $(BUILD)/tests
+	$(CC) -shared -fPIC -O2 -Wall -Wextra -o $@ $< -ldl
+
+tests: $(PROG) $(UNIT_BIN) $(TOOL_BIN) $(SHIM)
 
 check-deps:
 	@tools/install-deps check

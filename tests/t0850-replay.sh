@@ -74,7 +74,7 @@ test_expect_success 'replay dir4k: a clean log, the counters of its AG headers, 
 test_expect_success 'replay --json: the verdict and what was written, in one record' '
 	"$XLS" replay --json -o d4j.out $(image dir4k) >out.json &&
 	test "$(wc -l <out.json)" -eq 1 &&
-	grep -q "^{\"kind\":\"replay\",\"recovery_fails\":false,.*\"out\":\"d4j.out\",\"buffers_replayed\":2076,\"inodes_replayed\":1050," out.json &&
+	grep -q "^{\"kind\":\"replay\",\"recovery_fails\":false,.*\"out\":\"d4j.out\",\"in_place\":false,\"buffers_replayed\":2076,\"inodes_replayed\":1050," out.json &&
 	grep -q "\"counters_recomputed\":true,\"log_cleaned\":true" out.json &&
 	cmp d4.out d4j.out
 '

@@ -51,6 +51,7 @@ struct xls_options {
 	const char		*log_out_path;	/* --log-out: the external log's copy */
 	bool			replay_force;	/* --force: past a failure too */
 	bool			finish_repair;	/* --finish=repair: the log cleaned though work is left */
+	bool			in_place;	/* --in-place: into DEV itself */
 };
 
 /* --blocks-mem: below one block of the largest size nothing could be kept. */

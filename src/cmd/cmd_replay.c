@@ -3,10 +3,19 @@
  * into a new file without mounting, on any machine and for a log of either
  * byte order.  The input is only read; OUT (and the external log's copy)
  * appear whole or not at all.
+ *
+ * replay --in-place: the same writes into the device itself, once a dry
+ * run has said recovery succeeds; every block durable before the log is
+ * cleaned, the log cleaned last, so that an interruption anywhere leaves
+ * a log that recovers to the same filesystem.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/strfmt.h"
 #include "cmd/cmd.h"
@@ -18,6 +27,7 @@ struct replay_run {
 	struct xls_cmd		*c;
 	struct xls_newfile	out, logout;
 	bool			has_logout;
+	int			dev_fd, logdev_fd;	/* --in-place: read-write */
 	struct xls_replay_write	w;
 	struct xls_recover_summary sum;
 	/* what was done after recovery */
@@ -29,6 +39,15 @@ struct replay_run {
 /* -o and --log-out: where the copies go, checked before anything is read. */
 static int check_outputs(const struct xls_options *opt, struct xls_error *err)
 {
+	if (opt->in_place && (opt->out_path || opt->log_out_path || opt->replay_force))
+		return xls_error_set(err, XLS_EXIT_USAGE, "--in-place writes into DEV itself: no "
+				     "-o, --log-out or --force with it (a recovery the kernel "
+				     "would refuse is never written in place)");
+	if (opt->in_place && opt->src.bare_log)
+		return xls_error_set(err, XLS_EXIT_USAGE, "replay writes a filesystem: '%s' is a "
+				     "bare log (-f)", opt->src.path);
+	if (opt->in_place)
+		return 0;
 	if (!opt->out_path)
 		return xls_error_set(err, XLS_EXIT_USAGE, "replay needs -o OUT, the file to write "
 				     "the recovered filesystem to");
@@ -42,6 +61,53 @@ static int check_outputs(const struct xls_options *opt, struct xls_error *err)
 	if (xls_newfile_check(opt->out_path, err))
 		return -1;
 	return opt->log_out_path ? xls_newfile_check(opt->log_out_path, err) : 0;
+}
+
+/* @path read-write, and no one else's while we write (a block device: O_EXCL). */
+static int open_rw(const char *path, bool device, struct xls_error *err)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC | (device ? O_EXCL : 0));
+
+	if (fd < 0)
+		xls_error_set(err, XLS_EXIT_INPUT, "cannot open '%s' to write it: %s%s", path,
+			      strerror(errno), errno == EBUSY ? " (in use: mounted, or open "
+			      "exclusively elsewhere)" : "");
+	return fd;
+}
+
+static bool is_device(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+/* --in-place: the input itself, which must be a plain image or a device. */
+static int open_in_place(struct replay_run *rr, struct xls_error *err)
+{
+	struct xls_cmd *c = rr->c;
+	const struct xls_source *src = &c->src;
+	const struct xls_geometry *g = &src->geo;
+	const char *data = src->data_path ? src->data_path : src->path;
+
+	if (src->data_map || src->log_map || src->input.md.version)
+		return xls_error_set(err, XLS_EXIT_USAGE, "--in-place: '%s' is a %s, with no "
+				     "filesystem to write into: replay -o OUT restores and "
+				     "recovers it", data, src->input.md.version ? "metadump" :
+				     "compressed file");
+	rr->dev_fd = open_rw(data, is_device(src->data_fd), err);
+	if (rr->dev_fd < 0)
+		return -1;
+	rr->logdev_fd = rr->dev_fd;
+	if (g->external) {
+		rr->logdev_fd = open_rw(src->path, is_device(src->log_fd), err);
+		if (rr->logdev_fd < 0)
+			return -1;
+	}
+	if (xls_replay_write_init(&rr->w, src, rr->dev_fd, data, rr->logdev_fd,
+				  g->external ? src->path : data, g->log_offset, err))
+		return -1;
+	return 0;
 }
 
 static int open_outputs(struct replay_run *rr, struct xls_error *err)
@@ -75,6 +141,30 @@ static int open_outputs(struct replay_run *rr, struct xls_error *err)
 	return 0;
 }
 
+/* --in-place: recovery run without writing, to see that it succeeds. */
+static int dry_run(struct replay_run *rr, struct xls_error *err)
+{
+	struct xls_cmd *c = rr->c;
+	struct xls_recover_opts ro = { .quiet = true };
+	struct xls_recover_sink sink = { .report = &c->report };
+	struct xls_recover *r = xls_recover_new(&c->src, &ro, err);
+	int rc;
+
+	if (!r)
+		return -1;
+	c->findings_mode = XLS_FINDINGS_IGNORE;
+	rc = xls_recover_run(r, &c->log, &c->ht, &sink, err);
+	c->findings_mode = XLS_FINDINGS_PRINT;
+	rr->sum = *xls_recover_summary(r);
+	xls_recover_free(r);
+	if (!rc && rr->sum.fails)
+		rc = xls_error_set(err, XLS_EXIT_FINDINGS, "'%s': the kernel fails to recover this "
+				   "log (%s); nothing written: a recovery the kernel refuses is "
+				   "never written in place ('xfs_logscope recover' says why; replay "
+				   "-o OUT --force writes a copy)", c->src.path, rr->sum.fail_why);
+	return rc;
+}
+
 /* Recovery run into the copy, item by item. */
 static int run_recovery(struct replay_run *rr, struct xls_error *err)
 {
@@ -99,6 +189,14 @@ static int run_recovery(struct replay_run *rr, struct xls_error *err)
 	return rc;
 }
 
+/* A log this machine's kernel refuses: written by a CPU of the other byte order. */
+static bool foreign_log(const struct xls_recover_summary *s)
+{
+	bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+	return s->log_fmt == (host_be ? XLOG_FMT_LINUX_LE : XLOG_FMT_LINUX_BE);
+}
+
 /*
  * After recovery, as the kernel's mount and unmount leave it -- unless
  * work is pending, which the kernel finishes at its next mount, so the
@@ -113,6 +211,10 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	if (s->fails)
 		rr->next = "run xfs_repair on OUT: recovery failed, and the blocks it could not "
 			   "write are left as on disk";
+	else if (pending && foreign_log(s))
+		rr->next = "mount OUT with a kernel of the byte order that wrote the log: it "
+			   "finishes the work left (intents, unlinked inodes); this machine's kernel "
+			   "refuses the log -- or replay with --finish=repair, then xfs_repair";
 	else if (pending)
 		rr->next = "mount OUT: the kernel finishes the work left (intents, unlinked "
 			   "inodes), with the log as recovery left it";
@@ -120,6 +222,9 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 		rr->next = "run xfs_repair on OUT: it frees what the intents left would have "
 			   "freed, rebuilds the maps and clears the unlinked inodes (--finish=repair "
 			   "cleaned the log)";
+	/* every replayed block durable before the log says it is no longer needed */
+	if (xls_replay_write_sync(&rr->w))
+		return -1;
 	if (pending || rr->c->ht.state != XLS_LOG_DIRTY)
 		return 0;
 	if (xls_replay_write_superblock(&rr->w))
@@ -136,7 +241,8 @@ static void describe_replay(const struct replay_run *rr, struct xls_fieldset *fs
 {
 	const struct xls_replay_counts *n = &rr->w.count;
 
-	xls_field_str(fs, "out", rr->c->opt->out_path);
+	xls_field_str(fs, "out", rr->c->opt->in_place ? rr->w.path : rr->c->opt->out_path);
+	xls_field_bool(fs, "in_place", rr->c->opt->in_place);
 	if (rr->has_logout)
 		xls_field_str(fs, "log_out", rr->c->opt->log_out_path);
 	xls_field_uint(fs, "buffers_replayed", n->buffers);
@@ -167,9 +273,11 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 		return;
 	}
 	xls_print_verdict(o, &rr->sum, c->ht.state, XLS_VERDICT_WHOLE);
-	xls_out_printf(o, "\nWrote '%s'%s%s%s: %llu buffer%s and %llu inode%s replayed, %llu "
+	xls_out_printf(o, "\n%s '%s'%s%s%s: %llu buffer%s and %llu inode%s replayed, %llu "
 		       "inode cluster%s initialised, %llu buffer%s stamped by their write "
-		       "verifiers\n", c->opt->out_path, rr->has_logout ? " and '" : "",
+		       "verifiers\n", c->opt->in_place ? "Recovered in place" : "Wrote",
+		       c->opt->in_place ? rr->w.path : c->opt->out_path,
+		       rr->has_logout ? " and '" : "",
 		       rr->has_logout ? c->opt->log_out_path : "", rr->has_logout ? "'" : "",
 		       (unsigned long long)n->buffers, xls_plural(n->buffers),
 		       (unsigned long long)n->inodes, xls_plural(n->inodes),
@@ -220,7 +328,7 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 	int rc;
 
 	memset(&rr, 0, sizeof(rr));
-	rr.out.fd = rr.logout.fd = -1;
+	rr.out.fd = rr.logout.fd = rr.dev_fd = rr.logdev_fd = -1;
 	if (!fs)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
 	if (check_outputs(opt, err) || xls_cmd_open(&c, opt, err)) {
@@ -228,7 +336,13 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 		return err->status;
 	}
 	rr.c = &c;
-	rc = open_outputs(&rr, err);
+	if (opt->in_place) {
+		rc = dry_run(&rr, err);
+		if (!rc)
+			rc = open_in_place(&rr, err);
+	} else {
+		rc = open_outputs(&rr, err);
+	}
 	if (!rc)
 		rc = run_recovery(&rr, err);
 	if (!rc && rr.sum.fails && !opt->replay_force)
@@ -238,10 +352,14 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 				   rr.sum.fail_why);
 	if (!rc)
 		rc = finish(&rr, err);
-	if (!rc)
+	if (!opt->in_place && !rc)
 		rc = commit_outputs(&rr, err);
-	else
+	else if (!opt->in_place)
 		abort_outputs(&rr);
+	if (rr.logdev_fd >= 0 && rr.logdev_fd != rr.dev_fd)
+		close(rr.logdev_fd);
+	if (rr.dev_fd >= 0)
+		close(rr.dev_fd);
 	if (!rc)
 		print_result(&rr, fs);
 	xls_replay_write_release(&rr.w);

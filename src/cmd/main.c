@@ -39,6 +39,7 @@ enum {
 	OPT_LOG_OUT,
 	OPT_REPLAY_FORCE,
 	OPT_FINISH,
+	OPT_IN_PLACE,
 };
 
 /* The shared option groups a command takes besides the input's. */
@@ -159,6 +160,7 @@ static const struct argp_option checkpoints_options[] = {
 
 static const struct argp_option replay_options[] = {
 	{ "output", 'o', "OUT", 0, "the file to write the recovered filesystem to (must not exist)", 3 },
+	{ "in-place", OPT_IN_PLACE, NULL, 0, "write into DEV itself (and LOGDEV), unmounted: the blocks durable before the log is cleaned, so that an interruption leaves a log that recovers to the same", 3 },
 	{ "log-out", OPT_LOG_OUT, "OUTLOG", 0, "with -l: the file to write the recovered external log to (must not exist)", 3 },
 	{ "force", OPT_REPLAY_FORCE, NULL, 0, "write even when the kernel would fail to recover the log: every block but the failing ones, then xfs_repair must follow", 3 },
 	{ "finish", OPT_FINISH, "mount|repair", 0, "work left after replay (intents, unlinked inodes): left to the kernel's next mount, the log dirty (mount, the default), or to xfs_repair, the log clean (repair)", 3 },
@@ -381,6 +383,7 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 	case 'o':	o->out_path = arg; break;
 	case OPT_LOG_OUT: o->log_out_path = arg; break;
 	case OPT_REPLAY_FORCE: o->replay_force = true; break;
+	case OPT_IN_PLACE: o->in_place = true; break;
 	case OPT_FINISH:
 		if (strcmp(arg, "repair") && strcmp(arg, "mount"))
 			argp_error(state, "--finish is mount or repair, not '%s'", arg);

@@ -103,61 +103,89 @@ static void unmount_record(const struct xls_log *log, uint8_t *rec, uint32_t cyc
 static int stamp_blocks(const struct xls_log *log, uint32_t blk, uint32_t n, uint32_t cycle,
 			uint64_t tail_lsn, uint32_t h_fmt, xls_log_put_fn put, void *ctx)
 {
-	uint8_t hdr[BB];
+	enum { BATCH = 64 };
+	uint8_t hdrs[BATCH * BB];
 	int rc = 0;
 
-	for (uint32_t i = 0; i < n && !rc; i++) {
-		header_common(log, hdr, cycle, blk + i, tail_lsn, h_fmt);
-		rc = put(ctx, blk + i, hdr, 1);
+	for (uint32_t i = 0; i < n && !rc; i += BATCH) {
+		uint32_t k = n - i < BATCH ? n - i : BATCH;
+
+		for (uint32_t j = 0; j < k; j++)
+			header_common(log, hdrs + (size_t)j * BB, cycle, blk + i + j, tail_lsn,
+				      h_fmt);
+		rc = put(ctx, blk + i, hdrs, k);
 	}
 	return rc;
 }
 
-int xls_log_write_clean(const struct xls_log *log, const struct xls_head_tail *ht,
-			uint32_t h_fmt, uint32_t tid, xls_log_put_fn put, void *ctx)
+/* Where the unmount record goes, and what follows it. */
+struct clean_at {
+	uint32_t	cycle, head;	/* of the record */
+	uint32_t	after, after_cycle;	/* the block past it, and its cycle */
+};
+
+static int clean_at(const struct xls_log *log, const struct xls_head_tail *ht,
+		    struct clean_at *at)
 {
-	uint32_t nblks = log->nblks, cycle = ht->curr_cycle, head = ht->curr_block;
-	uint32_t after, dist, max, tail_dist;
+	at->cycle = ht->curr_cycle;
+	at->head = ht->curr_block;
+	if (log->nblks < 8 || at->head >= log->nblks)
+		return -1;
+	at->after = at->head + 2;
+	at->after_cycle = at->cycle;
+	if (at->after >= log->nblks) {
+		at->after -= log->nblks;
+		at->after_cycle = wrapped_cycle(at->cycle);
+	}
+	return 0;
+}
+
+int xls_log_write_stale(const struct xls_log *log, const struct xls_head_tail *ht,
+			uint32_t h_fmt, xls_log_put_fn put, void *ctx)
+{
 	uint64_t tail_lsn = xls_lsn(xls_lsn_cycle(ht->tail_lsn), ht->tail_blk);
-	uint8_t rec[2 * BB];
+	uint32_t nblks = log->nblks, max, dist, tail_dist;
+	struct clean_at at;
 	int rc;
 
-	if (nblks < 8 || head >= nblks)
+	if (clean_at(log, ht, &at))
 		return -1;
-	unmount_record(log, rec, cycle, head, ht->last_rec_blk, tid, h_fmt);
-	if (head + 1 < nblks) {
-		rc = put(ctx, head, rec, 2);
-		after = head + 2;
-	} else {
-		/* the payload lands past the physical end: the next cycle's (xlog_split_iclog) */
-		put_be32(rec + BB, wrapped_cycle(cycle));
-		rc = put(ctx, head, rec, 1);
-		if (!rc)
-			rc = put(ctx, 0, rec + BB, 1);
-		after = 1;
-		cycle = wrapped_cycle(cycle);
-	}
-	if (rc)
-		return rc;
-	if (after == nblks) {
-		after = 0;
-		cycle = wrapped_cycle(cycle);
-	}
 	/*
-	 * xlog_clear_stale_blocks, from after the record: as far as the
-	 * I/O a crash could leave in flight reaches, never into the tail.
+	 * xlog_clear_stale_blocks, from after the record: as far as the I/O
+	 * a crash could leave in flight reaches, never into the tail.
 	 */
 	max = (XLOG_MAX_ICLOGS << (log->logv2 ? XLOG_MAX_RECORD_BSHIFT :
 				   XLOG_BIG_RECORD_BSHIFT)) / BB;
-	tail_dist = ht->tail_blk > after ? ht->tail_blk - after : ht->tail_blk + (nblks - after);
-	if (ht->tail_blk == after || ht->state != XLS_LOG_DIRTY)
+	tail_dist = ht->tail_blk > at.after ? ht->tail_blk - at.after :
+		    ht->tail_blk + (nblks - at.after);
+	if (ht->tail_blk == at.after || ht->state != XLS_LOG_DIRTY)
 		tail_dist = 0;
 	dist = max < tail_dist ? max : tail_dist;
-	if (after + dist <= nblks)
-		return stamp_blocks(log, after, dist, cycle - 1, tail_lsn, h_fmt, put, ctx);
-	rc = stamp_blocks(log, after, nblks - after, cycle - 1, tail_lsn, h_fmt, put, ctx);
+	if (at.after + dist <= nblks)
+		return stamp_blocks(log, at.after, dist, at.after_cycle - 1, tail_lsn, h_fmt, put,
+				    ctx);
+	rc = stamp_blocks(log, at.after, nblks - at.after, at.after_cycle - 1, tail_lsn, h_fmt,
+			  put, ctx);
 	if (!rc)
-		rc = stamp_blocks(log, 0, dist - (nblks - after), cycle, tail_lsn, h_fmt, put,
-				  ctx);
+		rc = stamp_blocks(log, 0, dist - (nblks - at.after), at.after_cycle, tail_lsn,
+				  h_fmt, put, ctx);
 	return rc;
+}
+
+int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail *ht,
+			  uint32_t h_fmt, uint32_t tid, xls_log_put_fn put, void *ctx)
+{
+	uint8_t rec[2 * BB];
+	struct clean_at at;
+	int rc;
+
+	if (clean_at(log, ht, &at))
+		return -1;
+	unmount_record(log, rec, at.cycle, at.head, ht->last_rec_blk, tid, h_fmt);
+	if (at.head + 1 < log->nblks)
+		return put(ctx, at.head, rec, 2);
+	/* the payload lands past the physical end: the next cycle's (xlog_split_iclog) */
+	put_be32(rec + BB, wrapped_cycle(at.cycle));
+	rc = put(ctx, at.head, rec, 1);
+	return rc ? rc : put(ctx, 0, rec + BB, 1);
 }

@@ -222,14 +222,19 @@ typedef int (*xls_log_put_fn)(void *ctx, uint32_t blk, const uint8_t *buf, uint3
 
 /*
  * The log as the kernel leaves it when it has recovered the log found as
- * @ht and unmounted: an unmount record (of transaction @tid, its payload
- * in the byte order @h_fmt, XLOG_FMT_LINUX_LE or _BE) at the head, the
- * blocks a crash could have left in the current cycle past it stamped
- * with the cycle before, up to the old tail.  Written through @put; its
- * first non-zero return ends it and is returned.
+ * @ht and unmounted, in two writes through @put (its first non-zero return
+ * ends them and is returned), the second the one that makes the log clean:
+ * first the blocks past the head's unmount record that a crash could have
+ * left in the current cycle, stamped with the cycle before, up to the old
+ * tail (xlog_clear_stale_blocks); then the unmount record at the head (of
+ * transaction @tid, its payload in the byte order @h_fmt,
+ * XLOG_FMT_LINUX_LE or _BE).  Until that record is whole the log is as
+ * found, its records intact.
  */
-int xls_log_write_clean(const struct xls_log *log, const struct xls_head_tail *ht,
-			uint32_t h_fmt, uint32_t tid, xls_log_put_fn put, void *ctx);
+int xls_log_write_stale(const struct xls_log *log, const struct xls_head_tail *ht,
+			uint32_t h_fmt, xls_log_put_fn put, void *ctx);
+int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail *ht,
+			  uint32_t h_fmt, uint32_t tid, xls_log_put_fn put, void *ctx);
 
 /*
  * xlog_cksum(): the CRC of a record, header @hdr (@hblks blocks, h_crc

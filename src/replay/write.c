@@ -479,6 +479,15 @@ static int put_log(void *ctx, uint32_t blk, const uint8_t *buf, uint32_t nblks)
 			  (size_t)nblks * BBSIZE);
 }
 
+int xls_replay_write_sync(struct xls_replay_write *w)
+{
+	if (fdatasync(w->fd) != 0)
+		return io_error(w, "sync", w->path, 0, errno);
+	if (w->log_fd != w->fd && fdatasync(w->log_fd) != 0)
+		return io_error(w, "sync", w->log_path, 0, errno);
+	return 0;
+}
+
 int xls_replay_write_clean_log(struct xls_replay_write *w, const struct xls_log *log,
 			       const struct xls_head_tail *ht)
 {
@@ -486,7 +495,11 @@ int xls_replay_write_clean_log(struct xls_replay_write *w, const struct xls_log 
 
 	if (ht->state != XLS_LOG_DIRTY)
 		return 0;
+	/* the stale blocks durable first: the unmount record, last, makes the log clean */
+	if (xls_log_write_stale(log, ht, fmt, put_log, w) || xls_replay_write_sync(w))
+		return -1;
 	/* a transaction id of the log's own, so that the same log cleans the same way */
-	return xls_log_write_clean(log, ht, fmt, (uint32_t)ht->last_lsn ^ 0x584c5300u, put_log,
-				   w);
+	if (xls_log_write_unmount(log, ht, fmt, (uint32_t)ht->last_lsn ^ 0x584c5300u, put_log, w))
+		return -1;
+	return xls_replay_write_sync(w);
 }

@@ -123,9 +123,14 @@ int xls_replay_write_flushed(void *ctx);
  */
 int xls_replay_write_superblock(struct xls_replay_write *w);
 
+/* What was written, durable: fdatasync of the data device's copy and the log's. */
+int xls_replay_write_sync(struct xls_replay_write *w);
+
 /*
- * The log as a clean unmount after recovery leaves it (log/clean.c): the
- * kernel then mounts the copy without recovery.  @ht: the log as found.
+ * The log as a clean unmount after recovery leaves it (log/clean.c), the
+ * unmount record written last and every write durable before the next:
+ * the kernel then mounts the copy without recovery, and an interruption
+ * leaves the log as found.  @ht: the log as found.
  */
 int xls_replay_write_clean_log(struct xls_replay_write *w, const struct xls_log *log,
 			       const struct xls_head_tail *ht);

@@ -96,8 +96,14 @@ int xls_cmd_open(struct xls_cmd *c, const struct xls_options *opt,
 		 struct xls_error *err);
 void xls_cmd_close(struct xls_cmd *c);
 
-/* Exit status for a finished command: findings make it 1. */
+/*
+ * Exit status for a finished command: findings make it 1; a read of the
+ * input that failed on the way makes it 3, and is said.
+ */
 int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err);
+
+/* A read of the input failed: set @err to say so and return -1; else 0. */
+int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err);
 
 /* Write @fs as a record of @kind in the chosen format. */
 void xls_cmd_record(struct xls_cmd *c, const char *kind, const struct xls_fieldset *fs);

@@ -185,9 +185,29 @@ int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err)
 	}
 	if (rc)
 		return err->status != XLS_EXIT_OK ? (int)err->status : XLS_EXIT_INTERNAL;
+	/* a read that failed on the way: what was printed rests on it */
+	if (xls_source_io_error(&c->src)) {
+		char msg[600];
+
+		xls_source_io_error_str(&c->src, xls_source_io_error(&c->src), msg, sizeof(msg));
+		fprintf(stderr, "xfs_logscope: %s; what was printed before is not to be trusted\n",
+			msg);
+		return XLS_EXIT_INPUT;
+	}
 	if (c->filtered && !c->shown)
 		xls_cmd_no_match(c, c->filtered);
 	return c->findings ? XLS_EXIT_FINDINGS : XLS_EXIT_OK;
+}
+
+int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err)
+{
+	const struct xls_source_ioerr *e = xls_source_io_error(&c->src);
+	char msg[600];
+
+	if (!e)
+		return 0;
+	xls_source_io_error_str(&c->src, e, msg, sizeof(msg));
+	return xls_error_set(err, XLS_EXIT_INPUT, "%s", msg);
 }
 
 void xls_cmd_record(struct xls_cmd *c, const char *kind, const struct xls_fieldset *fs)

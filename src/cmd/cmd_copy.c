@@ -24,14 +24,17 @@ static int copy_log(const struct xls_source *src, FILE *f, const char *dst,
 
 		rc = xls_source_read(src, off, buf, n);
 		if (rc) {
-			xls_error_set(err, XLS_EXIT_INPUT, "cannot read '%s' at log byte %llu: %s",
-				      src->path, (unsigned long long)off, strerror(-rc));
+			xls_error_set(err, XLS_EXIT_INPUT, "cannot read '%s' at byte %llu (log byte "
+				      "%llu): %s", src->path,
+				      (unsigned long long)(src->geo.log_offset + off),
+				      (unsigned long long)off,
+				      rc == -ENODATA ? "it ends there" : strerror(-rc));
 			break;
 		}
 		if (fwrite(buf, 1, n, f) != n) {
 			rc = -1;
-			xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s': %s",
-				      dst, strerror(errno ? errno : EIO));
+			xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s' at byte %llu: %s",
+				      dst, (unsigned long long)off, strerror(errno ? errno : EIO));
 		}
 	}
 	free(buf);

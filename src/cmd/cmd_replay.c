@@ -107,6 +107,7 @@ static int open_in_place(struct replay_run *rr, struct xls_error *err)
 	if (xls_replay_write_init(&rr->w, src, rr->dev_fd, data, rr->logdev_fd,
 				  g->external ? src->path : data, g->log_offset, err))
 		return -1;
+	rr->w.in_place = true;
 	return 0;
 }
 
@@ -339,12 +340,17 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 	if (opt->in_place) {
 		rc = dry_run(&rr, err);
 		if (!rc)
+			rc = xls_cmd_io_check(&c, err);
+		if (!rc)
 			rc = open_in_place(&rr, err);
 	} else {
 		rc = open_outputs(&rr, err);
 	}
 	if (!rc)
 		rc = run_recovery(&rr, err);
+	/* nothing made of a block that could not be read is written */
+	if (!rc)
+		rc = xls_cmd_io_check(&c, err);
 	if (!rc && rr.sum.fails && !opt->replay_force)
 		rc = xls_error_set(err, XLS_EXIT_FINDINGS, "'%s': the kernel fails to recover this "
 				   "log (%s); nothing written: 'xfs_logscope recover' says why, "

@@ -50,7 +50,8 @@ int xls_log_read_error(const struct xls_log *log, uint32_t blk, int rc,
 			     log->src->path, blk,
 			     (unsigned long long)(log->src->geo.log_offset +
 						  (uint64_t)blk * BB),
-			     strerror(-rc));
+			     rc == -ENODATA ? "it ends there (cut short, or shrunk while it "
+			     "was read)" : strerror(-rc));
 }
 
 /*

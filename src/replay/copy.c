@@ -20,7 +20,7 @@
 
 static int write_error(const char *path, uint64_t off, int e, struct xls_error *err)
 {
-	return xls_error_set(err, XLS_EXIT_INPUT, "cannot write '%s' at byte %llu: %s", path,
+	return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s' at byte %llu: %s", path,
 			     (unsigned long long)off, e ? strerror(e) : "short write");
 }
 

@@ -49,8 +49,10 @@ void xls_replay_write_release(struct xls_replay_write *w)
 static int io_error(struct xls_replay_write *w, const char *what, const char *path,
 		    uint64_t off, int e)
 {
+	/* a new file that cannot be written is the output's failure, the device's the input's */
 	if (w->err->status == XLS_EXIT_OK)
-		xls_error_set(w->err, XLS_EXIT_INPUT,
+		xls_error_set(w->err, w->in_place || !strcmp(what, "read") ? XLS_EXIT_INPUT :
+			      XLS_EXIT_INTERNAL,
 			      "cannot %s '%s' at byte %llu: %s", what, path,
 			      (unsigned long long)off, e ? strerror(e) : "short transfer");
 	return -1;

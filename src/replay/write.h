@@ -74,6 +74,8 @@ struct xls_replay_write {
 	uint64_t		log_base;	/* byte offset of the log in it */
 	/* with --force: write what the kernel would not, past a failure */
 	bool			force;
+	/* writing the input itself (--in-place): its errors are the input's (exit 3) */
+	bool			in_place;
 	uint8_t			*buf;		/* one buffer, XFS_MAX_BLOCKSIZE bytes */
 	/* the buffers replayed into since the last write-back: (blkno, len) -> held[] */
 	struct xls_hashmap	held_idx;

@@ -31,7 +31,7 @@ int xls_pread_fully(int fd, uint64_t off, void *buf, size_t len)
 			return -errno;
 		}
 		if (n == 0)
-			return -EIO;
+			return -ENODATA;	/* past the end of the file */
 		p += n;
 		off += (uint64_t)n;
 		len -= (size_t)n;
@@ -317,7 +317,7 @@ static int gather_flush(struct gather *g)
 			return -errno;
 		}
 		if (got == 0)
-			return -EIO;
+			return -ENODATA;	/* the file ends before its map says */
 		off += (uint64_t)got;
 		while (n && (size_t)got >= v->iov_len) {
 			got -= (ssize_t)v->iov_len;
@@ -358,6 +358,11 @@ static int gather_add(struct gather *g, uint8_t *p, size_t len, uint64_t foff)
 	return 0;
 }
 
+uint64_t xls_extmap_size(const struct xls_extmap *m)
+{
+	return m->dev_bytes;
+}
+
 int xls_extmap_read(const struct xls_extmap *m, uint64_t off, void *buf, size_t len)
 {
 	struct gather g;
@@ -366,7 +371,7 @@ int xls_extmap_read(const struct xls_extmap *m, uint64_t off, void *buf, size_t 
 	int rc;
 
 	if (off > m->dev_bytes || len > m->dev_bytes - off)
-		return -EIO;
+		return -ENODATA;
 	g.fd = m->fd;
 	g.n = 0;
 	while (len) {

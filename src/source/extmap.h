@@ -51,17 +51,20 @@ int xls_extmap_finish(struct xls_extmap *m);
 
 /*
  * Read @len bytes at device byte @off into @buf: holes read as zeros.
- * 0, or -errno (-EIO beyond the device or on a short read).  Safe from
+ * 0, or -errno (-ENODATA beyond the device or the file).  Safe from
  * several threads at once.
  */
 int xls_extmap_read(const struct xls_extmap *m, uint64_t off, void *buf, size_t len);
+
+/* The size of the device the map stands for. */
+uint64_t xls_extmap_size(const struct xls_extmap *m);
 
 /* Bytes of [@off, @off + @len) the map does not carry. */
 uint64_t xls_extmap_missing(const struct xls_extmap *m, uint64_t off, uint64_t len);
 
 void xls_extmap_free(struct xls_extmap *m);
 
-/* pread all of @len, retrying short reads: 0, or -errno (-EIO at the end of the file). */
+/* pread all of @len, retrying short reads: 0, or -errno (-ENODATA at the end of the file). */
 int xls_pread_fully(int fd, uint64_t off, void *buf, size_t len);
 
 /* Are all @len bytes of @p zero? */

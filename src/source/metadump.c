@@ -75,7 +75,8 @@ static int64_t rd_bytes(struct md_reader *r, void *p, size_t n)
 	rc = xls_pread_fully(r->fd, r->pos, p, take);
 	if (rc)
 		return xls_error_set(r->err, XLS_EXIT_INPUT, "cannot read '%s' at byte %llu: %s",
-				     r->path, (unsigned long long)r->pos, strerror(-rc));
+				     r->path, (unsigned long long)r->pos,
+				     rc == -ENODATA ? "it ends there" : strerror(-rc));
 	r->pos += take;
 	return (int64_t)take;
 }

@@ -28,13 +28,36 @@ static int read_fully(int fd, uint64_t off, void *buf, size_t len)
 	return xls_pread_fully(fd, off, buf, len);
 }
 
+/*
+ * The first read to fail, kept: the command fails with it, whatever a
+ * stage made of it.  Not a read past the end the input had when it was
+ * opened (@size): metadata that points there is the stage's to judge; a
+ * read that finds the input shorter than that, it shrank.
+ */
+static int kept(const struct xls_source *src, int rc, uint64_t off, size_t len, uint64_t size,
+		bool log)
+{
+	struct xls_source_ioerr *e = src->ioerr;
+
+	if (rc == -ENODATA && size && (off > size || len > size - off))
+		return rc;
+	if (rc && e && !__atomic_load_n(&e->err, __ATOMIC_ACQUIRE)) {
+		e->off = off;
+		e->log = log;
+		__atomic_store_n(&e->err, -rc, __ATOMIC_RELEASE);
+	}
+	return rc;
+}
+
 int xls_source_read(const struct xls_source *src, uint64_t off, void *buf,
 		    size_t len)
 {
 	off += src->geo.log_offset;
 	if (src->log_map)
-		return xls_extmap_read(src->log_map, off, buf, len);
-	return read_fully(src->log_fd, off, buf, len);
+		return kept(src, xls_extmap_read(src->log_map, off, buf, len), off, len,
+			    xls_extmap_size(src->log_map), true);
+	return kept(src, read_fully(src->log_fd, off, buf, len), off, len, src->log_dev_bytes,
+		    true);
 }
 
 int xls_source_read_data(const struct xls_source *src, uint64_t off, void *buf,
@@ -43,8 +66,29 @@ int xls_source_read_data(const struct xls_source *src, uint64_t off, void *buf,
 	if (src->data_fd < 0)
 		return -ENODEV;
 	if (src->data_map)
-		return xls_extmap_read(src->data_map, off, buf, len);
-	return read_fully(src->data_fd, off, buf, len);
+		return kept(src, xls_extmap_read(src->data_map, off, buf, len), off, len,
+			    xls_extmap_size(src->data_map), false);
+	return kept(src, read_fully(src->data_fd, off, buf, len), off, len, src->data_dev_bytes,
+		    false);
+}
+
+const struct xls_source_ioerr *xls_source_io_error(const struct xls_source *src)
+{
+	return src->ioerr && __atomic_load_n(&src->ioerr->err, __ATOMIC_ACQUIRE) ? src->ioerr :
+									     NULL;
+}
+
+void xls_source_io_error_str(const struct xls_source *src, const struct xls_source_ioerr *e,
+			     char *buf, size_t size)
+{
+	const char *path = e->log ? src->path : src->data_path ? src->data_path : src->path;
+
+	if (e->err == ENODATA)
+		snprintf(buf, size, "cannot read '%s' at byte %llu: it ends there (cut short, or "
+			 "shrunk while it was read)", path, (unsigned long long)e->off);
+	else
+		snprintf(buf, size, "cannot read '%s' at byte %llu: %s", path,
+			 (unsigned long long)e->off, strerror(e->err));
 }
 
 bool xls_source_has_data(const struct xls_source *src)
@@ -326,13 +370,13 @@ static int read_superblock(struct xls_source *src, struct xls_error *err)
 	int rc;
 
 	rc = xls_source_read_data(src, 0, sb, sizeof(sb));
-	if (rc == -EIO)
+	if (rc == -ENODATA)
 		return xls_error_set(err, XLS_EXIT_INPUT,
 				     "'%s' is too short to be an XFS filesystem: it ends before "
 				     "the 512 bytes of the superblock", src->data_path);
 	if (rc)
 		return xls_error_set(err, XLS_EXIT_INPUT,
-				     "cannot read the superblock of '%s': %s",
+				     "cannot read the superblock of '%s' at byte 0: %s",
 				     src->data_path, strerror(-rc));
 	why = sb_check(sb);
 	if (why)
@@ -385,8 +429,8 @@ static int peek_file(int fd, uint64_t size, const char *path, struct peeked *pk,
 
 	memset(pk, 0, sizeof(*pk));
 	if (rc)
-		return xls_error_set(err, XLS_EXIT_INPUT, "cannot read '%s': %s", path,
-				     strerror(-rc));
+		return xls_error_set(err, XLS_EXIT_INPUT, "cannot read '%s' at byte 0: %s", path,
+				     strerror(rc == -ENODATA ? EIO : -rc));
 	unread = xls_zformat_unread(b, n);
 	if (unread)
 		return xls_error_set(err, XLS_EXIT_INPUT,
@@ -696,6 +740,7 @@ static int open_with_superblock(struct xls_source *src,
 	    open_log(src, o, data_bytes, err))
 		return -1;
 	src->geo.data_bytes = data_bytes;
+	src->data_dev_bytes = data_bytes;
 	if (!src->path)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	return check_log_fits(src, err) || check_log_carried(src, err) ? -1 : 0;
@@ -709,6 +754,9 @@ int xls_source_open(struct xls_source *src, const struct xls_source_opts *o,
 	memset(src, 0, sizeof(*src));
 	src->log_fd = -1;
 	src->data_fd = -1;
+	src->ioerr = calloc(1, sizeof(*src->ioerr));
+	if (!src->ioerr)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	rc = o->bare_log ? open_bare_log(src, o, err) :
 			   open_with_superblock(src, o, err);
 	if (rc == 0 && !src->path)
@@ -730,6 +778,8 @@ void xls_source_close(struct xls_source *src)
 		close(src->data_fd);
 	free(src->path);
 	free(src->data_path);
+	free(src->ioerr);
+	src->ioerr = NULL;
 	src->path = src->data_path = NULL;
 	src->log_fd = src->data_fd = -1;
 }

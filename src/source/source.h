@@ -95,8 +95,11 @@ struct xls_source {
 	struct xls_extmap	*log_map;	/* NULL: read log_fd in place */
 	struct xls_extmap	*data_map;	/* == log_map for an internal log */
 	uint64_t		log_dev_bytes;	/* size of the log input */
+	uint64_t		data_dev_bytes;	/* size of the data device input, when opened */
 	struct xls_geometry	geo;
 	struct xls_input	input;
+	/* the first failed read (mutable behind a const source: stages read through it) */
+	struct xls_source_ioerr	*ioerr;
 };
 
 /* Open and probe per @o; on failure sets @err, leaves @src closed, returns -1. */
@@ -105,7 +108,8 @@ int xls_source_open(struct xls_source *src, const struct xls_source_opts *o,
 
 /*
  * Read @len bytes at byte @off of the log (not of the device) into @buf.
- * Returns 0, or -errno (-EIO for a short read).  Never writes the input.
+ * Returns 0, or -errno (-ENODATA past the end of the input).  Never
+ * writes the input.  A failure is also kept (xls_source_io_error).
  */
 int xls_source_read(const struct xls_source *src, uint64_t off, void *buf,
 		    size_t len);
@@ -113,6 +117,7 @@ int xls_source_read(const struct xls_source *src, uint64_t off, void *buf,
 /*
  * Read @len bytes at absolute byte @off of the data device.  A block a
  * metadump does not carry reads as zeros, as xfs_mdrestore leaves it.
+ * -ENODEV without a data device; any other failure is kept, as above.
  */
 int xls_source_read_data(const struct xls_source *src, uint64_t off, void *buf,
 			 size_t len);
@@ -125,6 +130,22 @@ bool xls_source_has_data(const struct xls_source *src);
  * not carry: blocks absent from a metadump.  0 for any other input.
  */
 uint64_t xls_source_data_missing(const struct xls_source *src, uint64_t off, uint64_t len);
+
+/*
+ * The first read of the input that failed since it was opened: an I/O
+ * error, or the input ending before the bytes a stage needed.  What was
+ * made of that read is wrong, so the command must fail with it.
+ */
+struct xls_source_ioerr {
+	int		err;		/* errno; 0: none */
+	uint64_t	off;		/* byte of the file */
+	bool		log;		/* in the log input, not the data device */
+};
+const struct xls_source_ioerr *xls_source_io_error(const struct xls_source *src);
+
+/* "cannot read 'FILE' at byte N: ERROR" of @e into @buf. */
+void xls_source_io_error_str(const struct xls_source *src, const struct xls_source_ioerr *e,
+			     char *buf, size_t size);
 
 /* Close and free; safe on a zeroed or already closed source. */
 void xls_source_close(struct xls_source *src);

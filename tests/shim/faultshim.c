@@ -211,6 +211,78 @@ int ioctl(int fd, unsigned long req, ...)
 	return real_ioctl(fd, req, arg);
 }
 
+/*
+ * stdio writes reach write(2) inside glibc, past LD_PRELOAD: a FILE's
+ * fwrite and fflush are faulted here, and a FILE that failed stays in
+ * error, as glibc's error flag keeps it (ferror).
+ */
+static FILE *failed_files[16];
+static int failed_errno;
+
+static void poison(FILE *f, int e)
+{
+	for (int i = 0; i < 16; i++)
+		if (!failed_files[i] || failed_files[i] == f) {
+			failed_files[i] = f;
+			break;
+		}
+	failed_errno = e;
+}
+
+static int poisoned(FILE *f)
+{
+	for (int i = 0; i < 16; i++)
+		if (f && failed_files[i] == f)
+			return 1;
+	return 0;
+}
+
+size_t fwrite(const void *p, size_t size, size_t n, FILE *f)
+{
+	const char *a = fault(OP_WRITE, fileno(f));
+	REAL(fwrite);
+
+	if (fault_errno(a)) {
+		poison(f, fault_errno(a));
+		errno = fault_errno(a);
+		return 0;
+	}
+	return real_fwrite(p, size, n, f);
+}
+
+int fflush(FILE *f)
+{
+	const char *a = f ? fault(OP_WRITE, fileno(f)) : NULL;
+	REAL(fflush);
+
+	if (fault_errno(a))
+		poison(f, fault_errno(a));
+	if (poisoned(f)) {
+		real_fflush(f);
+		errno = failed_errno;
+		return EOF;
+	}
+	return real_fflush(f);
+}
+
+int ferror(FILE *f)
+{
+	REAL(ferror);
+
+	return poisoned(f) || real_ferror(f);
+}
+
+int fclose(FILE *f)
+{
+	int bad = poisoned(f);
+	REAL(fclose);
+
+	for (int i = 0; i < 16; i++)
+		if (failed_files[i] == f)
+			failed_files[i] = NULL;
+	return real_fclose(f) || bad ? (errno = bad ? failed_errno : errno, EOF) : 0;
+}
+
 int fdatasync(int fd)
 {
 	const char *a = fault(OP_SYNC, fd);

@@ -15,6 +15,7 @@
 
 #include "base/ondisk.h"
 #include "replay/copy.h"
+#include "source/extmap.h"
 
 #define COPY_CHUNK	(1u << 20)
 
@@ -142,6 +143,29 @@ static int copy_extents(int in, int out, const char *in_path, const char *path, 
 	return 0;
 }
 
+/*
+ * A device read through a map (a metadump, a decompressed input): only its
+ * extents, each through the source -- a hostile superblock's size costs a
+ * sparse file, not a read of every byte of it.
+ */
+static int copy_mapped(const struct xls_source *src, int fd, const char *path, uint64_t size,
+		       const struct xls_report_sink *progress, struct xls_error *err)
+{
+	const struct xls_extmap *m = src->data_map;
+
+	for (size_t i = 0; i < m->n; i++) {
+		const struct xls_extent *x = &m->e[i];
+		uint64_t end = x->off + x->len < size ? x->off + x->len : size;
+
+		if (x->foff == XLS_EXTENT_ZEROS || x->off >= size)
+			continue;
+		if (copy_by_reads(src, fd, path, x->off, end, NULL, err))
+			return -1;
+		xls_report_progress(progress, end, size);
+	}
+	return 0;
+}
+
 int xls_replay_copy_data(const struct xls_source *src, int fd, const char *path,
 			 const struct xls_report_sink *progress, struct xls_error *err)
 {
@@ -154,7 +178,9 @@ int xls_replay_copy_data(const struct xls_source *src, int fd, const char *path,
 		return xls_error_set(err, XLS_EXIT_INPUT, "'%s': no size for the copy", in_path);
 	if (ftruncate(fd, (off_t)size) != 0)
 		return write_error(path, size, errno, err);
-	if (src->data_map || fstat(src->data_fd, &st) != 0 || !S_ISREG(st.st_mode))
+	if (src->data_map)
+		return copy_mapped(src, fd, path, size, progress, err);
+	if (fstat(src->data_fd, &st) != 0 || !S_ISREG(st.st_mode))
 		return copy_by_reads(src, fd, path, 0, size, progress, err);
 	/* the same host filesystem may share the blocks: nothing is copied */
 	if (ioctl(fd, FICLONE, src->data_fd) == 0 && (uint64_t)st.st_size >= size)

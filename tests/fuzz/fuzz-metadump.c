@@ -10,8 +10,10 @@
  *     with xls_source_data_missing() around each;
  *   - the log: head and tail, and the tail..head scan with the trans stage
  *     (every item decoded), as info runs it;
- *   - recovery's two passes, which read the data blocks the log names
- *     through the map (a block the metadump lacks reads as zeros).
+ *   - replay: the data device restored into a second memfd, recovery's two
+ *     passes writing every replayed block into it, the superblock and a
+ *     clean log after; nothing may be written past the size of the image
+ *     (the memfd's size is checked: larger is a crash).
  * Compressed inputs may decompress to at most 64 MiB (a bomb is refused,
  * as the real tool would take its time over it).  Nothing is printed.
  *
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/ondisk.h"
@@ -31,6 +34,11 @@
 #include "log/log.h"
 #include "trans/scan.h"
 #include "recover/recover.h"
+#if __has_include("replay/write.h")
+#include "replay/copy.h"
+#include "replay/write.h"
+#define FUZZ_REPLAY 1
+#endif
 #include "source/source.h"
 #include "fuzz-memfd.h"
 
@@ -42,6 +50,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static int memfd = -1;
 static uint8_t *buf;
+#ifdef FUZZ_REPLAY
+static int outfd = -1;		/* replay's output */
+#endif
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -49,6 +60,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	memfd = memfd_create("xls-fuzz-metadump", MFD_CLOEXEC);
 	buf = malloc(4096);
+#ifdef FUZZ_REPLAY
+	outfd = memfd_create("xls-fuzz-replay", MFD_CLOEXEC);
+	if (outfd < 0)
+		buf = NULL;
+#endif
 	if (memfd < 0 || !buf) {
 		perror("fuzz-metadump: setup");
 		abort();
@@ -104,6 +120,52 @@ static int on_finding(void *vctx, const struct xls_finding *f)
 	return 0;
 }
 
+#ifdef FUZZ_REPLAY
+/*
+ * replay -o into a memfd, as the command runs it (an external log in the
+ * metadump: its copy into the same memfd past the image, as a second file
+ * would hold it); the memfd must end no longer than the image and its log.
+ */
+static void recover(const struct xls_source *src, struct xls_log *log,
+		    const struct xls_head_tail *ht, struct xls_report_sink *report)
+{
+	struct xls_error err = { XLS_EXIT_OK, "" };
+	struct xls_recover_opts ro = { .keep_types = ~0u, .keep_inodes = true, .quiet = true };
+	const struct xls_geometry *g = &src->geo;
+	uint64_t size = g->data_bytes ? g->data_bytes : g->dblocks * g->blocksize;
+	uint64_t log_base = g->external ? size : g->log_offset, end;
+	struct xls_replay_write w;
+	struct xls_recover *r;
+	struct stat st;
+
+	if (!src->data_map || !size || size > (1ull << 40) || ftruncate(outfd, 0) ||
+	    xls_replay_copy_data(src, outfd, "out", NULL, &err))
+		return;
+	end = g->external ? size + g->log_offset + (uint64_t)g->log_bbs * 512 : size;
+	if (xls_replay_write_init(&w, src, outfd, "out", outfd, "out", log_base, &err))
+		return;
+	w.force = size & 1;
+	r = xls_recover_new(src, &ro, &err);
+	if (r) {
+		struct xls_recover_sink rs = {
+			.ctx = &w, .item = xls_replay_write_item, .write = xls_replay_write_back,
+			.flushed = xls_replay_write_flushed, .report = report,
+		};
+
+		if (xls_recover_run(r, log, ht, &rs, &err) == 0 &&
+		    (!xls_recover_summary(r)->fails || w.force) &&
+		    xls_replay_write_superblock(&w) == 0)
+			xls_replay_write_clean_log(&w, log, ht);
+		xls_recover_free(r);
+	}
+	xls_replay_write_release(&w);
+	if (fstat(outfd, &st) == 0 && (uint64_t)st.st_size > end) {
+		fprintf(stderr, "fuzz-metadump: replay wrote %llu bytes past the image's %llu\n",
+			(unsigned long long)st.st_size, (unsigned long long)end);
+		abort();
+	}
+}
+#else
 static void recover(const struct xls_source *src, struct xls_log *log,
 		    const struct xls_head_tail *ht, struct xls_report_sink *report)
 {
@@ -116,6 +178,7 @@ static void recover(const struct xls_source *src, struct xls_log *log,
 	xls_recover_run(r, log, ht, &rs, &err);
 	xls_recover_free(r);
 }
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

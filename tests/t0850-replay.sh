@@ -88,7 +88,7 @@ test_expect_success 'replay --force past the failure: whole blocks where the ker
 	"$XLS" replay --force --json -o frag.out $(image dirfrag) >out.json &&
 	grep -q "\"recovery_fails\":true,.*\"fail_cause\":\"recovery_limit\"" out.json &&
 	grep -q "\"blocks_assembled\":[1-9]" out.json &&
-	grep -q "\"log_cleaned\":true,\"next_step\":\"run xfs_repair on OUT" out.json
+	grep -q "\"log_cleaned\":true,\"cow_staged_ags\":0,\"next_step\":\"run xfs_repair on OUT" out.json
 '
 test_expect_success 'replay of a metadump: the restored image, recovered' '
 	"$XLS" replay -o md.out "$XLS_TOP/tests/images/metadump/dir4k.v1ao.md.xz" >/dev/null &&
@@ -179,6 +179,15 @@ if $can_mount; then
 	'
 	test_expect_success 'kernel: a fresh journal churning what the disk holds, replayed as the kernel recovers it' '
 		fresh_churn churn && as_kernel ch churn.img
+	'
+	test_expect_success 'kernel: a fresh reflink journal with CoW staging extents left, replayed as the kernel recovers it' '
+		fresh_reflink reflink && as_kernel rl reflink.img &&
+		grep -q "CoW staging extents left in the refcount btree" rl.replay &&
+		"$XLS" replay --finish=repair -o rlrepair.out reflink.img >rlrepair.replay &&
+		grep -q "log clean" rlrepair.replay &&
+		xfs_repair -n rlrepair.out >rlrepair.before 2>&1
+		grep -q "leftover CoW extent" rlrepair.before &&
+		xfs_repair rlrepair.out >/dev/null 2>&1 && xfs_repair -n rlrepair.out >/dev/null 2>&1
 	'
 	# the journal the kernel refuses: --force and xfs_repair keep more
 	# entries than xfs_repair -L, the only other way past it

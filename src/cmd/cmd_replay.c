@@ -33,6 +33,7 @@ struct replay_run {
 	/* what was done after recovery */
 	bool			log_cleaned;
 	bool			counters;
+	uint32_t		cow_staged_ags;	/* AGs whose refcount btree stages CoW */
 	const char		*next;		/* what the user must do next, or NULL */
 };
 
@@ -201,32 +202,41 @@ static bool foreign_log(const struct xls_recover_summary *s)
 /*
  * After recovery, as the kernel's mount and unmount leave it -- unless
  * work is pending, which the kernel finishes at its next mount, so the
- * log stays dirty.  A forced replay past a failure cleans the log: only
- * xfs_repair can go on from there.
+ * log stays dirty.  Pending are the intents and unlinked inodes the log
+ * holds, and the CoW staging extents a crash left in the refcount btree:
+ * the kernel frees those only after it recovered a log
+ * (xfs_reflink_recover_cow from xlog_recover_finish), so a clean log
+ * would leave them for ever.  A forced replay past a failure, or
+ * --finish=repair, cleans the log: xfs_repair goes on from there.
  */
 static int finish(struct replay_run *rr, struct xls_error *err)
 {
 	const struct xls_recover_summary *s = &rr->sum;
-	bool pending = s->pending_work && !s->fails && !rr->c->opt->finish_repair;
+	bool dirty = rr->c->ht.state == XLS_LOG_DIRTY;
+	bool work, pending;
 
+	rr->cow_staged_ags = dirty ? xls_replay_write_cow_staged(&rr->w) : 0;
+	work = s->pending_work || rr->cow_staged_ags;
+	pending = work && !s->fails && !rr->c->opt->finish_repair;
 	if (s->fails)
 		rr->next = "run xfs_repair on OUT: recovery failed, and the blocks it could not "
 			   "write are left as on disk";
 	else if (pending && foreign_log(s))
 		rr->next = "mount OUT with a kernel of the byte order that wrote the log: it "
-			   "finishes the work left (intents, unlinked inodes); this machine's kernel "
-			   "refuses the log -- or replay with --finish=repair, then xfs_repair";
+			   "finishes the work left (intents, unlinked inodes, CoW staging extents); "
+			   "this machine's kernel refuses the log -- or replay with --finish=repair, "
+			   "then xfs_repair";
 	else if (pending)
 		rr->next = "mount OUT: the kernel finishes the work left (intents, unlinked "
-			   "inodes), with the log as recovery left it";
-	else if (s->pending_work)
+			   "inodes, CoW staging extents), with the log as recovery left it";
+	else if (work)
 		rr->next = "run xfs_repair on OUT: it frees what the intents left would have "
-			   "freed, rebuilds the maps and clears the unlinked inodes (--finish=repair "
-			   "cleaned the log)";
+			   "freed and the CoW staging extents, rebuilds the maps and clears the "
+			   "unlinked inodes (--finish=repair cleaned the log)";
 	/* every replayed block durable before the log says it is no longer needed */
 	if (xls_replay_write_sync(&rr->w))
 		return -1;
-	if (pending || rr->c->ht.state != XLS_LOG_DIRTY)
+	if (pending || !dirty)
 		return 0;
 	if (xls_replay_write_superblock(&rr->w))
 		return -1;
@@ -256,6 +266,7 @@ static void describe_replay(const struct replay_run *rr, struct xls_fieldset *fs
 	xls_field_uint(fs, "bytes_written", n->bytes);
 	xls_field_bool(fs, "counters_recomputed", rr->counters);
 	xls_field_bool(fs, "log_cleaned", rr->log_cleaned);
+	xls_field_uint(fs, "cow_staged_ags", rr->cow_staged_ags);
 	if (rr->next)
 		xls_field_str(fs, "next_step", rr->next);
 }
@@ -296,6 +307,9 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 			       "recovery): each block's CRC over all its segments\n",
 			       (unsigned long long)n->assembled, xls_plural(n->assembled),
 			       n->assembled == 1 ? "its" : "their");
+	if (rr->cow_staged_ags)
+		xls_out_printf(o, "  CoW staging extents left in the refcount btree of %u AG%s\n",
+			       rr->cow_staged_ags, xls_plural(rr->cow_staged_ags));
 	for (uint64_t i = 0; i < n->failed && i < 8; i++)
 		xls_out_printf(o, "  left as on disk: buffer 0x%llx (%u bytes), its write "
 			       "verifier fails\n", (unsigned long long)rr->w.failed[i].blkno,

@@ -87,3 +87,29 @@ fresh() {
 	"$XLS" info "$name.img" | grep -q 'state *dirty'
 }
 
+
+# fresh_reflink NAME: reflink and rmap btrees; files, reflinked copies,
+# copies of copies, overwrites of shared blocks (CoW), unlinks; shut down
+# while CoW staging extents (the speculative preallocation of the CoW
+# fork) are still in the refcount btree, which the kernel frees after it
+# recovers the log.
+fresh_reflink() {
+	truncate -s 512M "$1.img" && mkfs.xfs -q -f -m reflink=1,rmapbt=1 -l size=64m "$1.img" ||
+		return 1
+	mount -o loop "$1.img" "$MNT" || return 1
+	m=$MNT
+	mkdir "$m/src" "$m/cp1" "$m/cp2"
+	for i in $(seq 1 120); do
+		head -c $(( (i % 32 + 1) * 4096 )) /dev/urandom >"$m/src/orig-$i"
+	done
+	xfs_io -c fsync "$m/src" "$m"
+	for i in $(seq 1 120); do
+		cp --reflink=always "$m/src/orig-$i" "$m/cp1/copy-$i"
+		[ $((i % 2)) -eq 0 ] && cp --reflink=always "$m/cp1/copy-$i" "$m/cp2/again-$i"
+		[ $((i % 3)) -eq 0 ] && xfs_io -c "pwrite -q 0 4096" -c fsync "$m/src/orig-$i"
+		[ $((i % 5)) -eq 0 ] && rm -f "$m/src/orig-$i"
+		xfs_io -c fsync "$m/cp1" "$m/cp2" "$m/src"
+	done
+	xfs_io -x -c 'shutdown -f' "$m"
+	umount "$m"
+}

@@ -108,7 +108,10 @@ static int stamp_blocks(const struct xls_log *log, uint32_t blk, uint32_t n, uin
 	int rc = 0;
 
 	for (uint32_t i = 0; i < n && !rc; i += BATCH) {
-		uint32_t k = n - i < BATCH ? n - i : BATCH;
+		uint32_t k = n - i;
+
+		if (k > BATCH)
+			k = BATCH;
 
 		for (uint32_t j = 0; j < k; j++)
 			header_common(log, hdrs + (size_t)j * BB, cycle, blk + i + j, tail_lsn,

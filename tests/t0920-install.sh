@@ -38,12 +38,14 @@ _xfs_logscope "$XLS" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 printf '%s\n' "${COMPREPLY[@]}" | sort
 EOS
 	test_expect_success 'completion: commands, options, buffer types' '
-		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope re >out && printf "records\nrecover\n" >want &&
+		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope re >out && printf "records\nrecover\nreplay\n" >want &&
 		test_cmp want out &&
 		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope bufs --si >out && grep -qx -- "--size=" out &&
 		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope recover --su >out && grep -qx -- "--summary" out &&
 		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope bufs --type dir_d >out && grep -qx dir_data out &&
-		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope help hi >out && grep -qx history out
+		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope help hi >out && grep -qx history out &&
+		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope replay --in >out && grep -qx -- "--in-place" out &&
+		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope replay --finish r >out && grep -qx repair out
 	'
 else
 	test_skip 'completion' 'needs bash'

@@ -163,7 +163,7 @@ static const struct argp_option replay_options[] = {
 	{ "in-place", OPT_IN_PLACE, NULL, 0, "write into DEV itself (and LOGDEV), unmounted: the blocks durable before the log is cleaned, so that an interruption leaves a log that recovers to the same", 3 },
 	{ "log-out", OPT_LOG_OUT, "OUTLOG", 0, "with -l: the file to write the recovered external log to (must not exist)", 3 },
 	{ "force", OPT_REPLAY_FORCE, NULL, 0, "write even when the kernel would fail to recover the log: every block but the failing ones, then xfs_repair must follow", 3 },
-	{ "finish", OPT_FINISH, "mount|repair", 0, "work left after replay (intents, unlinked inodes): left to the kernel's next mount, the log dirty (mount, the default), or to xfs_repair, the log clean (repair)", 3 },
+	{ "finish", OPT_FINISH, "mount|repair", 0, "work left after replay (intents, unlinked inodes, CoW staging extents): left to the kernel's next mount, the log dirty (mount, the default), or to xfs_repair, the log clean (repair)", 3 },
 	{ 0 }
 };
 
@@ -526,7 +526,8 @@ static const char global_doc[] =
 	"DEV' is 'xfs_logscope info --json DEV'.  'xfs_logscope COMMAND --help' (or\n"
 	"-h) lists a command's options.\n"
 	"Exit status: 0 fine, 1 findings (CRC errors, corruption), 2 usage,\n"
-	"3 input unreadable or not XFS, 4 internal error.";
+	"3 input unreadable or not XFS, or a read (or an in-place write) that\n"
+	"failed, 4 internal error or a failed write of output.";
 
 static const struct argp_option global_options[] = {
 	{ "version", 'V', NULL, 0, "print the version and exit", 0 },

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fullio.h"
 #include "base/ondisk.h"
 #include "replay/copy.h"
 #include "source/extmap.h"
@@ -22,7 +23,7 @@
 static int write_error(const char *path, uint64_t off, int e, struct xls_error *err)
 {
 	return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write '%s' at byte %llu: %s", path,
-			     (unsigned long long)off, e ? strerror(e) : "short write");
+			     (unsigned long long)off, strerror(e));
 }
 
 static int read_error(const char *path, uint64_t off, int e, struct xls_error *err)
@@ -34,18 +35,10 @@ static int read_error(const char *path, uint64_t off, int e, struct xls_error *e
 static int pwrite_full(int fd, const uint8_t *buf, size_t len, uint64_t off, const char *path,
 		       struct xls_error *err)
 {
-	size_t done = 0;
+	size_t done;
+	int rc = xls_pwrite_fully(fd, off, buf, len, &done);
 
-	while (done < len) {
-		ssize_t n = pwrite(fd, buf + done, len - done, (off_t)(off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return write_error(path, off + done, n < 0 ? errno : 0, err);
-		done += (size_t)n;
-	}
-	return 0;
+	return rc ? write_error(path, off + done, -rc, err) : 0;
 }
 
 static bool all_zero(const uint8_t *p, size_t len)
@@ -110,7 +103,7 @@ static int copy_range(int in, int out, const char *in_path, const char *path, ui
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			rc = read_error(in_path, off, n < 0 ? errno : 0, err);
+			rc = read_error(in_path, off, n < 0 ? errno : ENODATA, err);
 			break;
 		}
 		rc = pwrite_full(out, buf, (size_t)n, off, path, err);

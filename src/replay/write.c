@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/fullio.h"
 #include "base/ondisk.h"
 #include "base/vec.h"
 #include "replay/apply.h"
@@ -54,44 +55,30 @@ static int io_error(struct xls_replay_write *w, const char *what, const char *pa
 		xls_error_set(w->err, w->in_place || !strcmp(what, "read") ? XLS_EXIT_INPUT :
 			      XLS_EXIT_INTERNAL,
 			      "cannot %s '%s' at byte %llu: %s", what, path,
-			      (unsigned long long)off, e ? strerror(e) : "short transfer");
+			      (unsigned long long)off, strerror(e));
 	return -1;
 }
 
 static int read_full(struct xls_replay_write *w, int fd, const char *path, uint64_t off,
 		     uint8_t *buf, size_t len)
 {
-	size_t done = 0;
+	size_t done;
+	int rc = xls_pread_fully(fd, off, buf, len, &done);
 
-	while (done < len) {
-		ssize_t n = pread(fd, buf + done, len - done, (off_t)(off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return io_error(w, "read", path, off + done, errno);
-		if (n == 0)	/* past the end of the copy: a hole there */
-			break;
-		done += (size_t)n;
-	}
-	memset(buf + done, 0, len - done);
+	if (rc && rc != -ENODATA)
+		return io_error(w, "read", path, off + done, -rc);
+	memset(buf + done, 0, len - done);	/* past the end of the copy: a hole there */
 	return 0;
 }
 
 static int write_full(struct xls_replay_write *w, int fd, const char *path, uint64_t off,
 		      const uint8_t *buf, size_t len)
 {
-	size_t done = 0;
+	size_t done;
+	int rc = xls_pwrite_fully(fd, off, buf, len, &done);
 
-	while (done < len) {
-		ssize_t n = pwrite(fd, buf + done, len - done, (off_t)(off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return io_error(w, "write", path, off + done, n < 0 ? errno : 0);
-		done += (size_t)n;
-	}
+	if (rc)
+		return io_error(w, "write", path, off + done, -rc);
 	w->count.bytes += len;
 	return 0;
 }

@@ -18,27 +18,6 @@
 #define SCRATCH_BYTES	4096u	/* the largest gap in the file a read skips over */
 #define IOV_BATCH	512
 
-int xls_pread_fully(int fd, uint64_t off, void *buf, size_t len)
-{
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -ENODATA;	/* past the end of the file */
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 bool xls_all_zero(const uint8_t *p, size_t len)
 {
 	uint64_t acc = 0;

@@ -64,9 +64,6 @@ uint64_t xls_extmap_missing(const struct xls_extmap *m, uint64_t off, uint64_t l
 
 void xls_extmap_free(struct xls_extmap *m);
 
-/* pread all of @len, retrying short reads: 0, or -errno (-ENODATA at the end of the file). */
-int xls_pread_fully(int fd, uint64_t off, void *buf, size_t len);
-
 /* Are all @len bytes of @p zero? */
 bool xls_all_zero(const uint8_t *p, size_t len);
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fullio.h"
 #include "base/ondisk.h"
 #include "source/metadump.h"
 
@@ -72,7 +73,7 @@ static int64_t rd_bytes(struct md_reader *r, void *p, size_t n)
 		r->pos += (uint64_t)got;
 		return got;
 	}
-	rc = xls_pread_fully(r->fd, r->pos, p, take);
+	rc = xls_pread_fully(r->fd, r->pos, p, take, NULL);
 	if (rc)
 		return xls_error_set(r->err, XLS_EXIT_INPUT, "cannot read '%s' at byte %llu: %s",
 				     r->path, (unsigned long long)r->pos,
@@ -150,7 +151,7 @@ static int peek_sb(struct md_reader *r)
 	}
 	if (r->size - r->pos < BB)
 		return truncated(r, "the superblock", r->pos, BB);
-	if (xls_pread_fully(r->fd, r->pos, sb, BB))
+	if (xls_pread_fully(r->fd, r->pos, sb, BB, NULL))
 		return xls_error_set(r->err, XLS_EXIT_INPUT, "cannot read '%s' at byte %llu",
 				     r->path, (unsigned long long)r->pos);
 	return take_sb(r, sb, BB);
@@ -466,7 +467,7 @@ static unsigned int peek_version(struct md_reader *r)
 			return 0;
 	} else {
 		got = r->size < sizeof(m) ? 0 : (ssize_t)sizeof(m);
-		if (got && xls_pread_fully(r->fd, 0, m, sizeof(m)))
+		if (got && xls_pread_fully(r->fd, 0, m, sizeof(m), NULL))
 			got = 0;
 	}
 	if (!xls_metadump_magic(p, (size_t)got))

@@ -16,6 +16,7 @@
 #include <linux/fs.h>
 #include <blkid/blkid.h>
 
+#include "base/fullio.h"
 #include "base/ondisk.h"
 #include "source/source.h"
 #include "source/spool.h"
@@ -25,7 +26,7 @@
 
 static int read_fully(int fd, uint64_t off, void *buf, size_t len)
 {
-	return xls_pread_fully(fd, off, buf, len);
+	return xls_pread_fully(fd, off, buf, len, NULL);
 }
 
 /*

@@ -3,7 +3,7 @@
  * with xfs_logscope.
  *
  *   XLS_FAULT=OP:N:ACTION   the Nth call of OP on a matching file does ACTION
- *     OP      read (read, pread, preadv), write (write, pwrite, pwritev,
+ *     OP      read (read, pread, preadv), write (write, pwrite,
  *             copy_file_range, FICLONE), sync (fsync, fdatasync)
  *     ACTION  eio, enospc (writes), short (half the bytes, once), shrink
  *             (reads: end of file from then on), kill (SIGKILL before it),
@@ -118,48 +118,49 @@ static int fault_errno(const char *a)
 	if (!real_##name) \
 		real_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
 
-ssize_t pread(int fd, void *buf, size_t len, off_t off)
+/*
+ * The fault one call of @op on @fd takes, before the real call: -1 (errno
+ * set) or 0 (end of file) to return at once, 1 to make the call, with
+ * *@len halved for "short".
+ */
+static int take_fault(int op, int fd, size_t *len)
 {
-	const char *a = fault(OP_READ, fd);
-	REAL(pread);
+	const char *a = fault(op, fd);
 
 	if (fault_errno(a))
 		return errno = fault_errno(a), -1;
 	if (a && !strcmp(a, "shrink"))
 		return 0;
-	if (a && !strcmp(a, "short") && len > 1)
-		len /= 2;
-	return real_pread(fd, buf, len, off);
+	if (a && !strcmp(a, "short") && *len > 1)
+		*len /= 2;
+	return 1;
+}
+
+ssize_t pread(int fd, void *buf, size_t len, off_t off)
+{
+	int f = take_fault(OP_READ, fd, &len);
+	REAL(pread);
+
+	return f <= 0 ? f : real_pread(fd, buf, len, off);
 }
 
 ssize_t pread64(int fd, void *buf, size_t len, off_t off) __attribute__((alias("pread")));
 
 ssize_t read(int fd, void *buf, size_t len)
 {
-	const char *a = fault(OP_READ, fd);
+	int f = take_fault(OP_READ, fd, &len);
 	REAL(read);
 
-	if (fault_errno(a))
-		return errno = fault_errno(a), -1;
-	if (a && !strcmp(a, "shrink"))
-		return 0;
-	if (a && !strcmp(a, "short") && len > 1)
-		len /= 2;
-	return real_read(fd, buf, len);
+	return f <= 0 ? f : real_read(fd, buf, len);
 }
 
 ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
 {
-	const char *a = fault(OP_READ, fd);
+	size_t n = cnt > 0 ? (size_t)cnt : 0;
+	int f = take_fault(OP_READ, fd, &n);
 	REAL(preadv);
 
-	if (fault_errno(a))
-		return errno = fault_errno(a), -1;
-	if (a && !strcmp(a, "shrink"))
-		return 0;
-	if (a && !strcmp(a, "short") && cnt > 1)
-		cnt /= 2;
-	return real_preadv(fd, iov, cnt, off);
+	return f <= 0 ? f : real_preadv(fd, iov, (int)n, off);
 }
 
 ssize_t preadv64(int fd, const struct iovec *iov, int cnt, off_t off)
@@ -167,28 +168,20 @@ ssize_t preadv64(int fd, const struct iovec *iov, int cnt, off_t off)
 
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
-	const char *a = fault(OP_WRITE, fd);
+	int f = take_fault(OP_WRITE, fd, &len);
 	REAL(pwrite);
 
-	if (fault_errno(a))
-		return errno = fault_errno(a), -1;
-	if (a && !strcmp(a, "short") && len > 1)
-		len /= 2;
-	return real_pwrite(fd, buf, len, off);
+	return f <= 0 ? f : real_pwrite(fd, buf, len, off);
 }
 
 ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off) __attribute__((alias("pwrite")));
 
 ssize_t write(int fd, const void *buf, size_t len)
 {
-	const char *a = fault(OP_WRITE, fd);
+	int f = take_fault(OP_WRITE, fd, &len);
 	REAL(write);
 
-	if (fault_errno(a))
-		return errno = fault_errno(a), -1;
-	if (a && !strcmp(a, "short") && len > 1)
-		len /= 2;
-	return real_write(fd, buf, len);
+	return f <= 0 ? f : real_write(fd, buf, len);
 }
 
 ssize_t copy_file_range(int in, loff_t *a, int out, loff_t *b, size_t len, unsigned int flags)

@@ -66,15 +66,7 @@ score() {
 	perl -ne 'exit(!(/recall ([\d.]+)% precision ([\d.]+)%/ && $1 >= 95 && $2 >= 95))' "$name.lfscore"
 }
 
-can_mount=false
-why="needs root, losetup, xfs_io, xfs_repair and XFS on loop devices"
-if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && command -v xfs_io >/dev/null &&
-   command -v xfs_repair >/dev/null && command -v mountpoint >/dev/null &&
-   [ -e /dev/loop-control ]; then
-	cp --sparse=always "$(image clean)" probe.img &&
-		mount -o loop,ro probe.img "$MNT" 2>/dev/null && umount "$MNT" && can_mount=true
-	rm -f probe.img
-fi
+kmount_probe xfs_io xfs_repair
 
 # The scores of NAME, as TAP comments, whether the test passed or not.
 show() {

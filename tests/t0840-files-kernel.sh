@@ -69,14 +69,7 @@ kscore() {
 		"$name.rec" "$name.nor" "$name.files" >"$name.score" 2>"$name.score.err"
 }
 
-can_mount=false
-why="needs root, losetup, xfs_io and XFS on loop devices"
-if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && command -v mountpoint >/dev/null &&
-   [ -e /dev/loop-control ]; then
-	cp --sparse=always "$(image clean)" probe.img &&
-		mount -o loop,ro,nouuid probe.img "$MNT" 2>/dev/null && umount "$MNT" && can_mount=true
-	rm -f probe.img
-fi
+kmount_probe xfs_io
 
 # The shares of NAME, as TAP comments, whether the test passed or not.
 show() {

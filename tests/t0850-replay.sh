@@ -98,15 +98,7 @@ test_expect_success 'replay of a metadump: the restored image, recovered' '
 . "$XLS_TOP/tests/lib/kmount.sh"
 . "$XLS_TOP/tests/lib/workloads.sh"
 
-can_mount=false
-why="needs root, losetup, xfs_io, xfs_repair and XFS on loop devices"
-if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && command -v xfs_io >/dev/null &&
-   command -v xfs_repair >/dev/null && command -v mountpoint >/dev/null &&
-   [ -e /dev/loop-control ]; then
-	cp --sparse=always "$(image clean)" probe.img &&
-		mount -o loop,ro,nouuid probe.img "$MNT" 2>/dev/null && umount "$MNT" && can_mount=true
-	rm -f probe.img
-fi
+kmount_probe xfs_io xfs_repair
 
 # kmount_umount IMG [LOG]: the kernel mounts IMG (recovering its log) and
 # unmounts it; what it logs goes to NAME.kmsg

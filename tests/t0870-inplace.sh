@@ -21,13 +21,8 @@ faulty() {
 	XLS_FAULT=$spec XLS_FAULT_PATH=victim LD_PRELOAD=$SHIM "$@"
 }
 
-can_mount=false
-if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && [ -e /dev/loop-control ]; then
-	. "$XLS_TOP/tests/lib/kmount.sh"
-	cp --sparse=always "$(image clean)" probe.img &&
-		mount -o loop,ro,nouuid probe.img "$MNT" 2>/dev/null && umount "$MNT" && can_mount=true
-	rm -f probe.img
-fi
+. "$XLS_TOP/tests/lib/kmount.sh"
+kmount_probe
 
 for name in dir4k wrapped; do
 	img=$(image "$name")

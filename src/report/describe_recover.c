@@ -106,6 +106,18 @@ static const char *item_name(uint16_t type)
 	return name ? name : "unknown";
 }
 
+/* The inode an inode item names, with where it lies, or a dquot item's id. */
+static void ritem_target_fields(const struct xls_ritem *ri, struct xls_fieldset *fs)
+{
+	if (ri->has_ino) {
+		xls_field_hex(fs, "ino", ri->ino);
+		xls_field_hex(fs, "ino_blkno", (uint64_t)ri->ino_blkno);
+		xls_field_uint(fs, "ino_boffset", ri->ino_boffset);
+	}
+	if (ri->has_id)
+		xls_field_hex(fs, "id", ri->id);
+}
+
 void xls_describe_ritem(const struct xls_trans *t, const struct xls_ritem *ri,
 			struct xls_fieldset *fs)
 {
@@ -120,13 +132,7 @@ void xls_describe_ritem(const struct xls_trans *t, const struct xls_ritem *ri,
 	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
 	if (ri->buf)
 		rbuf_fields(ri->buf, fs);
-	if (ri->has_ino) {
-		xls_field_hex(fs, "ino", ri->ino);
-		xls_field_hex(fs, "ino_blkno", (uint64_t)ri->ino_blkno);
-		xls_field_uint(fs, "ino_boffset", ri->ino_boffset);
-	}
-	if (ri->has_id)
-		xls_field_hex(fs, "id", ri->id);
+	ritem_target_fields(ri, fs);
 	xls_field_str(fs, "detail", ri->detail);
 	if (ri->fail_why)
 		xls_field_str(fs, "fail", ri->fail_why);
@@ -153,13 +159,7 @@ void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem 
 		xls_field_str(fs, "type", xls_blft_name(b->blft));
 		flags_field(fs, "flags", b->blf_flags);
 	}
-	if (ri->has_ino) {
-		xls_field_hex(fs, "ino", ri->ino);
-		xls_field_hex(fs, "ino_blkno", (uint64_t)ri->ino_blkno);
-		xls_field_uint(fs, "ino_boffset", ri->ino_boffset);
-	}
-	if (ri->has_id)
-		xls_field_hex(fs, "id", ri->id);
+	ritem_target_fields(ri, fs);
 	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
 	decision_text_field(ri, fs);
 	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");

@@ -106,7 +106,7 @@ struct xls_log {
 	uint32_t		nblks;		/* log size in basic blocks */
 	bool			logv2;
 	enum xls_read_ahead	read_ahead;	/* for scans; OFF after init */
-	uint8_t			*win_buf;	/* XLS_WIN_BLKS blocks */
+	uint8_t			*win_buf;	/* XLS_WIN_BLKS blocks, or the log's if fewer */
 	uint8_t			*win;		/* the window: win_buf, or read-ahead's */
 	uint32_t		win_start;	/* first physical block in win */
 	uint32_t		win_n;		/* valid blocks in win */
@@ -247,9 +247,6 @@ uint32_t xls_rec_crc(const uint8_t *hdr, const uint8_t *data, uint32_t h_len, ui
 const char *xls_rec_header_check(const uint8_t *hdr, uint32_t blk,
 				 uint32_t nblks, bool logv2, uint32_t log_sunit,
 				 uint32_t *h_size_out);
-
-/* A window buffer of XLS_WIN_BLKS blocks (free()); NULL if out of memory. */
-uint8_t *xls_log_window_alloc(void);
 
 /*
  * A window for a read-ahead walk of @log: a spare one when there is one,

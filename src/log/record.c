@@ -137,11 +137,14 @@ static const uint8_t *window_get(struct xls_log *log, uint32_t blk, uint32_t n,
 	return *rc ? NULL : log->win;
 }
 
-uint8_t *xls_log_window_alloc(void)
+/* A window of @blks blocks (free()); NULL if out of memory. */
+static uint8_t *window_alloc(uint32_t blks)
 {
-	size_t bytes = (size_t)XLS_WIN_BLKS * BB;
+	size_t bytes = (size_t)blks * BB;
 	void *p = NULL;
 
+	if (bytes < WINDOW_ALIGN)
+		return malloc(bytes);
 	/*
 	 * A window is written by the kernel and read twice per log byte: on
 	 * huge pages (where the system allows them) that is two page faults
@@ -159,7 +162,7 @@ uint8_t *xls_log_window_get(struct xls_log *log)
 {
 	if (log->nspare_win)
 		return log->spare_win[--log->nspare_win];
-	return xls_log_window_alloc();
+	return window_alloc(XLS_WIN_BLKS);
 }
 
 void xls_log_window_put(struct xls_log *log, uint8_t *win)
@@ -184,7 +187,13 @@ int xls_log_init(struct xls_log *log, const struct xls_source *src,
 	log->nblks = src->geo.log_bbs;
 	/* A bare log has no superblock: trust each record's h_version. */
 	log->logv2 = src->geo.logv2 || !src->geo.has_sb;
-	log->win_buf = xls_log_window_alloc();
+	/*
+	 * The window never holds more than the log (window_extend): a small
+	 * log, a fuzzer's or a test's, needs no 4 MiB of it.  Read-ahead
+	 * windows, for large logs only, are whole.
+	 */
+	log->win_buf = window_alloc(log->nblks && log->nblks < XLS_WIN_BLKS ? log->nblks :
+				    XLS_WIN_BLKS);
 	log->win = log->win_buf;
 	log->scratch = malloc((size_t)XLS_MAX_REC_BLKS * BB);
 	log->crc_ok = calloc(((size_t)log->nblks + 63) / 64, sizeof(uint64_t));

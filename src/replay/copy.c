@@ -51,16 +51,13 @@ static bool all_zero(const uint8_t *p, size_t len)
  * a decompressed input, a device): chunks of zeros left as holes.
  */
 static int copy_by_reads(const struct xls_source *src, int fd, const char *path, uint64_t off,
-			 uint64_t end, const struct xls_report_sink *progress,
-			 struct xls_error *err)
+			 uint64_t end, uint8_t *buf, size_t chunk,
+			 const struct xls_report_sink *progress, struct xls_error *err)
 {
-	uint8_t *buf = malloc(COPY_CHUNK);
 	int rc = 0;
 
-	if (!buf)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
-	for (; off < end && !rc; off += COPY_CHUNK) {
-		size_t n = end - off < COPY_CHUNK ? (size_t)(end - off) : COPY_CHUNK;
+	for (; off < end && !rc; off += chunk) {
+		size_t n = end - off < chunk ? (size_t)(end - off) : chunk;
 
 		if (xls_source_read_data(src, off, buf, n)) {
 			rc = read_error(src->data_path ? src->data_path : src->path, off, EIO, err);
@@ -70,8 +67,13 @@ static int copy_by_reads(const struct xls_source *src, int fd, const char *path,
 			rc = pwrite_full(fd, buf, n, off, path, err);
 		xls_report_progress(progress, off + n, end);
 	}
-	free(buf);
 	return rc;
+}
+
+/* The bytes copy_by_reads moves at a time, for at most @want bytes: no more than it needs. */
+static size_t chunk_bytes(uint64_t want)
+{
+	return want < COPY_CHUNK ? (size_t)want : COPY_CHUNK;
 }
 
 /* [@off, @end) of @in into @out at the same offsets, by the kernel, else by reads. */
@@ -145,18 +147,45 @@ static int copy_mapped(const struct xls_source *src, int fd, const char *path, u
 		       const struct xls_report_sink *progress, struct xls_error *err)
 {
 	const struct xls_extmap *m = src->data_map;
+	uint64_t longest = 0;
+	size_t chunk;
+	uint8_t *buf;
+	int rc = 0;
 
-	for (size_t i = 0; i < m->n; i++) {
+	for (size_t i = 0; i < m->n; i++)
+		if (m->e[i].foff != XLS_EXTENT_ZEROS && m->e[i].len > longest)
+			longest = m->e[i].len;
+	chunk = chunk_bytes(longest);
+	if (!chunk)
+		return 0;
+	if (!(buf = malloc(chunk)))
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	for (size_t i = 0; i < m->n && !rc; i++) {
 		const struct xls_extent *x = &m->e[i];
 		uint64_t end = x->off + x->len < size ? x->off + x->len : size;
 
 		if (x->foff == XLS_EXTENT_ZEROS || x->off >= size)
 			continue;
-		if (copy_by_reads(src, fd, path, x->off, end, NULL, err))
-			return -1;
+		rc = copy_by_reads(src, fd, path, x->off, end, buf, chunk, NULL, err);
 		xls_report_progress(progress, end, size);
 	}
-	return 0;
+	free(buf);
+	return rc;
+}
+
+/* A device that is no regular file: every byte read, the zero chunks left as holes. */
+static int copy_device(const struct xls_source *src, int fd, const char *path, uint64_t size,
+		       const struct xls_report_sink *progress, struct xls_error *err)
+{
+	size_t chunk = chunk_bytes(size);
+	uint8_t *buf = malloc(chunk);
+	int rc;
+
+	if (!buf)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	rc = copy_by_reads(src, fd, path, 0, size, buf, chunk, progress, err);
+	free(buf);
+	return rc;
 }
 
 int xls_replay_copy_data(const struct xls_source *src, int fd, const char *path,
@@ -174,7 +203,7 @@ int xls_replay_copy_data(const struct xls_source *src, int fd, const char *path,
 	if (src->data_map)
 		return copy_mapped(src, fd, path, size, progress, err);
 	if (fstat(src->data_fd, &st) != 0 || !S_ISREG(st.st_mode))
-		return copy_by_reads(src, fd, path, 0, size, progress, err);
+		return copy_device(src, fd, path, size, progress, err);
 	/* the same host filesystem may share the blocks: nothing is copied */
 	if (ioctl(fd, FICLONE, src->data_fd) == 0 && (uint64_t)st.st_size >= size)
 		return ftruncate(fd, (off_t)size) == 0 ? 0 : write_error(path, size, errno, err);
@@ -186,7 +215,8 @@ int xls_replay_copy_log(const struct xls_source *src, int fd, const char *path,
 			struct xls_error *err)
 {
 	uint64_t total = (uint64_t)src->geo.log_bbs * BBSIZE, base = src->geo.log_offset;
-	uint8_t *buf = malloc(COPY_CHUNK);
+	size_t chunk = chunk_bytes(total);
+	uint8_t *buf = malloc(chunk ? chunk : 1);
 	int rc = 0;
 
 	if (!buf)
@@ -194,8 +224,8 @@ int xls_replay_copy_log(const struct xls_source *src, int fd, const char *path,
 	if (ftruncate(fd, (off_t)(src->log_dev_bytes > base + total ? src->log_dev_bytes :
 				  base + total)) != 0)
 		rc = write_error(path, base + total, errno, err);
-	for (uint64_t off = 0; off < total && !rc; off += COPY_CHUNK) {
-		size_t n = total - off < COPY_CHUNK ? (size_t)(total - off) : COPY_CHUNK;
+	for (uint64_t off = 0; off < total && !rc; off += chunk) {
+		size_t n = total - off < chunk ? (size_t)(total - off) : chunk;
 
 		if (xls_source_read(src, off, buf, n))
 			rc = read_error(src->path, base + off, EIO, err);

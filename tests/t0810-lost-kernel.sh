@@ -82,7 +82,7 @@ show() {
 }
 
 if $can_mount; then
-	for name in dir4k dir64k logsu256k wrapped unlinked sfconv; do
+	for name in dir4k dir64k logsu256k wrapped unlinked sfconv reflink; do
 		test_expect_success "lost: $name, what the kernel and xfs_repair -L leave differently" \
 			"score $name \$(image $name)"
 		show $name

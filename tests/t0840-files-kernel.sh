@@ -81,7 +81,7 @@ show() {
 }
 
 if $can_mount; then
-	for name in dir4k dir64k logsu256k unlinked wrapped sfconv links later pptr pptr64k; do
+	for name in dir4k dir64k logsu256k unlinked wrapped sfconv links later reflink pptr pptr64k; do
 		test_expect_success "files: $name, paths and adds against the kernel's recovery" \
 			"kscore $name \$(image $name)"
 		show $name

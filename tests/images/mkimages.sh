@@ -6,7 +6,7 @@
 # Usage: sudo tests/images/mkimages.sh [NAME...]
 #
 #   NAME is one of: dir4k dir64k logsu256k extlog wrapped clean unlinked
-#   sfconv links later pptr pptr64k (default: all of them).  For each NAME it writes
+#   sfconv links later reflink pptr pptr64k (default: all of them).  For each NAME it writes
 #     tests/images/NAME.img.xz   the filesystem image (xz -9)
 #     tests/images/NAME.txt      provenance: mkfs command, workload, kernel,
 #                                xfsprogs version, date, resulting log state
@@ -38,7 +38,7 @@
 
 set -euo pipefail
 
-ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv links later pptr pptr64k)
+ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv links later reflink pptr pptr64k)
 
 # The mkfs.xfs and xfs_logprint of an image: the system's, or XFSPROGS_NEW's.
 MKFS=mkfs.xfs
@@ -762,6 +762,29 @@ wl_pptr64k() {
 	fs "$big" "$MNT/d"
 }
 
+# Reflink and reverse-mapping btrees: files of 4-128 KiB (patterns, so
+# that the image compresses), reflinked copies and copies of copies in
+# other directories, overwrites of shared blocks (copy on write: refcount
+# and rmap updates, and CoW staging extents from the CoW fork's
+# speculative preallocation, which a crash leaves in the refcount btree
+# for the kernel to free after it recovers the log), unlinks of
+# originals; every step fsynced.
+wl_reflink() {
+	local i m=$MNT
+	mkdir "$m/src" "$m/cp1" "$m/cp2"
+	for i in $(seq 1 120); do
+		xfs_io -f -c "pwrite -q -S $((i % 250 + 1)) 0 $(( (i % 32 + 1) * 4096 ))" "$m/src/orig-$i"
+	done
+	fs "$m/src" "$m"
+	for i in $(seq 1 120); do
+		cp --reflink=always "$m/src/orig-$i" "$m/cp1/copy-$i"
+		if [ $((i % 2)) -eq 0 ]; then cp --reflink=always "$m/cp1/copy-$i" "$m/cp2/again-$i"; fi
+		if [ $((i % 3)) -eq 0 ]; then xfs_io -c "pwrite -q -S 0 0 4096" -c fsync "$m/src/orig-$i"; fi
+		if [ $((i % 5)) -eq 0 ]; then rm -f "$m/src/orig-$i"; fi
+		fs "$m/cp1" "$m/cp2" "$m/src"
+	done
+}
+
 # ---------------------------------------------------------------------------
 # Images.
 
@@ -952,6 +975,10 @@ img_later() {
 
 img_links() {
 	simple links 512M wl_links
+}
+
+img_reflink() {
+	simple reflink 512M wl_reflink -m reflink=1,rmapbt=1
 }
 
 # new_xfsprogs: use XFSPROGS_NEW's mkfs.xfs and xfs_logprint, or say why not.

@@ -94,6 +94,14 @@ test_expect_success 'replay of a metadump: the restored image, recovered' '
 	"$XLS" replay -o md.out "$XLS_TOP/tests/images/metadump/dir4k.v1ao.md.xz" >/dev/null &&
 	cmp md.out d4.out
 '
+test_expect_success 'replay of a v2 metadump carrying its external log: --log-out, no -l' '
+	"$XLS" replay -o mdx.out --log-out mdx.log "$XLS_TOP/tests/images/metadump/extlog.v2ao.md.xz" >/dev/null &&
+	"$XLS" replay -l "$(image extlog-log)" --log-out x.log -o x.out "$(image extlog)" >/dev/null &&
+	cmp -n 67108864 mdx.log x.log &&
+	"$XLS" info -l mdx.log mdx.out | grep -q "^state  *clean$" &&
+	test_expect_code 2 "$XLS" replay -o no.out --log-out no.log "$(image dir4k)" 2>err &&
+	grep -q "the log of .* is internal" err && ! test -e no.out
+'
 
 . "$XLS_TOP/tests/lib/kmount.sh"
 . "$XLS_TOP/tests/lib/workloads.sh"

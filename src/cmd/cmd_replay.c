@@ -56,9 +56,6 @@ static int check_outputs(const struct xls_options *opt, struct xls_error *err)
 		return xls_error_set(err, XLS_EXIT_USAGE, "replay writes a filesystem: '%s' is a "
 				     "bare log (-f), with no filesystem to replay it into",
 				     opt->src.path);
-	if (opt->log_out_path && !opt->src.logdev)
-		return xls_error_set(err, XLS_EXIT_USAGE, "--log-out is the copy of an external "
-				     "log (-l LOGDEV); this filesystem's log is internal");
 	if (xls_newfile_check(opt->out_path, err))
 		return -1;
 	return opt->log_out_path ? xls_newfile_check(opt->log_out_path, err) : 0;
@@ -118,9 +115,14 @@ static int open_outputs(struct replay_run *rr, struct xls_error *err)
 	const struct xls_geometry *g = &c->src.geo;
 	int log_fd;
 
+	/* known once the superblock is read: a v2 metadump carries its external log */
 	if (g->external && !c->opt->log_out_path)
 		return xls_error_set(err, XLS_EXIT_USAGE, "the log of '%s' is external: --log-out "
 				     "OUTLOG names the file its recovered copy goes to",
+				     c->src.data_path ? c->src.data_path : c->src.path);
+	if (!g->external && c->opt->log_out_path)
+		return xls_error_set(err, XLS_EXIT_USAGE, "--log-out is the copy of an external "
+				     "log; the log of '%s' is internal",
 				     c->src.data_path ? c->src.data_path : c->src.path);
 	if (xls_newfile_open(&rr->out, c->opt->out_path, err))
 		return -1;

@@ -865,6 +865,8 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 			 (unsigned long long)rb->blkno, rb->len, *refs, *refs == 1 ? "" : "s");
 		return;
 	}
+	if (xls_recover_daddr_out_of_range(d, rb->blkno, rb->len, "buffer"))
+		return;
 	st = xls_rstate_get(r, rb->blkno, rb->len);
 	if (!st) {
 		r->err = -ENOMEM;

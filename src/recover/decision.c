@@ -216,3 +216,38 @@ const char *xls_kernel_error_name(int error)
 	}
 	return "";
 }
+
+bool xls_recover_daddr_out_of_range(struct decide_ctx *d, int64_t daddr, uint32_t len,
+				    const char *what)
+{
+	const struct xls_geometry *g = d->r->g;
+	uint64_t eofs = 0, dev_bbs = g->data_bytes / 512;
+	struct xls_rfail how = { XLS_RSTOP_PASS2, XLS_RCAUSE_LOG, XLS_EFSCORRUPTED };
+	char says[128];
+
+	if (g->dblocks && g->block_log && g->dblocks <= (UINT64_MAX >> 16))
+		eofs = g->dblocks << (g->block_log - 9);
+	if (daddr >= 0 && (!eofs || (uint64_t)daddr < eofs) &&
+	    (!dev_bbs || ((uint64_t)daddr < dev_bbs && len <= dev_bbs - (uint64_t)daddr)))
+		return false;
+	d->ri.decision = XLS_RD_FAIL;
+	d->ri.reason = "daddr_range";
+	if (daddr < 0 || (eofs && (uint64_t)daddr >= eofs)) {
+		d->ri.fail_why = "the block lies outside the filesystem (xfs_buf_map_verify): "
+				 "recovery fails";
+		snprintf(says, sizeof(says), "xfs_buf_map_verify: daddr 0x%llx out of range, "
+			 "EOFS 0x%llx", (unsigned long long)daddr, (unsigned long long)eofs);
+	} else {
+		d->ri.fail_why = "the block runs past the end of the device: its read fails (EIO), "
+				 "recovery fails";
+		snprintf(says, sizeof(says), "metadata I/O error at daddr 0x%llx len %u error 5",
+			 (unsigned long long)daddr, len);
+		how.error = XLS_EIO;
+	}
+	xls_recover_fail(d->r, d->t->lsn, how, says,
+			 "transaction 0x%08x: %s 0x%llx (%u sectors) lies past the end of the "
+			 "%s (0x%llx sectors)", d->t->tid, what, (unsigned long long)daddr, len,
+			 how.error == XLS_EIO ? "device" : "filesystem",
+			 (unsigned long long)(how.error == XLS_EIO ? dev_bbs : eofs));
+	return true;
+}

@@ -440,7 +440,8 @@ void xls_ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 	/* xlog_recover_icreate_commit_pass2: one inode chunk at most */
 	if (!rec->icl.count || !rec->icl.length || rec->icl.length % g->inode_cluster_blocks ||
 	    (uint64_t)rec->icl.length << g->block_log > 64ull * g->inode_size ||
-	    rec->icl.agbno >= g->ag_blocks) {
+	    !rec->icl.agbno || rec->icl.agbno >= g->ag_blocks ||
+	    (g->ag_count && rec->icl.ag >= g->ag_count)) {
 		d->ri.decision = XLS_RD_FAIL;
 		d->ri.reason = "bad_icreate";
 		d->ri.fail_why = "bad icreate parameters: recovery fails";
@@ -465,6 +466,11 @@ void xls_ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 			 cancelled != nbufs ? " (partial inode chunk cancellation, skipped icreate)" : "");
 		return;
 	}
+	/* xfs_ialloc_inode_init gets each cluster's buffer: in range, or it fails */
+	for (uint32_t i = 0; i < nbufs; i++)
+		if (xls_recover_daddr_out_of_range(d, (int64_t)icreate_daddr(g, &rec->icl, i), bb,
+						   "inode cluster of an icreate"))
+			return;
 	d->ri.decision = XLS_RD_REPLAY;
 	d->ri.reason = "icreate";
 	for (uint32_t i = 0; i < nbufs; i++) {
@@ -578,6 +584,9 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		xls_rdetail_append(d, ": its cluster buffer is cancelled");
 		return;
 	}
+	if (xls_recover_daddr_out_of_range(d, rec->iblkno, rec->ilen,
+					   "inode cluster buffer"))
+		return;
 	slot = inobuf_check(r, rec->iblkno, rec->ilen);
 	if (slot != INOBUF_GOOD) {
 		char says[160];

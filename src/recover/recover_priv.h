@@ -228,6 +228,17 @@ struct decide_ctx {
 	bool			quiet;
 };
 
+/*
+ * A buffer recovery reads (a buffer item's, an inode item's cluster, an
+ * icreate's clusters), @len 512-byte blocks at @daddr, that the data
+ * device does not hold: xfs_buf_map_verify fails one that begins outside
+ * the filesystem (EFSCORRUPTED), the read one that runs past the end of
+ * the device (EIO).  Either fails the item and recovery; the buffer is
+ * never read or written.  True when it does.
+ */
+bool xls_recover_daddr_out_of_range(struct decide_ctx *d, int64_t daddr, uint32_t len,
+				    const char *what);
+
 /* ------------------------------------------------------------------ */
 /* store.c */
 
@@ -357,6 +368,7 @@ void xls_recover_stop_counts(struct xls_recover *r);
 #define XLS_EFSCORRUPTED	(-117)
 #define XLS_EFSBADCRC		(-74)
 #define XLS_EINVAL		(-22)
+#define XLS_EIO			(-5)
 
 /* The detail sentence of the item being decided, unless d->quiet. */
 void xls_rdetail(struct decide_ctx *d, const char *fmt, ...)

@@ -118,12 +118,30 @@ static uint8_t *hold(struct xls_replay_write *w, int64_t blkno, uint32_t len, bo
 	return img;
 }
 
+/*
+ * Recovery fails a block outside the data device before it replays it
+ * (xls_recover_daddr_out_of_range); a write there would grow the copy
+ * or land past the device, so it is refused here too, whatever the log.
+ */
+static int write_block(struct xls_replay_write *w, int64_t blkno, uint32_t len,
+		       const uint8_t *img)
+{
+	const struct xls_geometry *g = &w->src->geo;
+	uint64_t size = g->data_bytes ? g->data_bytes : g->dblocks * g->blocksize;
+
+	if (blkno < 0 || (uint64_t)blkno > size / BBSIZE || len > size / BBSIZE - (uint64_t)blkno)
+		return xls_error_set(w->err, XLS_EXIT_INTERNAL, "refusing to write buffer 0x%llx "
+				     "(%u sectors) of '%s' past the end of the filesystem (%llu "
+				     "bytes)", (unsigned long long)blkno, len, w->path,
+				     (unsigned long long)size);
+	return write_full(w, w->fd, w->path, (uint64_t)blkno * BBSIZE, img, (size_t)len * BBSIZE);
+}
+
 /* The buffer written, or (@write false) dropped: it is held no longer. */
 static int release(struct xls_replay_write *w, uint32_t i, bool write)
 {
 	struct xls_replay_held h = w->held[i];
-	int rc = write ? write_full(w, w->fd, w->path, (uint64_t)h.blkno * BBSIZE, h.img,
-				    (size_t)h.len * BBSIZE) : 0;
+	int rc = write ? write_block(w, h.blkno, h.len, h.img) : 0;
 
 	xls_hashmap_del(&w->held_idx, (uint64_t)h.blkno, h.len);
 	xls_arena_put(&w->images, h.img, (size_t)h.len * BBSIZE);

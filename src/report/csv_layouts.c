@@ -18,7 +18,8 @@
 /* xls_describe_geometry + xls_describe_scan_totals */
 #define INFO_KEYS \
 	"input", "log_location", "log_offset", "log_bbs", "log_fsblocks", "log_bytes", "sector_size", \
-	"log_sunit", "log_version", "log_byte_order", "crc", "uuid", "sb_version", "block_size", "sb_lsn", \
+	"log_sunit", "log_version", "log_byte_order", "crc", "uuid", "sb_version", "block_size", "dblocks", \
+	"sb_lsn", \
 	"state", "log_zeroed", "head_blk", "tail_blk", "last_lsn", "tail_lsn", \
 	"active_bbs", "torn_head", "torn_from_blk", "tail_moved", "records", \
 	"records_wrapped", "crc_bad", "crc_zero", "bad_headers", "bad_cycle_records", \

@@ -74,6 +74,7 @@ void xls_describe_geometry(const struct xls_source *src, const struct xls_log *l
 	if (g->has_sb) {
 		xls_field_uint(fs, "sb_version", g->sb_versionnum & XFS_SB_VERSION_NUMBITS);
 		xls_field_uint(fs, "block_size", g->blocksize);
+		xls_field_uint(fs, "dblocks", g->dblocks);
 		if (g->crc)
 			xls_field_lsn(fs, "sb_lsn", g->sb_lsn);
 	}

@@ -305,6 +305,7 @@ static void sb_to_fs_geometry(const uint8_t *sb, struct xls_geometry *g)
 	if (g->dir_block_size > XFS_MAX_BLOCKSIZE)
 		g->dir_block_size = 0;
 	g->ag_blocks = SB_BE32(sb, sb_agblocks);
+	g->ag_count = SB_BE32(sb, sb_agcount);
 	g->block_log = SB_U8(sb, sb_blocklog);
 	if (g->block_log < 9 || g->block_log > 16 ||
 	    g->blocksize != 1u << g->block_log)

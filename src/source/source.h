@@ -50,6 +50,7 @@ struct xls_geometry {
 	 */
 	uint32_t	block_log;	/* sb_blocklog */
 	uint32_t	ag_blocks;	/* sb_agblocks */
+	uint32_t	ag_count;	/* sb_agcount */
 	uint32_t	ag_block_log;	/* sb_agblklog */
 	uint32_t	inode_size;	/* sb_inodesize */
 	uint32_t	inode_log;	/* sb_inodelog */

@@ -146,6 +146,14 @@ for name in dir64k reflink unlinked extlog wrapped dir4k; do
 	"
 done
 
+test_expect_success '--in-place: the next step names the device, not OUT' '
+	args=$(victim unlinked) &&
+	"$XLS" replay --in-place $args >out &&
+	grep -q "^  next: mount DEV: the kernel finishes the work left" out &&
+	"$XLS" replay --in-place --json $args >out.json &&
+	grep -q "\"next_step\":\"mount DEV: " out.json
+'
+
 test_expect_success '--in-place: refused on a metadump, with -o, when recovery fails; a failed sync is an error' '
 	test_expect_code 2 "$XLS" replay --in-place "$XLS_TOP/tests/images/metadump/dir4k.v1ao.md.xz" 2>err &&
 	grep -q "metadump, with no filesystem to write into" err &&

@@ -35,6 +35,7 @@ struct replay_run {
 	bool			counters;
 	uint32_t		cow_staged_ags;	/* AGs whose refcount btree stages CoW */
 	const char		*next;		/* what the user must do next, or NULL */
+	char			next_buf[512];
 };
 
 /* -o and --log-out: where the copies go, checked before anything is read. */
@@ -201,6 +202,17 @@ static bool foreign_log(const struct xls_recover_summary *s)
 	return s->log_fmt == (host_be ? XLOG_FMT_LINUX_LE : XLOG_FMT_LINUX_BE);
 }
 
+/* @text with its OUT named DEV, for a replay in place: @buf. */
+static const char *name_device(const char *text, char *buf, size_t size)
+{
+	const char *at = strstr(text, "OUT");
+
+	if (!at)
+		return text;
+	snprintf(buf, size, "%.*sDEV%s", (int)(at - text), text, at + 3);
+	return buf;
+}
+
 /*
  * After recovery, as the kernel's mount and unmount leave it -- unless
  * work is pending, which the kernel finishes at its next mount, so the
@@ -238,6 +250,8 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	/* every replayed block durable before the log says it is no longer needed */
 	if (xls_replay_write_sync(&rr->w))
 		return -1;
+	if (rr->c->opt->in_place && rr->next)
+		rr->next = name_device(rr->next, rr->next_buf, sizeof(rr->next_buf));
 	if (pending || !dirty)
 		return 0;
 	if (xls_replay_write_superblock(&rr->w))

@@ -368,11 +368,12 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 	}
 	rr.c = &c;
 	if (opt->in_place) {
-		rc = dry_run(&rr, err);
+		/* held (O_EXCL) from before the dry run, so that what it saw is what is written */
+		rc = open_in_place(&rr, err);
+		if (!rc)
+			rc = dry_run(&rr, err);
 		if (!rc)
 			rc = xls_cmd_io_check(&c, err);
-		if (!rc)
-			rc = open_in_place(&rr, err);
 	} else {
 		rc = open_outputs(&rr, err);
 	}

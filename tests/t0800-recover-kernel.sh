@@ -493,6 +493,19 @@ cp --sparse=always "$(image dir4k)" cut.img &&
 	truncate -s $(( $(sed -n 's/.*"log_offset":\([0-9]*\).*/\1/p' dir4k.info) + 67108864 + 40960 )) cut.img
 cp --sparse=always "$(image dir4k)" sblsn.img &&
 	{ xfs_db -x -c 'sb 0' -c 'write lsn 0x500000010' sblsn.img >/dev/null 2>&1 || rm -f sblsn.img; }
+# the primary superblock the log replays (record 1/2, bytes "XFSB" then a
+# block size of 4096), its sb_agcount patched and the record's CRC set
+# again: 3 AGs, which xlog_recover_do_primary_sb_buffer refuses (no shrink
+# in recovery), and 8 AGs in 4 AGs' blocks, which the write verifier does
+logoff=$(sed -n 's/.*"log_offset":\([0-9]*\).*/\1/p' dir4k.info)
+for n in 3 8; do
+	cp --sparse=always "$(image dir4k)" sbag$n.img &&
+		perl "$XLS_TOP/tests/lib/logpatch.pl" sbag$n.img "$logoff" 2 5846534200001000 88 \
+			0000000$n >/dev/null
+done
+# one AG fewer than the blocks need: xfs_validate_sb_common refuses it
+cp --sparse=always "$(image dir4k)" sbgeo.img &&
+	{ xfs_db -x -c 'sb 0' -c 'write -d agcount 3' sbgeo.img >/dev/null 2>&1 || rm -f sbgeo.img; }
 
 test_expect_success 'verdict: a bad CRC mid-log fails the tail search: nothing replayed, -74' '
 	test_expect_code 1 "$XLS" recover --summary crcmid.img >out &&
@@ -530,6 +543,35 @@ if [ -f sblsn.img ]; then
 else
 	test_skip 'verdict: superblock LSN ahead' 'needs xfs_db'
 fi
+if [ -f sbgeo.img ]; then
+	test_expect_success 'verdict: a superblock whose AGs do not add up is refused at mount (EFSCORRUPTED)' '
+		test_expect_code 1 "$XLS" recover --summary sbgeo.img >out 2>err &&
+		head -1 out | grep -q "^Verdict: recovery fails: the kernel.s mount returns error -117 (EFSCORRUPTED) before recovery begins$" &&
+		grep -q "^  the kernel says: \"SB sanity check failed\"$" out &&
+		grep -q "finding: .* sb_geometry: the superblock fails the kernel.s check (the AG count and size disagree with the block count)" err &&
+		"$XLS" recover --json --summary sbgeo.img | grep -q "\"fail_stage\":\"mount\",\"fail_cause\":\"metadata\",\"kernel_error\":-117," &&
+		test_expect_code 1 "$XLS" replay -o sbgeo.out sbgeo.img >/dev/null 2>err &&
+		! test -e sbgeo.out &&
+		cp --sparse=always sbgeo.img sbgeo.copy && sum0=$(cksum <sbgeo.copy) &&
+		test_expect_code 1 "$XLS" replay --in-place sbgeo.copy >/dev/null 2>err &&
+		grep -q "nothing written" err && test "$(cksum <sbgeo.copy)" = "$sum0"
+	'
+else
+	test_skip 'verdict: superblock geometry refused' 'needs xfs_db'
+fi
+test_expect_success 'verdict: a logged superblock with fewer AGs fails the item, in the kernel.s words' '
+	test_expect_code 1 "$XLS" recover --summary sbag3.img >out &&
+	head -1 out | grep -q "^Verdict: recovery fails at LSN 1/2: the kernel.s mount returns error -117 (EFSCORRUPTED) in pass 2, replaying an item$" &&
+	grep -q "^  the kernel says: \"Shrinking AG count in log recovery not supported\", then \"log mount/recovery failed: error -117\"$" out &&
+	grep -q "the primary superblock it logs has 3 AGs, 4 before" out &&
+	"$XLS" recover --json sbag3.img | grep -q "\"decision\":\"fail\",.*\"reason\":\"agcount_shrink\""
+'
+test_expect_success 'verdict: a logged superblock whose AGs outnumber its blocks fails its write verifier' '
+	test_expect_code 1 "$XLS" recover --summary sbag8.img >out &&
+	head -1 out | grep -q "^Verdict: recovery fails at LSN 1/2: the kernel.s mount returns error -117 (EFSCORRUPTED) writing back the buffers it replayed$" &&
+	grep -q "^  the kernel says: \"SB sanity check failed\", then \"log mount/recovery failed: error -117\"$" out &&
+	grep -q "buffer 0x0 (512 bytes; .*fails its write verifier.*the AG count and size disagree with the block count" out
+'
 test_expect_success 'verdict: the kernel.s counts stop where it stops (dirfrag: 7 transactions, 51 warnings)' '
 	test_expect_code 1 "$XLS" recover --json --summary "$(image dirfrag)" >out &&
 	grep -q "\"trans_replayed\":7,\"trans_discarded\":0,\"trans_corrupt\":0,\"kernel_warnings\":51," out &&
@@ -694,9 +736,13 @@ says_as_kernel() {
 			$bad = 1;
 		}
 		if ($k{recovery_fails} eq "true") {
+			# a mount refused before the log (the superblock, the device
+			# size) never says the log failed: both ways, as recover says
 			my $err = "log mount/recovery failed: error $k{kernel_error}";
-			if ($k{fail_cause} ne "device" && !grep { $_ eq $err } @lines) {
-				print "the kernel does not log \"$err\"\n";
+			my $says = index($k{kernel_says}, $err) >= 0;
+			if ($says != scalar(grep { $_ eq $err } @lines)) {
+				print $says ? "the kernel does not log \"$err\"\n" :
+					      "the kernel logs \"$err\", recover does not say so\n";
 				$bad = 1;
 			}
 			my ($first) = $k{kernel_says} =~ /^"([^"]*)"/;
@@ -738,6 +784,12 @@ if $can_mount; then
 	if [ -f sblsn.img ]; then
 		test_expect_success "kernel: sblsn journal refused as recover says" "kernel sblsn sblsn.img"
 	fi
+	if [ -f sbgeo.img ]; then
+		test_expect_success "kernel: sbgeo superblock refused as recover says" "kernel sbgeo sbgeo.img"
+	fi
+	for sc in sbag3 sbag8; do
+		test_expect_success "kernel: $sc journal recovered as recover says" "kernel $sc $sc.img"
+	done
 	for name in dir4k dir64k logsu256k wrapped unlinked; do
 		test_expect_success "kernel: $name recovered buffer by buffer as history --replay" \
 			"kernel $name \$(image $name)"

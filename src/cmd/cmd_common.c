@@ -84,7 +84,7 @@ static void report_refusal(struct xls_cmd *c)
 	struct xls_finding f;
 
 	memset(&f, 0, sizeof(f));
-	f.kind = xls_log_refusal(&c->ht, &c->src.geo, f.msg, sizeof(f.msg));
+	f.kind = xls_log_refusal_key(xls_log_refusal(&c->ht, &c->src.geo, f.msg, sizeof(f.msg)));
 	if (!f.kind)
 		return;
 	f.lsn = c->ht.last_lsn;

@@ -542,11 +542,27 @@ int xls_log_find_head_tail(struct xls_log *log, struct xls_head_tail *ht,
 	return 0;
 }
 
-const char *xls_log_refusal(const struct xls_head_tail *ht, const struct xls_geometry *g,
-			    char *buf, size_t size)
+const char *xls_log_refusal_key(enum xls_log_refusal r)
+{
+	static const char *const keys[] = {
+		[XLS_REFUSE_SB_GEOMETRY] = "sb_geometry", [XLS_REFUSE_DEVICE_SIZE] = "device_size",
+		[XLS_REFUSE_LOG_UUID] = "log_uuid", [XLS_REFUSE_SB_LSN] = "sb_lsn",
+	};
+
+	return (size_t)r < sizeof(keys) / sizeof(keys[0]) ? keys[r] : NULL;
+}
+
+enum xls_log_refusal xls_log_refusal(const struct xls_head_tail *ht,
+				     const struct xls_geometry *g, char *buf, size_t size)
 {
 	uint64_t need = g->dblocks * g->blocksize;
 
+	if (g->has_sb && g->sb_refused) {
+		snprintf(buf, size, "the superblock fails the kernel's check (%s): the kernel "
+			 "refuses to mount it before recovery (\"SB validate failed\", "
+			 "EFSCORRUPTED); xfs_repair finds a good copy", g->sb_refused);
+		return XLS_REFUSE_SB_GEOMETRY;
+	}
 	/* xfs_check_sizes, at mount, before the log: the last sector must read */
 	if (g->has_sb && g->data_bytes && g->blocksize && g->dblocks &&
 	    g->dblocks <= UINT64_MAX / g->blocksize && g->data_bytes < need) {
@@ -555,7 +571,7 @@ const char *xls_log_refusal(const struct xls_head_tail *ht, const struct xls_geo
 			 "it before recovery (\"last sector read failed\"); the device or image "
 			 "is cut short", (unsigned long long)g->data_bytes,
 			 (unsigned long long)need, (unsigned long long)g->dblocks, g->blocksize);
-		return "device_size";
+		return XLS_REFUSE_DEVICE_SIZE;
 	}
 	if (ht->foreign_uuid) {
 		char logu[40], sbu[40];
@@ -566,7 +582,7 @@ const char *xls_log_refusal(const struct xls_head_tail *ht, const struct xls_geo
 			 "this is another filesystem's log, which the kernel refuses while "
 			 "looking for the head (\"log has mismatched uuid - can't recover\")",
 			 logu, sbu);
-		return "log_uuid";
+		return XLS_REFUSE_LOG_UUID;
 	}
 	if (g->crc && xls_log_lsn_ahead(ht, g->sb_lsn)) {
 		snprintf(buf, size, "the superblock's LSN %u/%u is ahead of the log's current LSN "
@@ -575,9 +591,9 @@ const char *xls_log_refusal(const struct xls_head_tail *ht, const struct xls_geo
 			 xls_lsn_cycle(g->sb_lsn), xls_lsn_block(g->sb_lsn),
 			 ht->curr_cycle, ht->curr_block,
 			 ht->state == XLS_LOG_ZEROED ? " (the log is totally zeroed)" : "");
-		return "sb_lsn";
+		return XLS_REFUSE_SB_LSN;
 	}
-	return NULL;
+	return XLS_REFUSE_NONE;
 }
 
 bool xls_log_lsn_ahead(const struct xls_head_tail *ht, uint64_t lsn)

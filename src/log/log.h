@@ -152,15 +152,24 @@ void xls_log_release(struct xls_log *log);
  */
 bool xls_log_lsn_ahead(const struct xls_head_tail *ht, uint64_t lsn);
 
+/* Why the kernel refuses to mount before replaying anything, in its order. */
+enum xls_log_refusal {
+	XLS_REFUSE_NONE,
+	XLS_REFUSE_SB_GEOMETRY,	/* xfs_readsb: xfs_validate_sb_common */
+	XLS_REFUSE_DEVICE_SIZE,	/* xfs_check_sizes: the last sector must read */
+	XLS_REFUSE_LOG_UUID,	/* xlog_header_check_mount: another filesystem's log */
+	XLS_REFUSE_SB_LSN,	/* v5, xlog_recover: the superblock's LSN ahead of the log */
+};
+
 /*
- * Why the kernel would refuse this log before replaying anything, as one
- * sentence in @buf: a log from another filesystem (xlog_header_check_mount)
- * or, on v5, a superblock LSN ahead of the log (xlog_recover ->
- * xfs_log_check_lsn).  Returns the finding kind ("log_uuid", "sb_lsn"), or
- * NULL when there is nothing to refuse.
+ * Why the kernel would refuse this filesystem or its log before replaying
+ * anything, as one sentence in @buf, or XLS_REFUSE_NONE.
  */
-const char *xls_log_refusal(const struct xls_head_tail *ht, const struct xls_geometry *g,
-			    char *buf, size_t size);
+enum xls_log_refusal xls_log_refusal(const struct xls_head_tail *ht,
+				     const struct xls_geometry *g, char *buf, size_t size);
+
+/* The finding kind of @r: "sb_geometry", "device_size", "log_uuid", "sb_lsn"; NULL for none. */
+const char *xls_log_refusal_key(enum xls_log_refusal r);
 
 int xls_log_find_head_tail(struct xls_log *log, struct xls_head_tail *ht,
 			   struct xls_error *err);

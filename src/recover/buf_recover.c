@@ -152,6 +152,12 @@ static void write_fail_says(const struct xls_recover *r, const struct rstate *st
 			 "xfs_dir3_data block 0x%llx", (unsigned long long)st->blkno);
 		return;
 	}
+	/* xfs_validate_sb_common says so before the verifier's report */
+	if (st->head_len >= 512 && xls_be32(st->head) == XFS_SB_MAGIC &&
+	    xls_sb_geometry_refused(st->head)) {
+		snprintf(buf, size, "SB sanity check failed");
+		return;
+	}
 	xls_blk_identify(r->g, st->head, st->head_len, &id);
 	xls_blk_verifier_says(&id, st->blkno, false, buf, size);
 }
@@ -628,6 +634,10 @@ static const char *check_written(const struct xls_recover *r, const struct rstat
 
 	if (!st->readable && !st->replayed)
 		return NULL;
+	/* xfs_sb_write_verify runs xfs_validate_sb_common on what it writes */
+	if (st->head_len >= 512 && xls_be32(st->head) == XFS_SB_MAGIC &&
+	    xls_sb_geometry_refused(st->head))
+		return xls_sb_geometry_refused(st->head);
 	xls_blk_identify(r->g, st->head, st->head_len, &id);
 	if (id.kind != BLK_LSN)
 		return NULL;
@@ -691,6 +701,33 @@ static void apply_replay(struct decide_ctx *d, const struct rrec *rec,
 		}
 	}
 	xls_rstate_queue(r, st);
+}
+
+/*
+ * xlog_recover_do_primary_sb_buffer: the primary superblock, replayed,
+ * becomes the in-core one (a growfs); an AG count that shrinks fails
+ * recovery there, before any write-back.
+ */
+static void primary_sb(struct decide_ctx *d, const struct rstate *st)
+{
+	struct xls_recover *r = d->r;
+	uint32_t agcount;
+
+	if (d->rb.blft != XFS_BLFT_SB_BUF || d->rb.blkno != XFS_SB_DADDR || st->head_len < 512 ||
+	    !st->replayed)
+		return;
+	agcount = xls_be32(st->head + offsetof(struct xfs_dsb, sb_agcount));
+	if (agcount >= r->sb_agcount) {
+		r->sb_agcount = agcount;
+		return;
+	}
+	d->ri.decision = XLS_RD_FAIL;
+	d->ri.reason = "agcount_shrink";
+	d->ri.fail_why = "Shrinking AG count in log recovery not supported";
+	xls_recover_fail(r, d->t->lsn, (struct xls_rfail){ XLS_RSTOP_PASS2, XLS_RCAUSE_METADATA,
+			 XLS_EFSCORRUPTED }, "Shrinking AG count in log recovery not supported",
+			 "transaction 0x%08x: the primary superblock it logs has %u AGs, %u before: "
+			 "recovery cannot shrink a filesystem", d->t->tid, agcount, r->sb_agcount);
 }
 
 static void seg_notes(struct decide_ctx *d, const struct rrec *rec, struct rstate *st)
@@ -924,5 +961,6 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 		xls_rdetail_append(d, "; replayed only when mounted with quotas");
 	}
 	apply_replay(d, rec, st);
+	primary_sb(d, st);
 	seg_notes(d, rec, st);
 }

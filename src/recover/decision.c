@@ -154,13 +154,9 @@ bool xls_recover_fail(struct xls_recover *r, uint64_t lsn, struct xls_rfail how,
 	va_start(ap, fmt);
 	vsnprintf(s->fail_why, sizeof(s->fail_why), fmt, ap);
 	va_end(ap);
-	/* xfs_check_sizes fails the mount before the log is looked at */
-	if (how.cause == XLS_RCAUSE_DEVICE)
-		snprintf(s->kernel_says, sizeof(s->kernel_says), "\"%s\"", says ? says : "");
-	else
-		snprintf(s->kernel_says, sizeof(s->kernel_says), "%s%s%s\"log mount/recovery "
-			 "failed: error %d\"", says ? "\"" : "", says ? says : "",
-			 says ? "\", then " : "", how.error);
+	snprintf(s->kernel_says, sizeof(s->kernel_says), "%s%s%s\"log mount/recovery "
+		 "failed: error %d\"", says ? "\"" : "", says ? says : "",
+		 says ? "\", then " : "", how.error);
 	/*
 	 * The kernel's counts stop here.  A transaction being replayed, or
 	 * whose commit writes the queue, is not one it replays.

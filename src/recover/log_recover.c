@@ -554,6 +554,7 @@ struct xls_recover *xls_recover_new(const struct xls_source *src,
 		goto nomem;
 	r->src = src;
 	r->g = &src->geo;
+	r->sb_agcount = src->geo.ag_count;
 	/* the superblock was read from the data device: its blocks can be */
 	r->data_dev = src->geo.has_sb && xls_source_has_data(src);
 	r->sum.no_data_device = !r->data_dev;
@@ -666,6 +667,20 @@ static int find_torn_commits(struct xls_recover *r, struct xls_log *log,
 	return res < 0 ? -1 : 0;
 }
 
+/*
+ * A mount that fails before it reaches the log (xfs_readsb, xfs_check_sizes)
+ * says so in its own words only: no "log mount/recovery failed" follows.
+ */
+static void refuse_before_log(struct xls_recover *r, enum xls_rcause cause, int error,
+			      const char *says, const char *why)
+{
+	struct xls_recover_summary *s = &r->sum;
+
+	if (xls_recover_fail(r, 0, (struct xls_rfail){ XLS_RSTOP_MOUNT, cause, error }, says,
+			     "%s", why))
+		snprintf(s->kernel_says, sizeof(s->kernel_says), "\"%s\"", says);
+}
+
 /* xlog_recover: the superblock's LSN checked once the head is known. */
 static void refuse_sb_lsn(struct xls_recover *r, const struct xls_head_tail *ht,
 			  const char *why)
@@ -685,23 +700,31 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 		    const struct xls_recover_sink *sink, struct xls_error *err)
 {
 	char why[XLS_RECOVER_WHY];
-	const char *refusal;
 	int rc;
 
 	r->sink = sink;
 	r->curr_lsn = xls_lsn(ht->curr_cycle, ht->curr_block);
 	r->sum.log_fmt = ht->last_fmt;
 	/* refused while mounting the log, before pass 1 */
-	refusal = xls_log_refusal(ht, r->g, why, sizeof(why));
-	if (refusal && !strcmp(refusal, "device_size"))
-		xls_recover_fail(r, 0, (struct xls_rfail){ XLS_RSTOP_MOUNT, XLS_RCAUSE_DEVICE, -5 },
-				 "last sector read failed", "%s", why);
-	else if (refusal && !strcmp(refusal, "log_uuid"))
+	switch (xls_log_refusal(ht, r->g, why, sizeof(why))) {
+	case XLS_REFUSE_NONE:
+		break;
+	case XLS_REFUSE_SB_GEOMETRY:
+		refuse_before_log(r, XLS_RCAUSE_METADATA, XLS_EFSCORRUPTED, "SB sanity check failed",
+				  why);
+		break;
+	case XLS_REFUSE_DEVICE_SIZE:
+		refuse_before_log(r, XLS_RCAUSE_DEVICE, -5, "last sector read failed", why);
+		break;
+	case XLS_REFUSE_LOG_UUID:
 		xls_recover_fail(r, 0, (struct xls_rfail){ XLS_RSTOP_TAIL, XLS_RCAUSE_FOREIGN,
 				 XLS_EFSCORRUPTED }, "log has mismatched uuid - can't recover", "%s",
 				 why);
-	else if (refusal)
+		break;
+	case XLS_REFUSE_SB_LSN:
 		refuse_sb_lsn(r, ht, why);
+		break;
+	}
 	rc = find_torn_commits(r, log, ht, err);
 	if (!rc)
 		rc = run_pass(r, 1, log, ht, err);

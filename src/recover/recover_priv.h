@@ -175,6 +175,8 @@ struct xls_recover {
 	struct xls_hashmap		cancel;		/* (blkno, len) -> refs */
 	uint32_t			quotaoffs;	/* XFS_DQTYPE_* turned off */
 	/* pass 2 */
+	/* the in-core sb_agcount: the superblock's, then each primary one replayed */
+	uint32_t			sb_agcount;
 	struct xls_hashmap		bufidx;		/* (blkno, len) -> states */
 	struct rstate			*states;
 	uint32_t			nstates, capstates;

@@ -273,6 +273,35 @@ static const char *sb_check(const uint8_t *sb)
 	return NULL;
 }
 
+static bool pow2_within(uint32_t v, uint32_t lo, uint32_t hi)
+{
+	return v >= lo && v <= hi && !(v & (v - 1));
+}
+
+const char *xls_sb_geometry_refused(const uint8_t *sb)
+{
+	uint32_t bsize = SB_BE32(sb, sb_blocksize), sect = SB_BE16(sb, sb_sectsize);
+	uint32_t agblocks = SB_BE32(sb, sb_agblocks), agcount = SB_BE32(sb, sb_agcount);
+	uint64_t dblocks = SB_BE64(sb, sb_dblocks);
+	uint64_t agbytes = (uint64_t)agblocks * bsize;
+
+	if (SB_BE32(sb, sb_magicnum) != XFS_SB_MAGIC)
+		return "bad magic number";
+	if (!pow2_within(sect, XFS_MIN_SECTORSIZE, XFS_MAX_SECTORSIZE) ||
+	    SB_U8(sb, sb_sectlog) > 31 || sect != 1u << SB_U8(sb, sb_sectlog))
+		return "bad sector size";
+	if (!pow2_within(bsize, XFS_MIN_BLOCKSIZE, XFS_MAX_BLOCKSIZE) ||
+	    SB_U8(sb, sb_blocklog) > 31 || bsize != 1u << SB_U8(sb, sb_blocklog))
+		return "bad block size";
+	if (agbytes < XFS_MIN_AG_BYTES || agbytes > XFS_MAX_AG_BYTES)
+		return "bad AG size";
+	/* XFS_MIN_DBLOCKS and XFS_MAX_DBLOCKS */
+	if (!agcount || !dblocks || dblocks > (uint64_t)agcount * agblocks ||
+	    dblocks < (uint64_t)(agcount - 1) * agblocks + XFS_MIN_AG_BLOCKS)
+		return "the AG count and size disagree with the block count";
+	return NULL;
+}
+
 /*
  * Inode cluster size in blocks, as xfs_ialloc_setup_geometry() works it
  * out: 8 KiB, scaled by the inode size on v5 when the chunk alignment
@@ -332,6 +361,7 @@ static void sb_to_geometry(const uint8_t *sb, struct xls_geometry *g)
 	uint8_t sectlog = SB_U8(sb, sb_logsectlog);
 
 	g->has_sb = true;
+	g->sb_refused = xls_sb_geometry_refused(sb);
 	g->sb_versionnum = ver;
 	g->blocksize = SB_BE32(sb, sb_blocksize);
 	g->sb_logstart = SB_BE64(sb, sb_logstart);

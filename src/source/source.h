@@ -36,6 +36,8 @@ struct xls_geometry {
 	bool		crc;		/* v5 filesystem: CRC mismatches are fatal */
 	bool		external;	/* log on its own device */
 	bool		has_sb;		/* false for a bare log */
+	/* what the kernel's superblock check refuses, or NULL */
+	const char	*sb_refused;
 	uint32_t	blocksize;	/* fs block size, 0 without a superblock */
 	uint32_t	sb_versionnum;
 	uint64_t	sb_logstart;	/* fsblock of an internal log */
@@ -147,6 +149,14 @@ const struct xls_source_ioerr *xls_source_io_error(const struct xls_source *src)
 /* "cannot read 'FILE' at byte N: ERROR" of @e into @buf. */
 void xls_source_io_error_str(const struct xls_source *src, const struct xls_source_ioerr *e,
 			     char *buf, size_t size);
+
+/*
+ * What the geometry checks of xfs_validate_sb_common refuse in the
+ * superblock @sb (its first 512 bytes, as on disk), or NULL: the kernel
+ * will not mount it (at mount, "SB validate failed"; read back after
+ * recovery, a failed mount with the log dirty).
+ */
+const char *xls_sb_geometry_refused(const uint8_t *sb);
 
 /* Close and free; safe on a zeroed or already closed source. */
 void xls_source_close(struct xls_source *src);

@@ -88,7 +88,21 @@ test_expect_success 'replay --force past the failure: whole blocks where the ker
 	"$XLS" replay --force --json -o frag.out $(image dirfrag) >out.json &&
 	grep -q "\"recovery_fails\":true,.*\"fail_cause\":\"recovery_limit\"" out.json &&
 	grep -q "\"blocks_assembled\":[1-9]" out.json &&
-	grep -q "\"log_cleaned\":true,\"cow_staged_ags\":0,\"next_step\":\"run xfs_repair on OUT" out.json
+	grep -q "\"log_cleaned\":true,\"cow_staged_ags\":0,\"mount_fails_after\":false,\"next_step\":\"run xfs_repair on OUT" out.json
+'
+# synthesized: the superblock the log replays says 3 AGs of 16 MiB on a
+# 32 MiB image (a growfs the device no longer holds); or 2^30 AGs in two
+# AGs' blocks, which its write verifier refuses
+test_expect_success 'replay: a recovered superblock past the device: written, the log clean, exit 1' '
+	"$XLS_BUILD/tests/xls-synth" sb-grown sgrown.img >/dev/null &&
+	test_expect_code 1 "$XLS" replay --json -o sgrown.out sgrown.img >sgrown.json 2>sgrown.err &&
+	grep -q "\"counters_recomputed\":false,\"log_cleaned\":true,\"cow_staged_ags\":0,\"mount_fails_after\":true" sgrown.json &&
+	grep -q "reading AG 2.s headers past the end of the device (EIO): the superblock recovery leaves says 50331648 bytes, the device holds 33554432" sgrown.err &&
+	"$XLS" info sgrown.out 2>/dev/null | grep -q "state *clean" &&
+	"$XLS_BUILD/tests/xls-synth" sb-badgeo badgeo.img >/dev/null &&
+	test_expect_code 1 "$XLS" replay -o badgeo.out badgeo.img >/dev/null 2>badgeo.err &&
+	! test -e badgeo.out &&
+	grep -q "fails its write verifier .*the AG count and size disagree with the block count" badgeo.err
 '
 test_expect_success 'replay of a metadump: the restored image, recovered' '
 	"$XLS" replay -o md.out "$XLS_TOP/tests/images/metadump/dir4k.v1ao.md.xz" >/dev/null &&
@@ -188,6 +202,26 @@ if $can_mount; then
 		xfs_repair -n rlrepair.out >rlrepair.before 2>&1
 		grep -q "leftover CoW extent" rlrepair.before &&
 		xfs_repair rlrepair.out >/dev/null 2>&1 && xfs_repair -n rlrepair.out >/dev/null 2>&1
+	'
+	# the kernel's mount recovers the growth, then fails reading the new
+	# AGs' headers past the device's end, and cleans the log on its way out
+	test_expect_success 'kernel: a growfs the device no longer holds: recovered, the log cleaned, the mount failing, as the kernel does' '
+		fresh_grown grown &&
+		logoff=$("$XLS" info --json grown.img |
+			 sed -n "s/.*\"log_offset\":\([0-9]*\).*\"log_bytes\":\([0-9]*\).*/\1 \2/p") &&
+		cp --sparse=always grown.img grown.ref && cp --sparse=always grown.img grown.inplace &&
+		! kmount_umount grown.ref &&
+		grep -q "metadata I/O error in \"xfs_read_agf" grown.ref.kmsg &&
+		! grep -q "log mount/recovery failed" grown.ref.kmsg &&
+		"$XLS" info grown.ref | grep -q "state *clean" &&
+		test_expect_code 1 "$XLS" replay -o grown.out grown.img >grown.replay 2>grown.err &&
+		grep -q "the kernel.s mount then fails reading AG 4.s headers past the end of the device (EIO)" grown.err &&
+		grep -q "log clean, as the kernel.s failed mount leaves it" grown.replay &&
+		"$XLS" info grown.out 2>/dev/null | grep -q "state *clean" &&
+		perl "$XLS_TOP/tests/lib/imgcmp.pl" grown.ref grown.out $logoff &&
+		test_expect_code 1 "$XLS" replay --json --in-place grown.inplace >grown.json 2>/dev/null &&
+		grep -q "\"counters_recomputed\":false,\"log_cleaned\":true,\"cow_staged_ags\":0,\"mount_fails_after\":true" grown.json &&
+		perl "$XLS_TOP/tests/lib/imgcmp.pl" grown.ref grown.inplace $logoff
 	'
 	# the journal the kernel refuses: --force and xfs_repair keep more
 	# entries than xfs_repair -L, the only other way past it

@@ -36,6 +36,8 @@ struct replay_run {
 	uint32_t		cow_staged_ags;	/* AGs whose refcount btree stages CoW */
 	const char		*next;		/* what the user must do next, or NULL */
 	char			next_buf[512];
+	char			next_dev[512];	/* next_buf's, OUT named DEV */
+	bool			past_device;	/* the kernel's mount fails after recovery */
 };
 
 /* -o and --log-out: where the copies go, checked before anything is read. */
@@ -202,6 +204,25 @@ static bool foreign_log(const struct xls_recover_summary *s)
 	return s->log_fmt == (host_be ? XLOG_FMT_LINUX_LE : XLOG_FMT_LINUX_BE);
 }
 
+/*
+ * A growfs the device no longer holds: the kernel's mount, after
+ * recovery, fails reading the first AG header past the device's end
+ * (xfs_initialize_perag_data: EIO) and, on its way out, cancels the work
+ * left and writes the unmount record (xfs_log_mount_cancel).
+ */
+static const char *past_device_step(struct replay_run *rr, bool work)
+{
+	const struct xls_replay_sbgeo *sg = &rr->w.sbgeo;
+
+	snprintf(rr->next_buf, sizeof(rr->next_buf), "the kernel's mount fails after this "
+		 "recovery, reading AG %u's headers past the end of the device (EIO), and leaves "
+		 "OUT as written here, the log clean%s: give the device the %llu bytes the "
+		 "superblock says, then mount; or run xfs_repair", rr->w.sb_past_ag,
+		 work ? ", the work left (intents, unlinked inodes) dropped" : "",
+		 (unsigned long long)sg->dblocks * sg->blocksize);
+	return rr->next_buf;
+}
+
 /* @text with its OUT named DEV, for a replay in place: @buf. */
 static const char *name_device(const char *text, char *buf, size_t size)
 {
@@ -229,10 +250,17 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	bool dirty = rr->c->ht.state == XLS_LOG_DIRTY;
 	bool work, pending;
 
-	rr->cow_staged_ags = dirty ? xls_replay_write_cow_staged(&rr->w) : 0;
+	/* the kernel reads the superblock back once recovery is done, pending work or not */
+	if (dirty && xls_replay_write_check_sb(&rr->w))
+		return -1;
+	rr->past_device = dirty && rr->w.sb_past_device;
+	rr->cow_staged_ags = dirty && !rr->past_device ? xls_replay_write_cow_staged(&rr->w) : 0;
 	work = s->pending_work || rr->cow_staged_ags;
-	pending = work && !s->fails && !rr->c->opt->finish_repair;
-	if (s->fails)
+	/* a mount that fails after recovery cancels the work left and cleans the log */
+	pending = work && !s->fails && !rr->c->opt->finish_repair && !rr->past_device;
+	if (rr->past_device)
+		rr->next = past_device_step(rr, s->pending_work);
+	else if (s->fails)
 		rr->next = "run xfs_repair on OUT: recovery failed, and the blocks it could not "
 			   "write are left as on disk";
 	else if (pending && foreign_log(s))
@@ -251,12 +279,12 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	if (xls_replay_write_sync(&rr->w))
 		return -1;
 	if (rr->c->opt->in_place && rr->next)
-		rr->next = name_device(rr->next, rr->next_buf, sizeof(rr->next_buf));
+		rr->next = name_device(rr->next, rr->next_dev, sizeof(rr->next_dev));
 	if (pending || !dirty)
 		return 0;
 	if (xls_replay_write_superblock(&rr->w))
 		return -1;
-	rr->counters = true;
+	rr->counters = !rr->past_device;
 	if (xls_replay_write_clean_log(&rr->w, &rr->c->log, &rr->c->ht))
 		return -1;
 	rr->log_cleaned = true;
@@ -283,6 +311,7 @@ static void describe_replay(const struct replay_run *rr, struct xls_fieldset *fs
 	xls_field_bool(fs, "counters_recomputed", rr->counters);
 	xls_field_bool(fs, "log_cleaned", rr->log_cleaned);
 	xls_field_uint(fs, "cow_staged_ags", rr->cow_staged_ags);
+	xls_field_bool(fs, "mount_fails_after", rr->past_device);
 	if (rr->next)
 		xls_field_str(fs, "next_step", rr->next);
 }
@@ -314,7 +343,9 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 	if (rr->counters)
 		xls_out_printf(o, "  superblock counters summed from the AG headers, as a mount "
 			       "after recovery sums them\n");
-	if (rr->log_cleaned)
+	if (rr->log_cleaned && rr->past_device)
+		xls_out_printf(o, "  log clean, as the kernel's failed mount leaves it\n");
+	else if (rr->log_cleaned)
 		xls_out_printf(o, "  log clean, as an unmount leaves it: the kernel mounts the "
 			       "copy without recovery\n");
 	if (n->assembled)
@@ -399,6 +430,15 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 		close(rr.dev_fd);
 	if (!rc)
 		print_result(&rr, fs);
+	if (!rc && rr.past_device)
+		rc = xls_error_set(err, XLS_EXIT_FINDINGS, "'%s': recovered as the kernel recovers "
+				   "it, but the kernel's mount then fails reading AG %u's headers "
+				   "past the end of the device (EIO): the superblock recovery leaves "
+				   "says %llu bytes, the device holds %llu", c.src.path,
+				   rr.w.sb_past_ag,
+				   (unsigned long long)rr.w.sbgeo.dblocks * rr.w.sbgeo.blocksize,
+				   (unsigned long long)(c.src.geo.data_bytes ? c.src.geo.data_bytes :
+				   c.src.geo.dblocks * c.src.geo.blocksize));
 	xls_replay_write_release(&rr.w);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);

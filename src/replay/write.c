@@ -123,11 +123,17 @@ static uint8_t *hold(struct xls_replay_write *w, int64_t blkno, uint32_t len, bo
  * (xls_recover_daddr_out_of_range); a write there would grow the copy
  * or land past the device, so it is refused here too, whatever the log.
  */
+static uint64_t device_bytes(const struct xls_replay_write *w)
+{
+	const struct xls_geometry *g = &w->src->geo;
+
+	return g->data_bytes ? g->data_bytes : g->dblocks * g->blocksize;
+}
+
 static int write_block(struct xls_replay_write *w, int64_t blkno, uint32_t len,
 		       const uint8_t *img)
 {
-	const struct xls_geometry *g = &w->src->geo;
-	uint64_t size = g->data_bytes ? g->data_bytes : g->dblocks * g->blocksize;
+	uint64_t size = device_bytes(w);
 
 	if (blkno < 0 || (uint64_t)blkno > size / BBSIZE || len > size / BBSIZE - (uint64_t)blkno)
 		return xls_error_set(w->err, XLS_EXIT_INTERNAL, "refusing to write buffer 0x%llx "
@@ -403,17 +409,52 @@ static void put_be64(uint8_t *p, uint64_t v)
 }
 
 /* The AG header at sector @sect of AG @ag, its @field of 4 bytes. */
-static int ag_field(struct xls_replay_write *w, const uint8_t *sb, uint32_t ag, uint32_t sect,
-		    size_t field, uint32_t *v)
+static int ag_field(struct xls_replay_write *w, uint32_t ag, uint32_t sect, size_t field,
+		    uint32_t *v)
 {
-	uint32_t sectsize = xls_be16(sb + SB_AT(sb_sectsize));
-	uint64_t off = (uint64_t)ag * xls_be32(sb + SB_AT(sb_agblocks)) *
-		       xls_be32(sb + SB_AT(sb_blocksize)) + (uint64_t)sect * sectsize;
+	const struct xls_replay_sbgeo *sg = &w->sbgeo;
+	uint64_t off = (uint64_t)ag * sg->agblocks * sg->blocksize + (uint64_t)sect * sg->sectsize;
 	uint8_t hdr[512];
 
 	if (read_full(w, w->fd, w->path, off, hdr, sizeof(hdr)))
 		return -1;
 	*v = xls_be32(hdr + field);
+	return 0;
+}
+
+int xls_replay_write_check_sb(struct xls_replay_write *w)
+{
+	struct xls_replay_sbgeo *sg = &w->sbgeo;
+	uint8_t sb[512];
+	const char *why;
+
+	w->sbgeo_ok = false;
+	if (read_full(w, w->fd, w->path, 0, sb, sizeof(sb)))
+		return -1;
+	sg->blocksize = xls_be32(sb + SB_AT(sb_blocksize));
+	sg->sectsize = xls_be16(sb + SB_AT(sb_sectsize));
+	sg->agblocks = xls_be32(sb + SB_AT(sb_agblocks));
+	sg->agcount = xls_be32(sb + SB_AT(sb_agcount));
+	sg->dblocks = xls_be64(sb + SB_AT(sb_dblocks));
+	why = xls_sb_geometry_refused(sb);
+	if (why)
+		return xls_error_set(w->err, XLS_EXIT_FINDINGS, "'%s': the superblock recovery "
+				     "leaves fails the kernel's check (%s): its mount reads it back "
+				     "once recovery is done and fails there (\"SB sanity check "
+				     "failed\", EFSCORRUPTED), the log left dirty; replay stops there "
+				     "too; xfs_repair is what is left", w->path, why);
+	w->sbgeo_ok = true;
+	/* xfs_initialize_perag_data reads each AG's AGF, then its AGI, in order */
+	w->sb_past_device = false;
+	for (uint32_t ag = 0; ag < sg->agcount; ag++) {
+		uint64_t agf = (uint64_t)ag * sg->agblocks * sg->blocksize + sg->sectsize;
+
+		if (agf + 2ull * sg->sectsize > device_bytes(w)) {
+			w->sb_past_device = true;
+			w->sb_past_ag = ag;
+			break;
+		}
+	}
 	return 0;
 }
 
@@ -437,41 +478,44 @@ int xls_replay_write_superblock(struct xls_replay_write *w)
 {
 	const struct xls_geometry *g = &w->src->geo;
 	uint64_t icount = 0, ifree = 0, fdblocks = 0;
-	uint32_t sectsize, agcount, v;
+	uint32_t sectsize = w->sbgeo.sectsize, v;
 	uint8_t *sb = w->buf;
 	bool lazy;
 
+	if (!w->sbgeo_ok)
+		return xls_error_set(w->err, XLS_EXIT_INTERNAL, "superblock written unchecked");
 	if (read_full(w, w->fd, w->path, 0, sb, 512))
 		return -1;
-	sectsize = xls_be16(sb + SB_AT(sb_sectsize));
-	agcount = xls_be32(sb + SB_AT(sb_agcount));
 	lazy = g->crc || (xls_be16(sb + SB_AT(sb_versionnum)) & XFS_SB_VERSION_MOREBITSBIT &&
 			  xls_be32(sb + SB_AT(sb_features2)) & XFS_SB_VERSION2_LAZYSBCOUNTBIT);
 	/* without lazy counters the log carries every change to them */
-	if (!lazy || sectsize < 512 || sectsize > XFS_MAX_BLOCKSIZE || !agcount)
+	if (!lazy)
 		return 0;
-	for (uint32_t ag = 0; ag < agcount; ag++) {
-		if (ag_field(w, sb, ag, 1, AGF_AT(agf_freeblks), &v))
+	/* the sum fails at the device's end; the unmount that follows writes them as read */
+	for (uint32_t ag = 0; ag < w->sbgeo.agcount && !w->sb_past_device; ag++) {
+		if (ag_field(w, ag, 1, AGF_AT(agf_freeblks), &v))
 			return -1;
 		fdblocks += v;
-		if (ag_field(w, sb, ag, 1, AGF_AT(agf_flcount), &v))
+		if (ag_field(w, ag, 1, AGF_AT(agf_flcount), &v))
 			return -1;
 		fdblocks += v;
-		if (ag_field(w, sb, ag, 1, AGF_AT(agf_btreeblks), &v))
+		if (ag_field(w, ag, 1, AGF_AT(agf_btreeblks), &v))
 			return -1;
 		fdblocks += v;
-		if (ag_field(w, sb, ag, 2, AGI_AT(agi_count), &v))
+		if (ag_field(w, ag, 2, AGI_AT(agi_count), &v))
 			return -1;
 		icount += v;
-		if (ag_field(w, sb, ag, 2, AGI_AT(agi_freecount), &v))
+		if (ag_field(w, ag, 2, AGI_AT(agi_freecount), &v))
 			return -1;
 		ifree += v;
 	}
 	if (read_full(w, w->fd, w->path, 0, sb, sectsize))
 		return -1;
-	put_be64(sb + SB_AT(sb_icount), icount);
-	put_be64(sb + SB_AT(sb_ifree), ifree);
-	put_be64(sb + SB_AT(sb_fdblocks), fdblocks);
+	if (!w->sb_past_device) {
+		put_be64(sb + SB_AT(sb_icount), icount);
+		put_be64(sb + SB_AT(sb_ifree), ifree);
+		put_be64(sb + SB_AT(sb_fdblocks), fdblocks);
+	}
 	if (g->crc)
 		quota_inodes(sb);
 	xls_recover_stamp(g, sb, sectsize, 0);
@@ -484,16 +528,14 @@ int xls_replay_write_superblock(struct xls_replay_write *w)
  * CoW records sort after every shared one)?  @agbno the root, @level its
  * level.  Unreadable or malformed: no.
  */
-static bool cow_staged(struct xls_replay_write *w, const uint8_t *sb, uint32_t ag,
-		       uint32_t agbno, uint32_t level)
+static bool cow_staged(struct xls_replay_write *w, uint32_t ag, uint32_t agbno,
+		       uint32_t level)
 {
-	uint32_t bsize = xls_be32(sb + SB_AT(sb_blocksize));
-	uint64_t agblocks = xls_be32(sb + SB_AT(sb_agblocks));
+	uint32_t bsize = w->sbgeo.blocksize;
+	uint64_t agblocks = w->sbgeo.agblocks;
 	const size_t hdr = XFS_BTREE_SBLOCK_CRC_LEN;
 	uint8_t *b = w->buf;
 
-	if (bsize < 512 || bsize > XFS_MAX_BLOCKSIZE)
-		return false;
 	for (uint32_t depth = 0; depth <= level && depth < 16; depth++) {
 		uint16_t n;
 		uint32_t maxrecs = (uint32_t)((bsize - hdr) / 8);
@@ -519,22 +561,20 @@ static bool cow_staged(struct xls_replay_write *w, const uint8_t *sb, uint32_t a
 
 uint32_t xls_replay_write_cow_staged(struct xls_replay_write *w)
 {
+	const struct xls_replay_sbgeo *sg = &w->sbgeo;
 	uint8_t sb[512], agf[512];
-	uint32_t agcount, sectsize, n = 0;
+	uint32_t n = 0;
 
-	if (!w->src->geo.crc || read_full(w, w->fd, w->path, 0, sb, sizeof(sb)) ||
+	if (!w->sbgeo_ok || !w->src->geo.crc || read_full(w, w->fd, w->path, 0, sb, sizeof(sb)) ||
 	    !(xls_be32(sb + SB_AT(sb_features_ro_compat)) & XFS_SB_FEAT_RO_COMPAT_REFLINK))
 		return 0;
-	agcount = xls_be32(sb + SB_AT(sb_agcount));
-	sectsize = xls_be16(sb + SB_AT(sb_sectsize));
-	for (uint32_t ag = 0; ag < agcount && ag < 1u << 20; ag++) {
-		uint64_t off = (uint64_t)ag * xls_be32(sb + SB_AT(sb_agblocks)) *
-			       xls_be32(sb + SB_AT(sb_blocksize)) + sectsize;
+	for (uint32_t ag = 0; ag < sg->agcount; ag++) {
+		uint64_t off = (uint64_t)ag * sg->agblocks * sg->blocksize + sg->sectsize;
 
 		if (read_full(w, w->fd, w->path, off, agf, sizeof(agf)) ||
 		    xls_be32(agf) != XFS_AGF_MAGIC)
 			continue;
-		n += cow_staged(w, sb, ag, xls_be32(agf + AGF_AT(agf_refcount_root)),
+		n += cow_staged(w, ag, xls_be32(agf + AGF_AT(agf_refcount_root)),
 				xls_be32(agf + AGF_AT(agf_refcount_level)));
 	}
 	return n;

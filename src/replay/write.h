@@ -94,6 +94,20 @@ struct xls_replay_write {
 	struct xls_replay_compound placing;
 	bool			placing_on;
 	uint32_t		cur_tid, cur_id;
+	/* the geometry of the superblock recovery left, once checked */
+	struct xls_replay_sbgeo {
+		uint32_t	blocksize, sectsize, agblocks, agcount;
+		uint64_t	dblocks;
+	}			sbgeo;
+	bool			sbgeo_ok;
+	/*
+	 * ... and it says more blocks than the device holds (a growfs whose
+	 * device shrank): the kernel's mount fails after recovery, reading the
+	 * first AG header past the end (of AG sb_past_ag), and cleans the log
+	 * on its way out.
+	 */
+	bool			sb_past_device;
+	uint32_t		sb_past_ag;
 	struct xls_error	*err;		/* set with the first I/O error */
 };
 
@@ -117,11 +131,22 @@ int xls_replay_write_back(void *ctx, const struct xls_rwrite *wr);
 int xls_replay_write_flushed(void *ctx);
 
 /*
+ * The superblock recovery left, as the kernel reads it back when recovery
+ * is done (xlog_do_recover, xfs_sb_buf_ops): its geometry checked as
+ * xfs_validate_sb_common checks it.  -1 (exit 1, the reason named) when
+ * the kernel's mount fails there, the log still dirty.  A filesystem
+ * larger than its device passes, sb_past_device set.  The two calls below
+ * need it to have succeeded.
+ */
+int xls_replay_write_check_sb(struct xls_replay_write *w);
+
+/*
  * The superblock as the kernel's unmount writes it after a recovery that
  * left nothing to finish: with lazy counters, icount, ifree and fdblocks
  * summed from the AG headers (xfs_initialize_perag_data at mount), and on
  * v5 its quota inodes as the kernel reads them (0 is none).  Nothing for
- * a filesystem whose log carries its counters.
+ * a filesystem whose log carries its counters.  Past the device
+ * (sb_past_device) the sum fails, and the counters stay as recovered.
  */
 int xls_replay_write_superblock(struct xls_replay_write *w);
 

@@ -113,3 +113,18 @@ fresh_reflink() {
 	xfs_io -x -c 'shutdown -f' "$m"
 	umount "$m"
 }
+
+# fresh_grown NAME: a filesystem of 512 MiB grown to 1 GiB (xfs_growfs),
+# shut down with the growth in its log, then its image cut back to 512 MiB,
+# as a device that shrank under it: the superblock on disk still says
+# 512 MiB, the one in the log 1 GiB.
+fresh_grown() {
+	truncate -s 1G "$1.img" && mkfs.xfs -q -f -d size=512m -l size=64m "$1.img" || return 1
+	mount -o loop "$1.img" "$MNT" || return 1
+	mkdir "$MNT/d" && touch "$MNT/d/before" && sync &&
+		xfs_growfs "$MNT" >/dev/null && touch "$MNT/d/after" && xfs_io -c fsync "$MNT/d"
+	rc=$?
+	xfs_io -x -c 'shutdown -f' "$MNT"
+	umount "$MNT"
+	[ "$rc" -eq 0 ] && truncate -s 512M "$1.img"
+}

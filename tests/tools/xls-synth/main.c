@@ -104,7 +104,7 @@ static void free_all(void)
 /* ------------------------------------------------------------------ */
 /* the output: an image with a superblock, or the bare log */
 
-static void write_sb(const struct synth *s, uint8_t *sb)
+void write_sb(const struct synth *s, uint8_t *sb)
 {
 	uint16_t ver;
 	uint32_t logblocks = s->log_bytes / FS_BLOCKSIZE;

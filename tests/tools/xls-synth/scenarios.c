@@ -3,6 +3,7 @@
  * and the expectations it adjusts (records and transactions hidden,
  * findings printed into the manifest), and the table -l lists.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -508,6 +509,42 @@ static void sc_unknown_item(struct synth *s)
 	printf("count finding 1\n");
 }
 
+/*
+ * A growfs the device does not hold: the superblock logged with a third
+ * AG, dblocks past the end of the image.  Its geometry is sound, so its
+ * write verifier passes; the kernel reads it back once recovery is done,
+ * and its mount fails reading the new AG's headers past the device.
+ */
+static void sb_logged(struct synth *s, uint32_t agcount, uint64_t dblocks)
+{
+	struct ckpt c = { 0 };
+	struct buf_spec b = { .blkno = 0, .len_bb = 1, .flags = blft(XFS_BLFT_SB_BUF) };
+	struct item *it;
+	uint8_t sb[BB];
+
+	set_bits(&b, 0, 3);
+	it = buf_item(s, &b);
+	write_sb(s, sb);
+	put_be32(sb + offsetof(struct xfs_dsb, sb_agcount), agcount);
+	put_be64(sb + offsetof(struct xfs_dsb, sb_dblocks), dblocks);
+	/* the one data region: chunks 0..2 of the superblock */
+	memcpy((uint8_t *)(uintptr_t)it->lv.v[1].p, sb, 3 * XFS_BLF_CHUNK);
+	ck_add(&c, it);
+	w_ckpt(s, &c);
+	ic_sync(s);
+}
+
+static void sc_sb_grown(struct synth *s)
+{
+	sb_logged(s, FS_AGCOUNT + 1, (uint64_t)FS_AGBLOCKS * (FS_AGCOUNT + 1));
+}
+
+/* The superblock logged with an AG count its blocks do not fill. */
+static void sc_sb_badgeo(struct synth *s)
+{
+	sb_logged(s, 0x40000000u, (uint64_t)FS_AGBLOCKS * FS_AGCOUNT);
+}
+
 static void sc_truncated(struct synth *s)
 {
 	sc_bufs(s);
@@ -538,6 +575,8 @@ const struct scenario scenarios[] = {
 	{ "blf-size0",	sc_blf_size0,	"a buffer format with blf_size 0" },
 	{ "blf-size-huge", sc_blf_size_huge, "a buffer format with blf_size 300" },
 	{ "unknown-item", sc_unknown_item, "an item of type 0x1299 between two buffers" },
+	{ "sb-grown",	sc_sb_grown,	"the superblock logged with an AG past the end of the image" },
+	{ "sb-badgeo",	sc_sb_badgeo,	"the superblock logged with 2^30 AGs in 2 AGs' blocks" },
 	{ "truncated",	sc_truncated,	"the bufs image cut in the middle of the log" },
 };
 

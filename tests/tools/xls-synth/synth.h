@@ -216,6 +216,9 @@ struct rec *shown_rec(struct synth *s, uint32_t n);
 uint32_t op_offset(const struct rec *r, uint32_t k);
 extern const char *const blft_names[];
 
+/* main.c: the image's superblock, as written at byte 0 (BB bytes) */
+void write_sb(const struct synth *s, uint8_t *sb);
+
 /* scenarios.c */
 extern const struct scenario scenarios[];
 extern const size_t nscenarios;

@@ -14,7 +14,6 @@
 #include "base/ondisk.h"
 #include "analysis/checkpoint.h"
 
-#define MAX_OPEN		1024u		/* as the trans stage */
 #define PENDING_BUDGET		(32u << 20)	/* all open transactions */
 #define RELOG_TABLE_MAX		(32u << 20)
 #define SHADOW_BUFFERS		(256u << 10)
@@ -81,17 +80,17 @@ struct xls_ckpt_tracker {
 	struct xls_relog	*relog;
 	struct xls_shadow	*shadow;
 	struct xls_hashmap	tids;		/* tid -> index in open[] */
-	struct open_ckpt	*open[MAX_OPEN];
+	struct open_ckpt	*open[XLS_MAX_OPEN_TRANS];
 	uint32_t		nopen;
 	/* ended in the record being read, handed out after it */
-	struct open_ckpt	*ended[MAX_OPEN];
+	struct open_ckpt	*ended[XLS_MAX_OPEN_TRANS];
 	uint32_t		nended;
-	struct open_ckpt	*spare[MAX_OPEN];	/* free slots, arenas kept */
+	struct open_ckpt	*spare[XLS_MAX_OPEN_TRANS];	/* free slots, arenas kept */
 	uint32_t		nspare;
 	struct open_ckpt	*last;		/* the one the last item went to */
 	/* the record's share-out: whose bytes, and their op bytes in it */
-	uint64_t		*share_to[2 * MAX_OPEN];
-	uint64_t		share_delta[2 * MAX_OPEN];
+	uint64_t		*share_to[2 * XLS_MAX_OPEN_TRANS];
+	uint64_t		share_delta[2 * XLS_MAX_OPEN_TRANS];
 	uint64_t		seq;
 	size_t			pending, pending_peak;	/* arenas of open ones */
 	size_t			spare_bytes;		/* arenas of spare slots */
@@ -177,7 +176,7 @@ void xls_ckpt_begin(struct xls_ckpt_tracker *tr, const struct xls_trans *t)
 	struct open_ckpt *oc;
 
 	/* the ended wait for the end of their record: room for both */
-	if (tr->nopen + tr->nended >= MAX_OPEN || xls_hashmap_find(&tr->tids, t->tid, 0))
+	if (tr->nopen + tr->nended >= XLS_MAX_OPEN_TRANS || xls_hashmap_find(&tr->tids, t->tid, 0))
 		return;
 	if (tr->nspare) {
 		oc = tr->spare[--tr->nspare];

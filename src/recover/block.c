@@ -237,8 +237,9 @@ static bool is_m32(uint32_t m, uint32_t a, uint32_t b)
 	return m == a || m == b;
 }
 
-bool xls_blk_validate_type(const struct xls_geometry *g, unsigned int blft,
-			   const uint8_t *blk, uint32_t len, const char **warn)
+enum xls_blk_type_check xls_blk_validate_type(const struct xls_geometry *g, unsigned int blft,
+					      const uint8_t *blk, uint32_t len,
+					      const char **warn)
 {
 	uint32_t m32 = len >= 4 ? xls_be32(blk) : 0;
 	uint16_t m16 = len >= 2 ? xls_be16(blk) : 0;
@@ -323,10 +324,10 @@ bool xls_blk_validate_type(const struct xls_geometry *g, unsigned int blft,
 		break;
 	default:
 		*warn = "Unknown buffer type!";
-		return false;
+		return XLS_BLK_TYPE_UNKNOWN;
 	}
 	*warn = w;
-	return w == NULL;
+	return w ? XLS_BLK_TYPE_BAD_MAGIC : XLS_BLK_TYPE_OPS;
 }
 
 uint64_t xls_blk_header_daddr(unsigned int blft, const uint8_t *head)

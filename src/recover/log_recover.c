@@ -624,7 +624,7 @@ static int run_pass(struct xls_recover *r, int pass, struct xls_log *log,
 	if (!rc && r->stores_full)
 		rc = recover_report(r, NULL, "trans_table",
 			    "more than %u transactions open at once: some items were not examined",
-			    MAX_STORES);
+			    XLS_MAX_OPEN_TRANS);
 	r->stores_full = false;
 	return rc;
 }

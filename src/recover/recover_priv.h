@@ -32,6 +32,7 @@
 #include "analysis/analysis.h"
 #include "items/item.h"
 #include "recover/recover.h"
+#include "trans/trans.h"
 
 /* Magics newer than the xfsprogs 6.1 headers (realtime groups, rt btrees). */
 #ifndef XFS_RTBITMAP_MAGIC
@@ -51,7 +52,6 @@
 #define HEAD_CHUNKS	(HEAD_BYTES >> XFS_BLF_SHIFT)
 #define NULL_LSN	UINT64_MAX	/* NULLCOMMITLSN, (xfs_lsn_t)-1 */
 #define NULL_AGINO	0xffffffffu
-#define MAX_STORES	1024u		/* transactions open at once */
 
 /* ------------------------------------------------------------------ */
 /* capture: what each item of an open transaction needs at its commit */
@@ -200,7 +200,7 @@ struct xls_recover {
 	struct xls_hashmap		storeidx;	/* (tid, lsn) -> stores[] */
 	/* the last one found: a transaction's items come one after another */
 	struct tstore			*last_store;
-	struct tstore			*stores[MAX_STORES];
+	struct tstore			*stores[XLS_MAX_OPEN_TRANS];
 	uint32_t			nstores;
 	bool				stores_full;
 	/* scratch */
@@ -291,6 +291,13 @@ void xls_rstate_queue(struct xls_recover *r, struct rstate *st);
  */
 void xls_rstate_flush(struct xls_recover *r, struct xls_rwriteback *wb);
 
+/*
+ * The write failure of a segment of a multi-extent directory block read
+ * as a buffer of its own: a limit of the kernel's recovery, not damage
+ * (st->write_fail points at it).
+ */
+extern const char xls_short_dir_fail[];
+
 /* ------------------------------------------------------------------ */
 /* inode_recover.c */
 
@@ -334,13 +341,21 @@ void xls_blk_identify(const struct xls_geometry *g, const uint8_t *blk,
 void xls_blk_verifier_says(const struct blk_id *id, int64_t blkno, bool crc, char *buf,
 			   size_t size);
 
+/* What xlog_recover_validate_buf_type() makes of a buffer's type and magic. */
+enum xls_blk_type_check {
+	XLS_BLK_TYPE_OPS,	/* the magic fits: a verifier is attached, it stamps the LSN */
+	XLS_BLK_TYPE_BAD_MAGIC,	/* "Bad ... magic!": no verifier */
+	XLS_BLK_TYPE_UNKNOWN,	/* "Unknown buffer type!": no verifier */
+};
+
 /*
- * xlog_recover_validate_buf_type(): does the magic fit buffer type @blft
- * (a verifier is attached, which stamps the LSN on write)?  Sets *@warn to
- * the kernel's message when it does not.
+ * xlog_recover_validate_buf_type() on buffer type @blft and the block's
+ * first @len bytes; *@warn the kernel's message, or NULL with
+ * XLS_BLK_TYPE_OPS.
  */
-bool xls_blk_validate_type(const struct xls_geometry *g, unsigned int blft,
-			   const uint8_t *blk, uint32_t len, const char **warn);
+enum xls_blk_type_check xls_blk_validate_type(const struct xls_geometry *g, unsigned int blft,
+					      const uint8_t *blk, uint32_t len,
+					      const char **warn);
 
 /* The daddr a v5 dir3 or da3 block header records, at its own place. */
 uint64_t xls_blk_header_daddr(unsigned int blft, const uint8_t *head);

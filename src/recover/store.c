@@ -66,7 +66,7 @@ static struct tstore *store_new(struct xls_recover *r)
 	for (uint32_t i = 0; i < r->nstores; i++)
 		if (!r->stores[i]->used)
 			return r->stores[i];
-	if (r->nstores == MAX_STORES)
+	if (r->nstores == XLS_MAX_OPEN_TRANS)
 		return NULL;
 	ts = calloc(1, sizeof(*ts));
 	if (!ts) {

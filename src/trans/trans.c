@@ -17,7 +17,6 @@
 #include "base/ondisk.h"
 #include "trans/trans.h"
 
-#define MAX_OPEN_TRANS	1024u		/* a hostile log cannot grow this */
 #define ARENA_MAX	(16u << 20)	/* one item's bytes */
 /* All arenas together: 1024 hostile open items must not take 16 GiB. */
 #define ARENA_BUDGET	(256ull << 20)
@@ -58,16 +57,16 @@ struct open_trans {
 };
 
 struct xls_trans_table {
-	struct open_trans	*slot[MAX_OPEN_TRANS];
+	struct open_trans	*slot[XLS_MAX_OPEN_TRANS];
 	uint32_t		nslots;		/* allocated, open or free */
 	uint32_t		nopen;		/* slot[0 .. nopen) are open */
 	struct open_trans	*last;		/* found last; NULL when closed */
 	uint64_t		arena_bytes;	/* allocated by all arenas */
 	/* open transactions by tid: a hostile log can keep 1024 open */
 	struct xls_hashmap	tids;		/* tid -> id */
-	struct open_trans	*byid[MAX_OPEN_TRANS];
+	struct open_trans	*byid[XLS_MAX_OPEN_TRANS];
 	/* slots with regions still in the current record (no duplicates) */
-	struct open_trans	*borrowers[MAX_OPEN_TRANS];
+	struct open_trans	*borrowers[XLS_MAX_OPEN_TRANS];
 	uint32_t		nborrowers;
 	bool			full_reported;
 };
@@ -157,7 +156,7 @@ static struct open_trans *open_new(struct xls_trans_table *tt)
 	size_t cap;
 
 	if (tt->nopen == tt->nslots) {
-		if (tt->nslots == MAX_OPEN_TRANS)
+		if (tt->nslots == XLS_MAX_OPEN_TRANS)
 			return NULL;
 		tt->slot[tt->nslots] = calloc(1, sizeof(struct open_trans));
 		if (!tt->slot[tt->nslots])
@@ -444,7 +443,7 @@ static int start_trans(const struct op_ctx *c)
 			return 0;
 		c->tt->full_reported = true;
 		return report(c, "trans_table", "more than %u transactions open at once; later ones are ignored",
-			      MAX_OPEN_TRANS);
+			      XLS_MAX_OPEN_TRANS);
 	}
 	ot->t.tid = c->op->oh_tid;
 	if (xls_hashmap_put(&c->tt->tids, ot->t.tid, 0, ot->id)) {

@@ -15,6 +15,13 @@
 #include "log/log.h"
 #include "ops/ops.h"
 
+/*
+ * Transactions open at once: the kernel's log holds a bounded number, and
+ * a hostile log cannot make this tool hold more.  Every stage that keeps
+ * per-transaction state (trans, checkpoints, recovery) has this limit.
+ */
+#define XLS_MAX_OPEN_TRANS	1024u
+
 enum xls_trans_state {
 	XLS_TRANS_OPEN,
 	XLS_TRANS_COMMITTED,	/* commit record seen: recovery replays it */

@@ -217,6 +217,7 @@ if $can_mount; then
 		test_expect_code 1 "$XLS" replay -o grown.out grown.img >grown.replay 2>grown.err &&
 		grep -q "the kernel.s mount then fails reading AG 4.s headers past the end of the device (EIO)" grown.err &&
 		grep -q "log clean, as the kernel.s failed mount leaves it" grown.replay &&
+		grep -q "the work left (intents, unlinked inodes) dropped" grown.replay &&
 		"$XLS" info grown.out 2>/dev/null | grep -q "state *clean" &&
 		perl "$XLS_TOP/tests/lib/imgcmp.pl" grown.ref grown.out $logoff &&
 		test_expect_code 1 "$XLS" replay --json --in-place grown.inplace >grown.json 2>/dev/null &&

@@ -115,16 +115,19 @@ fresh_reflink() {
 }
 
 # fresh_grown NAME: a filesystem of 512 MiB grown to 1 GiB (xfs_growfs),
-# shut down with the growth in its log, then its image cut back to 512 MiB,
-# as a device that shrank under it: the superblock on disk still says
-# 512 MiB, the one in the log 1 GiB.
+# shut down with the growth in its log and two files unlinked while open
+# (work left for the mount), then its image cut back to 512 MiB, as a
+# device that shrank under it: the superblock on disk still says 512 MiB,
+# the one in the log 1 GiB.
 fresh_grown() {
 	truncate -s 1G "$1.img" && mkfs.xfs -q -f -d size=512m -l size=64m "$1.img" || return 1
 	mount -o loop "$1.img" "$MNT" || return 1
-	mkdir "$MNT/d" && touch "$MNT/d/before" && sync &&
-		xfs_growfs "$MNT" >/dev/null && touch "$MNT/d/after" && xfs_io -c fsync "$MNT/d"
+	mkdir "$MNT/d" && echo a >"$MNT/d/open1" && echo b >"$MNT/d/open2" && sync &&
+		xfs_growfs "$MNT" >/dev/null && touch "$MNT/d/after" &&
+		(exec 3<"$MNT/d/open1" 4<"$MNT/d/open2" && rm "$MNT/d/open1" "$MNT/d/open2" &&
+		 xfs_io -c fsync "$MNT/d" && xfs_io -x -c 'shutdown -f' "$MNT")
 	rc=$?
-	xfs_io -x -c 'shutdown -f' "$MNT"
+	xfs_io -x -c 'shutdown -f' "$MNT" 2>/dev/null
 	umount "$MNT"
 	[ "$rc" -eq 0 ] && truncate -s 512M "$1.img"
 }

@@ -427,7 +427,8 @@ int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
 			   c.src.input.md.version ? &xls_csv_rsummary_md : &xls_csv_rsummary);
 	r = xls_recover_new(&c.src, NULL, err);
 	status = r ? run_recover(rc, r, &sink, err) : -1;
-	if (!status && xls_recover_summary(r)->fails)
+	/* a mount that fails after recovery fails as much as recovery that fails */
+	if (!status && (xls_recover_summary(r)->fails || xls_recover_summary(r)->mount_fails_after))
 		c.findings++;
 	status = xls_cmd_status(&c, status, err);
 	xls_recover_free(r);

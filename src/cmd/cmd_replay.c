@@ -254,6 +254,10 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	if (dirty && xls_replay_write_check_sb(&rr->w))
 		return -1;
 	rr->past_device = dirty && rr->w.sb_past_device;
+	/* what the copy holds decides; the dry run's simulation said the same */
+	rr->sum.mount_fails_after = rr->past_device;
+	rr->sum.mount_fail_ag = rr->w.sb_past_ag;
+	rr->sum.mount_fail_sb_bytes = rr->w.sbgeo.dblocks * rr->w.sbgeo.blocksize;
 	rr->cow_staged_ags = dirty && !rr->past_device ? xls_replay_write_cow_staged(&rr->w) : 0;
 	work = s->pending_work || rr->cow_staged_ags;
 	/* a mount that fails after recovery cancels the work left and cleans the log */
@@ -311,7 +315,6 @@ static void describe_replay(const struct replay_run *rr, struct xls_fieldset *fs
 	xls_field_bool(fs, "counters_recomputed", rr->counters);
 	xls_field_bool(fs, "log_cleaned", rr->log_cleaned);
 	xls_field_uint(fs, "cow_staged_ags", rr->cow_staged_ags);
-	xls_field_bool(fs, "mount_fails_after", rr->past_device);
 	if (rr->next)
 		xls_field_str(fs, "next_step", rr->next);
 }

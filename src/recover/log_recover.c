@@ -668,6 +668,28 @@ static int find_torn_commits(struct xls_recover *r, struct xls_log *log,
 }
 
 /*
+ * xlog_do_recover reads the primary superblock back; the mount then sums
+ * the AG headers it names (xfs_initialize_perag_data), and a superblock
+ * grown past the device fails there.  Only a replayed superblock can.
+ */
+static void read_back_sb(struct xls_recover *r)
+{
+	struct xls_recover_summary *s = &r->sum;
+	uint32_t len = r->g->data_sect_bbs ? r->g->data_sect_bbs : 1;
+	uint32_t *idx = xls_hashmap_find(&r->bufidx, XFS_SB_DADDR, len);
+	const struct rstate *st = idx ? &r->states[*idx] : NULL;
+	uint64_t bsize;
+
+	if (s->fails || !st || !st->replayed || st->head_len < 512 || !r->g->data_bytes ||
+	    xls_sb_geometry_refused(st->head))
+		return;
+	s->mount_fail_ag = xls_sb_first_ag_past(st->head, r->g->data_bytes);
+	s->mount_fails_after = s->mount_fail_ag != UINT32_MAX;
+	bsize = xls_be32(st->head + offsetof(struct xfs_dsb, sb_blocksize));
+	s->mount_fail_sb_bytes = xls_be64(st->head + offsetof(struct xfs_dsb, sb_dblocks)) * bsize;
+}
+
+/*
  * A mount that fails before it reaches the log (xfs_readsb, xfs_check_sizes)
  * says so in its own words only: no "log mount/recovery failed" follows.
  */
@@ -744,6 +766,8 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 	}
 	if (!rc)
 		rc = emit_unlinked(r);
+	if (!rc)
+		read_back_sb(r);
 	xls_recover_stop_counts(r);
 	if (rc == -ENOMEM)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");

@@ -305,6 +305,14 @@ struct xls_recover_summary {
 	bool		no_data_device;
 	/* a metadump: the failure turns on a block it does not carry */
 	bool		fail_absent;
+	/*
+	 * Recovery succeeds, but the superblock it leaves outgrows the device
+	 * (a growfs whose device shrank): the mount then fails reading AG
+	 * mount_fail_ag's headers (EIO), after cleaning the log.
+	 */
+	bool		mount_fails_after;
+	uint32_t	mount_fail_ag;
+	uint64_t	mount_fail_sb_bytes;	/* what the superblock says */
 	/* h_fmt of the log's last record: the byte order of the CPU that wrote it */
 	uint32_t	log_fmt;
 };

@@ -444,17 +444,8 @@ int xls_replay_write_check_sb(struct xls_replay_write *w)
 				     "failed\", EFSCORRUPTED), the log left dirty; replay stops there "
 				     "too; xfs_repair is what is left", w->path, why);
 	w->sbgeo_ok = true;
-	/* xfs_initialize_perag_data reads each AG's AGF, then its AGI, in order */
-	w->sb_past_device = false;
-	for (uint32_t ag = 0; ag < sg->agcount; ag++) {
-		uint64_t agf = (uint64_t)ag * sg->agblocks * sg->blocksize + sg->sectsize;
-
-		if (agf + 2ull * sg->sectsize > device_bytes(w)) {
-			w->sb_past_device = true;
-			w->sb_past_ag = ag;
-			break;
-		}
-	}
+	w->sb_past_ag = xls_sb_first_ag_past(sb, device_bytes(w));
+	w->sb_past_device = w->sb_past_ag != UINT32_MAX;
 	return 0;
 }
 

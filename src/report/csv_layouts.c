@@ -70,6 +70,7 @@ LAYOUT(xls_csv_ritem, false,
 	"kernel_error_name", "kernel_says", "fail_why", "next_step", "trans_replayed", \
 	"trans_discarded", "trans_corrupt", "kernel_warnings", "pending_work", "torn_records", \
 	"torn_lsn", "torn_commits", "torn_tids", "log_byte_order", "no_data_device", "approximate", \
+	"mount_fails_after", \
 	"items", \
 	"buffers", "replay", "replay_always", "always_v4", "always_inode_buf", \
 	"always_dquot_buf", "always_attr_rmt", "always_unknown_magic", "always_foreign_uuid", \

@@ -150,6 +150,7 @@ void xls_describe_verdict(const struct xls_recover_summary *s, enum xls_verdict_
 	if (s->metadump)
 		xls_field_uint(fs, "absent_reads", s->absent_reads);
 	xls_field_bool(fs, "approximate", approximate || xls_verdict_approximate(s));
+	xls_field_bool(fs, "mount_fails_after", s->mount_fails_after);
 }
 
 /* ---- text --------------------------------------------------------- */
@@ -252,6 +253,13 @@ static void print_caveats(struct xls_out *o, const struct xls_recover_summary *s
 			xls_out_printf(o, "%s0x%08x", i ? ", " : ": ", s->torn_tids[i]);
 		xls_out_printf(o, "%s\n", s->torn_commits > XLS_TORN_TIDS ? ", ..." : "");
 	}
+	if (s->mount_fails_after)
+		xls_out_printf(o, "  then the mount fails: the superblock recovery leaves says %llu "
+			       "bytes, more than the device holds, and the mount reads AG %u's "
+			       "headers past its end (EIO); on its way out the kernel cleans the "
+			       "log%s, leaving the filesystem as recovered\n",
+			       (unsigned long long)s->mount_fail_sb_bytes, s->mount_fail_ag,
+			       s->pending_work ? " and drops the work left" : "");
 	if (s->no_data_device)
 		xls_out_printf(o, "  approximate: no data device (a bare log), so no block was read: "
 			       "%llu item%s taken as replayed, without the LSN check and the "
@@ -293,6 +301,9 @@ void xls_print_verdict(struct xls_out *o, const struct xls_recover_summary *s,
 	else if (s->no_data_device)
 		xls_out_printf(o, "Verdict: recovery succeeds, as far as the log alone tells: no "
 			       "data device was read\n");
+	else if (s->mount_fails_after)
+		xls_out_printf(o, "Verdict: recovery succeeds, then the mount fails (EIO): the "
+			       "filesystem recovery leaves is larger than its device\n");
 	else
 		xls_out_printf(o, "Verdict: recovery succeeds\n");
 	if (scope == XLS_VERDICT_WHOLE)

@@ -302,6 +302,18 @@ const char *xls_sb_geometry_refused(const uint8_t *sb)
 	return NULL;
 }
 
+uint32_t xls_sb_first_ag_past(const uint8_t *sb, uint64_t dev_bytes)
+{
+	uint64_t agbytes = (uint64_t)SB_BE32(sb, sb_agblocks) * SB_BE32(sb, sb_blocksize);
+	uint32_t sect = SB_BE16(sb, sb_sectsize), agcount = SB_BE32(sb, sb_agcount);
+
+	/* AGs of 16 MiB at least: the walk stops within the device, plus one */
+	for (uint32_t ag = 0; ag < agcount; ag++)
+		if ((uint64_t)ag * agbytes + 3ull * sect > dev_bytes)
+			return ag;
+	return UINT32_MAX;
+}
+
 /*
  * Inode cluster size in blocks, as xfs_ialloc_setup_geometry() works it
  * out: 8 KiB, scaled by the inode size on v5 when the chunk alignment

@@ -158,6 +158,13 @@ void xls_source_io_error_str(const struct xls_source *src, const struct xls_sour
  */
 const char *xls_sb_geometry_refused(const uint8_t *sb);
 
+/*
+ * The first AG of superblock @sb (sound: xls_sb_geometry_refused NULL)
+ * whose headers (AGF, then AGI) lie past @dev_bytes, as the mount's
+ * xfs_initialize_perag_data reads them in order; UINT32_MAX when all fit.
+ */
+uint32_t xls_sb_first_ag_past(const uint8_t *sb, uint64_t dev_bytes);
+
 /* Close and free; safe on a zeroed or already closed source. */
 void xls_source_close(struct xls_source *src);
 

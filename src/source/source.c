@@ -281,6 +281,7 @@ static bool pow2_within(uint32_t v, uint32_t lo, uint32_t hi)
 const char *xls_sb_geometry_refused(const uint8_t *sb)
 {
 	uint32_t bsize = SB_BE32(sb, sb_blocksize), sect = SB_BE16(sb, sb_sectsize);
+	uint32_t isize = SB_BE16(sb, sb_inodesize);
 	uint32_t agblocks = SB_BE32(sb, sb_agblocks), agcount = SB_BE32(sb, sb_agcount);
 	uint64_t dblocks = SB_BE64(sb, sb_dblocks);
 	uint64_t agbytes = (uint64_t)agblocks * bsize;
@@ -293,6 +294,11 @@ const char *xls_sb_geometry_refused(const uint8_t *sb)
 	if (!pow2_within(bsize, XFS_MIN_BLOCKSIZE, XFS_MAX_BLOCKSIZE) ||
 	    SB_U8(sb, sb_blocklog) > 31 || bsize != 1u << SB_U8(sb, sb_blocklog))
 		return "bad block size";
+	if (!pow2_within(isize, XFS_DINODE_MIN_SIZE, XFS_DINODE_MAX_SIZE) ||
+	    SB_U8(sb, sb_inodelog) > 31 || isize != 1u << SB_U8(sb, sb_inodelog) ||
+	    SB_BE16(sb, sb_inopblock) != bsize / isize ||
+	    SB_U8(sb, sb_blocklog) - SB_U8(sb, sb_inodelog) != SB_U8(sb, sb_inopblog))
+		return "bad inode size";
 	if (agbytes < XFS_MIN_AG_BYTES || agbytes > XFS_MAX_AG_BYTES)
 		return "bad AG size";
 	/* XFS_MIN_DBLOCKS and XFS_MAX_DBLOCKS */
@@ -353,7 +359,9 @@ static void sb_to_fs_geometry(const uint8_t *sb, struct xls_geometry *g)
 		g->ag_blocks = g->block_log = 0;
 	g->inode_cluster_blocks = cluster_blocks(sb, g);
 	g->ag_block_log = SB_U8(sb, sb_agblklog);
-	g->inopb_log = SB_U8(sb, sb_inopblog);
+	/* inode numbers are shifted by it: only the one the block and inode sizes make */
+	g->inopb_log = g->block_log && g->inode_log && g->block_log >= g->inode_log ?
+		       g->block_log - g->inode_log : 0;
 	g->has_meta_uuid = incompat & XFS_SB_FEAT_INCOMPAT_META_UUID;
 	g->has_rtgroups = incompat & XFS_SB_FEAT_INCOMPAT_METADIR;
 	g->has_ftype = g->crc ? (incompat & XFS_SB_FEAT_INCOMPAT_FTYPE) != 0 :

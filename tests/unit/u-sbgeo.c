@@ -17,8 +17,12 @@
 #define OFF_AGBLOCKS	84	/* sb_agblocks */
 #define OFF_AGCOUNT	88	/* sb_agcount */
 #define OFF_SECTSIZE	102	/* sb_sectsize */
+#define OFF_INODESIZE	104	/* sb_inodesize */
+#define OFF_INOPBLOCK	106	/* sb_inopblock */
 #define OFF_BLOCKLOG	120	/* sb_blocklog */
 #define OFF_SECTLOG	121	/* sb_sectlog */
+#define OFF_INODELOG	122	/* sb_inodelog */
+#define OFF_INOPBLOG	123	/* sb_inopblog */
 
 static void put(uint8_t *sb, size_t off, uint64_t v, unsigned int bytes)
 {
@@ -26,7 +30,7 @@ static void put(uint8_t *sb, size_t off, uint64_t v, unsigned int bytes)
 		sb[off + i] = (uint8_t)(v >> (8 * (bytes - 1 - i)));
 }
 
-/* 4 AGs of 32768 blocks of 4 KiB, 512-byte sectors: mkfs.xfs of 512 MiB */
+/* 4 AGs of 32768 blocks of 4 KiB, 512-byte sectors and inodes: mkfs.xfs of 512 MiB */
 static void good(uint8_t *sb)
 {
 	memset(sb, 0, 512);
@@ -36,8 +40,12 @@ static void good(uint8_t *sb)
 	put(sb, OFF_AGBLOCKS, 32768, 4);
 	put(sb, OFF_AGCOUNT, 4, 4);
 	put(sb, OFF_SECTSIZE, 512, 2);
+	put(sb, OFF_INODESIZE, 512, 2);
+	put(sb, OFF_INOPBLOCK, 8, 2);
 	sb[OFF_BLOCKLOG] = 12;
 	sb[OFF_SECTLOG] = 9;
+	sb[OFF_INODELOG] = 9;
+	sb[OFF_INOPBLOG] = 3;
 }
 
 struct u_case {
@@ -55,6 +63,11 @@ static const struct u_case cases[] = {
 	{ "block log disagrees", OFF_BLOCKLOG, 13, 1, true },
 	{ "sector size 256", OFF_SECTSIZE, 256, 2, true },
 	{ "sector log disagrees", OFF_SECTLOG, 10, 1, true },
+	{ "inode size 128", OFF_INODESIZE, 128, 2, true },
+	{ "inode size 4096", OFF_INODESIZE, 4096, 2, true },
+	{ "inode log disagrees", OFF_INODELOG, 10, 1, true },
+	{ "inodes per block disagree", OFF_INOPBLOCK, 16, 2, true },
+	{ "inodes-per-block log 167 (fuzz: a shift past 64 bits)", OFF_INOPBLOG, 167, 1, true },
 	{ "AG of 8 MiB (under XFS_MIN_AG_BYTES)", OFF_AGBLOCKS, 2048, 4, true },
 	{ "no AGs", OFF_AGCOUNT, 0, 4, true },
 	{ "one AG fewer than the blocks need", OFF_AGCOUNT, 3, 4, true },
@@ -94,6 +107,8 @@ int main(void)
 	good(sb);
 	put(sb, OFF_BLOCKSIZE, 65536, 4);
 	sb[OFF_BLOCKLOG] = 16;
+	put(sb, OFF_INOPBLOCK, 128, 2);
+	sb[OFF_INOPBLOG] = 7;
 	put(sb, OFF_AGBLOCKS, 1u << 24, 4);
 	put(sb, OFF_AGCOUNT, 2, 4);
 	put(sb, OFF_DBLOCKS, 2ull << 24, 8);

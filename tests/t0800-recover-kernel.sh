@@ -590,7 +590,8 @@ test_expect_success 'verdict: lost says what recover says, in the same keys' '
 		"$XLS" recover --json --summary "$img" >r.json
 		"$XLS" lost --json "$img" 2>/dev/null | grep "\"kind\":\"summary\"" >l.json
 		for k in recovery_fails fail_lsn fail_stage fail_cause kernel_error kernel_says fail_why \
-			 trans_replayed trans_discarded trans_corrupt pending_work torn_records; do
+			 trans_replayed trans_discarded trans_corrupt pending_work torn_records \
+			 mount_fails_after; do
 			a=$(perl -ne "print \$1 if /\"$k\":(\"(?:[^\"\\\\]|\\\\.)*\"|[^,}]*)/" r.json)
 			b=$(perl -ne "print \$1 if /\"$k\":(\"(?:[^\"\\\\]|\\\\.)*\"|[^,}]*)/" l.json)
 			test "$a" = "$b" || { echo "$img $k: recover $a, lost $b"; return 1; }

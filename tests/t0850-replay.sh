@@ -225,6 +225,7 @@ if $can_mount; then
 		test_expect_code 1 "$XLS" replay --json --in-place grown.inplace >grown.json 2>/dev/null &&
 		grep -q "\"approximate\":false,\"mount_fails_after\":true,.*\"counters_recomputed\":false,\"log_cleaned\":true," grown.json &&
 		test_expect_code 1 "$XLS" recover --summary grown.img >grown.verdict &&
+		"$XLS" lost --json grown.img 2>/dev/null | head -1 | grep -q "\"mount_fails_after\":true" &&
 		grep -q "^  then the mount fails: the superblock recovery leaves says 1073741824 bytes, more than the device holds, and the mount reads AG 4.s headers past its end (EIO); on its way out the kernel cleans the log and drops the work left" grown.verdict &&
 		perl "$XLS_TOP/tests/lib/imgcmp.pl" grown.ref grown.inplace $logoff
 	'

@@ -599,13 +599,14 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 		 const struct xls_report_sink *report, struct xls_error *err)
 {
 	/*
-	 * Only the blocks compared are decided (bmbt among the btrees), and
-	 * the AGIs, whose unlinked buckets are work recovery finishes.
+	 * Only the blocks compared are decided (bmbt among the btrees), the
+	 * AGIs, whose unlinked buckets are work recovery finishes, and the
+	 * superblock, which the mount reads back (mount_fails_after).
 	 */
 	struct xls_recover_opts ro = {
 		.keep_types = l->ovl.types, .keep_inodes = true, .quiet = true,
 		.only_types = (l->ovl.types & ~(1u << XFS_BLFT_BTREE_BUF)) |
-			      (1u << XFS_BLFT_AGI_BUF),
+			      (1u << XFS_BLFT_AGI_BUF) | (1u << XFS_BLFT_SB_BUF),
 	};
 	struct xls_recover_sink sink = {
 		.ctx = l, .item = on_item, .trans = on_trans, .intent = on_intent,

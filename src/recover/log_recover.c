@@ -254,6 +254,15 @@ static bool kept(const struct xls_recover *r, const struct rrec *rec)
 	return rec->type == XFS_LI_ICREATE;
 }
 
+/*
+ * What a transaction's store kept at @off, or NULL: none kept (UINT32_MAX),
+ * or only empty ones, which never made the pool (a name of 0 bytes).
+ */
+static const uint8_t *stored(const struct tstore *ts, uint32_t off)
+{
+	return off != UINT32_MAX && ts->bytes ? ts->bytes + off : NULL;
+}
+
 static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t order,
 		     enum xls_rlist list)
 {
@@ -270,18 +279,16 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 	decide_item(d, rec);
 	if (rec->kept_inode) {
 		d->ino = rec->ino_keep;
-		d->ino.dfork = rec->dfork_off != UINT32_MAX && d->ts->bytes ?
-			       d->ts->bytes + rec->dfork_off : NULL;
-		d->ino.afork = rec->afork_off != UINT32_MAX && d->ts->bytes ?
-			       d->ts->bytes + rec->afork_off : NULL;
+		d->ino.dfork = stored(d->ts, rec->dfork_off);
+		d->ino.afork = stored(d->ts, rec->afork_off);
 		d->ri.inode = &d->ino;
 	}
 	if (rec->has_icl)
 		d->ri.icreate = &rec->icl;
 	if (rec->has_intent) {
 		d->intent = rec->intent;
-		d->intent.name = rec->iname_off != UINT32_MAX ? d->ts->bytes + rec->iname_off : NULL;
-		d->intent.new_name = rec->inew_off != UINT32_MAX ? d->ts->bytes + rec->inew_off : NULL;
+		d->intent.name = stored(d->ts, rec->iname_off);
+		d->intent.new_name = stored(d->ts, rec->inew_off);
 		d->ri.intent = &d->intent;
 	}
 	if (d->ri.decision < XLS_RD_COUNT)

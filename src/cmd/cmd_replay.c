@@ -37,7 +37,6 @@ struct replay_run {
 	const char		*next;		/* what the user must do next, or NULL */
 	char			next_buf[512];
 	char			next_dev[512];	/* next_buf's, OUT named DEV */
-	bool			past_device;	/* the kernel's mount fails after recovery */
 };
 
 /* -o and --log-out: where the copies go, checked before anything is read. */
@@ -253,16 +252,15 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	/* the kernel reads the superblock back once recovery is done, pending work or not */
 	if (dirty && xls_replay_write_check_sb(&rr->w))
 		return -1;
-	rr->past_device = dirty && rr->w.sb_past_device;
 	/* what the copy holds decides; the dry run's simulation said the same */
-	rr->sum.mount_fails_after = rr->past_device;
+	rr->sum.mount_fails_after = dirty && rr->w.sb_past_device;
 	rr->sum.mount_fail_ag = rr->w.sb_past_ag;
 	rr->sum.mount_fail_sb_bytes = rr->w.sbgeo.dblocks * rr->w.sbgeo.blocksize;
-	rr->cow_staged_ags = dirty && !rr->past_device ? xls_replay_write_cow_staged(&rr->w) : 0;
+	rr->cow_staged_ags = dirty && !rr->sum.mount_fails_after ? xls_replay_write_cow_staged(&rr->w) : 0;
 	work = s->pending_work || rr->cow_staged_ags;
 	/* a mount that fails after recovery cancels the work left and cleans the log */
-	pending = work && !s->fails && !rr->c->opt->finish_repair && !rr->past_device;
-	if (rr->past_device)
+	pending = work && !s->fails && !rr->c->opt->finish_repair && !rr->sum.mount_fails_after;
+	if (rr->sum.mount_fails_after)
 		rr->next = past_device_step(rr, s->pending_work);
 	else if (s->fails)
 		rr->next = "run xfs_repair on OUT: recovery failed, and the blocks it could not "
@@ -288,7 +286,7 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 		return 0;
 	if (xls_replay_write_superblock(&rr->w))
 		return -1;
-	rr->counters = !rr->past_device;
+	rr->counters = !rr->sum.mount_fails_after;
 	if (xls_replay_write_clean_log(&rr->w, &rr->c->log, &rr->c->ht))
 		return -1;
 	rr->log_cleaned = true;
@@ -346,7 +344,7 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 	if (rr->counters)
 		xls_out_printf(o, "  superblock counters summed from the AG headers, as a mount "
 			       "after recovery sums them\n");
-	if (rr->log_cleaned && rr->past_device)
+	if (rr->log_cleaned && rr->sum.mount_fails_after)
 		xls_out_printf(o, "  log clean, as the kernel's failed mount leaves it\n");
 	else if (rr->log_cleaned)
 		xls_out_printf(o, "  log clean, as an unmount leaves it: the kernel mounts the "
@@ -433,7 +431,7 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 		close(rr.dev_fd);
 	if (!rc)
 		print_result(&rr, fs);
-	if (!rc && rr.past_device)
+	if (!rc && rr.sum.mount_fails_after)
 		rc = xls_error_set(err, XLS_EXIT_FINDINGS, "'%s': recovered as the kernel recovers "
 				   "it, but the kernel's mount then fails reading AG %u's headers "
 				   "past the end of the device (EIO): the superblock recovery leaves "

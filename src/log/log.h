@@ -177,6 +177,15 @@ int xls_log_find_head_tail(struct xls_log *log, struct xls_head_tail *ht,
 enum xls_iter_mode {
 	XLS_ITER_LSN,		/* tail to head, following record lengths */
 	XLS_ITER_PHYSICAL,	/* every record header in block order */
+	/*
+	 * Head to tail: the records before the tail that the log still
+	 * holds, oldest first.  Only a record that continues the sequence
+	 * of cycles is returned (the cycle before the head's from the head
+	 * to the physical end, the head's after it, h_lsn at its place);
+	 * blocks the kernel cleared past the head and blocks that hold no
+	 * such record are gaps.
+	 */
+	XLS_ITER_STALE,
 };
 
 enum xls_iter_result {
@@ -197,11 +206,24 @@ struct xls_rec_iter {
 	const char		*gap_why;
 	/* leave the CRC and the cycle unpack to xls_rec_finish() */
 	bool			defer_check;
+	/* XLS_ITER_STALE: the cycle of the blocks before the head */
+	uint32_t		stale_cycle;
+	uint32_t		stale_head;
 };
 
 /* Iterate records in [@from, @to) (LSN mode), or the whole log (physical). */
 void xls_rec_iter_init(struct xls_rec_iter *it, struct xls_log *log,
 		       enum xls_iter_mode mode, uint32_t from, uint32_t to);
+
+/*
+ * Iterate the records before the tail of the log found as @ht, from its
+ * head around to its tail (the whole log when they meet): XLS_ITER_STALE.
+ */
+void xls_rec_iter_init_stale(struct xls_rec_iter *it, struct xls_log *log,
+			     const struct xls_head_tail *ht);
+
+/* Blocks a stale walk of the log found as @ht covers. */
+uint32_t xls_log_stale_blks(const struct xls_log *log, const struct xls_head_tail *ht);
 
 /*
  * Next record.  Returns an enum xls_iter_result, or -1 with @err set on a

@@ -331,15 +331,27 @@ static void readahead_stop(struct xls_readahead *ra)
 	ra_free(ra);
 }
 
+static void reader_start(struct xls_rec_reader *rd, struct xls_log *log, bool thread)
+{
+	rd->ra = NULL;
+	/* one reader thread per log at a time: its windows are the log's */
+	if (thread && !log->window_hook)
+		rd->ra = readahead_start(&rd->it);
+}
+
 void xls_rec_reader_init(struct xls_rec_reader *rd, struct xls_log *log,
 			 enum xls_iter_mode mode, uint32_t from, uint32_t to,
 			 bool thread)
 {
 	xls_rec_iter_init(&rd->it, log, mode, from, to);
-	rd->ra = NULL;
-	/* one reader thread per log at a time: its windows are the log's */
-	if (thread && !log->window_hook)
-		rd->ra = readahead_start(&rd->it);
+	reader_start(rd, log, thread);
+}
+
+void xls_rec_reader_init_stale(struct xls_rec_reader *rd, struct xls_log *log,
+			       const struct xls_head_tail *ht, bool thread)
+{
+	xls_rec_iter_init_stale(&rd->it, log, ht);
+	reader_start(rd, log, thread);
 }
 
 int xls_rec_reader_next(struct xls_rec_reader *rd, struct xls_rec *rec,

@@ -30,6 +30,10 @@ void xls_rec_reader_init(struct xls_rec_reader *rd, struct xls_log *log,
 			 enum xls_iter_mode mode, uint32_t from, uint32_t to,
 			 bool thread);
 
+/* The same, as xls_rec_iter_init_stale() does. */
+void xls_rec_reader_init_stale(struct xls_rec_reader *rd, struct xls_log *log,
+			       const struct xls_head_tail *ht, bool thread);
+
 /* As xls_rec_iter_next(); a record stays valid until the next call. */
 int xls_rec_reader_next(struct xls_rec_reader *rd, struct xls_rec *rec,
 			struct xls_error *err);

@@ -476,6 +476,57 @@ void xls_rec_iter_init(struct xls_rec_iter *it, struct xls_log *log,
 	log->win_n = 0;
 }
 
+void xls_rec_iter_init_stale(struct xls_rec_iter *it, struct xls_log *log,
+			     const struct xls_head_tail *ht)
+{
+	xls_rec_iter_init(it, log, XLS_ITER_STALE, ht->head_blk, ht->tail_blk);
+	it->stale_cycle = ht->curr_cycle;
+	it->stale_head = ht->head_blk;
+	/* At a clean unmount head and tail meet: all of the log is behind. */
+	it->done = ht->state == XLS_LOG_ZEROED;
+}
+
+uint32_t xls_log_stale_blks(const struct xls_log *log, const struct xls_head_tail *ht)
+{
+	if (ht->state == XLS_LOG_ZEROED)
+		return 0;
+	return ht->head_blk == ht->tail_blk ? log->nblks :
+	       xls_log_distance(log, ht->head_blk, ht->tail_blk);
+}
+
+/*
+ * xlog_clear_stale_blocks: a header alone in its block, no payload, no
+ * op, stamped with the cycle its place would have had.
+ */
+static bool is_cleared_block(const uint8_t *b)
+{
+	return xls_log_is_header(b) && xls_be32(HDR_FIELD(b, h_len)) == 0 &&
+	       xls_be32(HDR_FIELD(b, h_num_logops)) == 0;
+}
+
+/*
+ * A stale walk trusts only a record written where the sequence of cycles
+ * puts it: every block from the head to the physical end was last written
+ * in the cycle before the head's, every block before the head in the
+ * head's.  NULL when the header at @blk continues it, else why not.
+ */
+static const char *stale_header_why(const struct xls_rec_iter *it, const uint8_t *b,
+				    uint32_t blk)
+{
+	uint32_t want = blk >= it->stale_head ? it->stale_cycle - 1 : it->stale_cycle;
+
+	if (xls_be32(b) == 0)
+		return "never written (cycle 0)";
+	if (!xls_log_is_header(b))
+		return "no record header (the rest of an overwritten record)";
+	if (is_cleared_block(b))
+		return "cleared by the kernel past the head (xlog_clear_stale_blocks)";
+	if (xls_be32(HDR_FIELD(b, h_cycle)) != want ||
+	    xls_lsn_cycle(xls_be64(HDR_FIELD(b, h_lsn))) != want)
+		return "a record of another cycle: it does not continue the sequence";
+	return NULL;
+}
+
 static bool iter_at_end(const struct xls_rec_iter *it)
 {
 	if (it->done || it->walked >= it->log->nblks)
@@ -507,8 +558,17 @@ static int iter_resync(struct xls_rec_iter *it, const char *why,
 	uint32_t blk = it->next_blk;
 	int rc;
 
+	bool cleared = false;
+
 	it->gap_blk = blk;
 	it->gap_why = why;
+	if (it->mode == XLS_ITER_STALE) {
+		const uint8_t *b = window_get(log, blk, 1, &rc);
+
+		if (!b)
+			return xls_log_read_error(log, blk, rc, err);
+		cleared = is_cleared_block(b);
+	}
 	for (; skipped < left; skipped++) {
 		const uint8_t *b;
 
@@ -516,6 +576,11 @@ static int iter_resync(struct xls_rec_iter *it, const char *why,
 		b = window_get(log, blk, 1, &rc);
 		if (!b)
 			return xls_log_read_error(log, blk, rc, err);
+		/* the kernel's clearing and what it left are told apart */
+		if (cleared && !is_cleared_block(b))
+			break;
+		if (it->mode == XLS_ITER_STALE && stale_header_why(it, b, blk))
+			continue;
 		if (xls_log_is_header(b) &&
 		    !xls_rec_header_check(b, blk, log->nblks, log->logv2,
 					  log->src->geo.log_sunit, &h_size))
@@ -526,9 +591,23 @@ static int iter_resync(struct xls_rec_iter *it, const char *why,
 	it->next_blk = (it->next_blk + skipped) % log->nblks;
 	if (it->mode == XLS_ITER_PHYSICAL && skipped >= left)
 		it->done = true;
-	if (it->mode == XLS_ITER_LSN && skipped >= left)
+	if (it->mode != XLS_ITER_PHYSICAL && skipped >= left)
 		it->next_blk = it->end_blk;
 	return XLS_ITER_GAP;
+}
+
+/* Stale mode: whether the header at next_blk continues the sequence. */
+static int iter_stale_check(struct xls_rec_iter *it, const char **why,
+			    struct xls_error *err)
+{
+	const uint8_t *b;
+	int rc;
+
+	b = window_get(it->log, it->next_blk, 1, &rc);
+	if (!b)
+		return xls_log_read_error(it->log, it->next_blk, rc, err);
+	*why = stale_header_why(it, b, it->next_blk);
+	return 0;
 }
 
 /* Physical mode: skip blocks that are not headers, silently. */
@@ -556,7 +635,7 @@ int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
 {
 	struct xls_log *log = it->log;
 	const char *why = NULL;
-	uint32_t total;
+	uint32_t total, remaining;
 	int rc = 0;
 
 	if (it->mode == XLS_ITER_PHYSICAL && !iter_at_end(it) &&
@@ -564,12 +643,22 @@ int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
 		return -1;
 	if (iter_at_end(it))
 		return XLS_ITER_END;
+	if (it->mode == XLS_ITER_STALE) {
+		if (iter_stale_check(it, &why, err))
+			return -1;
+		if (why)
+			return iter_resync(it, why, err);
+	}
 	if (!rec_load(log, it->next_blk, it->defer_check, rec, &why, &rc)) {
 		if (rc)
 			return xls_log_read_error(log, it->next_blk, rc, err);
 		return iter_resync(it, why, err);
 	}
 	total = rec->hblks + rec->data_blks;
+	remaining = iter_remaining(it);
+	/* The tail is a record boundary: a record across it is not what it seems. */
+	if (it->mode == XLS_ITER_STALE && total > remaining)
+		return iter_resync(it, "record runs past the tail", err);
 	it->walked += total;
 	if (it->mode == XLS_ITER_PHYSICAL) {
 		it->next_blk += total;
@@ -577,7 +666,7 @@ int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
 			it->done = true;
 	} else {
 		/* A record that runs past the head ends the walk. */
-		if (total > iter_remaining(it))
+		if (total > remaining)
 			it->done = true;
 		it->next_blk = (it->next_blk + total) % log->nblks;
 	}

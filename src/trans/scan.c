@@ -130,6 +130,31 @@ static int gap_finding(struct scan_state *st, const struct xls_rec_iter *it)
 	return finding(st, &f);
 }
 
+/* A stale walk's boundary: the transactions open end, none goes on across it. */
+static int stale_boundary(struct scan_state *st, struct xls_trans_table *tt,
+			  const struct xls_trans_sink *ts, const struct xls_stale_gap *g)
+{
+	int rc = tt ? xls_trans_finish(tt, ts) : 0;
+
+	st->tot->gaps++;
+	st->tot->gap_blks += g->blks;
+	if (!rc && st->sink->stale_gap)
+		rc = st->sink->stale_gap(st->sink->gap_ctx, g);
+	return rc;
+}
+
+/* Why a stale record is not to be trusted, or NULL. */
+static const char *stale_record_why(const struct xls_rec *rec)
+{
+	if (rec->crc == XLS_CRC_BAD)
+		return "record CRC mismatch";
+	if (rec->bad_stamps)
+		return "payload blocks of another cycle: partly overwritten";
+	if (rec->uuid_mismatch)
+		return "record of another filesystem";
+	return NULL;
+}
+
 static bool threads_pay(const struct xls_log *log, uint64_t walk_total)
 {
 	return log->read_ahead == XLS_READ_AHEAD_ON ||
@@ -164,11 +189,27 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 		if (!tt)
 			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	}
+	if (tt && mode == XLS_ITER_STALE)
+		xls_trans_table_set_stale(tt);
 	walk_total = mode == XLS_ITER_PHYSICAL ? log->nblks :
+		     mode == XLS_ITER_STALE ? xls_log_stale_blks(log, ht) :
 		     xls_log_distance(log, ht->tail_blk, ht->head_blk);
 	thread = threads_pay(log, walk_total);
-	xls_rec_reader_init(&rd, log, mode, ht->tail_blk, ht->head_blk, thread);
+	if (mode == XLS_ITER_STALE)
+		xls_rec_reader_init_stale(&rd, log, ht, thread);
+	else
+		xls_rec_reader_init(&rd, log, mode, ht->tail_blk, ht->head_blk, thread);
 	while (!rc && (r = xls_rec_reader_next(&rd, &rec, err)) > 0) {
+		const char *untrusted;
+
+		if (r == XLS_ITER_GAP && mode == XLS_ITER_STALE) {
+			struct xls_stale_gap g = {
+				rd.it.gap_blk, rd.it.gap_blks, 0, rd.it.gap_why,
+			};
+
+			rc = stale_boundary(&st, tt, &ts, &g);
+			continue;
+		}
 		if (r == XLS_ITER_GAP) {
 			rc = gap_finding(&st, &rd.it);
 			continue;
@@ -176,6 +217,15 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 		tot->records++;
 		if ((tot->records & 1023) == 0)
 			xls_report_progress(sink->report, rd.it.walked, walk_total);
+		untrusted = mode == XLS_ITER_STALE ? stale_record_why(&rec) : NULL;
+		if (untrusted) {
+			struct xls_stale_gap g = {
+				rec.blk, rec.hblks + rec.data_blks, rec.h_lsn, untrusted,
+			};
+
+			rc = stale_boundary(&st, tt, &ts, &g);
+			continue;
+		}
 		rc = check_record(&st, &rec);
 		/* The trans stage walks the ops anyway: one walk serves both. */
 		if (!rc && tt)

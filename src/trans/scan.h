@@ -25,6 +25,18 @@ struct xls_scan_totals {
 	uint64_t	items;
 };
 
+/*
+ * Where a stale walk stops trusting the log: blocks without a record that
+ * continues the sequence, or a record whose CRC, cycle stamps or UUID say
+ * it is not whole.  No transaction goes on across one.
+ */
+struct xls_stale_gap {
+	uint32_t	blk;		/* first block */
+	uint32_t	blks;
+	uint64_t	lsn;		/* of the record not trusted; 0 for blocks */
+	const char	*why;
+};
+
 struct xls_scan_sink {
 	void	*ctx;
 	int	(*record)(void *ctx, const struct xls_rec *rec,
@@ -34,6 +46,9 @@ struct xls_scan_sink {
 	int	(*item)(void *ctx, const struct xls_trans *t,
 			const struct xls_item *it);
 	int	(*end)(void *ctx, const struct xls_trans *t);
+	/* XLS_ITER_STALE only; may be NULL */
+	int	(*stale_gap)(void *gap_ctx, const struct xls_stale_gap *g);
+	void	*gap_ctx;
 	/* findings of the log, ops and trans stages; blocks walked of the walk */
 	const struct xls_report_sink *report;
 	bool	want_trans;
@@ -47,7 +62,8 @@ struct xls_scan_sink {
 bool xls_scan_threaded(const struct xls_log *log, const struct xls_head_tail *ht);
 
 /*
- * Walk the log (tail to head, or physical order) feeding @sink; @tot
+ * Walk the log (tail to head, physical order, or head to tail for the
+ * stale records) feeding @sink; @tot
  * counts what was seen.  Returns 0, -1 with @err set on a read error or
  * allocation failure, or the non-zero value a sink callback returned.
  */

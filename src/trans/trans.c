@@ -24,8 +24,33 @@
 #define THDR_SIZE	((uint32_t)sizeof(struct xfs_trans_header))
 #define ARENA_FULL	"item larger than 16 MiB, or items of open transactions over 256 MiB"
 
+/*
+ * A stale transaction whose start op is gone cannot be split into items as
+ * its ops arrive: which op begins an item is known only once its commit
+ * shows where the last item ends.  Its ops wait here until then.
+ */
+#define PARTIAL_MAX	(64u << 20)
+
+struct partial_op {
+	uint32_t	off;		/* in bytes */
+	uint32_t	len;
+	bool		cont;		/* XLOG_WAS_CONT_TRANS */
+};
+
+struct partial {
+	uint8_t			*bytes;
+	size_t			nbytes;
+	size_t			bytes_cap;
+	struct partial_op	*ops;
+	uint32_t		nops;
+	uint32_t		ops_cap;
+	uint32_t		nseen;		/* ops seen, kept or not */
+	bool			overflow;	/* over PARTIAL_MAX: none kept */
+};
+
 struct open_trans {
 	struct xls_trans	t;
+	struct partial		*partial;	/* stale, start op gone, not yet committed */
 	uint32_t		id;		/* index in tt->byid */
 	bool			begun;
 	bool			header_done;	/* recovery's "itemq not empty" */
@@ -69,6 +94,7 @@ struct xls_trans_table {
 	struct open_trans	*borrowers[XLS_MAX_OPEN_TRANS];
 	uint32_t		nborrowers;
 	bool			full_reported;
+	bool			stale;		/* xls_trans_table_set_stale() */
 };
 
 /* Where an op was found, for findings. */
@@ -96,11 +122,27 @@ struct xls_trans_table *xls_trans_table_new(void)
 	return calloc(1, sizeof(struct xls_trans_table));
 }
 
+void xls_trans_table_set_stale(struct xls_trans_table *tt)
+{
+	tt->stale = true;
+}
+
+static void partial_free(struct open_trans *ot)
+{
+	if (!ot->partial)
+		return;
+	free(ot->partial->bytes);
+	free(ot->partial->ops);
+	free(ot->partial);
+	ot->partial = NULL;
+}
+
 void xls_trans_table_free(struct xls_trans_table *tt)
 {
 	if (!tt)
 		return;
 	for (uint32_t i = 0; i < tt->nslots; i++) {
+		partial_free(tt->slot[i]);
 		free(tt->slot[i]->arena);
 		free(tt->slot[i]);
 	}
@@ -179,6 +221,7 @@ static struct open_trans *open_new(struct xls_trans_table *tt)
 
 static void close_slot(struct xls_trans_table *tt, struct open_trans *ot)
 {
+	partial_free(ot);
 	if (tt->last == ot)
 		tt->last = NULL;
 	xls_hashmap_del(&tt->tids, ot->t.tid, 0);
@@ -233,6 +276,9 @@ static int trans_end(struct xls_trans_table *tt, struct open_trans *ot,
 {
 	int rc = item_emit(ot, sink);
 
+	/* ended before its commit: none of its items can be placed */
+	if (ot->partial)
+		ot->t.skipped_ops = ot->partial->nseen;
 	if (ot->t.state != XLS_TRANS_CORRUPT)
 		ot->t.state = state;
 	if (!rc)
@@ -421,6 +467,7 @@ static int unmount_record(const struct op_ctx *c)
 		.lsn = c->rec->h_lsn,
 		.commit_lsn = c->rec->h_lsn,
 		.state = XLS_TRANS_UNMOUNT,
+		.stale = c->tt->stale,
 		.nrecords = 1,
 		.op_bytes = OPHDR_SIZE,
 		.region_bytes = c->op->oh_len,
@@ -434,28 +481,194 @@ static int unmount_record(const struct op_ctx *c)
 	return rc;
 }
 
-static int start_trans(const struct op_ctx *c)
+/* A new open transaction for the op of @c; NULL (*@rc set) when none can be. */
+static struct open_trans *start_trans(const struct op_ctx *c, int *rc)
 {
 	struct open_trans *ot = open_new(c->tt);
 
+	*rc = 0;
 	if (!ot) {
 		if (c->tt->full_reported)
-			return 0;
+			return NULL;
 		c->tt->full_reported = true;
-		return report(c, "trans_table", "more than %u transactions open at once; later ones are ignored",
-			      XLS_MAX_OPEN_TRANS);
+		*rc = report(c, "trans_table", "more than %u transactions open at once; later ones are ignored",
+			     XLS_MAX_OPEN_TRANS);
+		return NULL;
 	}
 	ot->t.tid = c->op->oh_tid;
 	if (xls_hashmap_put(&c->tt->tids, ot->t.tid, 0, ot->id)) {
 		close_slot(c->tt, ot);
-		return report(c, "trans_table", "out of memory for the table of open transactions");
+		*rc = report(c, "trans_table", "out of memory for the table of open transactions");
+		return NULL;
 	}
 	ot->t.lsn = c->rec->h_lsn;
 	ot->t.state = XLS_TRANS_OPEN;
+	ot->t.stale = c->tt->stale;
 	ot->t.op_bytes = OPHDR_SIZE;
 	ot->t.nrecords = 1;
 	ot->last_lsn = c->rec->h_lsn;
-	return 0;
+	return ot;
+}
+
+/* ------------------------------------------------------------------ */
+/* stale transactions whose start is overwritten */
+
+/* The ops of a partial transaction from the first one of its records seen. */
+static struct open_trans *partial_start(const struct op_ctx *c, int *rc)
+{
+	struct open_trans *ot = start_trans(c, rc);
+
+	if (!ot)
+		return NULL;
+	ot->partial = calloc(1, sizeof(*ot->partial));
+	if (!ot->partial) {
+		close_slot(c->tt, ot);
+		*rc = report(c, "trans_table", "out of memory for a partial transaction");
+		return NULL;
+	}
+	ot->t.partial = true;
+	ot->t.op_bytes = 0;
+	/* no header to wait for: what is decoded at all is items */
+	ot->header_done = true;
+	return ot;
+}
+
+static bool grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return true;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+/* Keep one op until the commit (or PARTIAL_MAX has been kept). */
+static void partial_keep(struct partial *p, const struct xls_op *op, bool cont)
+{
+	size_t ops_cap = p->ops_cap;
+
+	p->nseen++;
+	if (p->overflow)
+		return;
+	if (p->nbytes + op->oh_len > PARTIAL_MAX ||
+	    !grow((void **)&p->bytes, &p->bytes_cap, p->nbytes + op->oh_len, 1) ||
+	    !grow((void **)&p->ops, &ops_cap, (size_t)p->nops + 1, sizeof(*p->ops))) {
+		p->overflow = true;
+		return;
+	}
+	p->ops_cap = (uint32_t)ops_cap;
+	memcpy(p->bytes + p->nbytes, op->data, op->oh_len);
+	p->ops[p->nops++] = (struct partial_op){
+		.off = (uint32_t)p->nbytes, .len = op->oh_len, .cont = cont,
+	};
+	p->nbytes += op->oh_len;
+}
+
+/* The region count of the item format op @i opens, or 0 when it opens none. */
+static uint32_t partial_format_regions(const struct partial *p, uint32_t i)
+{
+	const uint8_t *dp = p->bytes + p->ops[i].off;
+	enum xls_endian e;
+	uint16_t type, size;
+
+	if (p->ops[i].len < 4 || xls_item_detect(dp, p->ops[i].len, &type, &e) < 0)
+		return 0;
+	size = xls_get16(e, dp + 2);
+	return size <= XLS_MAX_REGIONS_IN_ITEM ? size : 0;
+}
+
+/*
+ * The first op from which items follow one another up to the commit: each
+ * item's format names its region count, each region an op and the ops
+ * that continue it.  Computed from the last op back, in one pass.  The
+ * number of ops when none is.
+ */
+static uint32_t partial_first_item(const struct partial *p)
+{
+	uint32_t m = 0, r, first = p->nops;
+	uint32_t *at;
+	bool *ok;
+
+	for (uint32_t i = 0; i < p->nops; i++)
+		m += !p->ops[i].cont;
+	at = malloc((size_t)m * sizeof(*at) + 1);
+	ok = malloc((size_t)m + 1);
+	if (!at || !ok || !m)
+		goto out;
+	for (uint32_t i = 0, j = 0; i < p->nops; i++)
+		if (!p->ops[i].cont)
+			at[j++] = i;
+	for (r = m; r-- > 0;) {
+		uint32_t n = partial_format_regions(p, at[r]);
+
+		ok[r] = n && n <= m - r && (n == m - r || ok[r + n]);
+	}
+	for (r = 0; r < m; r++) {
+		if (ok[r]) {
+			first = at[r];
+			break;
+		}
+	}
+out:
+	free(at);
+	free(ok);
+	return first;
+}
+
+/* The commit is seen: split the kept ops into items, from the first that adds up. */
+static int partial_commit(const struct op_ctx *c, struct open_trans *ot)
+{
+	struct partial *p = ot->partial;
+	uint32_t first = p->overflow ? p->nops : partial_first_item(p);
+	uint64_t op_bytes = ot->t.op_bytes, region_bytes = ot->t.region_bytes;
+	int rc = 0;
+
+	ot->t.skipped_ops = p->overflow ? p->nseen : first;
+	for (uint32_t i = first; i < p->nops && !rc && ot->t.state != XLS_TRANS_CORRUPT; i++) {
+		const uint8_t *dp = p->bytes + p->ops[i].off;
+
+		rc = p->ops[i].cont ? add_continuation(c, ot, dp, p->ops[i].len) :
+				      add_region(c, ot, dp, p->ops[i].len);
+	}
+	/* every op was counted as it came */
+	ot->t.op_bytes = op_bytes;
+	ot->t.region_bytes = region_bytes;
+	/* the regions are in the kept bytes, which go with the slot */
+	arena_copy_borrowed(ot);
+	return rc;
+}
+
+static int partial_op(const struct op_ctx *c, struct open_trans *ot, uint8_t flags)
+{
+	int rc;
+
+	ot->t.op_bytes += OPHDR_SIZE;
+	switch (flags) {
+	case XLOG_COMMIT_TRANS:
+		ot->t.commit_lsn = c->rec->h_lsn;
+		rc = partial_commit(c, ot);
+		partial_free(ot);
+		return rc ? rc : trans_end(c->tt, ot, XLS_TRANS_COMMITTED, c->sink);
+	case XLOG_UNMOUNT_TRANS:
+		return trans_end(c->tt, ot, XLS_TRANS_UNMOUNT, c->sink);
+	case 0:
+	case XLOG_CONTINUE_TRANS:
+	case XLOG_WAS_CONT_TRANS:
+		ot->t.region_bytes += c->op->oh_len;
+		partial_keep(ot->partial, c->op, flags == XLOG_WAS_CONT_TRANS);
+		return 0;
+	default:
+		ot->partial->nseen++;
+		return mark_corrupt(c, ot, "bad op flags");
+	}
 }
 
 static int process_op(const struct op_ctx *c)
@@ -463,13 +676,29 @@ static int process_op(const struct op_ctx *c)
 	struct open_trans *ot = find_open(c->tt, c->op->oh_tid);
 	uint8_t flags = c->op->oh_flags;
 
+	int rc;
+
+	/*
+	 * Stale: a tid started again while open is another transaction, the
+	 * first one's commit never written (a crash the kernel recovered).
+	 */
+	if (ot && c->tt->stale && (flags & XLOG_START_TRANS)) {
+		rc = trans_end(c->tt, ot, XLS_TRANS_INCOMPLETE, c->sink);
+		if (rc)
+			return rc;
+		ot = NULL;
+	}
 	if (!ot) {
 		if (flags & XLOG_UNMOUNT_TRANS)
 			return unmount_record(c);
+		if (flags & XLOG_START_TRANS)
+			return start_trans(c, &rc), rc;
 		/* Slack, or the end of a transaction that began before the tail. */
-		if (!(flags & XLOG_START_TRANS))
+		if (!c->tt->stale)
 			return 0;
-		return start_trans(c);
+		ot = partial_start(c, &rc);
+		if (!ot)
+			return rc;
 	}
 	if (ot->last_lsn != c->rec->h_lsn) {
 		ot->last_lsn = c->rec->h_lsn;
@@ -478,6 +707,8 @@ static int process_op(const struct op_ctx *c)
 	flags &= (uint8_t)~XLOG_END_TRANS;
 	if (flags & XLOG_WAS_CONT_TRANS)
 		flags &= (uint8_t)~XLOG_CONTINUE_TRANS;
+	if (ot->partial && ot->t.state != XLS_TRANS_CORRUPT)
+		return partial_op(c, ot, flags);
 	if (flags == XLOG_COMMIT_TRANS) {
 		ot->t.commit_lsn = c->rec->h_lsn;
 		ot->t.op_bytes += OPHDR_SIZE;

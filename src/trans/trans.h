@@ -48,6 +48,17 @@ struct xls_trans {
 	uint64_t		region_bytes;	/* item region payload */
 	uint32_t		header_bytes;	/* trans header region payload */
 	const char		*why;		/* XLS_TRANS_CORRUPT: the reason */
+	/* decoded by a stale walk (XLS_ITER_STALE): before the tail */
+	bool			stale;
+	/*
+	 * Stale only: its start lies in blocks since overwritten.  Its items
+	 * are decoded from the first op from which the item formats' region
+	 * counts add up exactly to its commit; the @skipped_ops before it
+	 * belong to items that are lost (all of its ops, when no commit was
+	 * seen or none adds up).
+	 */
+	bool			partial;
+	uint32_t		skipped_ops;
 };
 
 struct xls_trans_sink {
@@ -77,6 +88,14 @@ int xls_trans_feed(struct xls_trans_table *tt, const struct xls_rec *rec,
 
 /* End of log: every transaction still open ends as incomplete. */
 int xls_trans_finish(struct xls_trans_table *tt, const struct xls_trans_sink *sink);
+
+/*
+ * Decode a stale walk: every transaction is marked stale, and the ops of
+ * one whose start op is gone open a partial transaction.  A boundary of
+ * the stale walk (a gap, a record not trusted) is xls_trans_finish(): no
+ * transaction goes on across it, so a tid used again is never merged.
+ */
+void xls_trans_table_set_stale(struct xls_trans_table *tt);
 
 /* Name of a state ("committed", ...). */
 const char *xls_trans_state_name(enum xls_trans_state s);

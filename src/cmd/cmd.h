@@ -24,6 +24,7 @@ struct xls_options {
 	struct xls_source_opts	src;
 	enum xls_format		fmt;
 	bool			all;		/* records: physical order */
+	bool			stale;		/* the records before the tail too */
 	bool			verbose;
 	bool			progress;	/* progress on stderr */
 	unsigned int		threads;	/* 0: as many as pay (1 or 2) */
@@ -107,6 +108,21 @@ int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err);
 
 /* Write @fs as a record of @kind in the chosen format. */
 void xls_cmd_record(struct xls_cmd *c, const char *kind, const struct xls_fieldset *fs);
+
+/*
+ * The scan of every command that reads the log as it is: from the tail to
+ * the head, and with --stale first the records before the tail, their
+ * boundaries shown as the output format shows them.
+ */
+int xls_cmd_scan(struct xls_cmd *c, const struct xls_scan_sink *sink,
+		 struct xls_scan_totals *tot, struct xls_error *err);
+
+/* One of its two walks: the records before the tail (@stale), or tail to head. */
+int xls_cmd_walk(struct xls_cmd *c, const struct xls_scan_sink *sink, bool stale,
+		 struct xls_scan_totals *tot, struct xls_error *err);
+
+/* With --stale, in text: the line that says which part of the log follows. */
+void xls_cmd_part_banner(struct xls_cmd *c, bool stale);
 /* The filters given (--ino, --path, --blkno, --tid, --type, --size) kept no @what: said on stderr. */
 void xls_cmd_no_match(const struct xls_cmd *c, const char *what);
 /* A command that filters: @what it counts in c->shown, when a filter is given. */
@@ -136,8 +152,12 @@ bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size
 			 const char **current, const char *kind,
 			 const struct xls_fieldset *fs);
 
-/* Scan c's log from tail to head into @a and finish it; 0 or as xls_scan(). */
-int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, struct xls_error *err);
+/*
+ * Scan c's log into @a, from tail to head or (@stale) the records before
+ * the tail, and finish it; 0 or as xls_scan().
+ */
+int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, bool stale,
+		       struct xls_error *err);
 
 /* The heat map of @panels to new file @path under @title. */
 int xls_cmd_write_svg(const char *path, const char *title,

@@ -32,6 +32,25 @@ static const struct xls_column buf_columns[] = {
 };
 #define NCOLS (sizeof(buf_columns) / sizeof(buf_columns[0]))
 
+/* --stale: the same, after whether the item is stale */
+static const struct xls_column stale_buf_columns[] = {
+	{ "stale",	"STALE",	-5 },
+	{ "tid",	"TID",		10 },
+	{ "lsn",	"LSN",		10 },
+	{ "blkno",	"BLKNO",	12 },
+	{ "len",	"LEN",		6 },
+	{ "type",	"TYPE",		-10 },
+	{ "flags",	"FLAGS",	-10 },
+	{ "regions",	"REGS",		4 },
+	{ "runs",	"RUNS",		4 },
+	{ "split_runs",	"SPLIT",	5 },
+	{ "dirty_bytes", "DIRTY",	6 },
+	{ "dirty_pct",	"DIRTY%",	6 },
+	{ "log_cost",	"COST",		6 },
+	{ "owner",	"OWNER",	-24 },
+	{ "problems",	"PROBLEMS",	-1 },
+};
+
 /* The most buffers --svg draws, and how many by default. */
 #define SVG_TOP_DEFAULT	10
 
@@ -125,6 +144,8 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	xls_field_hex(fs, "tid", t->tid);
 	xls_field_lsn(fs, "lsn", t->lsn);
 	xls_field_uint(fs, "item", t->nitems);
+	if (c->opt->stale)
+		xls_field_bool(fs, "stale", t->stale);
 	xls_describe_buf(&bc->ba, fs);
 	if (bc->ba.parsed)
 		xls_describe_owner(&bc->owner, c->out.fmt == XLS_FMT_TEXT, fs);
@@ -136,7 +157,10 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 			xls_describe_dirents(bc->fents, bc->nents, fs);
 	}
 	if (c->out.fmt == XLS_FMT_TEXT) {
-		xls_out_table_row(&c->out, buf_columns, NCOLS, fs);
+		if (c->opt->stale)
+			xls_out_table_row(&c->out, stale_buf_columns, NCOLS + 1, fs);
+		else
+			xls_out_table_row(&c->out, buf_columns, NCOLS, fs);
 		if (c->opt->verbose && bc->ba.parsed) {
 			print_regions(&c->out, &bc->ba);
 			for (uint32_t i = 0; i < bc->nents; i++)
@@ -314,14 +338,14 @@ static int bufs_svg(struct svg_ctx *sc, struct xls_error *err)
 	sc->hot = calloc(top, sizeof(*sc->hot));
 	if (!sc->st || !sc->hot)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
-	rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
+	rc = xls_cmd_scan(c, &sink, &tot, err);
 	if (!rc)
 		rc = svg_pick(sc, top);
 	if (!rc) {
 		/* the same log again: its findings are counted already */
 		c->findings_mode = XLS_FINDINGS_IGNORE;
 		sink.item = svg_draw;
-		rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
+		rc = xls_cmd_scan(c, &sink, &tot, err);
 	}
 	if (rc == -ENOMEM)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
@@ -368,10 +392,12 @@ static int run_table(struct xls_cmd *c, struct xls_error *err)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	bc->c = c;
 	xls_owner_map_init(&bc->owners, &c->src);
-	xls_out_csv_layout(&c->out, &xls_csv_bufs);
-	if (c->out.fmt == XLS_FMT_TEXT)
+	xls_out_csv_layout(&c->out, c->opt->stale ? &xls_csv_bufs_stale : &xls_csv_bufs);
+	if (c->out.fmt == XLS_FMT_TEXT && c->opt->stale)
+		xls_out_table_heading(&c->out, stale_buf_columns, NCOLS + 1);
+	else if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_heading(&c->out, buf_columns, NCOLS);
-	rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
+	rc = xls_cmd_scan(c, &sink, &tot, err);
 	xls_owner_map_release(&bc->owners);
 	free(bc);
 	return rc;

@@ -1,7 +1,9 @@
 /*
  * checkpoints: one line per committed checkpoint in commit order -- its
  * LSNs, records, log bytes, items, buffers, dirty bytes and relog split --
- * then the relog table's bounds; --svg draws them over the log.
+ * then the relog table's bounds; --svg draws them over the log.  With
+ * --stale the checkpoints before the tail come first, with their own relog
+ * table: the two parts are never summed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +20,22 @@ static const struct xls_column ckpt_cols[] = {
 };
 #define NCOLS (sizeof(ckpt_cols) / sizeof(ckpt_cols[0]))
 
+/* --stale: the same, after whether the checkpoint is stale */
+static const struct xls_column stale_ckpt_cols[] = {
+	{ "stale", "STALE", -5 },
+	{ "seq", "SEQ", 7 }, { "tid", "TID", 10 }, { "lsn", "START", 11 },
+	{ "commit_lsn", "COMMIT", 11 }, { "records", "RECS", 4 },
+	{ "log_bytes", "BYTES", 9 }, { "items", "ITEMS", 5 }, { "buffers", "BUFS", 5 },
+	{ "buffer_bytes", "BUF_BYTES", 10 }, { "dirty_bytes", "DIRTY", 8 },
+	{ "unchanged_pct", "UNCH%", 6 }, { "inode_unchanged_pct", "IUNCH%", 6 },
+};
+
 struct ckpt_ctx {
 	struct xls_cmd		*c;
 	struct xls_audit	*a;
 	struct xls_fieldset	fs;
 	bool			heading;
+	bool			stale;		/* the part being scanned */
 };
 
 /* -v: where the bytes went and the items by type, under the row. */
@@ -62,16 +75,24 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 		return;
 	c->shown++;
 	xls_fields_reset(&cc->fs);
+	if (c->opt->stale)
+		xls_field_bool(&cc->fs, "stale", cc->stale);
 	xls_describe_ckpt(ck, &cc->fs);
 	if (c->out.fmt != XLS_FMT_TEXT) {
 		xls_cmd_record(c, "checkpoint", &cc->fs);
 		return;
 	}
 	if (!cc->heading) {
-		xls_out_table_heading(&c->out, ckpt_cols, NCOLS);
+		if (c->opt->stale)
+			xls_out_table_heading(&c->out, stale_ckpt_cols, NCOLS + 1);
+		else
+			xls_out_table_heading(&c->out, ckpt_cols, NCOLS);
 		cc->heading = true;
 	}
-	xls_out_table_row(&c->out, ckpt_cols, NCOLS, &cc->fs);
+	if (c->opt->stale)
+		xls_out_table_row(&c->out, stale_ckpt_cols, NCOLS + 1, &cc->fs);
+	else
+		xls_out_table_row(&c->out, ckpt_cols, NCOLS, &cc->fs);
 	if (c->opt->verbose)
 		print_detail(&c->out, ck, &cc->fs);
 }
@@ -85,48 +106,70 @@ static void print_relog(struct ckpt_ctx *cc)
 	xls_stats_relog(xls_audit_stats(cc->a), &r);
 	xls_fields_reset(&cc->fs);
 	xls_describe_relog(&r, &cc->fs);
+	if (c->opt->stale)
+		xls_field_bool(&cc->fs, "stale", cc->stale);
 	if (c->out.fmt == XLS_FMT_JSON) {
 		xls_cmd_record(c, "relog", &cc->fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
-		xls_out_printf(&c->out, "\n%llu checkpoints; relogged bytes of the whole log:\n",
+		xls_out_printf(&c->out, "\n%llu checkpoints; relogged bytes of the %s:\n",
 			       (unsigned long long)xls_ckpt_stats_count(
-				       xls_stats_checkpoints(xls_audit_stats(cc->a))));
+				       xls_stats_checkpoints(xls_audit_stats(cc->a))),
+			       !c->opt->stale ? "whole log" : cc->stale ? "records before the tail" :
+			       "records from the tail to the head");
 		xls_cmd_print_pairs(c, &cc->fs, 28, "  ");
 	}
+}
+
+/* One part of the log: its checkpoints, its relog table, and (active) the drawing. */
+static int ckpt_part(struct ckpt_ctx *cc, bool stale, struct xls_error *err)
+{
+	struct xls_cmd *c = cc->c;
+	int rc;
+
+	cc->a = xls_audit_new(on_checkpoint, cc);
+	if (!cc->a)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	cc->stale = stale;
+	cc->heading = false;
+	xls_cmd_part_banner(c, stale);
+	rc = xls_cmd_audit_scan(c, cc->a, stale, err);
+	if (!rc) {
+		print_relog(cc);
+		if (c->opt->svg_path && !stale)
+			rc = xls_cmd_write_audit_svg(c->opt->svg_path, XLS_CHART_CHECKPOINTS,
+						     c->src.path, xls_audit_stats(cc->a), NULL,
+						     NULL, err);
+	}
+	xls_audit_free(cc->a);
+	cc->a = NULL;
+	return rc;
 }
 
 int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err)
 {
 	struct ckpt_ctx *cc = calloc(1, sizeof(*cc));
 	struct xls_cmd c;
-	int rc;
+	int rc = 0;
 
-	if (cc)
-		cc->a = xls_audit_new(on_checkpoint, cc);
-	if (!cc || !cc->a) {
-		free(cc);
+	if (!cc)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
-	}
 	if ((opt->svg_path && xls_newfile_check(opt->svg_path, err)) ||
 	    xls_cmd_open(&c, opt, err)) {
-		xls_audit_free(cc->a);
 		free(cc);
 		return err->status;
 	}
-	xls_out_csv_layout(&c.out, &xls_csv_checkpoints);
+	xls_out_csv_layout(&c.out, opt->stale ? &xls_csv_checkpoints_stale : &xls_csv_checkpoints);
 	xls_cmd_filters(&c, "checkpoint");
 	cc->c = &c;
-	rc = xls_cmd_audit_scan(&c, cc->a, err);
-	if (!rc) {
-		print_relog(cc);
-		if (opt->svg_path)
-			rc = xls_cmd_write_audit_svg(opt->svg_path, XLS_CHART_CHECKPOINTS,
-						     c.src.path, xls_audit_stats(cc->a), NULL,
-						     NULL, err);
+	if (opt->stale) {
+		rc = ckpt_part(cc, true, err);
+		if (!rc && c.out.fmt == XLS_FMT_TEXT)
+			xls_out_printf(&c.out, "\n");
 	}
+	if (!rc)
+		rc = ckpt_part(cc, false, err);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
-	xls_audit_free(cc->a);
 	free(cc);
 	return rc;
 }

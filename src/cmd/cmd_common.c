@@ -304,6 +304,67 @@ bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size
 	return false;
 }
 
+static int stale_gap(void *ctx, const struct xls_stale_gap *g)
+{
+	struct xls_cmd *c = ctx;
+	struct xls_fieldset fs;
+
+	/* A CSV stream has one kind of row, a second walk says nothing again. */
+	if (c->out.fmt == XLS_FMT_CSV || c->findings_mode == XLS_FINDINGS_IGNORE)
+		return 0;
+	if (c->out.fmt == XLS_FMT_TEXT) {
+		xls_out_printf(&c->out, "stale: log blocks %u..%u skipped (%u): %s\n", g->blk,
+			       (uint32_t)(((uint64_t)g->blk + g->blks - 1) % c->log.nblks),
+			       g->blks, g->why);
+		return 0;
+	}
+	xls_fields_reset(&fs);
+	xls_describe_stale_gap(g, &fs);
+	xls_cmd_record(c, "stale_gap", &fs);
+	return 0;
+}
+
+int xls_cmd_walk(struct xls_cmd *c, const struct xls_scan_sink *sink, bool stale,
+		 struct xls_scan_totals *tot, struct xls_error *err)
+{
+	struct xls_scan_sink s = *sink;
+
+	if (!stale)
+		return xls_scan(&c->log, &c->ht, XLS_ITER_LSN, sink, tot, err);
+	if (!s.stale_gap) {
+		s.stale_gap = stale_gap;
+		s.gap_ctx = c;
+	}
+	return xls_scan(&c->log, &c->ht, XLS_ITER_STALE, &s, tot, err);
+}
+
+void xls_cmd_part_banner(struct xls_cmd *c, bool stale)
+{
+	if (!c->opt->stale || c->out.fmt != XLS_FMT_TEXT || c->findings_mode == XLS_FINDINGS_IGNORE)
+		return;
+	if (stale)
+		xls_out_printf(&c->out, "stale: the records before the tail, from the head (block %u) to the tail (block %u)\n",
+			       c->ht.head_blk, c->ht.tail_blk);
+	else
+		xls_out_printf(&c->out, "active: from the tail (block %u) to the head (block %u)\n",
+			       c->ht.tail_blk, c->ht.head_blk);
+}
+
+int xls_cmd_scan(struct xls_cmd *c, const struct xls_scan_sink *sink,
+		 struct xls_scan_totals *tot, struct xls_error *err)
+{
+	int rc;
+
+	if (c->opt->stale) {
+		xls_cmd_part_banner(c, true);
+		rc = xls_cmd_walk(c, sink, true, tot, err);
+		if (rc)
+			return rc;
+		xls_cmd_part_banner(c, false);
+	}
+	return xls_cmd_walk(c, sink, false, tot, err);
+}
+
 static int audit_record(void *ctx, const struct xls_rec *rec, const struct xls_rec_summary *s)
 {
 	xls_audit_record(ctx, rec, s);
@@ -328,14 +389,15 @@ static int audit_end(void *ctx, const struct xls_trans *t)
 	return 0;
 }
 
-int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, struct xls_error *err)
+int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, bool stale,
+		       struct xls_error *err)
 {
 	struct xls_scan_sink sink = {
 		.ctx = a, .record = audit_record, .begin = audit_begin, .item = audit_item,
 		.end = audit_end, .want_trans = true, .report = &c->report,
 	};
 	struct xls_scan_totals tot;
-	int rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
+	int rc = xls_cmd_walk(c, &sink, stale, &tot, err);
 
 	if (!rc)
 		xls_audit_finish(a);

@@ -61,7 +61,7 @@ static void emit_text(struct compare_ctx *cc, const char *kind, const struct xls
 			    &cc->section, kind, fs);
 }
 
-static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
+static void emit_row(void *ctx, const char *kind, struct xls_fieldset *fs)
 {
 	struct compare_ctx *cc = ctx;
 
@@ -107,11 +107,11 @@ int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err)
 	xls_out_csv_layout(&c.out, &xls_csv_compare);
 	c.findings_mode = XLS_FINDINGS_COUNT;
 	cc.c = &c;
-	rc = xls_cmd_audit_scan(&c, a, err);
+	rc = xls_cmd_audit_scan(&c, a, false, err);
 	if (!rc && !(rc = xls_cmd_open(&cb, &ob, err))) {
 		/* B's findings count for the status with A's */
 		cb.findings_mode = XLS_FINDINGS_COUNT;
-		rc = xls_cmd_audit_scan(&cb, b, err);
+		rc = xls_cmd_audit_scan(&cb, b, false, err);
 		c.findings += cb.findings;
 		if (xls_out_finish(&cb.out) && !rc)
 			rc = xls_error_set(err, XLS_EXIT_INTERNAL, "cannot write to standard output");

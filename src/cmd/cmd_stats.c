@@ -1,4 +1,7 @@
-/* stats: totals and distributions over tail..head; --svg draws them. */
+/*
+ * stats: totals and distributions over tail..head; --svg draws them.  With
+ * --stale the records before the tail get statistics of their own, first.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +13,7 @@ struct stats_ctx {
 	struct xls_cmd		*c;
 	struct xls_audit	*a;
 	const char		*section;	/* text: the table being printed */
+	bool			stale;		/* the part being reported */
 };
 
 /* Text tables, 100 columns at most. */
@@ -87,10 +91,12 @@ static void emit_text(struct stats_ctx *sc, const char *kind,
 			    &sc->section, kind, fs);
 }
 
-static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
+static void emit_row(void *ctx, const char *kind, struct xls_fieldset *fs)
 {
 	struct stats_ctx *sc = ctx;
 
+	if (sc->c->opt->stale)
+		xls_field_bool(fs, "stale", sc->stale);
 	switch (sc->c->out.fmt) {
 	case XLS_FMT_TEXT:
 		emit_text(sc, kind, fs);
@@ -106,37 +112,51 @@ static void emit_row(void *ctx, const char *kind, const struct xls_fieldset *fs)
 	}
 }
 
-int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
+/* One part of the log: scanned, reported, and (the active part) drawn. */
+static int stats_part(struct stats_ctx *sc, bool stale, struct xls_error *err)
 {
-	struct stats_ctx *sc = calloc(1, sizeof(*sc));
-	struct xls_cmd c;
+	const struct xls_options *opt = sc->c->opt;
 	int rc;
 
-	if (sc)
-		sc->a = xls_audit_new(NULL, NULL);
-	if (!sc || !sc->a) {
-		free(sc);
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
-	}
-	if ((opt->svg_path && xls_newfile_check(opt->svg_path, err)) ||
-	    xls_cmd_open(&c, opt, err)) {
-		xls_audit_free(sc->a);
-		free(sc);
-		return err->status;
-	}
-	xls_out_csv_layout(&c.out, &xls_csv_stats_types);
-	c.findings_mode = XLS_FINDINGS_COUNT;
-	sc->c = &c;
-	rc = xls_cmd_audit_scan(&c, sc->a, err);
+	sc->a = xls_audit_new(NULL, NULL);
+	if (!sc->a)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	sc->stale = stale;
+	sc->section = NULL;
+	xls_cmd_part_banner(sc->c, stale);
+	rc = xls_cmd_audit_scan(sc->c, sc->a, stale, err);
 	if (!rc) {
 		xls_describe_stats(xls_audit_stats(sc->a), opt->top, emit_row, sc);
-		if (opt->svg_path)
-			rc = xls_cmd_write_audit_svg(opt->svg_path, XLS_CHART_STATS, c.src.path,
-						     xls_audit_stats(sc->a), NULL, NULL, err);
+		if (opt->svg_path && !stale)
+			rc = xls_cmd_write_audit_svg(opt->svg_path, XLS_CHART_STATS,
+						     sc->c->src.path, xls_audit_stats(sc->a),
+						     NULL, NULL, err);
 	}
+	xls_audit_free(sc->a);
+	sc->a = NULL;
+	return rc;
+}
+
+int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
+{
+	struct stats_ctx sc = { 0 };
+	struct xls_cmd c;
+	int rc = 0;
+
+	if ((opt->svg_path && xls_newfile_check(opt->svg_path, err)) ||
+	    xls_cmd_open(&c, opt, err))
+		return err->status;
+	xls_out_csv_layout(&c.out, opt->stale ? &xls_csv_stats_types_stale : &xls_csv_stats_types);
+	c.findings_mode = XLS_FINDINGS_COUNT;
+	sc.c = &c;
+	if (opt->stale) {
+		rc = stats_part(&sc, true, err);
+		if (!rc && c.out.fmt == XLS_FMT_TEXT)
+			xls_out_printf(&c.out, "\n");
+	}
+	if (!rc)
+		rc = stats_part(&sc, false, err);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
-	xls_audit_free(sc->a);
-	free(sc);
 	return rc;
 }

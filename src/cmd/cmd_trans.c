@@ -25,6 +25,8 @@ static void print_begin(struct trans_ctx *tc, const struct xls_trans *t)
 		xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn));
 	if (t->has_header)
 		xls_out_printf(o, "  th_num_items %u", t->th_num_items);
+	if (t->stale)
+		xls_out_printf(o, "  stale%s", t->partial ? ", partial: its start is overwritten" : "");
 	xls_out_printf(o, "\n");
 }
 
@@ -82,6 +84,8 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 		xls_field_hex(fs, "tid", t->tid);
 		xls_field_lsn(fs, "lsn", t->lsn);
 		xls_field_uint(fs, "index", t->nitems);
+		if (c->opt->stale)
+			xls_field_bool(fs, "stale", t->stale);
 	}
 	if (xls_describe_item(&tc->d, fs))
 		c->findings++;
@@ -108,10 +112,15 @@ static int on_end(void *ctx, const struct xls_trans *t)
 			t->nitems, xls_plural(t->nitems), t->nregions, xls_plural(t->nregions),
 			t->nrecords, xls_plural(t->nrecords),
 			t->why ? ": " : "", t->why ? t->why : "");
+		if (t->partial)
+			xls_out_printf(o, "  the items of its first %u op%s are lost with its start\n",
+				t->skipped_ops, xls_plural(t->skipped_ops));
 		return 0;
 	}
 	xls_fields_reset(&tc->fs);
 	xls_describe_trans(t, &tc->fs);
+	if (tc->c->opt->stale)
+		xls_field_bool(&tc->fs, "stale", t->stale);
 	xls_cmd_record(tc->c, "trans", &tc->fs);
 	return 0;
 }
@@ -138,7 +147,7 @@ int xls_cmd_trans(const struct xls_options *opt, struct xls_error *err)
 	tc->c = &c;
 	xls_owner_map_init(&tc->owners, &c.src);
 	sink.report = &c.report;
-	rc = xls_scan(&c.log, &c.ht, XLS_ITER_LSN, &sink, &tot, err);
+	rc = xls_cmd_scan(&c, &sink, &tot, err);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
 	xls_owner_map_release(&tc->owners);

@@ -40,6 +40,7 @@ enum {
 	OPT_REPLAY_FORCE,
 	OPT_FINISH,
 	OPT_IN_PLACE,
+	OPT_STALE,
 };
 
 /* The shared option groups a command takes besides the input's. */
@@ -47,6 +48,8 @@ enum {
 	TAKES_LOGDEV = 1 << 0,		/* -l: one external log */
 	TAKES_OUTPUT = 1 << 1,		/* --json, --csv */
 	TAKES_MOUNTED = 1 << 2,		/* --force: read a mounted device */
+	TAKES_STALE = 1 << 3,		/* --stale: the records before the tail too */
+	REFUSES_STALE = 1 << 4,		/* recovery's commands: --stale is a usage error */
 };
 
 struct command {
@@ -82,6 +85,17 @@ static const struct argp_option output_options[] = {
 	{ NULL, 0, NULL, 0, "Output:", 2 },
 	{ "json", OPT_JSON, NULL, 0, "JSON Lines: one object per line", 2 },
 	{ "csv", OPT_CSV, NULL, 0, "comma-separated values with a header line", 2 },
+	{ 0 }
+};
+
+static const struct argp_option stale_options[] = {
+	{ "stale", OPT_STALE, NULL, 0, "also the transactions before the tail that the log still holds, oldest first, marked stale", 3 },
+	{ 0 }
+};
+
+/* Said so that the refusal is a sentence, not "unrecognized option". */
+static const struct argp_option stale_refused_options[] = {
+	{ "stale", OPT_STALE, NULL, OPTION_HIDDEN, NULL, 3 },
 	{ 0 }
 };
 
@@ -178,22 +192,22 @@ static const struct command commands[] = {
 	{ "records", xls_cmd_records, "DEV",
 	  "One line per log record: LSN, length, ops, CRC.", 1, records_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "trans", xls_cmd_trans, "DEV",
-	  "Each transaction with every item decoded.", 1, trans_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
+	  "Each transaction with every item decoded.", 1, trans_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE },
 	{ "bufs", xls_cmd_bufs, "DEV",
 	  "Per transaction, per buffer item: dirty regions, runs, splits, dirty bytes and log cost.",
-	  1, bufs_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
+	  1, bufs_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE },
 	{ "stats", xls_cmd_stats, "DEV",
 	  "Totals and distributions: log bytes by category, buffers by type and size, hottest buffers.",
-	  1, stats_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
+	  1, stats_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE },
 	{ "checkpoints", xls_cmd_checkpoints, "DEV",
 	  "One line per committed checkpoint in commit order: LSNs, log bytes, items, buffers, relogged bytes.",
-	  1, checkpoints_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
+	  1, checkpoints_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE },
 	{ "compare", xls_cmd_compare, "A B",
 	  "Two journals side by side: by buffer type and size and by item type, with deltas and ratios.",
 	  2, compare_options, TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "recover", xls_cmd_recover, "DEV",
 	  "What log recovery would do, item by item: cancel table, replay or skip and why, pending intents.",
-	  1, recover_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
+	  1, recover_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | REFUSES_STALE },
 	{ "history", xls_cmd_history, "DEV",
 	  "Every appearance of one buffer (--blkno) and what recovery does with it.",
 	  1, history_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
@@ -202,10 +216,10 @@ static const struct command commands[] = {
 	  1, files_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
 	{ "lost", xls_cmd_lost, "DEV",
 	  "What zeroing the log (xfs_repair -L) would lose: directory entries and inodes recovery changes.",
-	  1, lost_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
+	  1, lost_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | REFUSES_STALE },
 	{ "replay", xls_cmd_replay, "DEV",
 	  "Write the filesystem as kernel log recovery leaves it to a new file (-o), without mounting, for a log of either byte order.",
-	  1, replay_options, TAKES_LOGDEV | TAKES_OUTPUT },
+	  1, replay_options, TAKES_LOGDEV | TAKES_OUTPUT | REFUSES_STALE },
 	{ "copy", xls_cmd_copy, "DEV FILE",
 	  "Write the log out to FILE (which must not exist).", 2, NULL, TAKES_LOGDEV | TAKES_MOUNTED },
 };
@@ -305,7 +319,8 @@ static void parse_types(struct argp_state *state, struct xls_options *o, const c
 static unsigned int command_groups(const struct command *cmd)
 {
 	return !!(cmd->takes & TAKES_MOUNTED) + !!(cmd->takes & TAKES_LOGDEV) +
-	       !!(cmd->takes & TAKES_OUTPUT) + !!cmd->extra;
+	       !!(cmd->takes & TAKES_OUTPUT) + !!cmd->extra +
+	       !!(cmd->takes & (TAKES_STALE | REFUSES_STALE));
 }
 
 static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
@@ -392,6 +407,11 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 	case OPT_DIFF:	o->diff = true; break;
 	case OPT_SVG:	o->svg_path = arg; break;
 	case OPT_SUMMARY: o->summary = true; break;
+	case OPT_STALE:
+		if (!(ps->cmd->takes & TAKES_STALE))
+			argp_error(state, "--stale: %s follows recovery, which never uses the records before the tail", ps->cmd->name);
+		o->stale = true;
+		break;
 	case ARGP_KEY_ARG:
 		if (ps->nargs == 0)
 			o->src.path = arg;
@@ -427,6 +447,10 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 						 NULL, NULL, NULL };
 	static const struct argp output_argp = { output_options, parse_cmd_opt, NULL, NULL,
 						 NULL, NULL, NULL };
+	static const struct argp stale_argp = { stale_options, parse_cmd_opt, NULL, NULL,
+						NULL, NULL, NULL };
+	static const struct argp stale_refused_argp = { stale_refused_options, parse_cmd_opt,
+							NULL, NULL, NULL, NULL, NULL };
 	struct argp extra_argp = { cmd->extra, parse_cmd_opt, NULL, NULL, NULL, NULL, NULL };
 	/* the option groups the command takes, as child parsers, in command_groups' order */
 	const struct argp_child groups[] = {
@@ -434,8 +458,10 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 		{ cmd->takes & TAKES_LOGDEV ? &logdev_argp : NULL, 0, NULL, 1 },
 		{ cmd->takes & TAKES_OUTPUT ? &output_argp : NULL, 0, NULL, 2 },
 		{ cmd->extra ? &extra_argp : NULL, 0, NULL, 0 },
+		{ cmd->takes & TAKES_STALE ? &stale_argp :
+		  cmd->takes & REFUSES_STALE ? &stale_refused_argp : NULL, 0, NULL, 0 },
 	};
-	struct argp_child children[5] = { { 0 } };
+	struct argp_child children[6] = { { 0 } };
 	unsigned int nchildren = 0;
 	struct argp argp = { input_options, parse_cmd_opt, cmd->args_doc, cmd->doc,
 			     children, NULL, NULL };

@@ -44,17 +44,23 @@ LAYOUT(xls_csv_records, false,
 LAYOUT(xls_csv_trans, true, "tid", "lsn", "index", "item");
 
 /* bufs: the item's place, then xls_describe_buf */
-LAYOUT(xls_csv_bufs, false,
-       "tid", "lsn", "item", "blkno", "len", "type", "flags", "map_size", "regions",
-       "runs", "split_runs", "dirty_bytes", "dirty_pct", "data_bytes", "log_cost",
-       "problems", "finding", "owner", "btree", "agno", "owner_ino", "ino_first",
-       "ino_last", "owner_from");
+#define BUF_KEYS \
+	"blkno", "len", "type", "flags", "map_size", "regions", \
+	"runs", "split_runs", "dirty_bytes", "dirty_pct", "data_bytes", "log_cost", \
+	"problems", "finding", "owner", "btree", "agno", "owner_ino", "ino_first", \
+	"ino_last", "owner_from"
+LAYOUT(xls_csv_bufs, false, "tid", "lsn", "item", BUF_KEYS);
+/* bufs --stale: whether the item lies before the tail */
+LAYOUT(xls_csv_bufs_stale, false, "tid", "lsn", "item", "stale", BUF_KEYS);
 
 /* stats: the buffer type table (xls_describe_type_row) */
-LAYOUT(xls_csv_stats_types, false,
-       "type", "size", "count", "dirty_pct_mean", "dirty_pct_median", "dirty_pct_p90",
-       "regions_mean", "runs_mean", "split_runs", "dirty_bytes", "bytes_logged", "committed",
-       "first_bytes", "changed_bytes", "unchanged_bytes", "unchanged_pct");
+#define STATS_TYPE_KEYS \
+       "type", "size", "count", "dirty_pct_mean", "dirty_pct_median", "dirty_pct_p90", \
+       "regions_mean", "runs_mean", "split_runs", "dirty_bytes", "bytes_logged", "committed", \
+       "first_bytes", "changed_bytes", "unchanged_bytes", "unchanged_pct"
+LAYOUT(xls_csv_stats_types, false, STATS_TYPE_KEYS);
+/* stats --stale: the table of each part, whether it is the stale one last */
+LAYOUT(xls_csv_stats_types_stale, false, STATS_TYPE_KEYS, "stale");
 
 /* recover: xls_describe_ritem_csv, every item; a buffer's columns empty for the others */
 LAYOUT(xls_csv_ritem, false,
@@ -104,17 +110,20 @@ LAYOUT(xls_csv_files, false, "seq", "tid", "lsn", "ino", "event", "path", "repla
        "startblock", "len_fsb");
 
 /* checkpoints: xls_describe_ckpt */
-LAYOUT(xls_csv_checkpoints, false,
-       "seq", "tid", "lsn", "commit_lsn", "th_type", "records", "log_bytes",
-       "record_headers_bytes", "extended_headers_bytes", "op_headers_bytes",
-       "trans_headers_bytes", "item_formats_bytes", "buffer_data_bytes",
-       "other_item_data_bytes", "unmount_and_untracked_bytes", "unused_record_space_bytes",
-       "padding_bytes", "items", "regions", "items_by_type", "buffers", "cancels",
-       "buffer_bytes", "dirty_bytes", "first_bytes", "changed_bytes", "unchanged_bytes",
-       "unchanged_pct", "inodes", "inode_first_bytes", "inode_changed_bytes",
-       "inode_unchanged_bytes", "inode_unchanged_pct", "unknown_bytes", "bit_steps",
-       "run_steps", "bit_offset_calls", "run_offset_calls", "shadow_allocs_exact",
-       "shadow_allocs_rounded");
+#define CKPT_KEYS \
+	"seq", "tid", "lsn", "commit_lsn", "th_type", "records", "log_bytes", \
+	"record_headers_bytes", "extended_headers_bytes", "op_headers_bytes", \
+	"trans_headers_bytes", "item_formats_bytes", "buffer_data_bytes", \
+	"other_item_data_bytes", "unmount_and_untracked_bytes", "unused_record_space_bytes", \
+	"padding_bytes", "items", "regions", "items_by_type", "buffers", "cancels", \
+	"buffer_bytes", "dirty_bytes", "first_bytes", "changed_bytes", "unchanged_bytes", \
+	"unchanged_pct", "inodes", "inode_first_bytes", "inode_changed_bytes", \
+	"inode_unchanged_bytes", "inode_unchanged_pct", "unknown_bytes", "bit_steps", \
+	"run_steps", "bit_offset_calls", "run_offset_calls", "shadow_allocs_exact", \
+	"shadow_allocs_rounded"
+LAYOUT(xls_csv_checkpoints, false, CKPT_KEYS);
+/* checkpoints --stale: whether the checkpoint lies before the tail, first */
+LAYOUT(xls_csv_checkpoints_stale, false, "stale", CKPT_KEYS);
 
 /* compare: xls_describe_compare's buffer type rows */
 LAYOUT(xls_csv_compare, false,

@@ -47,6 +47,9 @@ void xls_describe_record(const struct xls_rec *rec, const struct xls_rec_summary
 /* One transaction as it ended. */
 void xls_describe_trans(const struct xls_trans *t, struct xls_fieldset *fs);
 
+/* Where a stale walk stopped trusting the log (kind "stale_gap"). */
+void xls_describe_stale_gap(const struct xls_stale_gap *g, struct xls_fieldset *fs);
+
 /* A finding of any stage: kind, lsn, rec_blk, offset, tid, msg. */
 void xls_describe_finding(const struct xls_finding *f, struct xls_fieldset *fs);
 
@@ -98,8 +101,9 @@ void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
 /* ---- statistics (describe_stats.c) -------------------------------- */
 
 /* Called for each row of a report, with the row's kind ("total", ...). */
+/* @fs is the emitter's to add to (a command's own keys) before it writes it. */
 typedef void (*xls_describe_emit_fn)(void *ctx, const char *kind,
-				     const struct xls_fieldset *fs);
+				     struct xls_fieldset *fs);
 
 /*
  * The statistics as rows: "total", then "bytes", "items", "buftype",
@@ -205,8 +209,9 @@ void xls_describe_file_summary(const struct xls_file_summary *s, struct xls_fiel
 
 /* The columns of each CSV stream (report/csv_layouts.c). */
 extern const struct xls_csv_layout xls_csv_info, xls_csv_info_md, xls_csv_records,
-	xls_csv_trans, xls_csv_bufs, xls_csv_stats_types, xls_csv_ritem, xls_csv_rsummary,
-	xls_csv_rsummary_md, xls_csv_appearance, xls_csv_lost, xls_csv_files,
-	xls_csv_checkpoints, xls_csv_compare;
+	xls_csv_trans, xls_csv_bufs, xls_csv_bufs_stale, xls_csv_stats_types,
+	xls_csv_stats_types_stale, xls_csv_ritem, xls_csv_rsummary, xls_csv_rsummary_md,
+	xls_csv_appearance, xls_csv_lost, xls_csv_files, xls_csv_checkpoints,
+	xls_csv_checkpoints_stale, xls_csv_compare;
 
 #endif /* XLS_DESCRIBE_H */

@@ -171,6 +171,19 @@ void xls_describe_trans(const struct xls_trans *t, struct xls_fieldset *fs)
 	xls_field_uint(fs, "region_bytes", t->region_bytes);
 	if (t->why)
 		xls_field_str(fs, "why", t->why);
+	if (t->partial) {
+		xls_field_bool(fs, "partial", true);
+		xls_field_uint(fs, "skipped_ops", t->skipped_ops);
+	}
+}
+
+void xls_describe_stale_gap(const struct xls_stale_gap *g, struct xls_fieldset *fs)
+{
+	xls_field_uint(fs, "blk", g->blk);
+	xls_field_uint(fs, "blks", g->blks);
+	if (g->lsn)
+		xls_field_lsn(fs, "lsn", g->lsn);
+	xls_field_str(fs, "why", g->why);
 }
 
 void xls_describe_finding(const struct xls_finding *f, struct xls_fieldset *fs)

@@ -587,6 +587,17 @@ void fill_cycle(struct synth *s, uint32_t cycle, uint32_t from, uint32_t to)
 		mkfs_record(s, cycle, blk, len * BB, mklsn(cycle, blk >= len ? blk - len : 0));
 }
 
+/* The same, ending exactly at @to (a last record of 3 blocks if need be). */
+void fill_exact(struct synth *s, uint32_t cycle, uint32_t from, uint32_t to)
+{
+	uint32_t end = from + (to - from - 2) / 2 * 2;
+
+	if (to < from + 2)
+		die("fill_exact: %u..%u holds no record", from, to);
+	fill_cycle(s, cycle, from, end);
+	mkfs_record(s, cycle, end, (to - end) * BB, mklsn(cycle, end));
+}
+
 /* A freshly made (or repaired) filesystem's log, head after the record. */
 void format_log(struct synth *s, uint32_t cycle)
 {

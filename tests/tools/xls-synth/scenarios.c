@@ -545,6 +545,90 @@ static void sc_sb_badgeo(struct synth *s)
 	sb_logged(s, 0x40000000u, (uint64_t)FS_AGBLOCKS * FS_AGCOUNT);
 }
 
+/*
+ * A clean log whose head came round into a checkpoint B of the cycle
+ * before: the stale walk (trans --stale) finds B whole (@where 0: the head
+ * stopped at B's first record), partial from its second record (1), or
+ * partial after the rest of its first record (2).  B is three records:
+ * a 64 KiB region over all three, then two items in the last.  After B, a
+ * checkpoint a crash left without its commit, then one with its tid again:
+ * two transactions, never one.  Nothing is active; what the stale walk
+ * must find goes into the manifest as "# stale " lines.
+ */
+static void stale_over(struct synth *s, int where)
+{
+	const uint32_t n = 7;
+	struct ckpt b = { 0 }, x = { 0 };
+	uint32_t rb, rx, rc, tid_b, tid_x, head;
+	struct rec *r1, *r2;
+
+	fill_cycle(s, n, 0, s->nblks);
+	s->cycle = n;
+	s->blk = s->nblks / 4;
+	s->prev_blk = s->blk - 2;
+	s->tail_lsn = mklsn(n, s->blk);
+	small_ckpt(s, 0x2000);		/* overwritten by the next cycle */
+	ic_sync(s);
+	rb = s->nrecs;
+	ck_add(&b, b_full(s, 0xc00, 128, XFS_BLFT_DIR_DATA_BUF));
+	ck_add(&b, b_icluster16(s, 0x100));
+	ck_add(&b, b_dir4k(s, 0x200));
+	tid_b = w_ckpt(s, &b);
+	ic_sync(s);
+	if (s->nrecs - rb != 3)
+		die("stale: B is %u records, not 3", s->nrecs - rb);
+	r1 = s->recs[rb];
+	r2 = s->recs[rb + 1];
+	rx = s->nrecs;
+	ck_add(&x, b_dir4k(s, 0x300));
+	x.no_commit = true;
+	tid_x = w_ckpt(s, &x);
+	ic_sync(s);
+	rc = s->nrecs;
+	s->next_tid = tid_x;
+	small_ckpt(s, 0x2100);
+	ic_sync(s);
+	fill_exact(s, n, s->blk, s->nblks);
+	/* the next cycle, up to the head, its last record an unmount */
+	head = where == 0 ? r1->blk : where == 1 ? r2->blk : r1->blk + 3;
+	fill_exact(s, n + 1, 0, head);
+	s->cycle = n + 1;
+	s->blk = head;
+	for (uint32_t i = 0; i < s->nrecs; i++)
+		s->recs[i]->show = false;
+	for (uint32_t i = 0; i < s->ntrans; i++)
+		s->trans[i].hide = true;
+	/* the 64 KiB region's format and first part are B's first record */
+	if (where == 0)
+		printf("# stale trans \"tid\":\"0x%x\" \"lsn\":\"%u/%u\" \"state\":\"committed\" \"items\":3 \"regions\":%u \"records\":3 \"stale\":true\n",
+		       tid_b, n, r1->blk, b.items[0]->lv.n + b.items[1]->lv.n + b.items[2]->lv.n);
+	else
+		printf("# stale trans \"tid\":\"0x%x\" \"lsn\":\"%u/%u\" \"state\":\"committed\" \"items\":2 \"regions\":%u \"records\":2 \"partial\":true \"skipped_ops\":2 \"stale\":true\n",
+		       tid_b, n, r2->blk, b.items[1]->lv.n + b.items[2]->lv.n);
+	if (where == 2)
+		printf("# stale stale_gap \"blk\":%u \"blks\":%u\n", head, r2->blk - head);
+	printf("# stale count stale_gap %u\n", where == 2 ? 1 : 0);
+	printf("# stale trans \"tid\":\"0x%x\" \"lsn\":\"%u/%u\" \"state\":\"incomplete\" \"items\":1 \"stale\":true\n",
+	       tid_x, n, s->recs[rx]->blk);
+	printf("# stale trans \"tid\":\"0x%x\" \"lsn\":\"%u/%u\" \"state\":\"committed\" \"items\":2 \"stale\":true\n",
+	       tid_x, n, s->recs[rc]->blk);
+}
+
+static void sc_stale_whole(struct synth *s)
+{
+	stale_over(s, 0);
+}
+
+static void sc_stale_partial(struct synth *s)
+{
+	stale_over(s, 1);
+}
+
+static void sc_stale_gap(struct synth *s)
+{
+	stale_over(s, 2);
+}
+
 static void sc_truncated(struct synth *s)
 {
 	sc_bufs(s);
@@ -577,6 +661,9 @@ const struct scenario scenarios[] = {
 	{ "unknown-item", sc_unknown_item, "an item of type 0x1299 between two buffers" },
 	{ "sb-grown",	sc_sb_grown,	"the superblock logged with an AG past the end of the image" },
 	{ "sb-badgeo",	sc_sb_badgeo,	"the superblock logged with 2^30 AGs in 2 AGs' blocks" },
+	{ "stale-whole", sc_stale_whole, "a clean log, the head at the first record of a stale checkpoint" },
+	{ "stale-partial", sc_stale_partial, "the same, the head at its second record: partial" },
+	{ "stale-gap",	sc_stale_gap,	"the same, the head in its first record: a gap, then partial" },
 	{ "truncated",	sc_truncated,	"the bufs image cut in the middle of the log" },
 };
 

@@ -194,6 +194,7 @@ uint32_t w_ckpt(struct synth *s, struct ckpt *c);
 struct rec *w_unmount(struct synth *s);
 uint32_t w_fill_to(struct synth *s, uint32_t room, int64_t blkno);
 void fill_cycle(struct synth *s, uint32_t cycle, uint32_t from, uint32_t to);
+void fill_exact(struct synth *s, uint32_t cycle, uint32_t from, uint32_t to);
 void format_log(struct synth *s, uint32_t cycle);
 
 /* items.c: items and the buffers the scenarios log */

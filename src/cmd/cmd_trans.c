@@ -26,7 +26,7 @@ static void print_begin(struct trans_ctx *tc, const struct xls_trans *t)
 	if (t->has_header)
 		xls_out_printf(o, "  th_num_items %u", t->th_num_items);
 	if (t->stale)
-		xls_out_printf(o, "  stale%s", t->partial ? ", partial: its start is overwritten" : "");
+		xls_out_printf(o, "  stale%s", t->partial ? ", partial: its start is lost" : "");
 	xls_out_printf(o, "\n");
 }
 

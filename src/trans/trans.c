@@ -60,6 +60,7 @@ struct open_trans {
 	/* the item being assembled */
 	uint32_t		ri_total;
 	uint32_t		ri_cnt;
+	bool			ri_cont;	/* its last region goes on in a later op */
 	uint16_t		item_type;
 	enum xls_endian		item_endian;
 	uint64_t		item_op_bytes;
@@ -274,8 +275,16 @@ static int item_emit(struct open_trans *ot, const struct xls_trans_sink *sink)
 static int trans_end(struct xls_trans_table *tt, struct open_trans *ot,
 		     enum xls_trans_state state, const struct xls_trans_sink *sink)
 {
-	int rc = item_emit(ot, sink);
+	int rc;
 
+	/*
+	 * A stale transaction cut by a boundary lists its whole items only:
+	 * an item whose regions the boundary cut is lost, not shown short.
+	 */
+	if (tt->stale && state == XLS_TRANS_INCOMPLETE &&
+	    (ot->ri_cnt < ot->ri_total || ot->ri_cont))
+		ot->ri_total = ot->ri_cnt = ot->ri_copied = 0;
+	rc = item_emit(ot, sink);
 	/* ended before its commit: none of its items can be placed */
 	if (ot->partial)
 		ot->t.skipped_ops = ot->partial->nseen;
@@ -707,6 +716,7 @@ static int process_op(const struct op_ctx *c)
 	flags &= (uint8_t)~XLOG_END_TRANS;
 	if (flags & XLOG_WAS_CONT_TRANS)
 		flags &= (uint8_t)~XLOG_CONTINUE_TRANS;
+	ot->ri_cont = (flags & XLOG_CONTINUE_TRANS) != 0;
 	if (ot->partial && ot->t.state != XLS_TRANS_CORRUPT)
 		return partial_op(c, ot, flags);
 	if (flags == XLOG_COMMIT_TRANS) {

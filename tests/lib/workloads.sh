@@ -131,3 +131,31 @@ fresh_grown() {
 	umount "$MNT"
 	[ "$rc" -eq 0 ] && truncate -s 512M "$1.img"
 }
+
+# fresh_wrap NAME N: a 512 MiB filesystem, 64 MiB log, N creates in two
+# directories (a fifth with data), renames and unlinks behind them, each
+# directory fsynced every 20 operations: the log wraps, its head comes
+# round past blocks of earlier cycles; shut down.
+fresh_wrap() {
+	truncate -s 512M "$1.img" && mkfs.xfs -q -f -l size=64m "$1.img" || return 1
+	mount -o loop "$1.img" "$MNT" || return 1
+	mkdir "$MNT/a" "$MNT/b"
+	perl -MIO::Handle -e '
+		my ($m, $n) = @ARGV;
+		for my $i (0 .. $n - 1) {
+			my $d = $m . ($i % 2 ? "/a" : "/b");
+			open(my $f, ">", "$d/file-with-a-longish-name-$i") or die "$d: $!";
+			print $f "x" x (100 * ($i % 40)) if $i % 5 == 0;
+			close($f);
+			rename("$d/file-with-a-longish-name-" . ($i - 4), "$d/renamed-$i")
+				if $i % 3 == 0 && $i > 10;
+			unlink($m . (($i - 20) % 2 ? "/a" : "/b") . "/file-with-a-longish-name-" . ($i - 20))
+				if $i % 4 == 0 && $i > 20;
+			next if $i % 20;
+			open(my $dh, "<", $d) or die "$d: $!";
+			$dh->sync or die "fsync $d: $!";
+			close($dh);
+		}' "$MNT" "$2"
+	xfs_io -x -c 'shutdown -f' "$MNT"
+	umount "$MNT"
+}

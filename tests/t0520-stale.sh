@@ -76,6 +76,16 @@ test_expect_success 'the stale part of a wrapped dirty log: the cycle before, in
 	'"'"' later.st
 '
 
+test_expect_success 'the stale walk reads the same in one thread and in two' '
+	for i in later clean; do
+		"$XLS" trans --stale --json --threads=1 $(image $i) >$i.t1 &&
+		"$XLS" trans --stale --json --threads=2 $(image $i) >$i.t2 &&
+		cmp $i.t1 $i.t2 || return 1
+	done &&
+	synth th stale-gap && "$XLS" bufs --stale --json --threads=1 th.img >th.t1 &&
+	"$XLS" bufs --stale --json --threads=2 th.img >th.t2 && cmp th.t1 th.t2
+'
+
 test_expect_success 'recover, lost and replay refuse --stale, saying why' '
 	for c in recover lost; do
 		test_expect_code 2 "$XLS" $c --stale $(image dir4k) 2>err &&

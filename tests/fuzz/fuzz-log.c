@@ -247,7 +247,7 @@ static int on_finding(void *vctx, const struct xls_finding *f)
 	return 0;
 }
 
-static void on_stats_row(void *vctx, const char *kind, const struct xls_fieldset *fs)
+static void on_stats_row(void *vctx, const char *kind, struct xls_fieldset *fs)
 {
 	struct fuzz_ctx *c = vctx;
 
@@ -423,6 +423,18 @@ static void load(const uint8_t *data, size_t size)
 	fuzz_memfd_load(memfd, data, size, len);
 }
 
+/* The stale walk's boundaries, described as the commands describe them. */
+static int on_stale_gap(void *ctx, const struct xls_stale_gap *g)
+{
+	struct fuzz_ctx *c = ctx;
+	struct xls_fieldset fs;
+
+	xls_fields_reset(&fs);
+	xls_describe_stale_gap(g, &fs);
+	xls_out_record(&c->out, "stale_gap", &fs);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct xls_error err = { XLS_EXIT_OK, "" };
@@ -439,6 +451,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct xls_scan_sink phys = {
 		.ctx = &c, .record = on_record, .report = &report,
+	};
+	/* --stale: the records before the tail, through the trans stage */
+	struct xls_scan_sink stale = {
+		.ctx = &c, .record = on_record, .begin = on_begin, .item = on_item,
+		.end = on_end, .report = &report, .want_trans = true,
+		.stale_gap = on_stale_gap, .gap_ctx = &c,
 	};
 	char path[64];
 
@@ -486,6 +504,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		xls_stats_free(c.st);
 		c.st = NULL;
 		xls_scan(&log, &ht, XLS_ITER_PHYSICAL, &phys, &tot, &err);
+		xls_scan(&log, &ht, XLS_ITER_STALE, &stale, &tot, &err);
 #ifdef FUZZ_RECOVER
 		if (mode == 1)
 			recover(&c, &src, &log, &ht, false);

@@ -353,9 +353,9 @@ void xls_cmd_part_banner(struct xls_cmd *c, bool stale)
 int xls_cmd_scan(struct xls_cmd *c, const struct xls_scan_sink *sink,
 		 struct xls_scan_totals *tot, struct xls_error *err)
 {
-	int rc;
-
 	if (c->opt->stale) {
+		int rc;
+
 		xls_cmd_part_banner(c, true);
 		rc = xls_cmd_walk(c, sink, true, tot, err);
 		if (rc)

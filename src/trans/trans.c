@@ -574,7 +574,9 @@ static void partial_keep(struct partial *p, const struct xls_op *op, bool cont)
 		return;
 	}
 	p->ops_cap = (uint32_t)ops_cap;
-	memcpy(p->bytes + p->nbytes, op->data, op->oh_len);
+	/* an op of no bytes (a lone START or COMMIT) may find no buffer yet */
+	if (op->oh_len)
+		memcpy(p->bytes + p->nbytes, op->data, op->oh_len);
 	p->ops[p->nops++] = (struct partial_op){
 		.off = (uint32_t)p->nbytes, .len = op->oh_len, .cont = cont,
 	};

@@ -12,7 +12,7 @@ test_expect_success 'bad CRC mid-log: a crc finding, decoding goes on' '
 	info "crc_bad":1 "records":12 "trans_committed":12 "torn_head":false "tail_moved":false "findings":1
 	EOT
 	expect crc.records <<-\EOT
-	record "lsn":"1/5" "crc":"BAD"
+	record "lsn":"1/5" "crc_status":"BAD"
 	finding "finding":"crc" "lsn":"1/5" "rec_blk":5
 	EOT
 '
@@ -68,7 +68,7 @@ test_expect_success 'oh_len beyond the record: its transaction is corrupt' '
 test_expect_success 'a payload block stamped with another cycle: cycle finding' '
 	synth cyc cycle-mid && all cyc 1 &&
 	expect cyc.records <<-\EOT
-	record "lsn":"1/8" "bad_cycle_blocks":1 "crc":"ok"
+	record "lsn":"1/8" "bad_cycle_blocks":1 "crc_status":"ok"
 	EOT
 '
 test_expect_success 'buffer formats at odds with themselves: problems, not errors' '

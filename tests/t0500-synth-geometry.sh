@@ -22,7 +22,7 @@ test_expect_success 'v1 log on a v4 superblock: records of version 1, exact h_le
 	info "log_version":1 "sb_version":4 "crc":false "log_sunit":0 "sector_size":512
 	EOT
 	expect v1.records <<-\EOT
-	record "lsn":"1/2" "version":1 "h_size":32768 "hblks":1 "h_len":3764 "data_blks":8 "unused":0 "crc":"ok"
+	record "lsn":"1/2" "version":1 "h_size":32768 "hblks":1 "h_len":3764 "data_blks":8 "unused":0 "crc_status":"ok"
 	EOT
 '
 test_expect_success 'v1 log: continued ops, wrap, torn head' '
@@ -48,8 +48,8 @@ test_expect_success '256 KiB stripe unit: 256 KiB records, 8 header blocks' '
 	info "log_sunit":262144 "log_version":2 "head_blk":1536 "tail_blk":512
 	EOT
 	expect su.records <<-\EOT
-	record "lsn":"1/512" "h_size":262144 "hblks":8 "h_len":258048 "data_blks":504 "crc":"ok" "bad_cycle_blocks":0
-	record "lsn":"1/1024" "h_size":262144 "hblks":8 "h_len":258048 "data_blks":504 "crc":"ok"
+	record "lsn":"1/512" "h_size":262144 "hblks":8 "h_len":258048 "data_blks":504 "crc_status":"ok" "bad_cycle_blocks":0
+	record "lsn":"1/1024" "h_size":262144 "hblks":8 "h_len":258048 "data_blks":504 "crc_status":"ok"
 	count record 2
 	EOT
 '
@@ -88,8 +88,8 @@ test_expect_success '4 KiB log sectors, v5 (sb_logsectlog 12): records in 4 KiB 
 	info "sector_size":4096 "log_sunit":4096 "head_blk":32 "tail_blk":8
 	EOT
 	expect s4k.records <<-\EOT
-	record "lsn":"1/8" "h_len":7680 "data_blks":15 "crc":"ok"
-	record "lsn":"1/24" "h_len":3584 "data_blks":7 "crc":"ok"
+	record "lsn":"1/8" "h_len":7680 "data_blks":15 "crc_status":"ok"
+	record "lsn":"1/24" "h_len":3584 "data_blks":7 "crc_status":"ok"
 	EOT
 '
 test_expect_success '4 KiB log sectors on a v4 superblock (SECTORBIT)' '

@@ -57,8 +57,8 @@ test_expect_success 'wrap: head in cycle 8 near the start, tail in cycle 7 near 
 '
 test_expect_success 'wrap: the record over the end is read whole, CRC ok' '
 	expect wrap.records <<-\EOT
-	record "lsn":"7/4039" "blk":4039 "h_len":32256 "data_blks":63 "wrapped":true "crc":"ok" "bad_cycle_blocks":0
-	record "lsn":"8/7" "prev_block":4039 "wrapped":false "crc":"ok"
+	record "lsn":"7/4039" "blk":4039 "h_len":32256 "data_blks":63 "wrapped":true "crc_status":"ok" "bad_cycle_blocks":0
+	record "lsn":"8/7" "prev_block":4039 "wrapped":false "crc_status":"ok"
 	EOT
 '
 test_expect_success 'wrap: the transaction across the end is committed' '
@@ -69,9 +69,9 @@ test_expect_success 'wrap: the transaction across the end is committed' '
 test_expect_success 'wrap: records --all lists the wrapped record in physical order' '
 	run 0 wrap records --all &&
 	expect wrap.records <<-\EOT
-	record "lsn":"7/4039" "wrapped":true "crc":"ok"
-	record "lsn":"8/7" "crc":"ok"
-	record "lsn":"7/2000" "h_crc":"0x0" "crc":"zero"
+	record "lsn":"7/4039" "wrapped":true "crc_status":"ok"
+	record "lsn":"8/7" "crc_status":"ok"
+	record "lsn":"7/2000" "h_crc":"0x0" "crc_status":"zero"
 	EOT
 '
 test_expect_success 'wrap in a v1 log, with 4 KiB sectors, from a big-endian machine' '

@@ -101,7 +101,7 @@ test_expect_success 'text and CSV: the stale mark, the boundaries, one CSV layou
 	grep -q "stale, partial: its start is lost" gap.txt &&
 	grep -q "^active: from the tail" gap.txt &&
 	"$XLS" bufs --stale --csv $(image later) >later.csv &&
-	head -1 later.csv | grep -q "^tid,lsn,item,stale,blkno," &&
+	head -1 later.csv | grep -q "^tid,lsn,index,stale,blkno," &&
 	grep -c ",yes,0x" later.csv >/dev/null &&
 	"$XLS" checkpoints --stale --csv $(image later) | head -1 | grep -q "^stale,seq,"
 '

@@ -143,7 +143,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	xls_fields_reset(fs);
 	xls_field_hex(fs, "tid", t->tid);
 	xls_field_lsn(fs, "lsn", t->lsn);
-	xls_field_uint(fs, "item", t->nitems);
+	xls_field_uint(fs, "index", t->nitems);
 	if (c->opt->stale)
 		xls_field_bool(fs, "stale", t->stale);
 	xls_describe_buf(&bc->ba, fs);

@@ -9,7 +9,7 @@ static const struct xls_column record_columns[] = {
 	{ "ops",	"OPS",		5 },
 	{ "unused",	"UNUSED",	6 },
 	{ "tail_lsn",	"TAIL",		12 },
-	{ "crc",	"CRC",		5 },
+	{ "crc_status",	"CRC",		5 },
 	{ "notes",	"NOTES",	-20 },
 };
 #define NCOLS (sizeof(record_columns) / sizeof(record_columns[0]))

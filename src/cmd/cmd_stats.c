@@ -32,7 +32,7 @@ static const struct xls_column type_cols[] = {
 	{ "bytes_logged", "LOGGED", 13 },
 };
 static const struct xls_column hist_cols[] = {
-	{ "dirty_pct", "DIRTY%", -7 }, { "buffers", "BUFFERS", 10 }, { "pct", "%", 7 },
+	{ "dirty_pct_bin", "DIRTY%", -7 }, { "buffers", "BUFFERS", 10 }, { "pct", "%", 7 },
 };
 static const struct xls_column hot_cols[] = {
 	{ "blkno", "BLKNO", 14 }, { "len", "LEN", 6 }, { "type", "TYPE", -10 },

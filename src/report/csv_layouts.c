@@ -37,7 +37,7 @@ LAYOUT(xls_csv_info_md, false, INFO_KEYS,
 /* xls_describe_record */
 LAYOUT(xls_csv_records, false,
        "lsn", "blk", "cycle", "version", "h_len", "h_size", "hblks", "data_blks", "ops",
-       "ops_walked", "unused", "tail_lsn", "prev_block", "h_crc", "crc_calc", "crc",
+       "ops_walked", "unused", "tail_lsn", "prev_block", "h_crc", "crc_calc", "crc_status",
        "wrapped", "bad_cycle_blocks", "notes");
 
 /* trans: items of every type and transactions, one row per field */
@@ -49,9 +49,9 @@ LAYOUT(xls_csv_trans, true, "tid", "lsn", "index", "item");
 	"runs", "split_runs", "dirty_bytes", "dirty_pct", "data_bytes", "log_cost", \
 	"problems", "finding", "owner", "btree", "agno", "owner_ino", "ino_first", \
 	"ino_last", "owner_from"
-LAYOUT(xls_csv_bufs, false, "tid", "lsn", "item", BUF_KEYS);
+LAYOUT(xls_csv_bufs, false, "tid", "lsn", "index", BUF_KEYS);
 /* bufs --stale: whether the item lies before the tail */
-LAYOUT(xls_csv_bufs_stale, false, "tid", "lsn", "item", "stale", BUF_KEYS);
+LAYOUT(xls_csv_bufs_stale, false, "tid", "lsn", "index", "stale", BUF_KEYS);
 
 /* stats: the buffer type table (xls_describe_type_row) */
 #define STATS_TYPE_KEYS \

@@ -426,7 +426,7 @@ static void icreate_item(const struct xls_item_decoded *d, struct xls_fieldset *
 	xls_field_uint(fs, "count", ic->icl_count);
 	xls_field_uint(fs, "isize", ic->icl_isize);
 	xls_field_uint(fs, "length_fsb", ic->icl_length);
-	xls_field_hex(fs, "gen", ic->icl_gen);
+	xls_field_uint(fs, "gen", ic->icl_gen);
 }
 
 static void family_fields(const struct xls_item_decoded *d, struct xls_fieldset *fs)

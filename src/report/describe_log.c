@@ -142,7 +142,7 @@ void xls_describe_record(const struct xls_rec *rec, const struct xls_rec_summary
 	xls_field_uint(fs, "prev_block", rec->h_prev_block);
 	xls_field_hex(fs, "h_crc", rec->h_crc);
 	xls_field_hex(fs, "crc_calc", rec->crc_calc);
-	xls_field_str(fs, "crc", crc_name(rec->crc));
+	xls_field_str(fs, "crc_status", crc_name(rec->crc));
 	xls_field_bool(fs, "wrapped", rec->wrapped);
 	xls_field_uint(fs, "bad_cycle_blocks", rec->bad_stamps);
 	snprintf(notes, sizeof(notes), "%s%s%s%s",

@@ -188,7 +188,7 @@ void xls_describe_stats(const struct xls_stats *st, unsigned int top,
 	xls_stats_histogram(st, bins, &parsed);
 	for (unsigned int b = 0; b < XLS_STATS_HIST_BINS; b++) {
 		xls_fields_reset(fs);
-		xls_field_str(fs, "dirty_pct", xls_stats_hist_bin_name(b));
+		xls_field_str(fs, "dirty_pct_bin", xls_stats_hist_bin_name(b));
 		xls_field_uint(fs, "buffers", bins[b]);
 		xls_field_real(fs, "pct", pct_of(bins[b], parsed));
 		emit(ctx, "histogram", fs);

@@ -32,7 +32,7 @@ void print_manifest(struct synth *s)
 		       " \"h_len\":%u \"h_size\":%u \"hblks\":%u \"data_blks\":%u"
 		       " \"ops\":%u \"ops_walked\":%u \"unused\":%u \"tail_lsn\":\"%u/%u\""
 		       " \"prev_block\":%u \"h_crc\":\"0x%x\" \"crc_calc\":\"0x%x\""
-		       " \"crc\":\"%s\" \"wrapped\":%s \"bad_cycle_blocks\":%u",
+		       " \"crc_status\":\"%s\" \"wrapped\":%s \"bad_cycle_blocks\":%u",
 		       r->cycle, r->blk, r->blk, r->cycle, r->version, r->h_len, r->h_size,
 		       r->hblks, r->data_len / BB, r->nops, r->walk_set ? r->walk_ops : r->nops,
 		       r->h_len - (r->walk_set ? r->walk_used : r->used),
@@ -87,7 +87,7 @@ void print_manifest(struct synth *s)
 		if (b->hide || tinfo_get(s, b->tid)->hide)
 			continue;
 		nbufs++;
-		printf("buf \"tid\":\"0x%x\" \"item\":%u \"blkno\":\"0x%llx\" \"len\":%llu"
+		printf("buf \"tid\":\"0x%x\" \"index\":%u \"blkno\":\"0x%llx\" \"len\":%llu"
 		       " \"type\":\"%s\"", b->tid, b->index, (unsigned long long)b->blkno,
 		       (unsigned long long)bytes, type < 21 ? blft_names[type] : "?");
 		if (b->flags & XFS_BLF_INODE_BUF)

@@ -86,6 +86,33 @@ test_expect_success 'the stale walk reads the same in one thread and in two' '
 	"$XLS" bufs --stale --json --threads=2 th.img >th.t2 && cmp th.t1 th.t2
 '
 
+test_expect_success 'history --stale: the appearances the stale checkpoint holds, and no more' '
+	synth hw stale-whole && synth hp stale-partial &&
+	tid=$(sed -n "s/^# stale trans \"tid\":\"\(0x[0-9a-f]*\)\" \"lsn\":\"7\/[0-9]*\" \"state\":\"committed\" \"items\":3.*/\1/p" hw.man) &&
+	test -n "$tid" &&
+	"$XLS" history --stale --json --blkno 0x200 hw.img >hw.h &&
+	expect hw.h <<-EOT &&
+	appearance "stale":true "tid":"$tid" "index":2 "len":4096 "type":"dir_data" "committed":"yes" "decision":"stale"
+	count appearance 1
+	EOT
+	"$XLS" history --stale --json --blkno 0x200 hp.img >hp.h &&
+	expect hp.h <<-EOT &&
+	appearance "stale":true "tid":"$tid" "index":1 "committed":"yes"
+	count appearance 1
+	EOT
+	"$XLS" history --stale --json --blkno 0xc00 hw.img >hw.c &&
+	"$XLS" history --stale --json --blkno 0xc00 hp.img >hp.c &&
+	expect hw.c <<-EOT &&
+	count appearance 1
+	EOT
+	expect hp.c <<-EOT &&
+	count appearance 0
+	EOT
+	"$XLS" history --json --blkno 0x200 $(image later) >later.h1 &&
+	"$XLS" history --stale --json --blkno 0x200 $(image later) >later.h2 &&
+	active_of later.h2 | cmp - later.h1
+'
+
 test_expect_success 'recover, lost and replay refuse --stale, saying why' '
 	for c in recover lost; do
 		test_expect_code 2 "$XLS" $c --stale $(image dir4k) 2>err &&

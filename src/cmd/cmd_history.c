@@ -3,7 +3,9 @@
  * --blkno (committed or not) with what recovery does with it; --replay
  * writes the buffer as recovery would leave it (replay/replay.h) to a new
  * file; --diff shows the 128-byte chunks that differ from the on-disk
- * block; --svg draws the appearances as a heat map.
+ * block; --svg draws the appearances as a heat map.  --stale lists first
+ * the appearances before the tail, which recovery never reads: what they
+ * logged and whether they committed (the rest covers tail..head only).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +47,10 @@ struct hist_ctx {
 	uint32_t		nrows, caprows;
 	struct xls_owner_map	owners;
 	struct xls_fieldset	fs;
+	/* --stale: appearances held until their transaction ends */
+	struct xls_stale_appearance *pending;
+	uint32_t		npending, cappending;
+	struct xls_buf_analysis	ba;
 };
 
 /* ------------------------------------------------------------------ */
@@ -129,6 +135,8 @@ static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t s
 	h->type_name = xls_blft_name(b->blft);
 	add_row(h, t, seq, ri, discarded);
 	xls_fields_reset(&h->fs);
+	if (c->opt->stale)
+		xls_field_bool(&h->fs, "stale", false);
 	xls_describe_appearance(t, seq, ri, discarded, &h->fs);
 	if (c->out.fmt != XLS_FMT_TEXT) {
 		struct xls_owner o;
@@ -159,6 +167,8 @@ static void other_appearance(struct hist_ctx *h, const struct xls_trans *t, uint
 	h->appearances++;
 	add_row(h, t, seq, ri, false);
 	xls_fields_reset(&h->fs);
+	if (c->opt->stale)
+		xls_field_bool(&h->fs, "stale", false);
 	xls_describe_other_appearance(&c->src.geo, t, seq, ri, &h->fs);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
@@ -234,6 +244,115 @@ static int on_discarded(void *ctx, const struct xls_trans *t, const struct xls_r
 	if (ri->buf && ri->buf->blkno == h->c->opt->blkno)
 		appearance(h, t, 0, ri, true);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* --stale: the appearances before the tail */
+
+/* What a buffer or inode item of the buffer logged; false when it is not one. */
+static bool stale_of(struct hist_ctx *h, const struct xls_item *it,
+		     struct xls_stale_appearance *a)
+{
+	const struct xls_options *opt = h->c->opt;
+	const struct xls_geometry *g = &h->c->src.geo;
+
+	if (it->type == XFS_LI_BUF) {
+		xls_buf_analyse(it, &h->ba);
+		if (!h->ba.parsed || h->ba.blf.blf_blkno != opt->blkno)
+			return false;
+		a->len_bb = h->ba.res.buf_bytes / 512;
+		a->type = xls_blft_name(h->ba.blft);
+		a->blf_flags = h->ba.blf.blf_flags;
+		a->regions = h->ba.res.nregions;
+		a->dirty_bytes = h->ba.res.dirty_bytes;
+		a->dirty_pct = h->ba.dirty_pct;
+		return true;
+	}
+	if (it->type == XFS_LI_INODE) {
+		struct xls_inode_item in;
+		struct xls_item_problems p;
+
+		xls_inode_item_parse(it, &in, &p);
+		if (!in.has_format || in.ilf_blkno != opt->blkno || in.ilf_len <= 0 ||
+		    (opt->has_ino && in.ilf_ino != opt->ino))
+			return false;
+		a->len_bb = (uint32_t)in.ilf_len;
+		a->type = "inode";
+		a->dirty_bytes = g->inode_size;
+		a->dirty_pct = 100.0 * g->inode_size / (a->len_bb * 512.0);
+		return true;
+	}
+	return false;
+}
+
+static int stale_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
+{
+	struct hist_ctx *h = ctx;
+	struct xls_stale_appearance a = { .tid = t->tid, .lsn = t->lsn, .index = t->nitems };
+
+	if (!stale_of(h, it, &a))
+		return 0;
+	if (h->npending == h->cappending) {
+		uint32_t cap = h->cappending ? h->cappending * 2 : 16;
+		struct xls_stale_appearance *n = realloc(h->pending, sizeof(*n) * cap);
+
+		if (!n)
+			return -ENOMEM;
+		h->pending = n;
+		h->cappending = cap;
+	}
+	h->pending[h->npending++] = a;
+	return 0;
+}
+
+/* The transaction ended: its appearances are shown, committed or not. */
+static int stale_end(void *ctx, const struct xls_trans *t)
+{
+	struct hist_ctx *h = ctx;
+	struct xls_cmd *c = h->c;
+	uint32_t kept = 0;
+
+	for (uint32_t i = 0; i < h->npending; i++) {
+		struct xls_stale_appearance *a = &h->pending[i];
+
+		if (a->tid != t->tid || a->lsn != t->lsn) {
+			h->pending[kept++] = *a;
+			continue;
+		}
+		a->committed = t->state == XLS_TRANS_COMMITTED;
+		h->appearances++;
+		xls_fields_reset(&h->fs);
+		xls_describe_stale_appearance(a, &h->fs);
+		if (c->out.fmt == XLS_FMT_TEXT)
+			xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
+		else
+			xls_cmd_record(c, "appearance", &h->fs);
+	}
+	h->npending = kept;
+	return 0;
+}
+
+static int run_stale(struct hist_ctx *h, struct xls_error *err)
+{
+	struct xls_cmd *c = h->c;
+	struct xls_scan_sink sink = {
+		.ctx = h, .item = stale_item, .end = stale_end, .report = &c->report,
+		.want_trans = true,
+	};
+	struct xls_scan_totals tot;
+	int rc;
+
+	xls_cmd_part_banner(c, true);
+	if (c->out.fmt == XLS_FMT_TEXT) {
+		xls_out_printf(&c->out, "Appearances of daddr 0x%llx before the tail, in log order\n",
+			       (unsigned long long)c->opt->blkno);
+		xls_out_table_heading(&c->out, hist_columns, NHISTCOLS);
+	}
+	rc = xls_cmd_walk(c, &sink, true, &tot, err);
+	if (rc == -ENOMEM)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	xls_cmd_part_banner(c, false);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -410,6 +529,8 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	if ((opt->replay_path && xls_newfile_check(opt->replay_path, err)) ||
 	    (opt->svg_path && xls_newfile_check(opt->svg_path, err)))
 		return -1;
+	if (opt->stale && run_stale(h, err))
+		return -1;
 	r = xls_recover_new(&c->src, &ro, err);
 	if (!r)
 		return -1;
@@ -451,7 +572,7 @@ int xls_cmd_history(const struct xls_options *given, struct xls_error *err)
 		free(h);
 		return err->status;
 	}
-	xls_out_csv_layout(&c.out, &xls_csv_appearance);
+	xls_out_csv_layout(&c.out, opt->stale ? &xls_csv_appearance_stale : &xls_csv_appearance);
 	xls_cmd_filters(&c, "appearance");
 	if (!opt->has_blkno) {
 		/* the inode's cluster buffer, which its inode items write */
@@ -478,6 +599,7 @@ int xls_cmd_history(const struct xls_options *given, struct xls_error *err)
 	xls_image_release(&h->img);
 	xls_owner_map_release(&h->owners);
 	free(h->rows);
+	free(h->pending);
 	free(h);
 	return rc;
 }

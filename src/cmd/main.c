@@ -210,7 +210,7 @@ static const struct command commands[] = {
 	  1, recover_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | REFUSES_STALE },
 	{ "history", xls_cmd_history, "DEV",
 	  "Every appearance of one buffer (--blkno) and what recovery does with it.",
-	  1, history_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
+	  1, history_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE },
 	{ "files", xls_cmd_files, "DEV",
 	  "Per inode, in recovery order, what the log does to it: created, freed, changed, names added and removed, xattrs, extents.",
 	  1, files_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },

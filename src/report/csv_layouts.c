@@ -90,11 +90,14 @@ LAYOUT(xls_csv_rsummary, false, RSUMMARY_KEYS);
 LAYOUT(xls_csv_rsummary_md, false, RSUMMARY_KEYS, "fail_block_absent", "absent_reads");
 
 /* history: xls_describe_appearance, xls_describe_other_appearance */
-LAYOUT(xls_csv_appearance, false,
-       "seq", "tid", "lsn", "index", "len", "type", "flags", "regions", "dirty_bytes",
-       "dirty_pct", "cancel_refs", "committed", "decision", "decision_text", "reason",
-       "block_lsn", "kernel_warning", "detail", "write_fails", "owner", "btree", "agno",
-       "owner_ino", "ino_first", "ino_last", "owner_from");
+#define APPEARANCE_KEYS \
+	"seq", "tid", "lsn", "index", "len", "type", "flags", "regions", "dirty_bytes", \
+	"dirty_pct", "cancel_refs", "committed", "decision", "decision_text", "reason", \
+	"block_lsn", "kernel_warning", "detail", "write_fails", "owner", "btree", "agno", \
+	"owner_ino", "ino_first", "ino_last", "owner_from"
+LAYOUT(xls_csv_appearance, false, APPEARANCE_KEYS);
+/* history --stale: xls_describe_stale_appearance first, whether stale before each */
+LAYOUT(xls_csv_appearance_stale, false, "stale", APPEARANCE_KEYS);
 
 /*
  * lost: every record, its kind in the first column: lost_dirent (path: of

@@ -177,6 +177,26 @@ void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 			     const struct xls_ritem *ri, bool discarded,
 			     struct xls_fieldset *fs);
 
+/*
+ * history --stale: an item of the buffer before the tail, which recovery
+ * never reads: what it logged, and whether its transaction committed.
+ */
+struct xls_stale_appearance {
+	uint32_t	tid;
+	uint64_t	lsn;
+	uint32_t	index;
+	uint32_t	len_bb;
+	const char	*type;		/* buffer type, or "inode" */
+	uint16_t	blf_flags;
+	uint32_t	regions;
+	uint64_t	dirty_bytes;
+	double		dirty_pct;
+	bool		committed;
+};
+
+void xls_describe_stale_appearance(const struct xls_stale_appearance *a,
+				   struct xls_fieldset *fs);
+
 /* history: an inode or icreate item that writes into the buffer. */
 void xls_describe_other_appearance(const struct xls_geometry *g,
 				   const struct xls_trans *t, uint32_t seq,
@@ -211,7 +231,7 @@ void xls_describe_file_summary(const struct xls_file_summary *s, struct xls_fiel
 extern const struct xls_csv_layout xls_csv_info, xls_csv_info_md, xls_csv_records,
 	xls_csv_trans, xls_csv_bufs, xls_csv_bufs_stale, xls_csv_stats_types,
 	xls_csv_stats_types_stale, xls_csv_ritem, xls_csv_rsummary, xls_csv_rsummary_md,
-	xls_csv_appearance, xls_csv_lost, xls_csv_files, xls_csv_checkpoints,
+	xls_csv_appearance, xls_csv_appearance_stale, xls_csv_lost, xls_csv_files, xls_csv_checkpoints,
 	xls_csv_checkpoints_stale, xls_csv_compare;
 
 #endif /* XLS_DESCRIBE_H */

@@ -359,6 +359,24 @@ void xls_describe_other_appearance(const struct xls_geometry *g,
 	xls_field_str(fs, "detail", ri->detail);
 }
 
+void xls_describe_stale_appearance(const struct xls_stale_appearance *a,
+				   struct xls_fieldset *fs)
+{
+	xls_field_bool(fs, "stale", true);
+	xls_field_hex(fs, "tid", a->tid);
+	xls_field_lsn(fs, "lsn", a->lsn);
+	xls_field_uint(fs, "index", a->index);
+	xls_field_uint(fs, "len", (uint64_t)a->len_bb * 512);
+	xls_field_str(fs, "type", a->type);
+	flags_field(fs, "flags", a->blf_flags);
+	xls_field_uint(fs, "regions", a->regions);
+	xls_field_uint(fs, "dirty_bytes", a->dirty_bytes);
+	xls_field_real(fs, "dirty_pct", a->dirty_pct);
+	xls_field_str(fs, "committed", a->committed ? "yes" : "no");
+	xls_field_str(fs, "decision", "stale");
+	xls_field_str(fs, "decision_text", "stale: before the tail");
+}
+
 static void range_text(const void *elem, char *buf, size_t bufsz)
 {
 	const struct xls_image_range *r = elem;

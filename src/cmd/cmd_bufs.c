@@ -102,24 +102,6 @@ static bool wanted(const struct xls_options *o, const struct xls_trans *t,
 	return true;
 }
 
-static void print_regions(struct xls_out *o, const struct xls_buf_analysis *ba)
-{
-	const struct xls_region_result *r = &ba->res;
-	char map[160];
-
-	xls_region_map_str(&ba->blf, r, 128, map, sizeof(map));
-	xls_out_printf(o, "      map [%s]\n", map);
-	for (uint32_t i = 0; i < r->nplaces; i++)
-		xls_out_printf(o, "      region %3u  offset %6u  len %6u  chunks %u-%u\n",
-			i + 1, r->places[i].offset, r->places[i].len,
-			r->places[i].first_chunk,
-			r->places[i].first_chunk + r->places[i].nchunks - 1);
-	for (uint32_t i = 0; i < r->nsplits_stored; i++)
-		xls_out_printf(o, "      split at chunk %u (offset %u)%s\n",
-			r->splits[i].chunk, r->splits[i].offset,
-			r->splits[i].page_boundary ? " on a 4 KiB page boundary" : "");
-}
-
 static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
 {
 	struct bufs_ctx *bc = ctx;
@@ -162,7 +144,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 		else
 			xls_out_table_row(&c->out, buf_columns, NCOLS, fs);
 		if (c->opt->verbose && bc->ba.parsed) {
-			print_regions(&c->out, &bc->ba);
+			xls_print_regions(&c->out, &bc->ba.blf, &bc->ba.res, true);
 			for (uint32_t i = 0; i < bc->nents; i++)
 				xls_out_printf(&c->out, "      entry  offset %6u  ino 0x%llx  %s\n",
 					       bc->ents[i].offset,

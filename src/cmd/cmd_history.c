@@ -112,19 +112,6 @@ static void add_row(struct hist_ctx *h, const struct xls_trans *t, uint32_t seq,
 	}
 }
 
-static void print_regions(struct xls_out *o, const struct xls_rbuf *b)
-{
-	char map[160];
-
-	xls_region_map_str(b->blf, b->res, 128, map, sizeof(map));
-	xls_out_printf(o, "      map [%s]\n", map);
-	for (uint32_t i = 0; i < b->res->nplaces; i++)
-		xls_out_printf(o, "      region %3u  offset %6u  len %6u  chunks %u-%u\n",
-			i + 1, b->res->places[i].offset, b->res->places[i].len,
-			b->res->places[i].first_chunk,
-			b->res->places[i].first_chunk + b->res->places[i].nchunks - 1);
-}
-
 static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t seq,
 		       const struct xls_ritem *ri, bool discarded)
 {
@@ -155,7 +142,7 @@ static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t s
 		xls_out_printf(&c->out, "      ! when written, its verifier fails: %s\n",
 			       ri->write_fails);
 	if (c->opt->verbose)
-		print_regions(&c->out, b);
+		xls_print_regions(&c->out, b->blf, b->res, false);
 }
 
 /* An inode or icreate item that writes into the buffer. */

@@ -50,6 +50,7 @@ enum {
 	TAKES_MOUNTED = 1 << 2,		/* --force: read a mounted device */
 	TAKES_STALE = 1 << 3,		/* --stale: the records before the tail too */
 	REFUSES_STALE = 1 << 4,		/* recovery's commands: --stale is a usage error */
+	TAKES_TWO_LOGS = 1 << 5,	/* the second argument is another journal, not a file to write */
 };
 
 struct command {
@@ -60,6 +61,7 @@ struct command {
 	unsigned int	nargs;		/* positional arguments */
 	const struct argp_option *extra;	/* command-specific options */
 	unsigned int	takes;		/* TAKES_* */
+	unsigned int	top_max;	/* --top N: the largest N */
 };
 
 static const struct argp_option input_options[] = {
@@ -188,40 +190,42 @@ static const struct argp_option compare_options[] = {
 
 static const struct command commands[] = {
 	{ "info", xls_cmd_info, "DEV",
-	  "Show the log's geometry, head and tail, state and what it holds.", 1, NULL, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
+	  "Show the log's geometry, head and tail, state and what it holds.", 1, NULL, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED, 0 },
 	{ "records", xls_cmd_records, "DEV",
-	  "One line per log record: LSN, length, ops, CRC.", 1, records_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
+	  "One line per log record: LSN, length, ops, CRC.", 1, records_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED, 0 },
 	{ "trans", xls_cmd_trans, "DEV",
-	  "Each transaction with every item decoded.", 1, trans_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE },
+	  "Each transaction with every item decoded.", 1, trans_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE, 0 },
 	{ "bufs", xls_cmd_bufs, "DEV",
 	  "Per transaction, per buffer item: dirty regions, runs, splits, dirty bytes and log cost.",
-	  1, bufs_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE },
+	  1, bufs_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE,
+	  XLS_SVG_TOP_MAX },
 	{ "stats", xls_cmd_stats, "DEV",
 	  "Totals and distributions: log bytes by category, buffers by type and size, hottest buffers.",
-	  1, stats_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE },
+	  1, stats_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE,
+	  XLS_STATS_TOP_MAX },
 	{ "checkpoints", xls_cmd_checkpoints, "DEV",
 	  "One line per committed checkpoint in commit order: LSNs, log bytes, items, buffers, relogged bytes.",
-	  1, checkpoints_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE },
+	  1, checkpoints_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE, 0 },
 	{ "compare", xls_cmd_compare, "A B",
 	  "Two journals side by side: by buffer type and size and by item type, with deltas and ratios.",
-	  2, compare_options, TAKES_OUTPUT | TAKES_MOUNTED },
+	  2, compare_options, TAKES_OUTPUT | TAKES_MOUNTED | TAKES_TWO_LOGS, 0 },
 	{ "recover", xls_cmd_recover, "DEV",
 	  "What log recovery would do, item by item: cancel table, replay or skip and why, pending intents.",
-	  1, recover_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | REFUSES_STALE },
+	  1, recover_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | REFUSES_STALE, 0 },
 	{ "history", xls_cmd_history, "DEV",
 	  "Every appearance of one buffer (--blkno) and what recovery does with it.",
-	  1, history_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE },
+	  1, history_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE, 0 },
 	{ "files", xls_cmd_files, "DEV",
 	  "Per inode, in recovery order, what the log does to it: created, freed, changed, names added and removed, xattrs, extents.",
-	  1, files_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED },
+	  1, files_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED, 0 },
 	{ "lost", xls_cmd_lost, "DEV",
 	  "What zeroing the log (xfs_repair -L) would lose: directory entries and inodes recovery changes.",
-	  1, lost_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | REFUSES_STALE },
+	  1, lost_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | REFUSES_STALE, 0 },
 	{ "replay", xls_cmd_replay, "DEV",
 	  "Write the filesystem as kernel log recovery leaves it to a new file (-o), without mounting, for a log of either byte order.",
-	  1, replay_options, TAKES_LOGDEV | TAKES_OUTPUT | REFUSES_STALE },
+	  1, replay_options, TAKES_LOGDEV | TAKES_OUTPUT | REFUSES_STALE, 0 },
 	{ "copy", xls_cmd_copy, "DEV FILE",
-	  "Write the log out to FILE (which must not exist).", 2, NULL, TAKES_LOGDEV | TAKES_MOUNTED },
+	  "Write the log out to FILE (which must not exist).", 2, NULL, TAKES_LOGDEV | TAKES_MOUNTED, 0 },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -378,7 +382,7 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 		o->has_tid = true;
 		break;
 	case OPT_TOP: {
-		int64_t max = strcmp(ps->cmd->name, "stats") == 0 ? XLS_STATS_TOP_MAX : XLS_SVG_TOP_MAX;
+		int64_t max = ps->cmd->top_max;
 
 		if (parse_number(arg, &v) || v < 1 || v > max)
 			argp_error(state, "bad count '%s' (1 to %lld)", arg, (long long)max);
@@ -415,7 +419,7 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (ps->nargs == 0)
 			o->src.path = arg;
-		else if (ps->nargs == 1 && strcmp(ps->cmd->name, "compare") == 0)
+		else if (ps->nargs == 1 && (ps->cmd->takes & TAKES_TWO_LOGS))
 			o->path_b = arg;
 		else if (ps->nargs == 1 && ps->cmd->nargs == 2)
 			o->out_path = arg;

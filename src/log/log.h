@@ -140,12 +140,6 @@ int xls_log_init(struct xls_log *log, const struct xls_source *src,
 void xls_log_release(struct xls_log *log);
 
 /*
- * Find head and tail as xlog_find_tail() does: cycle search, partial
- * record back-up, unmount record check, torn-write trimming of the head
- * (CRC of the last XLOG_MAX_ICLOGS records) and tail overwrite detection.
- * Returns 0, or -1 with @err set when the log has no usable record.
- */
-/*
  * xfs_log_check_lsn: whether metadata stamped with @lsn is ahead of the
  * log's current LSN, which v5 verifiers refuse ("Metadata has LSN ahead of
  * current LSN").  NULLCOMMITLSN never is.
@@ -171,6 +165,12 @@ enum xls_log_refusal xls_log_refusal(const struct xls_head_tail *ht,
 /* The finding kind of @r: "sb_geometry", "device_size", "log_uuid", "sb_lsn"; NULL for none. */
 const char *xls_log_refusal_key(enum xls_log_refusal r);
 
+/*
+ * Find head and tail as xlog_find_tail() does: cycle search, partial
+ * record back-up, unmount record check, torn-write trimming of the head
+ * (CRC of the last XLOG_MAX_ICLOGS records) and tail overwrite detection.
+ * Returns 0, or -1 with @err set when the log has no usable record.
+ */
 int xls_log_find_head_tail(struct xls_log *log, struct xls_head_tail *ht,
 			   struct xls_error *err);
 
@@ -240,11 +240,6 @@ int xls_rec_iter_next(struct xls_rec_iter *it, struct xls_rec *rec,
  */
 void xls_rec_finish(struct xls_log *log, struct xls_rec *rec);
 
-/*
- * Check a record header block; NULL when valid, else the reason.
- * @h_size_out gets the record buffer size to use (h_size, or the mkfs
- * workaround value).
- */
 /* "little-endian", "big-endian" or "unknown": the CPU that wrote a record of @h_fmt. */
 const char *xls_log_byte_order(uint32_t h_fmt);
 
@@ -275,6 +270,11 @@ int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail 
 uint32_t xls_rec_crc(const uint8_t *hdr, const uint8_t *data, uint32_t h_len, uint32_t hblks,
 		     bool logv2);
 
+/*
+ * Check a record header block; NULL when valid, else the reason.
+ * @h_size_out gets the record buffer size to use (h_size, or the mkfs
+ * workaround value).
+ */
 const char *xls_rec_header_check(const uint8_t *hdr, uint32_t blk,
 				 uint32_t nblks, bool logv2, uint32_t log_sunit,
 				 uint32_t *h_size_out);

@@ -31,10 +31,10 @@
 #include "source/source.h"
 #include "trans/trans.h"
 
-/* The four lists of xlog_recover_reorder_trans(), in replay order. */
 /* Room for a sentence saying why recovery fails. */
 #define XLS_RECOVER_WHY	384
 
+/* The four lists of xlog_recover_reorder_trans(), in replay order. */
 enum xls_rlist {
 	XLS_RL_BUFFER,		/* buffers, in log order */
 	XLS_RL_ITEM,		/* every other item, in log order */

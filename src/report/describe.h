@@ -25,6 +25,7 @@
 #include "semantics/dirent.h"
 #include "semantics/files.h"
 #include "report/fields.h"
+#include "report/emit.h"
 #include "report/svgchart.h"
 
 /* ---- the log (describe_log.c) -------------------------------------- */
@@ -46,6 +47,13 @@ void xls_describe_record(const struct xls_rec *rec, const struct xls_rec_summary
 
 /* One transaction as it ended. */
 void xls_describe_trans(const struct xls_trans *t, struct xls_fieldset *fs);
+
+/*
+ * Text, -v: a buffer's dirty map as a line of characters, its regions
+ * (offset, length, chunks) and, with @splits, its split points.
+ */
+void xls_print_regions(struct xls_out *o, const struct xls_buf_format *blf,
+		       const struct xls_region_result *r, bool splits);
 
 /* Where a stale walk stopped trusting the log (kind "stale_gap"). */
 void xls_describe_stale_gap(const struct xls_stale_gap *g, struct xls_fieldset *fs);

@@ -125,3 +125,21 @@ void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
 	xls_field_list(fs, "dirents", &dirent_list, e,
 		       n < XLS_DIRENTS_LIST_MAX ? n : XLS_DIRENTS_LIST_MAX);
 }
+
+void xls_print_regions(struct xls_out *o, const struct xls_buf_format *blf,
+		       const struct xls_region_result *r, bool splits)
+{
+	char map[160];
+
+	xls_region_map_str(blf, r, 128, map, sizeof(map));
+	xls_out_printf(o, "      map [%s]\n", map);
+	for (uint32_t i = 0; i < r->nplaces; i++)
+		xls_out_printf(o, "      region %3u  offset %6u  len %6u  chunks %u-%u\n",
+			i + 1, r->places[i].offset, r->places[i].len,
+			r->places[i].first_chunk,
+			r->places[i].first_chunk + r->places[i].nchunks - 1);
+	for (uint32_t i = 0; splits && i < r->nsplits_stored; i++)
+		xls_out_printf(o, "      split at chunk %u (offset %u)%s\n",
+			r->splits[i].chunk, r->splits[i].offset,
+			r->splits[i].page_boundary ? " on a 4 KiB page boundary" : "");
+}

@@ -41,7 +41,7 @@ struct xls_scan_sink {
 	void	*ctx;
 	int	(*record)(void *ctx, const struct xls_rec *rec,
 			  const struct xls_rec_summary *s);
-	/* The trans stage runs only when some of these are set. */
+	/* The trans stage's transactions and items: it runs when want_trans says so. */
 	int	(*begin)(void *ctx, const struct xls_trans *t);
 	int	(*item)(void *ctx, const struct xls_trans *t,
 			const struct xls_item *it);

@@ -257,7 +257,7 @@ static bool stale_of(struct hist_ctx *h, const struct xls_item *it,
 	}
 	if (it->type == XFS_LI_INODE) {
 		struct xls_inode_item in;
-		struct xls_item_problems p;
+		struct xls_item_problems p = { 0 };
 
 		xls_inode_item_parse(it, &in, &p);
 		if (!in.has_format || in.ilf_blkno != opt->blkno || in.ilf_len <= 0 ||

@@ -14,42 +14,25 @@
 #include "semantics/dirent.h"
 #include "semantics/owner.h"
 
-static const struct xls_column buf_columns[] = {
-	{ "tid",	"TID",		10 },
-	{ "lsn",	"LSN",		10 },
-	{ "blkno",	"BLKNO",	12 },
-	{ "len",	"LEN",		6 },
-	{ "type",	"TYPE",		-10 },
-	{ "flags",	"FLAGS",	-10 },
-	{ "regions",	"REGS",		4 },
-	{ "runs",	"RUNS",		4 },
-	{ "split_runs",	"SPLIT",	5 },
-	{ "dirty_bytes", "DIRTY",	6 },
-	{ "dirty_pct",	"DIRTY%",	6 },
-	{ "log_cost",	"COST",		6 },
-	{ "owner",	"OWNER",	-24 },
-	{ "problems",	"PROBLEMS",	-1 },
-};
+/* the columns of the text table, and with --stale whether the item is stale first */
+#define BUF_COLUMNS \
+	{ "tid",	"TID",		10 }, \
+	{ "lsn",	"LSN",		10 }, \
+	{ "blkno",	"BLKNO",	12 }, \
+	{ "len",	"LEN",		6 }, \
+	{ "type",	"TYPE",		-10 }, \
+	{ "flags",	"FLAGS",	-10 }, \
+	{ "regions",	"REGS",		4 }, \
+	{ "runs",	"RUNS",		4 }, \
+	{ "split_runs",	"SPLIT",	5 }, \
+	{ "dirty_bytes", "DIRTY",	6 }, \
+	{ "dirty_pct",	"DIRTY%",	6 }, \
+	{ "log_cost",	"COST",		6 }, \
+	{ "owner",	"OWNER",	-24 }, \
+	{ "problems",	"PROBLEMS",	-1 }
+static const struct xls_column buf_columns[] = { BUF_COLUMNS };
+static const struct xls_column stale_buf_columns[] = { { "stale", "STALE", -5 }, BUF_COLUMNS };
 #define NCOLS (sizeof(buf_columns) / sizeof(buf_columns[0]))
-
-/* --stale: the same, after whether the item is stale */
-static const struct xls_column stale_buf_columns[] = {
-	{ "stale",	"STALE",	-5 },
-	{ "tid",	"TID",		10 },
-	{ "lsn",	"LSN",		10 },
-	{ "blkno",	"BLKNO",	12 },
-	{ "len",	"LEN",		6 },
-	{ "type",	"TYPE",		-10 },
-	{ "flags",	"FLAGS",	-10 },
-	{ "regions",	"REGS",		4 },
-	{ "runs",	"RUNS",		4 },
-	{ "split_runs",	"SPLIT",	5 },
-	{ "dirty_bytes", "DIRTY",	6 },
-	{ "dirty_pct",	"DIRTY%",	6 },
-	{ "log_cost",	"COST",		6 },
-	{ "owner",	"OWNER",	-24 },
-	{ "problems",	"PROBLEMS",	-1 },
-};
 
 /* The most buffers --svg draws, and how many by default. */
 #define SVG_TOP_DEFAULT	10

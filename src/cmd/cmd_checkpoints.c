@@ -11,24 +11,16 @@
 
 #include "cmd/cmd.h"
 
-static const struct xls_column ckpt_cols[] = {
-	{ "seq", "SEQ", 7 }, { "tid", "TID", 10 }, { "lsn", "START", 11 },
-	{ "commit_lsn", "COMMIT", 11 }, { "records", "RECS", 4 },
-	{ "log_bytes", "BYTES", 9 }, { "items", "ITEMS", 5 }, { "buffers", "BUFS", 5 },
-	{ "buffer_bytes", "BUF_BYTES", 10 }, { "dirty_bytes", "DIRTY", 8 },
-	{ "unchanged_pct", "UNCH%", 6 }, { "inode_unchanged_pct", "IUNCH%", 6 },
-};
+/* the columns of the text table, and with --stale whether the checkpoint is stale first */
+#define CKPT_COLUMNS \
+	{ "seq", "SEQ", 7 }, { "tid", "TID", 10 }, { "lsn", "START", 11 }, \
+	{ "commit_lsn", "COMMIT", 11 }, { "records", "RECS", 4 }, \
+	{ "log_bytes", "BYTES", 9 }, { "items", "ITEMS", 5 }, { "buffers", "BUFS", 5 }, \
+	{ "buffer_bytes", "BUF_BYTES", 10 }, { "dirty_bytes", "DIRTY", 8 }, \
+	{ "unchanged_pct", "UNCH%", 6 }, { "inode_unchanged_pct", "IUNCH%", 6 }
+static const struct xls_column ckpt_cols[] = { CKPT_COLUMNS };
+static const struct xls_column stale_ckpt_cols[] = { { "stale", "STALE", -5 }, CKPT_COLUMNS };
 #define NCOLS (sizeof(ckpt_cols) / sizeof(ckpt_cols[0]))
-
-/* --stale: the same, after whether the checkpoint is stale */
-static const struct xls_column stale_ckpt_cols[] = {
-	{ "stale", "STALE", -5 },
-	{ "seq", "SEQ", 7 }, { "tid", "TID", 10 }, { "lsn", "START", 11 },
-	{ "commit_lsn", "COMMIT", 11 }, { "records", "RECS", 4 },
-	{ "log_bytes", "BYTES", 9 }, { "items", "ITEMS", 5 }, { "buffers", "BUFS", 5 },
-	{ "buffer_bytes", "BUF_BYTES", 10 }, { "dirty_bytes", "DIRTY", 8 },
-	{ "unchanged_pct", "UNCH%", 6 }, { "inode_unchanged_pct", "IUNCH%", 6 },
-};
 
 struct ckpt_ctx {
 	struct xls_cmd		*c;

@@ -71,7 +71,7 @@ sub item_line {
 		h($o->{flags}) . " $o->{regions}" if $t eq 'buf';
 	return inode_line($o) if $t eq 'inode';
 	return "ICR $o->{ag} " . h($o->{agbno}) . " $o->{length_fsb} cnt=$o->{count}" .
-		" isize=$o->{isize} gen=" . h($o->{gen}) if $t eq 'icreate';
+		" isize=$o->{isize} gen=" . x($o->{gen}) if $t eq 'icreate';
 	return intent_line($t, $o) if $t =~ /^(efi|efd|rui|cui|bui)(_rt)?$/;
 	if ($t =~ /^(rud|cud|bud|xmd|attrd)(_rt)?$/) {
 		my ($k) = grep { /_id$/ } sort keys %$o;

@@ -23,7 +23,7 @@
 # block back, and recovery skips their items), so adds is "na" there.
 #
 # The copies are mounted with nouuid: two copies of an image share its
-# UUID, and t0800/t0810/t0900 may mount the same image meanwhile.
+# UUID, and t0802/t0810/t0890/t0900 may mount the same image meanwhile.
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$XLS_TOP/tests/lib/images.sh"
 

@@ -1,4 +1,4 @@
-# Sourced by the tests that mount a journal (t0800, t0810, t0900): a mount
+# Sourced by the tests that mount a journal (t0802, t0810, t0890, t0900): a mount
 # point $MNT in $TRASH, $LOGLOOP for the loop device of an external log,
 # and an exit trap that unmounts, detaches and removes $TRASH whatever a
 # test left behind.

@@ -1,4 +1,4 @@
-# Helpers of the synthesized-log tests (t0500-*): write a log with
+# Helpers of the synthesized-log tests (t0500-t0503): write a log with
 # tests/tools/xls-synth, run xfs_logscope on it, and check its JSON against
 # the manifest the synthesizer printed.  Source after test-lib.sh.
 SYNTH="$XLS_BUILD/tests/xls-synth"

@@ -73,7 +73,7 @@ void print_manifest(struct synth *s)
 			       t->records, (unsigned long long)t->region_bytes);
 		printf("\n");
 		/* every op header of the transaction (start, header, regions,
-		 * continuations, commit): commented out, see t0500-synth-corrupt */
+		 * continuations, commit): commented out, see t0502-synth-corrupt */
 		if (!t->brief)
 			printf("# trans \"tid\":\"0x%x\" \"op_bytes\":%llu\n",
 			       t->tid, (unsigned long long)t->op_bytes);

@@ -386,7 +386,7 @@ static void sc_ohlen_big(struct synth *s)
 	put_be32(r->data + off + OH(oh_len), 0x7fff0000u);
 	rec_emit(s, r);
 	t = &s->trans[2];
-	t->any_state = true;	/* incomplete or corrupt: see t0500-synth-corrupt */
+	t->any_state = true;	/* incomplete or corrupt: see t0502-synth-corrupt */
 	r->walk_set = true;
 	r->walk_ops = 2;
 	r->walk_used = off;

@@ -1,0 +1,36 @@
+#!/bin/sh
+# The tree says each thing once (issue 28): every source file is in
+# doc/layout.md's table exactly once (each .c, and each .h with no .c of
+# its name); test numbers are unique; no source file is over 900 lines.
+. "$(dirname "$0")/lib/test-lib.sh"
+
+# the files the first column of doc/layout.md's table names, one a line
+listed() {
+	awk -F"|" "/^\|/ { print \$2 }" "$XLS_TOP/doc/layout.md" |
+		grep -o "\`[A-Za-z0-9_]*\.[ch]\`" | tr -d "\`"
+}
+
+test_expect_success 'doc/layout.md lists every source file once' '
+	cd "$XLS_TOP/src" && bad= &&
+	for f in */*.c */*.h; do
+		case $f in *.h) [ -e "${f%.h}.c" ] && continue ;; esac
+		b=${f##*/}
+		n=$(listed | grep -c "^$b\$")
+		[ "$n" -eq 1 ] || { echo "$f: listed $n times"; bad=1; }
+	done &&
+	for b in $(listed); do
+		ls */"$b" >/dev/null 2>&1 || { echo "layout.md lists $b, which is not in src/"; bad=1; }
+	done &&
+	test -z "$bad"
+'
+
+test_expect_success 'every test has a number of its own' '
+	ls "$XLS_TOP"/tests/t[0-9]*.sh | sed "s|.*/\(t[0-9]*\)-.*|\1|" | sort | uniq -d >dup &&
+	test ! -s dup || { cat dup; false; }
+'
+
+test_expect_success 'no source file over 900 lines' '
+	wc -l "$XLS_TOP"/src/*/*.c "$XLS_TOP"/src/*/*.h | awk "\$2 != \"total\" && \$1 > 900" >big &&
+	test ! -s big || { cat big; false; }
+'
+test_done

@@ -26,6 +26,51 @@ static_assert(sizeof(struct xfs_inode_log_format_32) == 52, "xfs_inode_log_forma
 static_assert(sizeof(struct xfs_dsb) == 264, "xfs_dsb size");
 static_assert(XFS_BLF_DATAMAP_SIZE == 17, "blf_data_map words");
 
+/*
+ * The inode core is read field by field at these offsets (items/item_inode.c,
+ * recover/inode_recover.c): the layout the kernel logs, which is the
+ * on-disk dinode's up to di_uuid.  Pinned as xfs_ondisk.h pins the kernel's.
+ */
+#define XLS_PIN_LDI(f, off) \
+	static_assert(offsetof(struct xfs_log_dinode, f) == (off), "xfs_log_dinode " #f)
+XLS_PIN_LDI(di_magic, 0);
+XLS_PIN_LDI(di_mode, 2);
+XLS_PIN_LDI(di_version, 4);
+XLS_PIN_LDI(di_format, 5);
+XLS_PIN_LDI(di_pad3, 6);
+XLS_PIN_LDI(di_uid, 8);
+XLS_PIN_LDI(di_gid, 12);
+XLS_PIN_LDI(di_nlink, 16);
+XLS_PIN_LDI(di_projid_lo, 20);
+XLS_PIN_LDI(di_projid_hi, 22);
+XLS_PIN_LDI(di_big_nextents, 24);
+XLS_PIN_LDI(di_flushiter, 30);
+XLS_PIN_LDI(di_atime, 32);
+XLS_PIN_LDI(di_mtime, 40);
+XLS_PIN_LDI(di_ctime, 48);
+XLS_PIN_LDI(di_size, 56);
+XLS_PIN_LDI(di_nblocks, 64);
+XLS_PIN_LDI(di_extsize, 72);
+XLS_PIN_LDI(di_nextents, 76);
+XLS_PIN_LDI(di_anextents, 80);
+XLS_PIN_LDI(di_forkoff, 82);
+XLS_PIN_LDI(di_aformat, 83);
+XLS_PIN_LDI(di_dmevmask, 84);
+XLS_PIN_LDI(di_dmstate, 88);
+XLS_PIN_LDI(di_flags, 90);
+XLS_PIN_LDI(di_gen, 92);
+XLS_PIN_LDI(di_next_unlinked, 96);	/* where a v2 core ends */
+XLS_PIN_LDI(di_crc, 100);
+XLS_PIN_LDI(di_changecount, 104);
+XLS_PIN_LDI(di_lsn, 112);
+XLS_PIN_LDI(di_flags2, 120);
+XLS_PIN_LDI(di_cowextsize, 128);
+XLS_PIN_LDI(di_crtime, 144);
+XLS_PIN_LDI(di_ino, 152);
+XLS_PIN_LDI(di_uuid, 160);
+static_assert(sizeof(struct xfs_log_dinode) == 176, "xfs_log_dinode size");
+#undef XLS_PIN_LDI
+
 /* Item types newer than some installed headers (xfsprogs 6.1 stops at ATTRD). */
 #ifndef XFS_LI_XMI
 #define XFS_LI_XMI		0x1248	/* mapping exchange intent */

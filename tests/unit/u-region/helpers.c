@@ -132,17 +132,17 @@ u_pstr(unsigned int p)
 
 /* Run the module and say which problems were found when they differ. */
 void
-u_run(struct tb *t)
+u_run(struct u_ctx *u, struct tb *t)
 {
-	xls_region_reconstruct(&t->it, &t->blf, &R);
+	xls_region_reconstruct(&t->it, &t->blf, &u->r);
 }
 
 bool
-u_problems(unsigned int want)
+u_problems(struct u_ctx *u, unsigned int want)
 {
-	if (R.problems == want)
+	if (u->r.problems == want)
 		return true;
-	tap_diag("problems: got '%s', want '%s'", u_pstr(R.problems),
+	tap_diag("problems: got '%s', want '%s'", u_pstr(u->r.problems),
 		 u_pstr(want));
 	return false;
 }

@@ -13,33 +13,40 @@
  * and compares results, cases.c has the hand-made cases, random.c the
  * reference and the random sweep; main() here runs them in order.
  */
-#include "u-region.h"
+#include <stdlib.h>
 
-struct tap T;
-struct xls_region_result R;	/* ~12 KiB: keep it off the stack */
+#include "u-region.h"
 
 int
 main(void)
 {
-	test_region__single_full_run();
-	test_region__two_runs();
-	test_region__split_page_boundary();
-	test_region__split_not_page();
-	test_region__split_three_ways();
-	test_region__len_not_chunk();
-	test_region__region_too_long();
-	test_region__regions_left();
-	test_region__bits_left();
-	test_region__bits_beyond_buf();
-	test_region__map_too_big();
-	test_region__map_short();
-	test_region__size_mismatch();
-	test_region__empty_region();
-	test_region__full_64k();
-	test_region__dir_scattered();
-	test_region__through_parse();
-	test_region__problems_str();
-	test_region__caps();
-	test_region__random();
-	return tap_done(&T);
+	struct u_ctx *u = calloc(1, sizeof(*u));
+	int rc;
+
+	if (!u)
+		return 99;
+	u->rng = U_SEED;
+	test_region__single_full_run(u);
+	test_region__two_runs(u);
+	test_region__split_page_boundary(u);
+	test_region__split_not_page(u);
+	test_region__split_three_ways(u);
+	test_region__len_not_chunk(u);
+	test_region__region_too_long(u);
+	test_region__regions_left(u);
+	test_region__bits_left(u);
+	test_region__bits_beyond_buf(u);
+	test_region__map_too_big(u);
+	test_region__map_short(u);
+	test_region__size_mismatch(u);
+	test_region__empty_region(u);
+	test_region__full_64k(u);
+	test_region__dir_scattered(u);
+	test_region__through_parse(u);
+	test_region__problems_str(u);
+	test_region__caps(u);
+	test_region__random(u);
+	rc = tap_done(&u->t);
+	free(u);
+	return rc;
 }

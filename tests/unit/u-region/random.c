@@ -104,21 +104,19 @@ ref_reconstruct(const uint32_t *map, unsigned int words,
 
 /* ---- random bitmaps with random cuts -------------------------------- */
 
-static uint64_t rng_state = U_SEED;
-
 static uint32_t
-rng(void)
+rng(uint64_t *state)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state >> 16);
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (uint32_t)(*state >> 16);
 }
 
 static uint32_t
-rng_below(uint32_t n)
+rng_below(uint64_t *state, uint32_t n)
 {
-	return n ? rng() % n : 0;
+	return n ? rng(state) % n : 0;
 }
 
 /* Compare module and reference; describe the first difference. */
@@ -161,10 +159,8 @@ u_compare(const struct xls_region_result *m, const struct ref *r,
 	return true;
 }
 
-static struct ref REF;
-
 void
-test_region__random(void)
+test_region__random(struct u_ctx *u)
 {
 	static const uint32_t density[] = { 50, 300, 500, 800, 950, 990 };
 	unsigned int bad = 0, bad_cut = 0, clean = 0, mangled = 0;
@@ -174,18 +170,18 @@ test_region__random(void)
 	struct tb t;
 
 	for (unsigned int n = 0; n < U_RANDOM; n++) {
-		uint16_t blf_len = (uint16_t)(1 + rng_below(128));
+		uint16_t blf_len = (uint16_t)(1 + rng_below(&u->rng, 128));
 		uint32_t chunks = blf_len * 4u;
 		uint32_t words = (chunks + 31) / 32;
-		uint32_t p = density[rng_below(ARRAY_SIZE(density))];
+		uint32_t p = density[rng_below(&u->rng, ARRAY_SIZE(density))];
 		uint32_t nlens = 0, ncuts = 0, nruns = 0, budget;
-		bool mangle = rng_below(4) == 0;
+		bool mangle = rng_below(&u->rng, 4) == 0;
 
 		tb_init(&t, blf_len, words);
 		/* set bits one at a time, sometimes past the buffer's end */
 		for (uint32_t b = 0; b < words * 32; b++)
-			if ((b < chunks || rng_below(8) == 0) &&
-			    rng_below(1000) < p)
+			if ((b < chunks || rng_below(&u->rng, 8) == 0) &&
+			    rng_below(&u->rng, 1000) < p)
 				tb_set(&t, b, 1);
 
 		/* count runs, then cut each into 1..3 pieces within budget */
@@ -204,7 +200,7 @@ test_region__random(void)
 			while (b + len < words * 32 &&
 			       ref_bit(t.blf.blf_data_map, b + len))
 				len++;
-			pieces = 1 + rng_below(3);
+			pieces = 1 + rng_below(&u->rng, 3);
 			if (pieces > len)
 				pieces = len;
 			if (pieces - 1 > budget)
@@ -213,7 +209,7 @@ test_region__random(void)
 			left = len;
 			for (uint32_t k = 0; k < pieces; k++) {
 				uint32_t c = k + 1 == pieces ? left :
-					1 + rng_below(left - (pieces - 1 - k));
+					1 + rng_below(&u->rng, left - (pieces - 1 - k));
 
 				cuts[ncuts++] = c;
 				left -= c;
@@ -226,12 +222,12 @@ test_region__random(void)
 		if (mangle) {
 			/* odd lengths, short/long/empty regions, drop or add */
 			for (uint32_t k = 0; k < nlens; k++)
-				if (rng_below(3) == 0)
-					lens[k] = rng_below((cuts[k] + 3) * 128);
-			if (nlens && rng_below(3) == 0)
+				if (rng_below(&u->rng, 3) == 0)
+					lens[k] = rng_below(&u->rng, (cuts[k] + 3) * 128);
+			if (nlens && rng_below(&u->rng, 3) == 0)
 				nlens--;
-			else if (nlens < 256 && rng_below(2) == 0)
-				lens[nlens++] = rng_below(1024);
+			else if (nlens < 256 && rng_below(&u->rng, 2) == 0)
+				lens[nlens++] = rng_below(&u->rng, 1024);
 			mangled++;
 		} else {
 			clean++;
@@ -239,36 +235,36 @@ test_region__random(void)
 
 		for (uint32_t k = 0; k < nlens; k++)
 			tb_add(&t, lens[k]);
-		xls_region_reconstruct(&t.it, &t.blf, &R);
+		xls_region_reconstruct(&t.it, &t.blf, &u->r);
 		ref_reconstruct(t.blf.blf_data_map, words, lens, nlens,
-				chunks, &REF);
-		if (!u_compare(&R, &REF, why, sizeof(why))) {
+				chunks, &u->ref);
+		if (!u_compare(&u->r, &u->ref, why, sizeof(why))) {
 			if (bad++ < U_MAX_DIAG)
 				tap_diag("map %u (len %u, %s): %s", n, blf_len,
 					 mangle ? "mangled" : "clean", why);
 		}
 		/* a clean cut must come back exactly as it was written */
 		if (!mangle) {
-			bool ok = R.nplaces == ncuts &&
-				  (R.problems & ~(unsigned int)XLS_RP_BITS_BEYOND_BUF) == 0;
+			bool ok = u->r.nplaces == ncuts &&
+				  (u->r.problems & ~(unsigned int)XLS_RP_BITS_BEYOND_BUF) == 0;
 
 			for (uint32_t k = 0; ok && k < ncuts; k++)
-				ok = R.places[k].nchunks == cuts[k];
+				ok = u->r.places[k].nchunks == cuts[k];
 			if (!ok && bad_cut++ < U_MAX_DIAG)
 				tap_diag("map %u: clean cut not reproduced (%s)",
-					 n, u_pstr(R.problems));
+					 n, u_pstr(u->r.problems));
 		}
-		splits += R.nsplits;
-		for (uint32_t k = 0; k < R.nsplits_stored; k++)
-			page_splits += R.splits[k].page_boundary;
+		splits += u->r.nsplits;
+		for (uint32_t k = 0; k < u->r.nsplits_stored; k++)
+			page_splits += u->r.splits[k].page_boundary;
 		tb_free(&t);
 	}
-	tap_ok(&T, bad == 0,
+	tap_ok(&u->t, bad == 0,
 	       "%u random maps (%u clean cuts, %u mangled) match the bit-at-a-time reference (%u differ)",
 	       U_RANDOM, clean, mangled, bad);
-	tap_ok(&T, bad_cut == 0, "clean cuts reconstruct to the written pieces (%u differ)",
+	tap_ok(&u->t, bad_cut == 0, "clean cuts reconstruct to the written pieces (%u differ)",
 	       bad_cut);
-	tap_ok(&T, splits > 1000 && page_splits > 0,
+	tap_ok(&u->t, splits > 1000 && page_splits > 0,
 	       "random cuts exercised %lu splits, %lu on page boundaries",
 	       splits, page_splits);
 }

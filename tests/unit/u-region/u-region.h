@@ -41,9 +41,17 @@ struct ref {
 	unsigned int	problems;
 };
 
-/* main.c */
-extern struct tap T;
-extern struct xls_region_result R;	/* ~12 KiB: keep it off the stack */
+/*
+ * What every test shares, made by main() and handed to each: the TAP
+ * state, the result under test (~12 KiB: off the stack), the reference's
+ * result and the random sweep's generator.
+ */
+struct u_ctx {
+	struct tap			t;
+	struct xls_region_result	r;
+	struct ref			ref;
+	uint64_t			rng;
+};
 
 /* helpers.c: hand-built items and checks */
 uint8_t *u_alloc_region(uint32_t len, uint8_t fill);
@@ -55,31 +63,31 @@ bool u_places(const struct xls_region_result *r, const struct ep *e, size_t n);
 bool u_runs(const struct xls_region_result *r, const struct er *e, size_t n);
 bool u_splits(const struct xls_region_result *r, const struct es *e, size_t n);
 const char *u_pstr(unsigned int p);
-void u_run(struct tb *t);
-bool u_problems(unsigned int want);
+void u_run(struct u_ctx *u, struct tb *t);
+bool u_problems(struct u_ctx *u, unsigned int want);
 
 /* cases.c: the hand-made cases, run by main() */
-void test_region__single_full_run(void);
-void test_region__two_runs(void);
-void test_region__split_page_boundary(void);
-void test_region__split_not_page(void);
-void test_region__split_three_ways(void);
-void test_region__len_not_chunk(void);
-void test_region__region_too_long(void);
-void test_region__regions_left(void);
-void test_region__bits_left(void);
-void test_region__bits_beyond_buf(void);
-void test_region__map_too_big(void);
-void test_region__map_short(void);
-void test_region__size_mismatch(void);
-void test_region__empty_region(void);
-void test_region__full_64k(void);
-void test_region__dir_scattered(void);
-void test_region__through_parse(void);
-void test_region__problems_str(void);
-void test_region__caps(void);
+void test_region__single_full_run(struct u_ctx *u);
+void test_region__two_runs(struct u_ctx *u);
+void test_region__split_page_boundary(struct u_ctx *u);
+void test_region__split_not_page(struct u_ctx *u);
+void test_region__split_three_ways(struct u_ctx *u);
+void test_region__len_not_chunk(struct u_ctx *u);
+void test_region__region_too_long(struct u_ctx *u);
+void test_region__regions_left(struct u_ctx *u);
+void test_region__bits_left(struct u_ctx *u);
+void test_region__bits_beyond_buf(struct u_ctx *u);
+void test_region__map_too_big(struct u_ctx *u);
+void test_region__map_short(struct u_ctx *u);
+void test_region__size_mismatch(struct u_ctx *u);
+void test_region__empty_region(struct u_ctx *u);
+void test_region__full_64k(struct u_ctx *u);
+void test_region__dir_scattered(struct u_ctx *u);
+void test_region__through_parse(struct u_ctx *u);
+void test_region__problems_str(struct u_ctx *u);
+void test_region__caps(struct u_ctx *u);
 
 /* random.c: the reference and the random sweep */
-void test_region__random(void);
+void test_region__random(struct u_ctx *u);
 
 #endif /* XLS_U_REGION_H */

@@ -117,7 +117,7 @@ test_expect_success 'stats: the relog split beside dirty %, the cost model, the 
 	grep -q "\"kind\":\"cost_model\",\"items\":2008,\"bit_steps\":419686,\"run_steps\":4844," st &&
 	grep -q "\"kind\":\"checkpoint_dist\",\"measure\":\"log_bytes\",\"checkpoints\":103," st &&
 	grep -q "\"kind\":\"hot\".*\"unchanged_pct\"" st &&
-	"$XLS" stats --csv $(image dir64k) | head -1 | grep -q ",committed,first_bytes,changed_bytes,unchanged_bytes,unchanged_pct$"
+	"$XLS" stats --csv $(image dir64k) | head -1 | grep -q ",committed_items,first_bytes,changed_bytes,unchanged_bytes,unchanged_pct$"
 '
 
 test_expect_success 'compare: deltas and ratios, a journal against itself, csv, no -l' '

@@ -92,12 +92,12 @@ test_expect_success 'history --stale: the appearances the stale checkpoint holds
 	test -n "$tid" &&
 	"$XLS" history --stale --json --blkno 0x200 hw.img >hw.h &&
 	expect hw.h <<-EOT &&
-	appearance "stale":true "tid":"$tid" "index":2 "len":4096 "type":"dir_data" "committed":"yes" "decision":"stale"
+	appearance "stale":true "tid":"$tid" "index":2 "len":4096 "type":"dir_data" "committed":true "decision":"stale"
 	count appearance 1
 	EOT
 	"$XLS" history --stale --json --blkno 0x200 hp.img >hp.h &&
 	expect hp.h <<-EOT &&
-	appearance "stale":true "tid":"$tid" "index":1 "committed":"yes"
+	appearance "stale":true "tid":"$tid" "index":1 "committed":true
 	count appearance 1
 	EOT
 	"$XLS" history --stale --json --blkno 0xc00 hw.img >hw.c &&

@@ -588,7 +588,7 @@ test_expect_success 'verdict: without a data device, the log alone, and said so'
 test_expect_success 'verdict: lost says what recover says, in the same keys' '
 	for img in "$(image dirfrag)" crcmid.img; do
 		"$XLS" recover --json --summary "$img" >r.json
-		"$XLS" lost --json "$img" 2>/dev/null | grep "\"kind\":\"summary\"" >l.json
+		"$XLS" lost --json "$img" 2>/dev/null | grep "\"kind\":\"lost_summary\"" >l.json
 		for k in recovery_fails fail_lsn fail_stage fail_cause kernel_error kernel_says fail_why \
 			 trans_replayed trans_discarded trans_corrupt pending_work torn_records \
 			 mount_fails_after; do

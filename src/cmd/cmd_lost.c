@@ -53,7 +53,7 @@ static void print_summary(struct xls_cmd *c, const struct xls_lost_summary *s,
 	xls_fields_reset(fs);
 	xls_describe_lost_summary(s, fs);
 	if (c->out.fmt == XLS_FMT_JSON) {
-		xls_cmd_record(c, "summary", fs);
+		xls_cmd_record(c, "lost_summary", fs);
 		return;
 	}
 	if (c->out.fmt != XLS_FMT_TEXT)

@@ -56,7 +56,7 @@ LAYOUT(xls_csv_bufs_stale, false, "tid", "lsn", "index", "stale", BUF_KEYS);
 /* stats: the buffer type table (xls_describe_type_row) */
 #define STATS_TYPE_KEYS \
        "type", "size", "count", "dirty_pct_mean", "dirty_pct_median", "dirty_pct_p90", \
-       "regions_mean", "runs_mean", "split_runs", "dirty_bytes", "bytes_logged", "committed", \
+       "regions_mean", "runs_mean", "split_runs", "dirty_bytes", "bytes_logged", "committed_items", \
        "first_bytes", "changed_bytes", "unchanged_bytes", "unchanged_pct"
 LAYOUT(xls_csv_stats_types, false, STATS_TYPE_KEYS);
 /* stats --stale: the table of each part, whether it is the stale one last */

@@ -314,7 +314,7 @@ void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 	xls_field_uint(fs, "dirty_bytes", b->res->dirty_bytes);
 	xls_field_real(fs, "dirty_pct", b->dirty_pct);
 	xls_field_uint(fs, "cancel_refs", b->cancel_refs);
-	xls_field_str(fs, "committed", discarded ? "no" : "yes");
+	xls_field_bool(fs, "committed", !discarded);
 	xls_field_str(fs, "decision", discarded ? "discarded" : xls_rdecision_key(ri->decision));
 	if (discarded)
 		xls_field_str(fs, "decision_text", t->state == XLS_TRANS_CORRUPT ?
@@ -350,7 +350,7 @@ void xls_describe_other_appearance(const struct xls_geometry *g,
 	xls_field_real(fs, "dirty_pct", ri->has_ino && len ?
 		       100.0 * g->inode_size / (len * 512.0) : 100.0);
 	xls_field_uint(fs, "cancel_refs", 0);
-	xls_field_str(fs, "committed", "yes");
+	xls_field_bool(fs, "committed", true);
 	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
 	decision_text_field(ri, fs);
 	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
@@ -372,7 +372,7 @@ void xls_describe_stale_appearance(const struct xls_stale_appearance *a,
 	xls_field_uint(fs, "regions", a->regions);
 	xls_field_uint(fs, "dirty_bytes", a->dirty_bytes);
 	xls_field_real(fs, "dirty_pct", a->dirty_pct);
-	xls_field_str(fs, "committed", a->committed ? "yes" : "no");
+	xls_field_bool(fs, "committed", a->committed);
 	xls_field_str(fs, "decision", "stale");
 	xls_field_str(fs, "decision_text", "stale: before the tail");
 }

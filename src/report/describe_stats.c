@@ -67,7 +67,7 @@ static void type_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 		xls_field_uint(fs, "split_runs", rows[i].split_runs);
 		xls_field_uint(fs, "dirty_bytes", rows[i].dirty_bytes);
 		xls_field_uint(fs, "bytes_logged", rows[i].bytes_logged);
-		xls_field_uint(fs, "committed", rows[i].committed);
+		xls_field_uint(fs, "committed_items", rows[i].committed);
 		xls_describe_relog_split(&rows[i].relog, fs);
 		emit(ctx, "buftype", fs);
 	}

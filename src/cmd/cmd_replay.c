@@ -438,8 +438,7 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 				   "says %llu bytes, the device holds %llu", c.src.path,
 				   rr.w.sb_past_ag,
 				   (unsigned long long)rr.w.sbgeo.dblocks * rr.w.sbgeo.blocksize,
-				   (unsigned long long)(c.src.geo.data_bytes ? c.src.geo.data_bytes :
-				   c.src.geo.dblocks * c.src.geo.blocksize));
+				   (unsigned long long)xls_geo_device_bytes(&c.src.geo));
 	xls_replay_write_release(&rr.w);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);

@@ -555,7 +555,7 @@ const char *xls_log_refusal_key(enum xls_log_refusal r)
 enum xls_log_refusal xls_log_refusal(const struct xls_head_tail *ht,
 				     const struct xls_geometry *g, char *buf, size_t size)
 {
-	uint64_t need = g->dblocks * g->blocksize;
+	uint64_t need = xls_geo_fs_bytes(g);
 
 	if (g->has_sb && g->sb_refused) {
 		snprintf(buf, size, "the superblock fails the kernel's check (%s): the kernel "

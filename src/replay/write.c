@@ -123,17 +123,10 @@ static uint8_t *hold(struct xls_replay_write *w, int64_t blkno, uint32_t len, bo
  * (xls_recover_daddr_out_of_range); a write there would grow the copy
  * or land past the device, so it is refused here too, whatever the log.
  */
-static uint64_t device_bytes(const struct xls_replay_write *w)
-{
-	const struct xls_geometry *g = &w->src->geo;
-
-	return g->data_bytes ? g->data_bytes : g->dblocks * g->blocksize;
-}
-
 static int write_block(struct xls_replay_write *w, int64_t blkno, uint32_t len,
 		       const uint8_t *img)
 {
-	uint64_t size = device_bytes(w);
+	uint64_t size = xls_geo_device_bytes(&w->src->geo);
 
 	if (blkno < 0 || (uint64_t)blkno > size / BBSIZE || len > size / BBSIZE - (uint64_t)blkno)
 		return xls_error_set(w->err, XLS_EXIT_INTERNAL, "refusing to write buffer 0x%llx "
@@ -444,7 +437,7 @@ int xls_replay_write_check_sb(struct xls_replay_write *w)
 				     "failed\", EFSCORRUPTED), the log left dirty; replay stops there "
 				     "too; xfs_repair is what is left", w->path, why);
 	w->sbgeo_ok = true;
-	w->sb_past_ag = xls_sb_first_ag_past(sb, device_bytes(w));
+	w->sb_past_ag = xls_sb_first_ag_past(sb, xls_geo_device_bytes(&w->src->geo));
 	w->sb_past_device = w->sb_past_ag != UINT32_MAX;
 	return 0;
 }

@@ -165,6 +165,18 @@ const char *xls_sb_geometry_refused(const uint8_t *sb);
  */
 uint32_t xls_sb_first_ag_past(const uint8_t *sb, uint64_t dev_bytes);
 
+/* The filesystem's size by its superblock: sb_dblocks blocks. */
+static inline uint64_t xls_geo_fs_bytes(const struct xls_geometry *g)
+{
+	return g->dblocks * g->blocksize;
+}
+
+/* The data device's size: what it holds, or the superblock's size when unknown. */
+static inline uint64_t xls_geo_device_bytes(const struct xls_geometry *g)
+{
+	return g->data_bytes ? g->data_bytes : xls_geo_fs_bytes(g);
+}
+
 /* Close and free; safe on a zeroed or already closed source. */
 void xls_source_close(struct xls_source *src);
 

@@ -132,7 +132,7 @@ static void recover(const struct xls_source *src, struct xls_log *log,
 	struct xls_error err = { XLS_EXIT_OK, "" };
 	struct xls_recover_opts ro = { .keep_types = ~0u, .keep_inodes = true, .quiet = true };
 	const struct xls_geometry *g = &src->geo;
-	uint64_t size = g->data_bytes ? g->data_bytes : g->dblocks * g->blocksize;
+	uint64_t size = xls_geo_device_bytes(g);
 	uint64_t log_base = g->external ? size : g->log_offset, end;
 	struct xls_replay_write w;
 	struct xls_recover *r;

@@ -8,8 +8,50 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+/* What a finding is about; each has one stable key (xls_finding_kind_name). */
+enum xls_finding_kind {
+	XLS_FIND_NONE,
+	XLS_FIND_CRC,			/* a record's CRC does not match */
+	XLS_FIND_CYCLE,			/* payload blocks carry another cycle */
+	XLS_FIND_UUID,			/* a record of another filesystem */
+	XLS_FIND_HEADER,		/* an invalid record header: blocks skipped */
+	XLS_FIND_OP,			/* a malformed op header */
+	XLS_FIND_TRANS_CORRUPT,		/* recovery would stop at this transaction */
+	XLS_FIND_ITEM_TYPE,		/* an item of an unknown type */
+	XLS_FIND_TRANS_TABLE,		/* too many transactions open, or no memory */
+	XLS_FIND_SB_GEOMETRY,		/* refusals before the log: xls_log_refusal() */
+	XLS_FIND_DEVICE_SIZE,
+	XLS_FIND_LOG_UUID,
+	XLS_FIND_SB_LSN,
+	XLS_FIND_FILES_MALFORMED,	/* files: a logged entry that does not parse */
+	XLS_FIND_FILES_BOUND,		/* files: the view's bound reached */
+};
+
+/* The key of @k as the outputs print it ("crc", "trans_corrupt", ...). */
+static inline const char *xls_finding_kind_name(enum xls_finding_kind k)
+{
+	switch (k) {
+	case XLS_FIND_NONE:		break;
+	case XLS_FIND_CRC:		return "crc";
+	case XLS_FIND_CYCLE:		return "cycle";
+	case XLS_FIND_UUID:		return "uuid";
+	case XLS_FIND_HEADER:		return "header";
+	case XLS_FIND_OP:		return "op";
+	case XLS_FIND_TRANS_CORRUPT:	return "trans_corrupt";
+	case XLS_FIND_ITEM_TYPE:	return "item_type";
+	case XLS_FIND_TRANS_TABLE:	return "trans_table";
+	case XLS_FIND_SB_GEOMETRY:	return "sb_geometry";
+	case XLS_FIND_DEVICE_SIZE:	return "device_size";
+	case XLS_FIND_LOG_UUID:		return "log_uuid";
+	case XLS_FIND_SB_LSN:		return "sb_lsn";
+	case XLS_FIND_FILES_MALFORMED:	return "files_malformed";
+	case XLS_FIND_FILES_BOUND:	return "files_bound";
+	}
+	return "?";
+}
+
 struct xls_finding {
-	const char	*kind;		/* stable short key: "crc", "op_len", ... */
+	enum xls_finding_kind	kind;
 	uint64_t	lsn;		/* LSN of the record, 0 if none */
 	uint32_t	rec_blk;	/* header block of the record */
 	int64_t		offset;		/* byte offset in the record payload, -1 */

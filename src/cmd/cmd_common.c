@@ -51,7 +51,7 @@ static int cmd_finding(void *ctx, const struct xls_finding *f)
 			fprintf(stderr, "block %u ", f->rec_blk);
 		if (f->offset >= 0)
 			fprintf(stderr, "offset %lld ", (long long)f->offset);
-		fprintf(stderr, "%s: %s\n", f->kind, f->msg);
+		fprintf(stderr, "%s: %s\n", xls_finding_kind_name(f->kind), f->msg);
 		break;
 	case XLS_FMT_JSON:
 		xls_fields_reset(&fs);
@@ -84,8 +84,8 @@ static void report_refusal(struct xls_cmd *c)
 	struct xls_finding f;
 
 	memset(&f, 0, sizeof(f));
-	f.kind = xls_log_refusal_key(xls_log_refusal(&c->ht, &c->src.geo, f.msg, sizeof(f.msg)));
-	if (!f.kind)
+	f.kind = xls_log_refusal_finding(xls_log_refusal(&c->ht, &c->src.geo, f.msg, sizeof(f.msg)));
+	if (f.kind == XLS_FIND_NONE)
 		return;
 	f.lsn = c->ht.last_lsn;
 	f.rec_blk = c->ht.last_rec_blk;

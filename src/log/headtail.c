@@ -542,14 +542,16 @@ int xls_log_find_head_tail(struct xls_log *log, struct xls_head_tail *ht,
 	return 0;
 }
 
-const char *xls_log_refusal_key(enum xls_log_refusal r)
+enum xls_finding_kind xls_log_refusal_finding(enum xls_log_refusal r)
 {
-	static const char *const keys[] = {
-		[XLS_REFUSE_SB_GEOMETRY] = "sb_geometry", [XLS_REFUSE_DEVICE_SIZE] = "device_size",
-		[XLS_REFUSE_LOG_UUID] = "log_uuid", [XLS_REFUSE_SB_LSN] = "sb_lsn",
-	};
-
-	return (size_t)r < sizeof(keys) / sizeof(keys[0]) ? keys[r] : NULL;
+	switch (r) {
+	case XLS_REFUSE_NONE:		break;
+	case XLS_REFUSE_SB_GEOMETRY:	return XLS_FIND_SB_GEOMETRY;
+	case XLS_REFUSE_DEVICE_SIZE:	return XLS_FIND_DEVICE_SIZE;
+	case XLS_REFUSE_LOG_UUID:	return XLS_FIND_LOG_UUID;
+	case XLS_REFUSE_SB_LSN:		return XLS_FIND_SB_LSN;
+	}
+	return XLS_FIND_NONE;
 }
 
 enum xls_log_refusal xls_log_refusal(const struct xls_head_tail *ht,

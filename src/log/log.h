@@ -162,8 +162,8 @@ enum xls_log_refusal {
 enum xls_log_refusal xls_log_refusal(const struct xls_head_tail *ht,
 				     const struct xls_geometry *g, char *buf, size_t size);
 
-/* The finding kind of @r: "sb_geometry", "device_size", "log_uuid", "sb_lsn"; NULL for none. */
-const char *xls_log_refusal_key(enum xls_log_refusal r);
+/* The finding kind of @r; XLS_FIND_NONE for none. */
+enum xls_finding_kind xls_log_refusal_finding(enum xls_log_refusal r);
 
 /*
  * Find head and tail as xlog_find_tail() does: cycle search, partial

@@ -34,11 +34,11 @@
 /* findings and failure */
 
 static int recover_report(struct xls_recover *r, const struct xls_trans *t,
-		  const char *kind, const char *fmt, ...)
+		  enum xls_finding_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 static int recover_report(struct xls_recover *r, const struct xls_trans *t,
-		  const char *kind, const char *fmt, ...)
+		  enum xls_finding_kind kind, const char *fmt, ...)
 {
 	struct xls_finding f = {
 		.kind = kind, .lsn = t ? t->lsn : 0, .offset = -1,
@@ -463,13 +463,13 @@ static int on_finding(void *ctx, const struct xls_finding *f)
 	 * head, beyond the records a torn write or a tail overwrite explains,
 	 * already in xlog_find_tail's CRC pass; a bad op header in pass 1.
 	 */
-	if (strcmp(f->kind, "crc") == 0 && r->g->crc)
+	if (f->kind == XLS_FIND_CRC && r->g->crc)
 		xls_recover_fail(r, f->lsn, (struct xls_rfail){ XLS_RSTOP_TAIL, XLS_RCAUSE_LOG,
 				 XLS_EFSBADCRC }, "failed to locate log tail", "%s", f->msg);
-	else if (strcmp(f->kind, "header") == 0)
+	else if (f->kind == XLS_FIND_HEADER)
 		xls_recover_fail(r, f->lsn, (struct xls_rfail){ XLS_RSTOP_TAIL, XLS_RCAUSE_LOG,
 				 XLS_EFSCORRUPTED }, "failed to locate log tail", "%s", f->msg);
-	else if (strcmp(f->kind, "op") == 0)
+	else if (f->kind == XLS_FIND_OP)
 		xls_recover_fail(r, f->lsn, PASS1_LOG, NULL, "%s", f->msg);
 	return xls_report_finding(r->sink->report, f);
 }
@@ -629,7 +629,7 @@ static int run_pass(struct xls_recover *r, int pass, struct xls_log *log,
 		     "%llu record%s with a zero CRC: log record CRC mismatch, found 0x0",
 		     (unsigned long long)tot.crc_zero, tot.crc_zero == 1 ? "" : "s");
 	if (!rc && r->stores_full)
-		rc = recover_report(r, NULL, "trans_table",
+		rc = recover_report(r, NULL, XLS_FIND_TRANS_TABLE,
 			    "more than %u transactions open at once: some items were not examined",
 			    XLS_MAX_OPEN_TRANS);
 	r->stores_full = false;

@@ -188,7 +188,7 @@ void xls_describe_stale_gap(const struct xls_stale_gap *g, struct xls_fieldset *
 
 void xls_describe_finding(const struct xls_finding *f, struct xls_fieldset *fs)
 {
-	xls_field_str(fs, "finding", f->kind);
+	xls_field_str(fs, "finding", xls_finding_kind_name(f->kind));
 	if (f->lsn)
 		xls_field_lsn(fs, "lsn", f->lsn);
 	xls_field_uint(fs, "rec_blk", f->rec_blk);

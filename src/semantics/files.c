@@ -490,7 +490,7 @@ static int approximate(struct xls_files *f)
 	struct xls_finding fd;
 
 	memset(&fd, 0, sizeof(fd));
-	fd.kind = "files_bound";
+	fd.kind = XLS_FIND_FILES_BOUND;
 	fd.offset = -1;
 	snprintf(fd.msg, sizeof(fd.msg), "more than %llu bytes of directory and attr blocks: %llu "
 		 "later items of blocks past the bound were compared with the disk, not with the "

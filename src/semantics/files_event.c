@@ -309,7 +309,7 @@ void xls_files_malformed(struct xls_files *f, enum xls_files_struct what, uint64
 	if (!f->sink->report || f->rc)
 		return;
 	memset(&fd, 0, sizeof(fd));
-	fd.kind = "files_malformed";
+	fd.kind = XLS_FIND_FILES_MALFORMED;
 	fd.offset = -1;
 	if (t) {
 		fd.lsn = t->lsn;

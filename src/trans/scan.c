@@ -71,11 +71,11 @@ static void summarize_ops(const struct xls_rec *rec, struct xls_rec_summary *s)
 }
 
 static int rec_finding(struct scan_state *st, const struct xls_rec *rec,
-		       const char *kind, const char *fmt, ...)
+		       enum xls_finding_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 static int rec_finding(struct scan_state *st, const struct xls_rec *rec,
-		       const char *kind, const char *fmt, ...)
+		       enum xls_finding_kind kind, const char *fmt, ...)
 {
 	struct xls_finding f = {
 		.kind = kind, .lsn = rec->h_lsn, .rec_blk = rec->blk, .offset = -1,
@@ -94,7 +94,7 @@ static int check_record(struct scan_state *st, const struct xls_rec *rec)
 
 	if (rec->crc == XLS_CRC_BAD) {
 		st->tot->crc_bad++;
-		rc = rec_finding(st, rec, "crc",
+		rc = rec_finding(st, rec, XLS_FIND_CRC,
 				 "record CRC mismatch: stored 0x%08x, computed 0x%08x",
 				 rec->h_crc, rec->crc_calc);
 	} else if (rec->crc == XLS_CRC_ZERO) {
@@ -102,13 +102,13 @@ static int check_record(struct scan_state *st, const struct xls_rec *rec)
 	}
 	if (!rc && rec->bad_stamps) {
 		st->tot->bad_stamp_records++;
-		rc = rec_finding(st, rec, "cycle",
+		rc = rec_finding(st, rec, XLS_FIND_CYCLE,
 				 "%u of %u payload blocks carry the wrong cycle, the first at payload block %u",
 				 rec->bad_stamps, rec->data_blks, rec->first_bad_stamp);
 	}
 	if (!rc && rec->uuid_mismatch) {
 		st->tot->uuid_mismatch++;
-		rc = rec_finding(st, rec, "uuid",
+		rc = rec_finding(st, rec, XLS_FIND_UUID,
 				 "record belongs to another filesystem (h_fs_uuid differs from the superblock)");
 	}
 	if (rec->wrapped)
@@ -119,7 +119,7 @@ static int check_record(struct scan_state *st, const struct xls_rec *rec)
 static int gap_finding(struct scan_state *st, const struct xls_rec_iter *it)
 {
 	struct xls_finding f = {
-		.kind = "header", .rec_blk = it->gap_blk, .offset = -1,
+		.kind = XLS_FIND_HEADER, .rec_blk = it->gap_blk, .offset = -1,
 	};
 
 	st->tot->gaps++;
@@ -236,7 +236,7 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 			rc = sink->record(sink->ctx, &rec, &sum);
 			/* Without the trans stage, nobody else reports it. */
 			if (!rc && !tt && sum.op_problem)
-				rc = rec_finding(&st, &rec, "op",
+				rc = rec_finding(&st, &rec, XLS_FIND_OP,
 						 "%s after %u ops; the rest of the record is skipped",
 						 sum.op_problem, sum.ops);
 		}

@@ -151,10 +151,10 @@ void xls_trans_table_free(struct xls_trans_table *tt)
 	free(tt);
 }
 
-static int report(const struct op_ctx *c, const char *kind, const char *fmt, ...)
+static int report(const struct op_ctx *c, enum xls_finding_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int report(const struct op_ctx *c, const char *kind, const char *fmt, ...)
+static int report(const struct op_ctx *c, enum xls_finding_kind kind, const char *fmt, ...)
 {
 	struct xls_finding f = {
 		.kind = kind,
@@ -303,7 +303,7 @@ static int mark_corrupt(const struct op_ctx *c, struct open_trans *ot,
 {
 	ot->t.state = XLS_TRANS_CORRUPT;
 	ot->t.why = why;
-	return report(c, "trans_corrupt", "transaction 0x%08x: %s; recovery would stop here",
+	return report(c, XLS_FIND_TRANS_CORRUPT, "transaction 0x%08x: %s; recovery would stop here",
 		      ot->t.tid, why);
 }
 
@@ -412,7 +412,7 @@ static int add_region(const struct op_ctx *c, struct open_trans *ot,
 			/* Neither order knows it: the writer's is the header's. */
 			ot->item_endian = ot->t.header_endian;
 			type = xls_get16(ot->item_endian, dp);
-			report(c, "item_type", "transaction 0x%08x: unknown item type 0x%04x",
+			report(c, XLS_FIND_ITEM_TYPE, "transaction 0x%08x: unknown item type 0x%04x",
 			       ot->t.tid, type);
 		}
 		size = xls_get16(ot->item_endian, dp + 2);
@@ -500,14 +500,14 @@ static struct open_trans *start_trans(const struct op_ctx *c, int *rc)
 		if (c->tt->full_reported)
 			return NULL;
 		c->tt->full_reported = true;
-		*rc = report(c, "trans_table", "more than %u transactions open at once; later ones are ignored",
+		*rc = report(c, XLS_FIND_TRANS_TABLE, "more than %u transactions open at once; later ones are ignored",
 			     XLS_MAX_OPEN_TRANS);
 		return NULL;
 	}
 	ot->t.tid = c->op->oh_tid;
 	if (xls_hashmap_put(&c->tt->tids, ot->t.tid, 0, ot->id)) {
 		close_slot(c->tt, ot);
-		*rc = report(c, "trans_table", "out of memory for the table of open transactions");
+		*rc = report(c, XLS_FIND_TRANS_TABLE, "out of memory for the table of open transactions");
 		return NULL;
 	}
 	ot->t.lsn = c->rec->h_lsn;
@@ -532,7 +532,7 @@ static struct open_trans *partial_start(const struct op_ctx *c, int *rc)
 	ot->partial = calloc(1, sizeof(*ot->partial));
 	if (!ot->partial) {
 		close_slot(c->tt, ot);
-		*rc = report(c, "trans_table", "out of memory for a partial transaction");
+		*rc = report(c, XLS_FIND_TRANS_TABLE, "out of memory for a partial transaction");
 		return NULL;
 	}
 	ot->t.partial = true;
@@ -761,7 +761,7 @@ static int bad_op(const struct op_ctx *c, const struct xls_op_iter *it)
 		ot = find_open(c->tt, where.oh_tid);
 	}
 	at.op = &where;
-	rc = report(&at, "op", "%s (op %u of %u); the rest of the record is skipped",
+	rc = report(&at, XLS_FIND_OP, "%s (op %u of %u); the rest of the record is skipped",
 		    it->why, it->index, rec->h_num_logops);
 	if (!rc && ot && ot->t.state != XLS_TRANS_CORRUPT)
 		rc = mark_corrupt(&at, ot, it->why);

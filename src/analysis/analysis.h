@@ -1,6 +1,6 @@
 /*
  * Analysis stage: what one buffer log item logged -- its dirty regions,
- * runs, splits, dirty bytes and log cost (analysis.c, region.c) -- and
+ * runs, splits, dirty bytes and log cost (analysis.c, items/region.c) -- and
  * running statistics over a log (stats.h).
  */
 #ifndef XLS_ANALYSIS_H
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "items/item.h"
-#include "analysis/region.h"
+#include "items/region.h"
 
 struct xls_buf_analysis {
 	bool			parsed;		/* false: format unreadable */

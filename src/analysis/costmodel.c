@@ -1,6 +1,6 @@
 /*
  * The formatting cost model (costmodel.h).  Counts come from the runs and
- * regions region.c found, not from another walk of the bitmap.
+ * regions items/region.c found, not from another walk of the bitmap.
  *
  * The shadow log vector of xlog_cil_alloc_shadow_bufs() (Linux 5.12): a
  * vector is allocated when the item has none or needs more than it has,

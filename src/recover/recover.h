@@ -26,7 +26,7 @@
 #include "base/finding.h"
 #include "items/item.h"
 #include "log/log.h"
-#include "analysis/region.h"
+#include "items/region.h"
 #include "trans/scan.h"
 #include "source/source.h"
 #include "trans/trans.h"

@@ -44,7 +44,7 @@
 #include "report/emit.h"
 #include "items/item.h"
 #include "log/log.h"
-#include "analysis/region.h"
+#include "items/region.h"
 #include "trans/scan.h"
 #include "source/source.h"
 #include "fuzz-memfd.h"

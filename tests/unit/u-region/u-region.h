@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "tap.h"
-#include "analysis/region.h"
+#include "items/region.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define U_MAX_REG	300u		/* more than a kernel item may hold */

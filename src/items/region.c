@@ -18,7 +18,7 @@
  */
 #include <stddef.h>
 #include <string.h>
-#include "analysis/region.h"
+#include "items/region.h"
 #include "base/bitmap.h"
 #include "base/flags.h"
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The tree says each thing once (issue 28): every source file is in
 # doc/layout.md's table exactly once (each .c, and each .h with no .c of
-# its name); test numbers are unique; no source file is over 900 lines.
+# its name); test numbers are unique; the README's commands are the
+# command table's (which the global help is made from); no source file is
+# over 900 lines.
 . "$(dirname "$0")/lib/test-lib.sh"
 
 # the files the first column of doc/layout.md's table names, one a line
@@ -27,6 +29,14 @@ test_expect_success 'doc/layout.md lists every source file once' '
 test_expect_success 'every test has a number of its own' '
 	ls "$XLS_TOP"/tests/t[0-9]*.sh | sed "s|.*/\(t[0-9]*\)-.*|\1|" | sort | uniq -d >dup &&
 	test ! -s dup || { cat dup; false; }
+'
+
+test_expect_success 'the README lists the commands of the command table, in its order' '
+	"$XLS" help | sed -n "/^Commands:/,/^\$/p" | awk "NR > 1 && NF { print \$1 }" >help.cmds &&
+	test "$(wc -l <help.cmds)" -ge 10 &&
+	sed -n "/^Commands\$/,/^[A-Z][a-z ]*\$/p" "$XLS_TOP/README" |
+		awk "/^    [a-z]+ / { print \$1 }" >readme.cmds &&
+	grep -vx help help.cmds | cmp - readme.cmds
 '
 
 test_expect_success 'no source file over 900 lines' '

@@ -62,6 +62,7 @@ struct command {
 	const struct argp_option *extra;	/* command-specific options */
 	unsigned int	takes;		/* TAKES_* */
 	unsigned int	top_max;	/* --top N: the largest N */
+	const char	*summary;	/* its line in the global help */
 };
 
 static const struct argp_option input_options[] = {
@@ -190,42 +191,55 @@ static const struct argp_option compare_options[] = {
 
 static const struct command commands[] = {
 	{ "info", xls_cmd_info, "DEV",
-	  "Show the log's geometry, head and tail, state and what it holds.", 1, NULL, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED, 0 },
+	  "Show the log's geometry, head and tail, state and what it holds.", 1, NULL, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED, 0,
+	  "geometry, head, tail, state, counts" },
 	{ "records", xls_cmd_records, "DEV",
-	  "One line per log record: LSN, length, ops, CRC.", 1, records_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED, 0 },
+	  "One line per log record: LSN, length, ops, CRC.", 1, records_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED, 0,
+	  "one line per log record" },
 	{ "trans", xls_cmd_trans, "DEV",
-	  "Each transaction with every item decoded.", 1, trans_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE, 0 },
+	  "Each transaction with every item decoded.", 1, trans_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE, 0,
+	  "transactions and their items" },
 	{ "bufs", xls_cmd_bufs, "DEV",
 	  "Per transaction, per buffer item: dirty regions, runs, splits, dirty bytes and log cost.",
 	  1, bufs_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE,
-	  XLS_SVG_TOP_MAX },
+	  XLS_SVG_TOP_MAX,
+	  "buffer items: dirty regions, runs, splits, cost" },
 	{ "stats", xls_cmd_stats, "DEV",
 	  "Totals and distributions: log bytes by category, buffers by type and size, hottest buffers.",
 	  1, stats_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE,
-	  XLS_STATS_TOP_MAX },
+	  XLS_STATS_TOP_MAX,
+	  "totals, bytes by category, buffer types, hottest buffers" },
 	{ "checkpoints", xls_cmd_checkpoints, "DEV",
 	  "One line per committed checkpoint in commit order: LSNs, log bytes, items, buffers, relogged bytes.",
-	  1, checkpoints_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE, 0 },
+	  1, checkpoints_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE, 0,
+	  "one line per checkpoint: size, items, relogged bytes" },
 	{ "compare", xls_cmd_compare, "A B",
 	  "Two journals side by side: by buffer type and size and by item type, with deltas and ratios.",
-	  2, compare_options, TAKES_OUTPUT | TAKES_MOUNTED | TAKES_TWO_LOGS, 0 },
+	  2, compare_options, TAKES_OUTPUT | TAKES_MOUNTED | TAKES_TWO_LOGS, 0,
+	  "two journals side by side, with deltas and ratios" },
 	{ "recover", xls_cmd_recover, "DEV",
 	  "What log recovery would do, item by item: cancel table, replay or skip and why, pending intents.",
-	  1, recover_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | REFUSES_STALE, 0 },
+	  1, recover_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | REFUSES_STALE, 0,
+	  "what log recovery would replay, skip or cancel, and why" },
 	{ "history", xls_cmd_history, "DEV",
 	  "Every appearance of one buffer (--blkno) and what recovery does with it.",
-	  1, history_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE, 0 },
+	  1, history_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE, 0,
+	  "one buffer (--blkno) and its fate; --replay, --svg" },
 	{ "files", xls_cmd_files, "DEV",
 	  "Per inode, in recovery order, what the log does to it: created, freed, changed, names added and removed, xattrs, extents.",
-	  1, files_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED, 0 },
+	  1, files_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED, 0,
+	  "per inode, what the log does to it, with names" },
 	{ "lost", xls_cmd_lost, "DEV",
 	  "What zeroing the log (xfs_repair -L) would lose: directory entries and inodes recovery changes.",
-	  1, lost_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | REFUSES_STALE, 0 },
+	  1, lost_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | REFUSES_STALE, 0,
+	  "what zeroing the log (xfs_repair -L) would lose, in names" },
 	{ "replay", xls_cmd_replay, "DEV",
 	  "Write the filesystem as kernel log recovery leaves it to a new file (-o), without mounting, for a log of either byte order.",
-	  1, replay_options, TAKES_LOGDEV | TAKES_OUTPUT | REFUSES_STALE, 0 },
+	  1, replay_options, TAKES_LOGDEV | TAKES_OUTPUT | REFUSES_STALE, 0,
+	  "-o OUT: the filesystem as recovery leaves it, into OUT" },
 	{ "copy", xls_cmd_copy, "DEV FILE",
-	  "Write the log out to FILE (which must not exist).", 2, NULL, TAKES_LOGDEV | TAKES_MOUNTED, 0 },
+	  "Write the log out to FILE (which must not exist).", 2, NULL, TAKES_LOGDEV | TAKES_MOUNTED, 0,
+	  "write the log out to FILE" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -537,27 +551,38 @@ static bool takes_next_word(const char *tok)
 
 static const char global_doc[] =
 	"Decode and analyse the journal of an unmounted XFS filesystem.\v"
-	"Commands:\n"
-	"  info DEV        geometry, head, tail, state, counts\n"
-	"  records DEV     one line per log record\n"
-	"  trans DEV       transactions and their items\n"
-	"  bufs DEV        buffer items: dirty regions, runs, splits, cost\n"
-	"  stats DEV       totals, bytes by category, buffer types, hottest buffers\n"
-	"  checkpoints DEV one line per checkpoint: size, items, relogged bytes\n"
-	"  compare A B     two journals side by side, with deltas and ratios\n"
-	"  recover DEV     what log recovery would replay, skip or cancel, and why\n"
-	"  history DEV     one buffer (--blkno) and its fate; --replay, --svg\n"
-	"  files DEV       per inode, what the log does to it, with names\n"
-	"  lost DEV        what zeroing the log (xfs_repair -L) would lose, in names\n"
-	"  replay DEV -o OUT  the filesystem as recovery leaves it, into OUT\n"
-	"  copy DEV FILE   write the log out to FILE\n"
-	"  help [COMMAND]  this text, or a command's options\n"
-	"\nOptions may come before or after the command: 'xfs_logscope --json info\n"
+	"Options may come before or after the command: 'xfs_logscope --json info\n"
 	"DEV' is 'xfs_logscope info --json DEV'.  'xfs_logscope COMMAND --help' (or\n"
 	"-h) lists a command's options.\n"
 	"Exit status: 0 fine, 1 findings (CRC errors, corruption), 2 usage,\n"
 	"3 input unreadable or not XFS, or a read (or an in-place write) that\n"
 	"failed, 4 internal error or a failed write of output.";
+
+/* The global help's list of commands, made from the one command table. */
+static char *global_help_filter(int key, const char *text, void *input)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)input;
+	if (key != ARGP_KEY_HELP_POST_DOC || !text)
+		return (char *)text;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return (char *)text;
+	fputs("Commands:\n", f);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		char head[64];
+
+		snprintf(head, sizeof(head), "%s %s", commands[i].name, commands[i].args_doc);
+		fprintf(f, "  %-15s %s\n", head, commands[i].summary);
+	}
+	fprintf(f, "  %-15s %s\n\n%s", "help [COMMAND]", "this text, or a command's options", text);
+	if (fclose(f))
+		return (char *)text;
+	return buf;
+}
 
 static const struct argp_option global_options[] = {
 	{ "version", 'V', NULL, 0, "print the version and exit", 0 },
@@ -587,7 +612,7 @@ static error_t parse_global(int key, char *arg, struct argp_state *state)
 static int run_global(int argc, char **argv)
 {
 	struct argp argp = { global_options, parse_global, "COMMAND [ARGS...]",
-			     global_doc, NULL, NULL, NULL };
+			     global_doc, NULL, global_help_filter, NULL };
 
 	argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	return XLS_EXIT_USAGE;

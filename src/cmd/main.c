@@ -102,6 +102,20 @@ static const struct argp_option stale_refused_options[] = {
 	{ 0 }
 };
 
+/*
+ * The filters bufs and recover share, declared once with one help text:
+ * what they keep is shown, the rest is still read (recover decides every
+ * item whatever is shown).
+ */
+#define FILTER_TYPE \
+	{ "type", OPT_TYPE, "TYPE[,TYPE]", 0, "only buffers of these types (dir_data, agf, XFS_BLFT_SB_BUF, \"super block\", ...; any case)", 3 }
+#define FILTER_SIZE \
+	{ "size", OPT_SIZE, "BYTES", 0, "only buffers of this size (4096, 64k)", 3 }
+#define FILTER_BLKNO \
+	{ "blkno", OPT_BLKNO, "DADDR", 0, "only the buffer (or inode cluster) at this daddr (decimal, or 0x hex)", 3 }
+#define FILTER_TID \
+	{ "tid", OPT_TID, "TID", 0, "only this transaction (hexadecimal, 0x optional)", 3 }
+
 static const struct argp_option records_options[] = {
 	{ "all", 'a', NULL, 0, "every record in physical order, not only tail to head", 3 },
 	{ 0 }
@@ -109,10 +123,10 @@ static const struct argp_option records_options[] = {
 
 static const struct argp_option bufs_options[] = {
 	{ "verbose", 'v', NULL, 0, "each buffer's dirty map and regions", 3 },
-	{ "type", OPT_TYPE, "TYPE[,TYPE]", 0, "only buffers of these types (dir_data, agf, XFS_BLFT_SB_BUF, \"super block\", ...; any case)", 3 },
-	{ "size", OPT_SIZE, "BYTES", 0, "only buffers of this size (4096, 64k)", 3 },
-	{ "blkno", OPT_BLKNO, "DADDR", 0, "only the buffer at this daddr (decimal, or 0x hex)", 3 },
-	{ "tid", OPT_TID, "TID", 0, "only this transaction (hexadecimal, 0x optional)", 3 },
+	FILTER_TYPE,
+	FILTER_SIZE,
+	FILTER_BLKNO,
+	FILTER_TID,
 	{ "ino", OPT_INO, "INO", 0, "only buffers of this inode: its directory, attr, bmbt or symlink blocks, its inode cluster", 3 },
 	{ "svg", OPT_SVG, "FILE", 0, "draw the --top hottest buffers' dirty chunks to FILE (SVG)", 3 },
 	{ "top", OPT_TOP, "N", 0, "with --svg: buffers to draw (default 10, at most 64)", 3 },
@@ -121,10 +135,10 @@ static const struct argp_option bufs_options[] = {
 
 static const struct argp_option recover_options[] = {
 	{ "verbose", 'v', NULL, 0, "each buffer's dirty map", 3 },
-	{ "type", OPT_TYPE, "TYPE[,TYPE]", 0, "only show buffers of these types (as bufs --type)", 3 },
-	{ "size", OPT_SIZE, "BYTES", 0, "only show buffers of this size (4096, 64k)", 3 },
-	{ "blkno", OPT_BLKNO, "DADDR", 0, "only show the buffer (or inode cluster) at this daddr", 3 },
-	{ "tid", OPT_TID, "TID", 0, "only show this transaction (hexadecimal, 0x optional)", 3 },
+	FILTER_TYPE,
+	FILTER_SIZE,
+	FILTER_BLKNO,
+	FILTER_TID,
 	{ "ino", OPT_INO, "INO", 0, "only show the items of this inode: its inode items and the buffers it owns", 3 },
 	{ "summary", OPT_SUMMARY, NULL, 0, "only the verdict and the summary", 3 },
 	{ 0 }

@@ -556,9 +556,8 @@ static int iter_resync(struct xls_rec_iter *it, const char *why,
 	struct xls_log *log = it->log;
 	uint32_t left = iter_remaining(it), skipped = 1, h_size;
 	uint32_t blk = it->next_blk;
-	int rc;
-
 	bool cleared = false;
+	int rc;
 
 	it->gap_blk = blk;
 	it->gap_why = why;

@@ -425,7 +425,8 @@ int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
 		c.findings_mode = XLS_FINDINGS_COUNT;
 	xls_out_csv_layout(&c.out, !opt->summary ? &xls_csv_ritem :
 			   c.src.input.md.version ? &xls_csv_rsummary_md : &xls_csv_rsummary);
-	r = xls_recover_new(&c.src, NULL, err);
+	/* the summary shows no item: their detail sentences go unwritten */
+	r = xls_recover_new(&c.src, &(struct xls_recover_opts){ .quiet = opt->summary }, err);
 	status = r ? run_recover(rc, r, &sink, err) : -1;
 	/* a mount that fails after recovery fails as much as recovery that fails */
 	if (!status && (xls_recover_summary(r)->fails || xls_recover_summary(r)->mount_fails_after))

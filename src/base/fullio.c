@@ -2,6 +2,9 @@
  * Whole reads and writes at an offset (see fullio.h).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "base/fullio.h"
@@ -48,4 +51,28 @@ int xls_pwrite_fully(int fd, uint64_t off, const void *buf, size_t len, size_t *
 	if (done)
 		*done = put;
 	return rc;
+}
+
+int xls_tmpfile(const char **dir)
+{
+	const char *d = getenv("TMPDIR");
+	char tmpl[4200];
+	int fd = -1;
+
+	if (!d || !d[0])
+		d = "/tmp";
+	*dir = d;
+#ifdef O_TMPFILE
+	fd = open(d, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return fd;
+#endif
+	if (snprintf(tmpl, sizeof(tmpl), "%s/xfs_logscope.XXXXXX", d) >= (int)sizeof(tmpl)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = mkostemp(tmpl, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(tmpl);
+	return fd;
 }

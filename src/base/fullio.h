@@ -21,4 +21,12 @@ int xls_pread_fully(int fd, uint64_t off, void *buf, size_t len, size_t *done);
  */
 int xls_pwrite_fully(int fd, uint64_t off, const void *buf, size_t len, size_t *done);
 
+/*
+ * An unlinked temporary file, open for reading and writing, in $TMPDIR
+ * (or /tmp; its name in *@dir): under no name (O_TMPFILE), or under one
+ * unlinked at once where the filesystem has no O_TMPFILE.  The fd, or -1
+ * with errno set.
+ */
+int xls_tmpfile(const char **dir);
+
 #endif

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/fullio.h"
 #include "cmd/cmd.h"
 
 int xls_newfile_check(const char *path, struct xls_error *err)
@@ -141,24 +142,13 @@ void xls_newfile_abort(struct xls_newfile *nf)
 
 FILE *xls_cmd_spool(void)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	int fd;
+	const char *dir;
+	int fd = xls_tmpfile(&dir);
+	FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-#ifdef O_TMPFILE
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fdopen(fd, "w+");
-#endif
-	if (snprintf(path, sizeof(path), "%s/xfs_logscope.XXXXXX", dir) >= (int)sizeof(path))
-		return NULL;
-	fd = mkstemp(path);
-	if (fd < 0)
-		return NULL;
-	unlink(path);
-	return fdopen(fd, "w+");
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
 }
 
 int xls_cmd_unspool(FILE *spool, FILE *to)

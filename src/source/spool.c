@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/fullio.h"
 #include "source/spool.h"
 
 #define SPOOL_BUF	(1u << 20)
@@ -35,20 +36,8 @@ static int write_fully(int fd, const uint8_t *p, size_t len)
 
 static int spool_open(struct xls_spool *s, struct xls_error *err)
 {
-	const char *dir = getenv("TMPDIR");
-
 	memset(s, 0, sizeof(*s));
-	s->dir = dir && dir[0] ? dir : "/tmp";
-	s->fd = open(s->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (s->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
-		/* no O_TMPFILE on this filesystem: a name, unlinked at once */
-		char tmpl[4200];
-
-		snprintf(tmpl, sizeof(tmpl), "%s/xfs_logscope.XXXXXX", s->dir);
-		s->fd = mkostemp(tmpl, O_CLOEXEC);
-		if (s->fd >= 0)
-			unlink(tmpl);
-	}
+	s->fd = xls_tmpfile(&s->dir);
 	if (s->fd < 0)
 		return xls_error_set(err, XLS_EXIT_INPUT,
 				     "cannot make a temporary file in '%s' (TMPDIR): %s",

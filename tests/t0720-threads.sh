@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$XLS_TOP/tests/lib/synth-lib.sh"
 
-CMDS='info|records|records --all|trans --json|bufs -v --json|stats --json|checkpoints --json|recover --json -v|lost --json|files --json|files|files --blocks-mem=64K'
+CMDS='info|records|records --all|trans --json|bufs -v --json|stats --json|checkpoints --json|recover --json -v|lost --json|files --json|files|files --blocks-max=64K'
 
 # same INPUT [OPTIONS]: every command of CMDS, both ways, byte for byte
 same() {

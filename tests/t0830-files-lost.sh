@@ -259,27 +259,51 @@ test_expect_success 'lost --csv: every record under one header, its kind first' 
 	test $(wc -l <counts) -eq 1
 '
 
-# dir64k replays 26 MB of blocks, far past a bound of 64 KiB: past it the
-# blocks read as on disk, the answer is short, and it says so.
-test_expect_success 'lost --blocks-mem: past the bound, approximate and exit 1' '
+# dir64k replays 26 MB of blocks, far past 64 KiB.  Past --blocks-mem
+# the blocks go to a temporary file and the answer is the same, byte for
+# byte but for the summary's overlay_spilled_bytes; past --blocks-max they
+# read as on disk, the answer is short, and it says so.
+test_expect_success 'lost --blocks-mem: past it, spilled to TMPDIR, the same answer' '
 	"$XLS" lost --json $(image dir64k) >dir64k.lost &&
-	head -1 dir64k.lost | grep -q "\"approximate\":false" &&
-	test_expect_code 1 "$XLS" lost --json --blocks-mem=64k $(image dir64k) >dir64k.lost64k &&
-	head -1 dir64k.lost64k | grep -q "\"approximate\":true,\"mount_fails_after\":false,\"overlay_bytes\":[0-9]*,\"overlay_max_bytes\":65536" &&
-	full=$(grep -c "\"kind\":\"lost_dirent\"" dir64k.lost) &&
-	short=$(grep -c "\"kind\":\"lost_dirent\"" dir64k.lost64k || true) &&
-	test "$short" -lt "$full" &&
-	test_expect_code 1 "$XLS" lost --blocks-mem=64k $(image dir64k) >dir64k.lost64k.txt &&
-	grep -q "^  approximate: more than 65536 bytes of replayed blocks" dir64k.lost64k.txt &&
-	"$XLS" lost --json --blocks-mem=1g $(image dir64k) >dir64k.lost1g &&
-	sed "s/\"overlay_max_bytes\":536870912/\"overlay_max_bytes\":1073741824/" dir64k.lost >dir64k.lost.at1g &&
-	test_cmp dir64k.lost.at1g dir64k.lost1g
+	head -1 dir64k.lost | grep -q "\"approximate\":false,.*\"overlay_spilled_bytes\":0[,}]" &&
+	mkdir -p spill &&
+	TMPDIR=$PWD/spill "$XLS" lost --json --blocks-mem=64k $(image dir64k) >dir64k.lost64k &&
+	head -1 dir64k.lost64k | grep -q "\"overlay_spilled_bytes\":[1-9][0-9]\{6,\}[,}]" &&
+	sed "s/\"overlay_spilled_bytes\":[0-9]*/\"overlay_spilled_bytes\":0/" dir64k.lost64k >dir64k.lost64k.0 &&
+	test_cmp dir64k.lost dir64k.lost64k.0 &&
+	test -z "$(ls spill)" &&
+	"$XLS" lost --blocks-mem=64k $(image dir64k) >dir64k.lost64k.txt &&
+	"$XLS" lost $(image dir64k) >dir64k.lost.txt &&
+	test_cmp dir64k.lost.txt dir64k.lost64k.txt
 '
-test_expect_success 'files --blocks-mem: past the bound, a files_bound finding and exit 1' '
+test_expect_success 'lost --blocks-mem: a TMPDIR where no file can be made is an error that names it' '
+	test_expect_code 3 env TMPDIR=/nonexistent/dir "$XLS" lost --blocks-mem=64k $(image dir64k) >out 2>err &&
+	grep -q "cannot keep the block images past --blocks-mem in a temporary file in .*/nonexistent/dir.* (TMPDIR): No such file or directory" err &&
+	TMPDIR=/nonexistent/dir "$XLS" lost $(image dir64k) >out
+'
+test_expect_success 'lost --blocks-max: past the bound, approximate and exit 1' '
+	test_expect_code 1 "$XLS" lost --json --blocks-mem=64k --blocks-max=64k $(image dir64k) >dir64k.lostmax &&
+	head -1 dir64k.lostmax | grep -q "\"approximate\":true,\"mount_fails_after\":false,\"overlay_bytes\":[0-9]*,\"overlay_max_bytes\":65536" &&
+	full=$(grep -c "\"kind\":\"lost_dirent\"" dir64k.lost) &&
+	short=$(grep -c "\"kind\":\"lost_dirent\"" dir64k.lostmax || true) &&
+	test "$short" -lt "$full" &&
+	test_expect_code 1 "$XLS" lost --blocks-mem=64k --blocks-max=64k $(image dir64k) >dir64k.lostmax.txt &&
+	grep -q "^  approximate: more than 65536 bytes of replayed blocks" dir64k.lostmax.txt &&
+	"$XLS" lost --json --blocks-mem=1g $(image dir64k) >dir64k.lost1g &&
+	test_cmp dir64k.lost dir64k.lost1g
+'
+test_expect_success 'files --blocks-mem: past it, spilled, the same events' '
 	"$XLS" files --json $(image dir64k) >dir64k.files &&
 	! grep -q "\"finding\":\"files_bound\"" dir64k.files &&
-	test_expect_code 1 "$XLS" files --json --blocks-mem=64K $(image dir64k) >dir64k.files64k &&
-	grep -q "\"finding\":\"files_bound\",.*more than 65536 bytes of directory and attr blocks: [1-9][0-9]* later items" dir64k.files64k
+	"$XLS" files --json --blocks-mem=64K $(image dir64k) >dir64k.files64k &&
+	test_cmp dir64k.files dir64k.files64k &&
+	"$XLS" files --json --blocks-mem=64K $(image dirfrag) >dirfrag.files64k &&
+	"$XLS" files --json $(image dirfrag) >dirfrag.files1 &&
+	test_cmp dirfrag.files1 dirfrag.files64k
+'
+test_expect_success 'files --blocks-max: past the bound, a files_bound finding and exit 1' '
+	test_expect_code 1 "$XLS" files --json --blocks-max=64K $(image dir64k) >dir64k.filesmax &&
+	grep -q "\"finding\":\"files_bound\",.*more than 65536 bytes of directory and attr blocks: [1-9][0-9]* later items" dir64k.filesmax
 '
 # dirfrag's 64 KiB blocks lie on up to 16 extents, each logged by a
 # buffer format of its own, and clean extents not at all: assembled by the
@@ -303,8 +327,10 @@ test_expect_success 'files: dirfrag, blocks on discontiguous extents assembled: 
 	perl dirents.pl dirfrag.files >dirfrag.got &&
 	test_cmp dirfrag.want dirfrag.got
 '
-test_expect_success '--blocks-mem: below 64k, not a size, or on another command: usage' '
+test_expect_success '--blocks-mem, --blocks-max: below 64k, not a size, or on another command: usage' '
 	test_expect_code 2 "$XLS" lost --blocks-mem=32k $(image dir4k) &&
+	test_expect_code 2 "$XLS" files --blocks-max=32k $(image dir4k) &&
+	test_expect_code 2 "$XLS" recover --blocks-max=1g $(image dir4k) &&
 	test_expect_code 2 "$XLS" files --blocks-mem=lots $(image dir4k) &&
 	test_expect_code 2 "$XLS" lost --blocks-mem=1t $(image dir4k) &&
 	test_expect_code 2 "$XLS" stats --blocks-mem=1m $(image dir4k)

@@ -42,7 +42,8 @@ struct xls_options {
 	uint64_t		ino;
 	const char		*path_prefix;	/* files --path */
 	unsigned int		top;		/* stats: hottest buffers shown */
-	uint64_t		blocks_mem;	/* lost, files: the overlay's bound */
+	uint64_t		blocks_mem;	/* lost, files: the overlay's memory */
+	uint64_t		blocks_max;	/* ... and its bound in all */
 	/* history */
 	const char		*replay_path;	/* --replay: buffer as recovered */
 	bool			diff;		/* --diff: chunks that change */
@@ -55,7 +56,7 @@ struct xls_options {
 	bool			in_place;	/* --in-place: into DEV itself */
 };
 
-/* --blocks-mem: below one block of the largest size nothing could be kept. */
+/* --blocks-mem, --blocks-max: below one block of the largest size nothing could be kept. */
 #define XLS_BLOCKS_MEM_MIN	(64u << 10)
 
 /* --top: buffers a heat map draws; buffers stats lists (its table's size). */

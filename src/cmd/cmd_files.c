@@ -208,7 +208,7 @@ static int match_paths(struct files_ctx *fc, struct xls_error *err)
 					 .progress = on_progress };
 	struct xls_files_sink sink = { .ctx = fc, .event = match_event, .file = match_file,
 				       .report = &quiet };
-	struct xls_files *f = xls_files_new(&c->src, c->opt->blocks_mem, err);
+	struct xls_files *f = xls_files_new(&c->src, c->opt->blocks_mem, c->opt->blocks_max, err);
 	int rc;
 
 	if (!f)
@@ -245,7 +245,7 @@ int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
 	fc->writer = xls_async_new(sizeof(struct queued_event), xls_scan_threaded(&c.log, &c.ht),
 				   &out);
 	rc = opt->path_prefix ? match_paths(fc, err) : 0;
-	fc->f = fc->writer && !rc ? xls_files_new(&c.src, opt->blocks_mem, err) : NULL;
+	fc->f = fc->writer && !rc ? xls_files_new(&c.src, opt->blocks_mem, opt->blocks_max, err) : NULL;
 	if (!fc->writer)
 		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	if (!rc)

@@ -250,7 +250,7 @@ int xls_cmd_lost(const struct xls_options *opt, struct xls_error *err)
 	}
 	xls_out_csv_layout(&c.out, &xls_csv_lost);
 	xls_cmd_filters(&c, "entry, inode or xattr");
-	l = xls_lost_new(&c.src, opt->blocks_mem, err);
+	l = xls_lost_new(&c.src, opt->blocks_mem, opt->blocks_max, err);
 	rc = l ? xls_lost_run(l, &c.log, &c.ht, &c.report, err) : -1;
 	if (!rc) {
 		const struct xls_lost_summary *s = xls_lost_summary(l);

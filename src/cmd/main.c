@@ -36,6 +36,7 @@ enum {
 	OPT_INO,
 	OPT_PATH,
 	OPT_BLOCKS_MEM,
+	OPT_BLOCKS_MAX,
 	OPT_LOG_OUT,
 	OPT_REPLAY_FORCE,
 	OPT_FINISH,
@@ -160,12 +161,15 @@ static const struct argp_option trans_options[] = {
 };
 
 #define BLOCKS_MEM_DOC \
-	"memory for the blocks recovery writes, kept to compare with the disk (default 512m; k, m or g after the number; at least 64k): past it the answer is approximate, and says so"
+	"memory for the blocks recovery writes, kept to compare with the disk (default 64m; k, m or g after the number; at least 64k): past it they go to a temporary file in TMPDIR, and the answer is the same"
+#define BLOCKS_MAX_DOC \
+	"the most bytes of those blocks kept, in memory and in the file (default 4g, at least 64k): past it the answer is approximate, and says so"
 
 static const struct argp_option files_options[] = {
 	{ "ino", OPT_INO, "INO", 0, "only the events of this inode (and of the entries of this directory)", 3 },
 	{ "path", OPT_PATH, "PATH", 0, "only the events of the inodes at or under PATH (/dir/name)", 3 },
 	{ "blocks-mem", OPT_BLOCKS_MEM, "SIZE", 0, BLOCKS_MEM_DOC, 3 },
+	{ "blocks-max", OPT_BLOCKS_MAX, "SIZE", 0, BLOCKS_MAX_DOC, 3 },
 	{ 0 }
 };
 
@@ -173,6 +177,7 @@ static const struct argp_option lost_options[] = {
 	{ "ino", OPT_INO, "INO", 0, "only what concerns this inode: its entries, core, xattrs (and the entries of this directory)", 3 },
 	{ "path", OPT_PATH, "PATH", 0, "only what lies at or under PATH (/dir/name), as recovery leaves it", 3 },
 	{ "blocks-mem", OPT_BLOCKS_MEM, "SIZE", 0, BLOCKS_MEM_DOC, 3 },
+	{ "blocks-max", OPT_BLOCKS_MAX, "SIZE", 0, BLOCKS_MAX_DOC, 3 },
 	{ 0 }
 };
 
@@ -418,9 +423,13 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case OPT_BLOCKS_MEM:
-		if (parse_size(arg, UINT64_MAX, &o->blocks_mem) || o->blocks_mem < XLS_BLOCKS_MEM_MIN)
+	case OPT_BLOCKS_MAX: {
+		uint64_t *to = key == OPT_BLOCKS_MEM ? &o->blocks_mem : &o->blocks_max;
+
+		if (parse_size(arg, UINT64_MAX, to) || *to < XLS_BLOCKS_MEM_MIN)
 			argp_error(state, "bad size '%s' (bytes, with k, m or g; at least 64k)", arg);
 		break;
+	}
 	case OPT_THREADS:
 		if (parse_number(arg, &v) || v < 1 || v > 2)
 			argp_error(state, "bad thread count '%s' (1 or 2)", arg);
@@ -508,7 +517,8 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 			children[nchildren++] = groups[i];
 	memset(&opt, 0, sizeof(opt));
 	opt.top = 10;
-	opt.blocks_mem = XLS_OVERLAY_MAX_BYTES;
+	opt.blocks_mem = XLS_OVERLAY_MEM_BYTES;
+	opt.blocks_max = XLS_OVERLAY_MAX_BYTES;
 	snprintf(prog, sizeof(prog), "xfs_logscope %s", cmd->name);
 	argv[0] = prog;
 	argp_parse(&argp, argc, argv, 0, NULL, &ps);

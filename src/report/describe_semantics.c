@@ -26,6 +26,7 @@ void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fiel
 	xls_describe_verdict(&s->recovery, XLS_VERDICT_COMPARED, s->overlay_full, fs);
 	xls_field_uint(fs, "overlay_bytes", s->overlay_bytes);
 	xls_field_uint(fs, "overlay_max_bytes", s->overlay_max);
+	xls_field_uint(fs, "overlay_spilled_bytes", s->overlay_spilled);
 	if (s->dir_problems) {
 		char buf[160];
 

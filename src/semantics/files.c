@@ -35,8 +35,8 @@ static const uint8_t *log_dir_inode(void *ctx, uint64_t ino)
 	return idx ? f->inos[*idx].dino : NULL;
 }
 
-struct xls_files *xls_files_new(const struct xls_source *src, uint64_t max_bytes,
-				struct xls_error *err)
+struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes,
+				uint64_t max_bytes, struct xls_error *err)
 {
 	struct xls_files *f = calloc(1, sizeof(*f));
 
@@ -48,7 +48,7 @@ struct xls_files *xls_files_new(const struct xls_source *src, uint64_t max_bytes
 	/* bmap btree blocks too: a directory in btree form maps its blocks there */
 	xls_overlay_init(&f->view, src, (1u << XFS_BLFT_DIR_BLOCK_BUF) |
 			 (1u << XFS_BLFT_DIR_DATA_BUF) | (1u << XFS_BLFT_ATTR_LEAF_BUF) |
-			 (1u << XFS_BLFT_BTREE_BUF), max_bytes);
+			 (1u << XFS_BLFT_BTREE_BUF), mem_bytes, max_bytes);
 	f->view.all_items = true;
 	f->disk.src = src;
 	xls_fsview_clusters_init(&f->clusters);
@@ -552,7 +552,9 @@ int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_hea
 		xls_files_out_summaries(f);
 	}
 	xls_recover_free(r);
-	if (rc == -ENOMEM || f->nomem || f->view.out_of_memory)
+	if (xls_overlay_error(&f->view, err))
+		return -1;
+	if (rc == -ENOMEM || f->nomem)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	if (!rc && !f->rc && f->view.full)
 		rc = approximate(f);

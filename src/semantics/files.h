@@ -111,11 +111,13 @@ struct xls_files_sink {
 struct xls_files;
 
 /*
- * @max_bytes bounds the log's view of directory and attr blocks (a
- * files_bound finding when it is hit); XLS_OVERLAY_MAX_BYTES by default.
+ * The log's view of directory and attr blocks is kept in @mem_bytes of
+ * memory and a temporary file past it, @max_bytes in all (a files_bound
+ * finding when that is hit): XLS_OVERLAY_MEM_BYTES and _MAX_BYTES by
+ * default.
  */
-struct xls_files *xls_files_new(const struct xls_source *src, uint64_t max_bytes,
-				struct xls_error *err);
+struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes,
+				uint64_t max_bytes, struct xls_error *err);
 void xls_files_free(struct xls_files *f);
 
 /* Run over the log; 0, -1 with @err set, or what a callback returned. */

@@ -370,12 +370,7 @@ static bool begin_block(struct xls_files *f, int64_t blkno, uint32_t bytes, uint
 static const uint8_t *view_bytes(struct xls_files *f, int64_t blkno, uint32_t len, uint8_t *buf,
 				 bool *seen)
 {
-	const uint8_t *p = xls_overlay_peek(&f->view, blkno, 0, len, NULL);
-
-	*seen = p != NULL;
-	if (p)
-		return p;
-	return xls_overlay_read(&f->view, blkno, 0, buf, len, NULL) == 0 ? buf : NULL;
+	return xls_overlay_view(&f->view, blkno, len, buf, seen);
 }
 
 /*

@@ -396,7 +396,7 @@ static void take_extent(struct dir_walk *w, uint64_t off, uint64_t fsb, uint64_t
 			return;
 		}
 		if (w->v->skip_held && daddr >= 0 &&
-		    xls_overlay_peek(w->v->ovl, daddr, 0, (uint32_t)(n << g->block_log), NULL)) {
+		    xls_overlay_holds(w->v->ovl, daddr, 0, (uint32_t)(n << g->block_log))) {
 			w->cur = UINT64_MAX;	/* never whole: not walked */
 		} else if (daddr < 0 || view_read(w->v, daddr, 0, w->blk + (in << g->block_log),
 					   (uint32_t)(n << g->block_log), NULL)) {

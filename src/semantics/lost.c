@@ -88,8 +88,8 @@ static const char *keep_str(struct xls_lost *l, const char *s, size_t len)
 	return p;
 }
 
-struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t overlay_max,
-			      struct xls_error *err)
+struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t mem_bytes,
+			      uint64_t max_bytes, struct xls_error *err)
 {
 	struct xls_lost *l = calloc(1, sizeof(*l));
 	uint32_t types = (1u << XFS_BLFT_DIR_BLOCK_BUF) | (1u << XFS_BLFT_DIR_DATA_BUF) |
@@ -101,14 +101,14 @@ struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t overlay_max
 		return NULL;
 	}
 	l->src = src;
-	xls_overlay_init(&l->ovl, src, types, overlay_max);
+	xls_overlay_init(&l->ovl, src, types, mem_bytes, max_bytes);
 	l->disk.src = l->final.src = src;
 	l->disk.cache = &l->inobt;
 	l->final.ovl = &l->ovl;
 	xls_fsview_clusters_init(&l->clusters);
 	l->disk.clusters = l->final.clusters = &l->clusters;
 	xls_names_init(&l->names, &l->final);
-	l->sum.overlay_max = overlay_max;
+	l->sum.overlay_max = l->ovl.max_bytes;
 	return l;
 }
 
@@ -627,7 +627,9 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 	rs = xls_recover_summary(r);
 	l->sum.recovery = *rs;
 	xls_recover_free(r);
-	if (rc == -ENOMEM || l->nomem || l->ovl.out_of_memory)
+	if (xls_overlay_error(&l->ovl, err))
+		return -1;
+	if (rc == -ENOMEM || l->nomem)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	if (rc)
 		return rc;
@@ -639,6 +641,7 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 	l->sum.metadata_bytes = l->ovl.replayed_bytes;
 	l->sum.overlay_full = l->ovl.full;
 	l->sum.overlay_bytes = l->ovl.bytes;
+	l->sum.overlay_spilled = l->ovl.spilled;
 	if (l->nomem)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	return 0;

@@ -88,14 +88,19 @@ struct xls_lost_summary {
 	struct xls_recover_summary recovery;
 	bool		overlay_full;		/* the bound was hit: approximate */
 	uint64_t	overlay_bytes, overlay_max;
+	uint64_t	overlay_spilled;	/* of overlay_bytes, in the temporary file */
 	uint32_t	dir_problems;		/* XLS_DIRP_* and XLS_FSVIEW_* seen */
 };
 
 struct xls_lost;
 
-/* NULL with @err set when out of memory. */
-struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t overlay_max,
-			      struct xls_error *err);
+/*
+ * The blocks recovery writes are kept in @mem_bytes of memory and a
+ * temporary file past it, @max_bytes in all (see replay/overlay.h).
+ * NULL with @err set when out of memory.
+ */
+struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t mem_bytes,
+			      uint64_t max_bytes, struct xls_error *err);
 void xls_lost_free(struct xls_lost *l);
 
 /*

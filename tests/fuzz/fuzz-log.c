@@ -329,7 +329,8 @@ static void files(struct fuzz_ctx *c, const struct xls_source *src, struct xls_l
 	struct xls_error err = { XLS_EXIT_OK, "" };
 	struct xls_report_sink report = { .ctx = c, .finding = on_finding };
 	struct xls_files_sink sink = { .ctx = c, .event = on_fevent, .report = &report };
-	struct xls_files *f = xls_files_new(src, XLS_OVERLAY_MAX_BYTES, &err);
+	/* 64 KiB of images in memory: hostile logs through the spill too */
+	struct xls_files *f = xls_files_new(src, 64u << 10, 64u << 20, &err);
 	char path[256];
 
 	if (!f)

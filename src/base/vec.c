@@ -20,6 +20,13 @@ bool xls_vec_grow(void **base, uint32_t n, uint32_t *cap, size_t elem)
 	return true;
 }
 
+void *xls_vec_push(void **base, uint32_t *n, uint32_t *cap, size_t elem)
+{
+	if (!xls_vec_grow(base, *n, cap, elem))
+		return NULL;
+	return (uint8_t *)*base + (size_t)(*n)++ * elem;
+}
+
 bool xls_pool_add(struct xls_pool *pl, const void *src, uint32_t len, uint32_t *off)
 {
 	if (len > UINT32_MAX - pl->used)

@@ -13,6 +13,9 @@
 
 bool xls_vec_grow(void **base, uint32_t n, uint32_t *cap, size_t elem);
 
+/* The same, then the new element, uninitialised, counted in *@n; NULL when out of memory. */
+void *xls_vec_push(void **base, uint32_t *n, uint32_t *cap, size_t elem);
+
 /* An array grown by xls_vec_grow (base/bigmem.h: not free()). */
 void xls_vec_free(void *base);
 

@@ -143,7 +143,7 @@ static void capture_unlinked(struct xls_recover *r, struct tstore *ts,
 		}
 		if (nu < reg_off)
 			continue;
-		u = xls_rvec_push((void **)&ts->unl, &ts->nunl, &ts->capunl, sizeof(*u));
+		u = xls_vec_push((void **)&ts->unl, &ts->nunl, &ts->capunl, sizeof(*u));
 		if (!u) {
 			r->err = -ENOMEM;
 			return;
@@ -179,7 +179,7 @@ void xls_rbuf_capture(struct xls_recover *r, struct tstore *ts, struct rrec *rec
 	rec->rlen_off = ts->nrlens;
 	rec->nrlen = 0;
 	for (uint32_t i = 1; i < it->nregions; i++) {
-		uint32_t *l = xls_rvec_push((void **)&ts->rlens, &ts->nrlens,
+		uint32_t *l = xls_vec_push((void **)&ts->rlens, &ts->nrlens,
 				       &ts->caprlens, sizeof(*l));
 
 		if (!l) {

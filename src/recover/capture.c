@@ -173,7 +173,7 @@ int xls_recover_capture(void *ctx, const struct xls_trans *t,
 	if (r->pass == 2 && r->opt.only_types && it->type == XFS_LI_BUF && it->nregions &&
 	    it->regions[0].data && left_out(r, it))
 		return 0;
-	rec = xls_rvec_push((void **)&ts->recs, &ts->nrecs, &ts->caprecs, sizeof(*rec));
+	rec = xls_vec_push((void **)&ts->recs, &ts->nrecs, &ts->caprecs, sizeof(*rec));
 	if (!rec) {
 		r->err = -ENOMEM;
 		return 0;

@@ -405,7 +405,7 @@ static void ino_set_lsn(struct xls_recover *r, uint64_t ino, uint64_t lsn)
 		r->inolsns[*idx] = lsn;
 		return;
 	}
-	l = xls_rvec_push((void **)&r->inolsns, &r->ninolsns, &r->capinolsns, sizeof(*l));
+	l = xls_vec_push((void **)&r->inolsns, &r->ninolsns, &r->capinolsns, sizeof(*l));
 	if (!l || xls_hashmap_put(&r->inolsn, ino, 0, r->ninolsns - 1)) {
 		r->err = -ENOMEM;
 		return;

@@ -184,7 +184,7 @@ static void decide_intent(struct decide_ctx *d, const struct rrec *rec)
 			 (unsigned long long)rec->id, intent_name(t->pair));
 		if (xls_hashmap_find(&r->intidx, rec->type, rec->id))
 			return;
-		in = xls_rvec_push((void **)&r->intents, &r->nintents, &r->capintents,
+		in = xls_vec_push((void **)&r->intents, &r->nintents, &r->capintents,
 				   sizeof(*in));
 		if (!in || xls_hashmap_put(&r->intidx, rec->type, rec->id, r->nintents - 1)) {
 			r->err = -ENOMEM;
@@ -590,12 +590,12 @@ void xls_recover_free(struct xls_recover *r)
 	xls_hashmap_free(&r->intidx);
 	xls_hashmap_free(&r->inolsn);
 	xls_hashmap_free(&r->inobufs);
-	free(r->states);
-	free(r->queue);
+	xls_vec_free(r->states);
+	xls_vec_free(r->queue);
 	free(r->order);
-	free(r->noops);
-	free(r->intents);
-	free(r->inolsns);
+	xls_vec_free(r->noops);
+	xls_vec_free(r->intents);
+	xls_vec_free(r->inolsns);
 	free(r->ba);
 	free(r->res);
 	free(r->regs);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "base/hashmap.h"
+#include "base/vec.h"
 #include "base/ondisk.h"
 #include "analysis/analysis.h"
 #include "items/item.h"
@@ -243,9 +244,6 @@ bool xls_recover_daddr_out_of_range(struct decide_ctx *d, int64_t daddr, uint32_
 
 /* ------------------------------------------------------------------ */
 /* store.c */
-
-/* A growable array; @elem bytes per entry.  Returns the new entry or NULL. */
-void *xls_rvec_push(void **base, uint32_t *n, uint32_t *cap, size_t elem);
 
 /* Add @len bytes (from @src, or zeros) to the store; offset or UINT32_MAX. */
 uint32_t xls_rstore_bytes(struct tstore *ts, const void *src, uint32_t len);

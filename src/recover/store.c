@@ -10,23 +10,6 @@
 
 #include "recover/recover_priv.h"
 
-void *xls_rvec_push(void **base, uint32_t *n, uint32_t *cap, size_t elem)
-{
-	if (*n == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 16;
-		void *p;
-
-		if (ncap < *cap || (uint64_t)ncap * elem > (1ull << 34))
-			return NULL;
-		p = realloc(*base, (size_t)ncap * elem);
-		if (!p)
-			return NULL;
-		*base = p;
-		*cap = ncap;
-	}
-	return (uint8_t *)*base + (size_t)(*n)++ * elem;
-}
-
 uint32_t xls_rstore_bytes(struct tstore *ts, const void *src, uint32_t len)
 {
 	uint32_t off = ts->nbytes;
@@ -130,10 +113,10 @@ void xls_rstore_release_all(struct xls_recover *r)
 void xls_rstore_free_all(struct xls_recover *r)
 {
 	for (uint32_t i = 0; i < r->nstores; i++) {
-		free(r->stores[i]->recs);
-		free(r->stores[i]->rlens);
+		xls_vec_free(r->stores[i]->recs);
+		xls_vec_free(r->stores[i]->rlens);
 		free(r->stores[i]->bytes);
-		free(r->stores[i]->unl);
+		xls_vec_free(r->stores[i]->unl);
 		free(r->stores[i]);
 	}
 	r->nstores = 0;

@@ -23,7 +23,7 @@ struct rstate *xls_rstate_get(struct xls_recover *r, int64_t blkno, uint32_t len
 
 	if (idx)
 		return &r->states[*idx];
-	st = xls_rvec_push((void **)&r->states, &r->nstates, &r->capstates, sizeof(*st));
+	st = xls_vec_push((void **)&r->states, &r->nstates, &r->capstates, sizeof(*st));
 	if (!st)
 		return NULL;
 	if (xls_hashmap_put(&r->bufidx, (uint64_t)blkno, len, r->nstates - 1)) {
@@ -159,7 +159,7 @@ static void write_one(struct xls_recover *r, struct rstate *st, struct xls_rwrit
 		return;
 	}
 	if (r->g->crc && !st->verifier) {
-		struct xls_rbufid *id = xls_rvec_push((void **)&r->noops, &r->nnoops, &r->capnoops, sizeof(*id));
+		struct xls_rbufid *id = xls_vec_push((void **)&r->noops, &r->nnoops, &r->capnoops, sizeof(*id));
 		if (!id) {
 			r->err = -ENOMEM;
 			return;
@@ -217,7 +217,7 @@ void xls_rstate_queue(struct xls_recover *r, struct rstate *st)
 
 	if (st->queued)
 		return;
-	q = xls_rvec_push((void **)&r->queue, &r->nqueue, &r->capqueue, sizeof(*q));
+	q = xls_vec_push((void **)&r->queue, &r->nqueue, &r->capqueue, sizeof(*q));
 	if (!q) {
 		r->err = -ENOMEM;
 		return;

@@ -160,6 +160,22 @@ bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size
 int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, bool stale,
 		       struct xls_error *err);
 
+/*
+ * An audit command (stats, checkpoints) in its parts: with --stale the
+ * records before the tail, then the active ones, each audited afresh.
+ * @begin before a part's scan, @report after it; @on_ckpt (may be NULL)
+ * gets each checkpoint; --svg draws the active part's charts @set.
+ */
+struct xls_audit_parts {
+	void	(*begin)(void *ctx, bool stale);
+	void	(*report)(void *ctx, const struct xls_audit *a);
+	void	(*on_ckpt)(void *ctx, const struct xls_ckpt *ck);
+	enum xls_chart_set set;
+};
+
+int xls_cmd_audit_parts(struct xls_cmd *c, const struct xls_audit_parts *p, void *ctx,
+			struct xls_error *err);
+
 /* The heat map of @panels to new file @path under @title. */
 int xls_cmd_write_svg(const char *path, const char *title,
 		      const struct xls_heat_panel *panels, unsigned int npanels,

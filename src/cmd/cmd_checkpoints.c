@@ -24,7 +24,6 @@ static const struct xls_column stale_ckpt_cols[] = { { "stale", "STALE", -5 }, C
 
 struct ckpt_ctx {
 	struct xls_cmd		*c;
-	struct xls_audit	*a;
 	struct xls_fieldset	fs;
 	bool			heading;
 	bool			stale;		/* the part being scanned */
@@ -90,12 +89,13 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 }
 
 /* After the rows: the bounds of the relog figures, which only the end knows. */
-static void print_relog(struct ckpt_ctx *cc)
+static void print_relog(void *ctx, const struct xls_audit *a)
 {
+	struct ckpt_ctx *cc = ctx;
 	struct xls_cmd *c = cc->c;
 	struct xls_stats_relog r;
 
-	xls_stats_relog(xls_audit_stats(cc->a), &r);
+	xls_stats_relog(xls_audit_stats(a), &r);
 	xls_fields_reset(&cc->fs);
 	xls_describe_relog(&r, &cc->fs);
 	if (c->opt->stale)
@@ -105,43 +105,27 @@ static void print_relog(struct ckpt_ctx *cc)
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_printf(&c->out, "\n%llu checkpoints; relogged bytes of the %s:\n",
 			       (unsigned long long)xls_ckpt_stats_count(
-				       xls_stats_checkpoints(xls_audit_stats(cc->a))),
+				       xls_stats_checkpoints(xls_audit_stats(a))),
 			       !c->opt->stale ? "whole log" : cc->stale ? "records before the tail" :
 			       "records from the tail to the head");
 		xls_cmd_print_pairs(c, &cc->fs, 28, "  ");
 	}
 }
 
-/* One part of the log: its checkpoints, its relog table, and (active) the drawing. */
-static int ckpt_part(struct ckpt_ctx *cc, bool stale, struct xls_error *err)
+/* A part of the log begins: its checkpoints get a heading of their own. */
+static void ckpt_begin(void *ctx, bool stale)
 {
-	struct xls_cmd *c = cc->c;
-	int rc;
+	struct ckpt_ctx *cc = ctx;
 
-	cc->a = xls_audit_new(on_checkpoint, cc);
-	if (!cc->a)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	cc->stale = stale;
 	cc->heading = false;
-	xls_cmd_part_banner(c, stale);
-	rc = xls_cmd_audit_scan(c, cc->a, stale, err);
-	if (!rc) {
-		print_relog(cc);
-		if (c->opt->svg_path && !stale)
-			rc = xls_cmd_write_audit_svg(c->opt->svg_path, XLS_CHART_CHECKPOINTS,
-						     c->src.path, xls_audit_stats(cc->a), NULL,
-						     NULL, err);
-	}
-	xls_audit_free(cc->a);
-	cc->a = NULL;
-	return rc;
 }
 
 int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err)
 {
 	struct ckpt_ctx *cc = calloc(1, sizeof(*cc));
 	struct xls_cmd c;
-	int rc = 0;
+	int rc;
 
 	if (!cc)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
@@ -153,13 +137,9 @@ int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err)
 	xls_out_csv_layout(&c.out, opt->stale ? &xls_csv_checkpoints_stale : &xls_csv_checkpoints);
 	xls_cmd_filters(&c, "checkpoint");
 	cc->c = &c;
-	if (opt->stale) {
-		rc = ckpt_part(cc, true, err);
-		if (!rc && c.out.fmt == XLS_FMT_TEXT)
-			xls_out_printf(&c.out, "\n");
-	}
-	if (!rc)
-		rc = ckpt_part(cc, false, err);
+	rc = xls_cmd_audit_parts(&c, &(struct xls_audit_parts){ .begin = ckpt_begin,
+				 .report = print_relog, .on_ckpt = on_checkpoint,
+				 .set = XLS_CHART_CHECKPOINTS }, cc, err);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
 	free(cc);

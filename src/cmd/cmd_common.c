@@ -404,6 +404,40 @@ int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, bool stale,
 	return rc;
 }
 
+static int audit_part(struct xls_cmd *c, const struct xls_audit_parts *p, void *ctx,
+		      bool stale, struct xls_error *err)
+{
+	struct xls_audit *a = xls_audit_new(p->on_ckpt, ctx);
+	int rc;
+
+	if (!a)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	p->begin(ctx, stale);
+	xls_cmd_part_banner(c, stale);
+	rc = xls_cmd_audit_scan(c, a, stale, err);
+	if (!rc) {
+		p->report(ctx, a);
+		if (c->opt->svg_path && !stale)
+			rc = xls_cmd_write_audit_svg(c->opt->svg_path, p->set, c->src.path,
+						     xls_audit_stats(a), NULL, NULL, err);
+	}
+	xls_audit_free(a);
+	return rc;
+}
+
+int xls_cmd_audit_parts(struct xls_cmd *c, const struct xls_audit_parts *p, void *ctx,
+			struct xls_error *err)
+{
+	int rc = 0;
+
+	if (c->opt->stale) {
+		rc = audit_part(c, p, ctx, true, err);
+		if (!rc && c->out.fmt == XLS_FMT_TEXT)
+			xls_out_printf(&c->out, "\n");
+	}
+	return rc ? rc : audit_part(c, p, ctx, false, err);
+}
+
 void xls_cmd_no_match(const struct xls_cmd *c, const char *what)
 {
 	const struct xls_options *o = c->opt;

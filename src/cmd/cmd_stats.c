@@ -11,7 +11,6 @@
 
 struct stats_ctx {
 	struct xls_cmd		*c;
-	struct xls_audit	*a;
 	const char		*section;	/* text: the table being printed */
 	bool			stale;		/* the part being reported */
 };
@@ -112,36 +111,28 @@ static void emit_row(void *ctx, const char *kind, struct xls_fieldset *fs)
 	}
 }
 
-/* One part of the log: scanned, reported, and (the active part) drawn. */
-static int stats_part(struct stats_ctx *sc, bool stale, struct xls_error *err)
+/* A part of the log begins: its tables start afresh. */
+static void stats_begin(void *ctx, bool stale)
 {
-	const struct xls_options *opt = sc->c->opt;
-	int rc;
+	struct stats_ctx *sc = ctx;
 
-	sc->a = xls_audit_new(NULL, NULL);
-	if (!sc->a)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	sc->stale = stale;
 	sc->section = NULL;
-	xls_cmd_part_banner(sc->c, stale);
-	rc = xls_cmd_audit_scan(sc->c, sc->a, stale, err);
-	if (!rc) {
-		xls_describe_stats(xls_audit_stats(sc->a), opt->top, emit_row, sc);
-		if (opt->svg_path && !stale)
-			rc = xls_cmd_write_audit_svg(opt->svg_path, XLS_CHART_STATS,
-						     sc->c->src.path, xls_audit_stats(sc->a),
-						     NULL, NULL, err);
-	}
-	xls_audit_free(sc->a);
-	sc->a = NULL;
-	return rc;
+}
+
+/* ... and is scanned: its tables. */
+static void stats_report(void *ctx, const struct xls_audit *a)
+{
+	struct stats_ctx *sc = ctx;
+
+	xls_describe_stats(xls_audit_stats(a), sc->c->opt->top, emit_row, sc);
 }
 
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
 {
 	struct stats_ctx sc = { 0 };
 	struct xls_cmd c;
-	int rc = 0;
+	int rc;
 
 	if ((opt->svg_path && xls_newfile_check(opt->svg_path, err)) ||
 	    xls_cmd_open(&c, opt, err))
@@ -149,13 +140,8 @@ int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
 	xls_out_csv_layout(&c.out, opt->stale ? &xls_csv_stats_types_stale : &xls_csv_stats_types);
 	c.findings_mode = XLS_FINDINGS_COUNT;
 	sc.c = &c;
-	if (opt->stale) {
-		rc = stats_part(&sc, true, err);
-		if (!rc && c.out.fmt == XLS_FMT_TEXT)
-			xls_out_printf(&c.out, "\n");
-	}
-	if (!rc)
-		rc = stats_part(&sc, false, err);
+	rc = xls_cmd_audit_parts(&c, &(struct xls_audit_parts){ .begin = stats_begin,
+				 .report = stats_report, .set = XLS_CHART_STATS }, &sc, err);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
 	return rc;

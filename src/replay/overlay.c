@@ -107,10 +107,11 @@ static int spill_io(struct xls_ovl_spill *sp, bool write, uint64_t off, void *bu
 static int evict(struct xls_overlay *o, struct xls_ovl_block *b)
 {
 	size_t bytes = (size_t)b->len * BBSIZE;
-	struct xls_ovl_spill *sp;
 
 	if (b->dirty || b->spill_off == NO_PLACE) {
-		if (!(sp = spill_file(o)))
+		struct xls_ovl_spill *sp = spill_file(o);
+
+		if (!sp)
 			return -1;
 		if (b->spill_off == NO_PLACE || b->spill_len < b->len) {
 			b->spill_off = o->spilled;

@@ -4,7 +4,8 @@
 # cycle before, at blocks xls-synth knows (stale-whole, stale-partial,
 # stale-gap): the stale walk finds it whole or partial exactly as the bytes
 # say, and a tid used again after a crash is two transactions, not one.  A
-# record whose CRC is broken is a boundary.  The active part, with --stale,
+# record whose CRC is broken is a boundary.  files --stale marks its stale
+# events and takes nothing from the disk.  The active part, with --stale,
 # is byte for byte what each command prints without it; recover, lost and
 # replay refuse --stale.
 . "$(dirname "$0")/lib/test-lib.sh"
@@ -53,9 +54,9 @@ active_of() {
 	grep -v '"stale":true' "$1" | grep -v '"kind":"stale_gap"' | sed 's/,"stale":false//'
 }
 
-test_expect_success 'with --stale the active part is as without it (trans, bufs, stats, checkpoints)' '
+test_expect_success 'with --stale the active part is as without it (trans, bufs, stats, checkpoints, files)' '
 	for i in dir4k later clean; do
-		for c in trans bufs stats checkpoints; do
+		for c in trans bufs stats checkpoints files; do
 			"$XLS" $c --json $(image $i) >$i.$c.a || return 1
 			"$XLS" $c --stale --json $(image $i) >$i.$c.b || return 1
 			active_of $i.$c.b | cmp - $i.$c.a || { echo "$c $i"; return 1; }
@@ -83,7 +84,29 @@ test_expect_success 'the stale walk reads the same in one thread and in two' '
 		cmp $i.t1 $i.t2 || return 1
 	done &&
 	synth th stale-gap && "$XLS" bufs --stale --json --threads=1 th.img >th.t1 &&
-	"$XLS" bufs --stale --json --threads=2 th.img >th.t2 && cmp th.t1 th.t2
+	"$XLS" bufs --stale --json --threads=2 th.img >th.t2 && cmp th.t1 th.t2 &&
+	"$XLS" files --stale --json --threads=1 $(image later) >later.f1 &&
+	"$XLS" files --stale --json --threads=2 $(image later) >later.f2 && cmp later.f1 later.f2
+'
+
+# files --stale: the view before the tail takes no baseline from the disk
+# (it holds a later state); its events are marked, none replayed.
+test_expect_success 'files --stale: stale events marked, none replayed, the boundaries, text and CSV' '
+	"$XLS" files --stale --json $(image later) >later.fs &&
+	grep -q "\"kind\":\"event\".*\"stale\":true" later.fs &&
+	! grep "\"stale\":true" later.fs | grep -q "\"replayed\":true" &&
+	grep -q "\"kind\":\"file\".*\"stale\":true" later.fs &&
+	grep -q "\"kind\":\"file\".*\"stale\":false" later.fs &&
+	synth fg stale-gap && "$XLS" files --stale --json fg.img >fg.fs &&
+	grep -q "\"kind\":\"stale_gap\",.*\"blks\":61," fg.fs &&
+	"$XLS" files --stale $(image later) >later.ft &&
+	grep -q "^stale: the records before the tail" later.ft &&
+	grep -q "^Where the records before the tail leave each inode" later.ft &&
+	grep -q "^active: from the tail" later.ft &&
+	grep -q "^Where recovery leaves each inode" later.ft &&
+	"$XLS" files --stale --csv $(image later) >later.fc &&
+	head -1 later.fc | grep -q "^seq,tid,lsn,.*,len_fsb,stale$" &&
+	grep -q ",yes$" later.fc && grep -q ",no$" later.fc
 '
 
 test_expect_success 'history --stale: the appearances the stale checkpoint holds, and no more' '

@@ -124,6 +124,8 @@ int xls_cmd_walk(struct xls_cmd *c, const struct xls_scan_sink *sink, bool stale
 
 /* With --stale, in text: the line that says which part of the log follows. */
 void xls_cmd_part_banner(struct xls_cmd *c, bool stale);
+/* A stale boundary (@ctx the struct xls_cmd): a stale_gap record, a text line. */
+int xls_cmd_stale_gap(void *ctx, const struct xls_stale_gap *g);
 /* The filters given (--ino, --path, --blkno, --tid, --type, --size) kept no @what: said on stderr. */
 void xls_cmd_no_match(const struct xls_cmd *c, const char *what);
 /* A command that filters: @what it counts in c->shown, when a filter is given. */

@@ -304,7 +304,7 @@ bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size
 	return false;
 }
 
-static int stale_gap(void *ctx, const struct xls_stale_gap *g)
+int xls_cmd_stale_gap(void *ctx, const struct xls_stale_gap *g)
 {
 	struct xls_cmd *c = ctx;
 	struct xls_fieldset fs;
@@ -332,7 +332,7 @@ int xls_cmd_walk(struct xls_cmd *c, const struct xls_scan_sink *sink, bool stale
 	if (!stale)
 		return xls_scan(&c->log, &c->ht, XLS_ITER_LSN, sink, tot, err);
 	if (!s.stale_gap) {
-		s.stale_gap = stale_gap;
+		s.stale_gap = xls_cmd_stale_gap;
 		s.gap_ctx = c;
 	}
 	return xls_scan(&c->log, &c->ht, XLS_ITER_STALE, &s, tot, err);

@@ -1,7 +1,8 @@
 /*
  * files: per inode, in recovery order, what the log does to it, with
  * names: one event per line.  --ino and --path keep the events of one
- * inode, or of the inodes under a path.
+ * inode, or of the inodes under a path; --stale tells first what the
+ * records before the tail did.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,14 +37,15 @@ static const struct xls_column file_columns[] = {
 struct queued_event {
 	struct xls_file_event	e;
 	uint32_t		path_len;	/* 0: no path */
+	bool			stale;		/* of the records before the tail */
 };
 
 struct files_ctx {
 	struct xls_cmd		*c;
-	struct xls_files	*f;
 	struct xls_async	*writer;
 	struct xls_report_sink	report;		/* the command's, after the writer */
 	bool			files_begun;	/* the summaries' heading is out */
+	bool			stale;		/* the part being read */
 	/* --path: the inodes that had a path under it, in the log or after it */
 	struct xls_hashmap	match;
 	/* the writer thread's, and the summaries' once it is drained */
@@ -75,6 +77,8 @@ static void write_event(void *ctx, const void *elem, const uint8_t *bytes)
 	xls_fields_reset(&fc->fs);
 	xls_describe_file_event(&e, q->path_len ? (const char *)e.new_name + e.new_name_len : NULL,
 				c->out.fmt == XLS_FMT_TEXT, &fc->fs);
+	if (c->opt->stale)
+		xls_field_bool(&fc->fs, "stale", q->stale);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_row(&c->out, event_columns, NCOLS, &fc->fs);
 	else
@@ -105,6 +109,7 @@ static int on_event(void *ctx, const struct xls_file_event *e)
 		return -E2BIG;	/* cannot be: 510 bytes of names and a 4 KiB path */
 	q->e = *e;
 	q->path_len = path_len;
+	q->stale = fc->stale;
 	/* an event without a name has NULL there: memcpy must not see it */
 	if (e->name_len)
 		memcpy(bytes, e->name, e->name_len);
@@ -137,13 +142,16 @@ static int on_file(void *ctx, const struct xls_file_summary *s)
 		xls_async_drain(fc->writer);
 		fc->files_begun = true;
 		if (c->out.fmt == XLS_FMT_TEXT) {
-			xls_out_printf(&c->out, "\nWhere recovery leaves each inode\n");
+			xls_out_printf(&c->out, "\nWhere %s each inode\n", fc->stale ?
+				       "the records before the tail leave" : "recovery leaves");
 			xls_out_table_heading(&c->out, file_columns, NFCOLS);
 		}
 	}
 	c->shown++;
 	xls_fields_reset(&fc->fs);
 	xls_describe_file_summary(s, &fc->fs);
+	if (c->opt->stale)
+		xls_field_bool(&fc->fs, "stale", fc->stale);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_row(&c->out, file_columns, NFCOLS, &fc->fs);
 	else
@@ -158,6 +166,15 @@ static int on_finding(void *ctx, const struct xls_finding *f)
 
 	xls_async_drain(fc->writer);
 	return xls_report_finding(&fc->c->report, f);
+}
+
+/* A stale boundary goes with the events too. */
+static int on_gap(void *ctx, const struct xls_stale_gap *g)
+{
+	struct files_ctx *fc = ctx;
+
+	xls_async_drain(fc->writer);
+	return xls_cmd_stale_gap(fc->c, g);
 }
 
 static void on_progress(void *ctx, uint64_t done, uint64_t total)
@@ -208,22 +225,56 @@ static int match_paths(struct files_ctx *fc, struct xls_error *err)
 					 .progress = on_progress };
 	struct xls_files_sink sink = { .ctx = fc, .event = match_event, .file = match_file,
 				       .report = &quiet };
-	struct xls_files *f = xls_files_new(&c->src, c->opt->blocks_mem, c->opt->blocks_max, err);
-	int rc;
+	int rc = 0;
 
-	if (!f)
-		return -1;
-	rc = xls_files_run(f, &c->log, &c->ht, &sink, err);
-	xls_files_free(f);
+	for (int stale = c->opt->stale; stale >= 0 && !rc; stale--) {
+		struct xls_files *f = xls_files_new(&c->src, c->opt->blocks_mem,
+						    c->opt->blocks_max, err);
+
+		if (!f)
+			return -1;
+		rc = xls_files_run(f, &c->log, &c->ht, stale, &sink, err);
+		xls_files_free(f);
+	}
 	if (rc == -ENOMEM)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	return rc;
+}
+
+/*
+ * One part of the log: the records before the tail (@stale) or from the
+ * tail to the head, each with a view of its own, written out whole
+ * before the next begins.
+ */
+static int files_part(struct files_ctx *fc, bool stale, struct xls_error *err)
+{
+	struct xls_cmd *c = fc->c;
+	struct xls_files_sink sink = { .ctx = fc, .event = on_event, .file = on_file,
+				       .stale_gap = on_gap, .report = &fc->report };
+	struct xls_files *f;
+	int rc;
+
+	fc->stale = stale;
+	fc->files_begun = false;
+	if (stale || c->opt->stale)
+		xls_async_drain(fc->writer);
+	if (!stale && c->opt->stale && c->out.fmt == XLS_FMT_TEXT)
+		xls_out_printf(&c->out, "\n");
+	xls_cmd_part_banner(c, stale);
+	if (c->out.fmt == XLS_FMT_TEXT)
+		xls_out_table_heading(&c->out, event_columns, NCOLS);
+	f = xls_files_new(&c->src, c->opt->blocks_mem, c->opt->blocks_max, err);
+	if (!f)
+		return -1;
+	rc = xls_files_run(f, &c->log, &c->ht, stale, &sink, err);
+	xls_async_drain(fc->writer);
+	xls_files_free(f);
 	return rc;
 }
 
 int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
 {
 	struct files_ctx *fc = calloc(1, sizeof(*fc));
-	struct xls_files_sink sink = { .ctx = fc, .event = on_event, .file = on_file };
 	struct xls_async_sink out = { .ctx = fc, .write = write_event };
 	struct xls_cmd c;
 	int rc;
@@ -238,24 +289,21 @@ int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
 	xls_cmd_filters(&c, "event");
 	fc->report = (struct xls_report_sink){ .ctx = fc, .finding = on_finding,
 					      .progress = on_progress };
-	sink.report = &fc->report;
-	xls_out_csv_layout(&c.out, &xls_csv_files);
-	if (c.out.fmt == XLS_FMT_TEXT)
-		xls_out_table_heading(&c.out, event_columns, NCOLS);
+	xls_out_csv_layout(&c.out, opt->stale ? &xls_csv_files_stale : &xls_csv_files);
 	fc->writer = xls_async_new(sizeof(struct queued_event), xls_scan_threaded(&c.log, &c.ht),
 				   &out);
-	rc = opt->path_prefix ? match_paths(fc, err) : 0;
-	fc->f = fc->writer && !rc ? xls_files_new(&c.src, opt->blocks_mem, opt->blocks_max, err) : NULL;
-	if (!fc->writer)
-		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	rc = fc->writer ? 0 : xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (!rc && opt->path_prefix)
+		rc = match_paths(fc, err);
+	if (!rc && opt->stale)
+		rc = files_part(fc, true, err);
 	if (!rc)
-		rc = fc->f ? xls_files_run(fc->f, &c.log, &c.ht, &sink, err) : -1;
+		rc = files_part(fc, false, err);
 	if (rc == -E2BIG)
 		rc = xls_error_set(err, XLS_EXIT_INTERNAL,
 				   "an event of '%s' is larger than the writer's batch", c.src.path);
 	xls_async_free(fc->writer);
 	rc = xls_cmd_status(&c, rc, err);
-	xls_files_free(fc->f);
 	xls_hashmap_free(&fc->match);
 	xls_cmd_close(&c);
 	free(fc);

@@ -246,7 +246,7 @@ static const struct command commands[] = {
 	  "one buffer (--blkno) and its fate; --replay, --svg" },
 	{ "files", xls_cmd_files, "DEV",
 	  "Per inode, in recovery order, what the log does to it: created, freed, changed, names added and removed, xattrs, extents.",
-	  1, files_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED, 0,
+	  1, files_options, TAKES_LOGDEV | TAKES_OUTPUT | TAKES_MOUNTED | TAKES_STALE, 0,
 	  "per inode, what the log does to it, with names" },
 	{ "lost", xls_cmd_lost, "DEV",
 	  "What zeroing the log (xfs_repair -L) would lose: directory entries and inodes recovery changes.",

@@ -602,6 +602,13 @@ void xls_recover_free(struct xls_recover *r)
 	free(r);
 }
 
+static int on_stale_gap(void *ctx, const struct xls_stale_gap *g)
+{
+	struct xls_recover *r = ctx;
+
+	return r->sink->stale_gap(r->sink->ctx, g);
+}
+
 static int run_pass(struct xls_recover *r, int pass, struct xls_log *log,
 		    const struct xls_head_tail *ht, struct xls_error *err)
 {
@@ -617,14 +624,19 @@ static int run_pass(struct xls_recover *r, int pass, struct xls_log *log,
 
 	r->pass = pass;
 	xls_rstore_release_all(r);
-	rc = xls_scan(log, ht, XLS_ITER_LSN, &sink, &tot, err);
+	/* the boundaries are the same in both passes: said by the second */
+	if (pass == 2 && r->sink->stale_gap) {
+		sink.stale_gap = on_stale_gap;
+		sink.gap_ctx = r;
+	}
+	rc = xls_scan(log, ht, r->opt.stale ? XLS_ITER_STALE : XLS_ITER_LSN, &sink, &tot, err);
 	if (rc == -ENOMEM || r->err == -ENOMEM)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	/*
 	 * xlog_recover_process: a zero CRC passes the CRC verification pass
 	 * (mkfs writes 0) but not the replay pass of a v5 filesystem.
 	 */
-	if (pass == 1 && tot.crc_zero && r->g->crc)
+	if (pass == 1 && tot.crc_zero && r->g->crc && !r->opt.stale)
 		xls_recover_fail(r, 0, PASS1_LOG, "log record CRC mismatch: found 0x0",
 		     "%llu record%s with a zero CRC: log record CRC mismatch, found 0x0",
 		     (unsigned long long)tot.crc_zero, tot.crc_zero == 1 ? "" : "s");
@@ -724,17 +736,11 @@ static void refuse_sb_lsn(struct xls_recover *r, const struct xls_head_tail *ht,
 			 XLS_EINVAL }, says, "%s", why);
 }
 
-int xls_recover_run(struct xls_recover *r, struct xls_log *log,
-		    const struct xls_head_tail *ht,
-		    const struct xls_recover_sink *sink, struct xls_error *err)
+/* Refused while mounting the log, before pass 1. */
+static void refuse_log(struct xls_recover *r, const struct xls_head_tail *ht)
 {
 	char why[XLS_RECOVER_WHY];
-	int rc;
 
-	r->sink = sink;
-	r->curr_lsn = xls_lsn(ht->curr_cycle, ht->curr_block);
-	r->sum.log_fmt = ht->last_fmt;
-	/* refused while mounting the log, before pass 1 */
 	switch (xls_log_refusal(ht, r->g, why, sizeof(why))) {
 	case XLS_REFUSE_NONE:
 		break;
@@ -754,7 +760,21 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 		refuse_sb_lsn(r, ht, why);
 		break;
 	}
-	rc = find_torn_commits(r, log, ht, err);
+}
+
+int xls_recover_run(struct xls_recover *r, struct xls_log *log,
+		    const struct xls_head_tail *ht,
+		    const struct xls_recover_sink *sink, struct xls_error *err)
+{
+	int rc;
+
+	r->sink = sink;
+	r->curr_lsn = xls_lsn(ht->curr_cycle, ht->curr_block);
+	r->sum.log_fmt = ht->last_fmt;
+	/* the stale records are not recovered: nothing to refuse, no torn head */
+	if (!r->opt.stale)
+		refuse_log(r, ht);
+	rc = r->opt.stale ? 0 : find_torn_commits(r, log, ht, err);
 	if (!rc)
 		rc = run_pass(r, 1, log, ht, err);
 	if (!rc)

@@ -344,6 +344,13 @@ struct xls_recover_opts {
 	 * recovery fails, cover only them.  0: every item.
 	 */
 	uint32_t	only_types;
+	/*
+	 * Walk the records before the tail instead (files --stale): the
+	 * passes decode and decide them as recovery would, for the log's
+	 * view of what they did -- no recovery, no refusal of the log, no
+	 * verdict to trust.  Transactions end at every stale boundary.
+	 */
+	bool		stale;
 };
 
 /* What becomes of a buffer the write-back reaches. */
@@ -387,6 +394,8 @@ struct xls_recover_sink {
 	int	(*flushed)(void *ctx);
 	/* after pass 2, each intent left without its done item */
 	int	(*intent)(void *ctx, const struct xls_rintent *in);
+	/* opts.stale: each stale boundary of pass 2, where it is met */
+	int	(*stale_gap)(void *ctx, const struct xls_stale_gap *g);
 	/* findings of both scans, once; progress over both */
 	const struct xls_report_sink *report;
 };

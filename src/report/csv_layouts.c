@@ -108,9 +108,12 @@ LAYOUT(xls_csv_lost, false, "record", "dir", "path", "name", "ino", "op", "what"
        "changes", "parent", "apart", "tid", "lsn", "id");
 
 /* files: xls_describe_file_event */
-LAYOUT(xls_csv_files, false, "seq", "tid", "lsn", "ino", "event", "path", "replayed", "old",
-       "new", "backwards", "before_crtime", "dir", "name", "new_dir", "new_name", "startoff",
-       "startblock", "len_fsb");
+#define FILES_KEYS "seq", "tid", "lsn", "ino", "event", "path", "replayed", "old", "new", \
+	"backwards", "before_crtime", "dir", "name", "new_dir", "new_name", "startoff", \
+	"startblock", "len_fsb"
+LAYOUT(xls_csv_files, false, FILES_KEYS);
+/* files --stale: whether the event is of the records before the tail, last */
+LAYOUT(xls_csv_files_stale, false, FILES_KEYS, "stale");
 
 /* checkpoints: xls_describe_ckpt */
 #define CKPT_KEYS \

@@ -239,7 +239,7 @@ void xls_describe_file_summary(const struct xls_file_summary *s, struct xls_fiel
 extern const struct xls_csv_layout xls_csv_info, xls_csv_info_md, xls_csv_records,
 	xls_csv_trans, xls_csv_bufs, xls_csv_bufs_stale, xls_csv_stats_types,
 	xls_csv_stats_types_stale, xls_csv_ritem, xls_csv_rsummary, xls_csv_rsummary_md,
-	xls_csv_appearance, xls_csv_appearance_stale, xls_csv_lost, xls_csv_files, xls_csv_checkpoints,
-	xls_csv_checkpoints_stale, xls_csv_compare;
+	xls_csv_appearance, xls_csv_appearance_stale, xls_csv_lost, xls_csv_files,
+	xls_csv_files_stale, xls_csv_checkpoints, xls_csv_checkpoints_stale, xls_csv_compare;
 
 #endif /* XLS_DESCRIBE_H */

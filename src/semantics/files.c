@@ -226,7 +226,9 @@ static void baseline(struct xls_files *f, uint64_t ino, uint64_t lsn, struct ino
 	const uint8_t *fork;
 	uint32_t flen;
 
-	if (g->inode_size > sizeof(dino) || xls_fsview_read_inode(&f->disk, ino, dino, NULL))
+	/* before the tail, the disk holds a later state of every inode */
+	if (f->stale || g->inode_size > sizeof(dino) ||
+	    xls_fsview_read_inode(&f->disk, ino, dino, NULL))
 		return;
 	if (g->crc && xls_be16(dino) == XFS_DINODE_MAGIC) {
 		uint64_t dlsn = xls_be64(dino + offsetof(struct xfs_dinode, di_lsn));
@@ -325,6 +327,7 @@ static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 	uint32_t used = local && in->dfork ?
 			(now->size < in->dfork_len ? (uint32_t)now->size : in->dfork_len) : 0;
 	uint64_t parent;
+	uint32_t first;
 
 	if (local && !(in->fields & XFS_ILOG_DDATA))
 		return;		/* the fork is not logged: as it was */
@@ -338,8 +341,17 @@ static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 		xls_files_malformed(f, XLS_FILES_SF_DIR, ino,
 				    xls_dir_sf_walk(g, in->dfork, used, &parent,
 						    xls_dirent_set_add, &f->after));
+	first = f->npend;
 	if (s->known && (s->sf || local))
 		xls_files_diff_entries(f, ino);
+	/*
+	 * Before the tail, a block that becomes this fork is not known whole
+	 * (its freeing tells no entry): its entries here are unsure adds,
+	 * kept only where the transaction creates or moves the inode.
+	 */
+	if (f->stale && !s->sf && local)
+		for (uint32_t i = first; i < f->npend; i++)
+			f->pend[i].unsure = true;
 	xls_files_keep_fork(f, &s->sf, &s->sf_len, local ? in->dfork : NULL, used);
 }
 
@@ -394,7 +406,7 @@ static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 		baseline(f, ri->ino, rt->t->lsn, s);
 	core_of_log(&ri->inode->core, &now);
 	if (s->known)
-		core_events(f, ri->ino, &s->c, &now, ri->decision == XLS_RD_REPLAY);
+		core_events(f, ri->ino, &s->c, &now, f->replayed && ri->decision == XLS_RD_REPLAY);
 	sf_events(f, ri->ino, s, ri->inode, &now);
 	xls_files_asf_events(f, ri->ino, s, ri->inode, &now);
 	keep_dir_inode(f, ri, s, &now);
@@ -463,11 +475,14 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 
 	if (!f->rt)
 		return 0;
-	f->replayed = ri->decision == XLS_RD_REPLAY || ri->decision == XLS_RD_REPLAY_ALWAYS;
+	f->replayed = !f->stale &&
+		      (ri->decision == XLS_RD_REPLAY || ri->decision == XLS_RD_REPLAY_ALWAYS);
 	if (!ri->buf || !xls_files_is_dir_data(ri->buf->blft) ||
 	    (ri->buf->blf_flags & XFS_BLF_CANCEL))
 		xls_files_dir_flush(f);
-	if (ri->buf && (ri->buf->blf_flags & XFS_BLF_CANCEL))
+	if (ri->buf && (ri->buf->blf_flags & XFS_BLF_CANCEL) && f->stale)
+		xls_overlay_forget(&f->view, ri->buf->blkno);	/* its entries are not known */
+	else if (ri->buf && (ri->buf->blf_flags & XFS_BLF_CANCEL))
 		cancel_dir_buf(f, ri);
 	else if (ri->buf && xls_files_is_dir_data(ri->buf->blft) && ri->buf->data &&
 		 ri->decision != XLS_RD_FAIL)
@@ -522,8 +537,18 @@ static void sweep_dirs(struct xls_files *f)
 	f->logview.skip_held = false;
 }
 
+static int on_stale_gap(void *ctx, const struct xls_stale_gap *g)
+{
+	struct xls_files *f = ctx;
+
+	/* no transaction goes on across it: the one at hand is over */
+	xls_files_dir_flush(f);
+	xls_files_flush(f);
+	return f->sink->stale_gap ? f->sink->stale_gap(f->sink->ctx, g) : 0;
+}
+
 int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_head_tail *ht,
-		  const struct xls_files_sink *sink, struct xls_error *err)
+		  bool stale, const struct xls_files_sink *sink, struct xls_error *err)
 {
 	/*
 	 * Only the blocks files reads are decided: of the btree blocks the
@@ -532,14 +557,17 @@ int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_hea
 	struct xls_recover_opts ro = {
 		.keep_types = f->view.types, .keep_inodes = true, .keep_intents = true,
 		.quiet = true, .only_types = f->view.types & ~(1u << XFS_BLFT_BTREE_BUF),
+		.stale = stale,
 	};
 	struct xls_recover_sink rs = {
 		.ctx = f, .trans = on_trans, .item = on_item, .report = sink->report,
+		.stale_gap = stale ? on_stale_gap : NULL,
 	};
 	struct xls_recover *r;
 	int rc;
 
 	f->sink = sink;
+	f->stale = stale;
 	r = xls_recover_new(f->src, &ro, err);
 	if (!r)
 		return -1;

@@ -100,11 +100,15 @@ struct xls_file_summary {
 /* "created", "freed", ..., "dirent_add", ... */
 const char *xls_fev_name(enum xls_fev e);
 
+struct xls_stale_gap;
+
 struct xls_files_sink {
 	void	*ctx;
 	int	(*event)(void *ctx, const struct xls_file_event *e);
 	/* after the last event, each inode that had one, in inode order */
 	int	(*file)(void *ctx, const struct xls_file_summary *s);
+	/* @stale runs only: each stale boundary, where it is met */
+	int	(*stale_gap)(void *ctx, const struct xls_stale_gap *g);
 	const struct xls_report_sink *report;
 };
 
@@ -120,9 +124,16 @@ struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes
 				uint64_t max_bytes, struct xls_error *err);
 void xls_files_free(struct xls_files *f);
 
-/* Run over the log; 0, -1 with @err set, or what a callback returned. */
+/*
+ * Run over the log; 0, -1 with @err set, or what a callback returned.
+ * @stale: over the records before the tail instead (files --stale).  The
+ * disk holds a later state of everything they did, so it is no baseline:
+ * an inode's changes are told from its second item on, a directory
+ * block's entries only where the log logged them before, and attr leaf
+ * blocks and freed directory blocks give no event; no event is replayed.
+ */
 int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_head_tail *ht,
-		  const struct xls_files_sink *sink, struct xls_error *err);
+		  bool stale, const struct xls_files_sink *sink, struct xls_error *err);
 
 /* The path of @ino as far as the log and the disk tell, into @buf (xls_names_path). */
 bool xls_files_path(struct xls_files *f, uint64_t ino, char *buf, size_t bufsz, size_t *len);

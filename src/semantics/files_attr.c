@@ -83,6 +83,14 @@ void xls_files_take_attr_buf(struct xls_files *f, const struct xls_rtrans *rt,
 	if (!blk)
 		return;
 	xls_files_attrs_reset(f);
+	/*
+	 * Before the tail the view mixes the disk's later state with what the
+	 * log logged: the attrs it shows are not the log's.
+	 */
+	if (f->stale) {
+		xls_overlay_take(&f->view, rt, ri);
+		return;
+	}
 	known = xls_overlay_read(&f->view, rb->blkno, 0, blk, bytes, &seen) == 0;
 	if (known && !seen && g->crc && bytes >= offsetof(struct xfs_da3_blkinfo, lsn) + 8 &&
 	    xls_attr_is_leaf(blk, bytes)) {

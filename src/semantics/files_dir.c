@@ -124,6 +124,9 @@ static bool disk_state_known(struct xls_files *f, const struct xls_rtrans *rt,
 		logged = o.ino;
 	*fresh = !xls_dir_is_data_block(blk, bytes) ||
 		 (g->crc && logged && owner_of(f, rb->blkno, blk, bytes) != logged);
+	/* before the tail, the disk holds a later state of every block */
+	if (f->stale)
+		return false;
 	if (*fresh || !g->crc)
 		return true;
 	lsn = header_lsn(blk, bytes);

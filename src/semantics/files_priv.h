@@ -127,6 +127,7 @@ struct xls_files {
 	/* (id, enum xls_files_struct) -> the XLS_DIRP_* problems reported */
 	struct xls_hashmap		malformed;
 	bool				replayed;	/* the item at hand */
+	bool				stale;		/* xls_files_run's @stale */
 	int				rc;
 	bool				nomem;
 };

@@ -322,22 +322,27 @@ static int on_fevent(void *vctx, const struct xls_file_event *e)
 	return 0;
 }
 
-/* The files command: every item in recovery order, its events described. */
+/*
+ * The files command: every item in recovery order, its events described;
+ * then (files --stale) the records before the tail.
+ */
 static void files(struct fuzz_ctx *c, const struct xls_source *src, struct xls_log *log,
 		  const struct xls_head_tail *ht)
 {
-	struct xls_error err = { XLS_EXIT_OK, "" };
-	struct xls_report_sink report = { .ctx = c, .finding = on_finding };
-	struct xls_files_sink sink = { .ctx = c, .event = on_fevent, .report = &report };
-	/* 64 KiB of images in memory: hostile logs through the spill too */
-	struct xls_files *f = xls_files_new(src, 64u << 10, 64u << 20, &err);
-	char path[256];
+	for (int stale = 0; stale <= 1; stale++) {
+		struct xls_error err = { XLS_EXIT_OK, "" };
+		struct xls_report_sink report = { .ctx = c, .finding = on_finding };
+		struct xls_files_sink sink = { .ctx = c, .event = on_fevent, .report = &report };
+		/* 64 KiB of images in memory: hostile logs through the spill too */
+		struct xls_files *f = xls_files_new(src, 64u << 10, 64u << 20, &err);
+		char path[256];
 
-	if (!f)
-		return;
-	xls_files_run(f, log, ht, &sink, &err);
-	xls_files_path(f, 128, path, sizeof(path), NULL);
-	xls_files_free(f);
+		if (!f)
+			return;
+		xls_files_run(f, log, ht, stale, &sink, &err);
+		xls_files_path(f, 128, path, sizeof(path), NULL);
+		xls_files_free(f);
+	}
 }
 #endif
 

@@ -301,6 +301,20 @@ test_expect_success 'files --blocks-mem: past it, spilled, the same events' '
 	"$XLS" files --json $(image dirfrag) >dirfrag.files1 &&
 	test_cmp dirfrag.files1 dirfrag.files64k
 '
+# Events wait for a path until the log names their directory: past the
+# memory given them, in a temporary file (base/spillq).  With 64 bytes of
+# memory every waiting event of dir64k and dirfrag goes through the file
+# (strace shows its writes); they must come out as with 8 MiB.
+test_expect_success 'files: events waiting in the temporary file come out as in memory' '
+	for i in dir64k dirfrag later pptr64k; do
+		"$XLS_BUILD/tests/xls-fevents" 8388608 $(image $i) >$i.hold8m &&
+		"$XLS_BUILD/tests/xls-fevents" 64 $(image $i) >$i.hold64 &&
+		test -s $i.hold8m && test_cmp $i.hold8m $i.hold64 || return 1
+	done &&
+	"$XLS_BUILD/tests/xls-fevents" -s 8388608 $(image later) >later.s8m &&
+	"$XLS_BUILD/tests/xls-fevents" -s 64 $(image later) >later.s64 &&
+	test_cmp later.s8m later.s64
+'
 test_expect_success 'files --blocks-max: past the bound, a files_bound finding and exit 1' '
 	test_expect_code 1 "$XLS" files --json --blocks-max=64K $(image dir64k) >dir64k.filesmax &&
 	grep -q "\"finding\":\"files_bound\",.*more than 65536 bytes of directory and attr blocks: [1-9][0-9]* later items" dir64k.filesmax

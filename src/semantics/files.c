@@ -45,6 +45,8 @@ struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes
 		return NULL;
 	}
 	f->src = src;
+	xls_spillq_init(&f->out.spill);
+	f->out.hold_mem = XLS_FILES_HOLD_MEM;
 	/* bmap btree blocks too: a directory in btree form maps its blocks there */
 	xls_overlay_init(&f->view, src, (1u << XFS_BLFT_DIR_BLOCK_BUF) |
 			 (1u << XFS_BLFT_DIR_DATA_BUF) | (1u << XFS_BLFT_ATTR_LEAF_BUF) |
@@ -92,6 +94,11 @@ void xls_files_free(struct xls_files *f)
 	free(f->dir.before);
 	free(f->dir.after);
 	free(f);
+}
+
+void xls_files_set_hold_mem(struct xls_files *f, uint64_t bytes)
+{
+	f->out.hold_mem = bytes;
 }
 
 bool xls_files_path(struct xls_files *f, uint64_t ino, char *buf, size_t bufsz, size_t *len)
@@ -584,6 +591,11 @@ int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_hea
 		return -1;
 	if (rc == -ENOMEM || f->nomem)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (f->out.spill.error)
+		return xls_error_set(err, XLS_EXIT_INPUT, "cannot keep the events waiting for a path "
+				     "in a temporary file in '%s' (TMPDIR): %s",
+				     f->out.spill.dir ? f->out.spill.dir : "$TMPDIR",
+				     strerror(f->out.spill.error));
 	if (!rc && !f->rc && f->view.full)
 		rc = approximate(f);
 	return rc ? rc : f->rc;

@@ -125,6 +125,13 @@ struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes
 void xls_files_free(struct xls_files *f);
 
 /*
+ * The memory of the events waiting for a path, past which they wait in a
+ * temporary file (XLS_FILES_HOLD_MEM, 8 MiB, by default): the fuzz target
+ * makes it small, so that hostile logs go through the file too.
+ */
+void xls_files_set_hold_mem(struct xls_files *f, uint64_t bytes);
+
+/*
  * Run over the log; 0, -1 with @err set, or what a callback returned.
  * @stale: over the records before the tail instead (files --stale).  The
  * disk holds a later state of everything they did, so it is no baseline:

@@ -4,10 +4,13 @@
  * directory the log has not named yet (created before the tail, its ".."
  * and its entry logged later), the event and every one after it wait
  * until the log names that directory, or the end of the log does, so
- * that the order stays recovery's.  What waits is bounded
- * (XLS_FILES_HOLD_BYTES): past it the first event goes without its path.
+ * that the order stays recovery's.  What waits is in memory up to
+ * XLS_FILES_HOLD_MEM, then in a temporary file (base/spillq.h), taken back
+ * a batch at a time as the first ones go out; past XLS_FILES_HOLD_BYTES
+ * in all, the first event goes without its path.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +31,10 @@ void xls_files_out_release(struct xls_files_out *o)
 	xls_vec_free(o->files);
 	xls_vec_free(o->q);
 	xls_pool_free(&o->pool);
+	xls_spillq_free(&o->spill);
 	memset(o, 0, sizeof(*o));
+	xls_spillq_init(&o->spill);
+	o->hold_mem = XLS_FILES_HOLD_MEM;
 }
 
 /* One more event of @e->ino, for its summary. */
@@ -115,8 +121,9 @@ static uint32_t keep(struct xls_files *f, const void *p, uint32_t len)
 	return off;
 }
 
-static void hold(struct xls_files *f, const struct xls_file_event *e, const char *path,
-		 size_t len, uint64_t stuck)
+/* An event waiting in memory. */
+static void hold_here(struct xls_files *f, const struct xls_file_event *e, const char *path,
+		      size_t len, uint64_t stuck)
 {
 	struct xls_files_out *o = &f->out;
 	struct xls_held_event *h;
@@ -135,10 +142,90 @@ static void hold(struct xls_files *f, const struct xls_file_event *e, const char
 	h->stuck = stuck;
 }
 
-/* What waits: the events and every byte kept for them since the queue was last empty. */
-static uint64_t held_bytes(const struct xls_files_out *o)
+/* What waits in memory: the events and every byte kept for them since it was last empty. */
+static uint64_t held_here(const struct xls_files_out *o)
 {
 	return (uint64_t)(o->n - o->head) * sizeof(struct xls_held_event) + o->pool.used;
+}
+
+/* ... and in all. */
+static uint64_t held_bytes(const struct xls_files_out *o)
+{
+	return held_here(o) + o->spill.bytes;
+}
+
+/* A record of the file: the event, then its name, new name and path. */
+struct spilled_event {
+	struct xls_held_event	h;		/* no pointer, no offset in it */
+	uint8_t			bytes[2 * 256 + XLS_NAMES_PATH_MAX];
+};
+
+/*
+ * An event to wait: in memory while it has room and nothing waits in the
+ * file, else after those in the file.  A file that cannot be made leaves
+ * it in memory (nothing waits there yet); one that fails later fails the
+ * run, since the order would be lost.
+ */
+static void hold(struct xls_files *f, const struct xls_file_event *e, const char *path,
+		 size_t len, uint64_t stuck)
+{
+	struct xls_files_out *o = &f->out;
+	struct spilled_event r;
+	uint32_t n = 0;
+	bool queued = !xls_spillq_empty(&o->spill);
+
+	if (!queued && held_here(o) <= o->hold_mem) {
+		hold_here(f, e, path, len, stuck);
+		return;
+	}
+	/* names of 255 bytes at most, a path shorter than XLS_NAMES_PATH_MAX */
+	if (e->name_len > 256 || e->new_name_len > 256 || len >= XLS_NAMES_PATH_MAX) {
+		f->rc = -E2BIG;
+		return;
+	}
+	memset(&r.h, 0, sizeof(r.h));
+	r.h.e = *e;
+	r.h.e.name = r.h.e.new_name = NULL;
+	r.h.e.path = NULL;
+	r.h.e.path_len = (uint32_t)len;
+	r.h.stuck = stuck;
+	memcpy(r.bytes + n, e->name, e->name_len);
+	n += e->name_len;
+	memcpy(r.bytes + n, e->new_name, e->new_name_len);
+	n += e->new_name_len;
+	memcpy(r.bytes + n, path, len);
+	n += (uint32_t)len;
+	if (xls_spillq_push(&o->spill, &r, (uint32_t)offsetof(struct spilled_event, bytes) + n) == 0)
+		return;
+	if (queued)
+		f->rc = -EIO;
+	else
+		hold_here(f, e, path, len, stuck);
+}
+
+/* The memory empty: the next events of the file into it, half of its room. */
+static int unspill(struct xls_files *f)
+{
+	struct xls_files_out *o = &f->out;
+
+	while (!xls_spillq_empty(&o->spill) && held_here(o) <= o->hold_mem / 2) {
+		uint32_t len;
+		const struct spilled_event *r = xls_spillq_pop(&o->spill, &len);
+		struct xls_file_event e;
+		uint32_t n;
+
+		if (!r)
+			return f->rc = -EIO;
+		e = r->h.e;
+		n = e.name_len + e.new_name_len + e.path_len;
+		if (len != offsetof(struct spilled_event, bytes) + n)
+			return f->rc = -EIO;
+		e.name = r->bytes;
+		e.new_name = r->bytes + e.name_len;
+		hold_here(f, &e, (const char *)r->bytes + e.name_len + e.new_name_len, e.path_len,
+			  r->h.stuck);
+	}
+	return 0;
 }
 
 void xls_files_out_put(struct xls_files *f, struct xls_file_event *e)
@@ -147,7 +234,7 @@ void xls_files_out_put(struct xls_files *f, struct xls_file_event *e)
 	uint64_t stuck;
 	bool whole = event_path(f, e, f->path, &len, &stuck);
 
-	if (f->out.n == f->out.head && (whole || !stuck)) {
+	if (f->out.n == f->out.head && xls_spillq_empty(&f->out.spill) && (whole || !stuck)) {
 		e->path = whole ? f->path : NULL;
 		e->path_len = whole ? (uint32_t)len : 0;
 		emit(f, e);
@@ -213,21 +300,25 @@ void xls_files_out_drain(struct xls_files *f, bool final)
 {
 	struct xls_files_out *o = &f->out;
 
-	while (o->head < o->n && !f->rc) {
-		struct xls_held_event *h = &o->q[o->head];
+	for (;;) {
+		while (o->head < o->n && !f->rc) {
+			struct xls_held_event *h = &o->q[o->head];
 
-		if (!resolve(f, h, final)) {
-			if (held_bytes(o) <= XLS_FILES_HOLD_BYTES)
-				break;
-			h->stuck = 0;	/* waited too long: no path */
-			h->has_path = false;
+			if (!resolve(f, h, final)) {
+				if (held_bytes(o) <= XLS_FILES_HOLD_BYTES)
+					break;
+				h->stuck = 0;	/* waited too long: no path */
+				h->has_path = false;
+			}
+			emit_held(f, h);
+			o->head++;
 		}
-		emit_held(f, h);
-		o->head++;
-	}
-	if (o->head == o->n) {
-		o->head = o->n = 0;
-		o->pool.used = 0;
+		if (o->head == o->n) {
+			o->head = o->n = 0;
+			o->pool.used = 0;
+		}
+		if (o->head < o->n || f->rc || xls_spillq_empty(&o->spill) || unspill(f))
+			return;
 	}
 }
 

@@ -13,6 +13,7 @@
 #define XLS_FILES_PRIV_H
 
 #include "base/hashmap.h"
+#include "base/spillq.h"
 #include "recover/recover.h"
 #include "replay/overlay.h"
 #include "semantics/dirent.h"
@@ -79,14 +80,21 @@ struct xls_later_block {
 	uint64_t		logged[XFS_MAX_BLOCKSIZE / XFS_BLF_CHUNK / 64];
 };
 
-/* The events waiting for a path (files_out.c), at most this many bytes. */
-#define XLS_FILES_HOLD_BYTES	(64u << 20)
+/*
+ * The events waiting for a path (files_out.c): at most this many bytes in
+ * memory, the later ones in a temporary file, and at most the second
+ * bound in all.
+ */
+#define XLS_FILES_HOLD_MEM	(8u << 20)
+#define XLS_FILES_HOLD_BYTES	(1ull << 30)
 
 struct xls_held_event;
 struct xls_files_out {
 	struct xls_held_event	*q;
 	uint32_t		head, n, cap;
 	struct xls_pool		pool;		/* their names and paths */
+	struct xls_spillq	spill;		/* those after them, in order */
+	uint64_t		hold_mem;	/* XLS_FILES_HOLD_MEM, or less */
 	/* the inodes events went out for: ino -> files[] */
 	struct xls_hashmap	idx;
 	struct xls_file_summary	*files;

@@ -339,6 +339,8 @@ static void files(struct fuzz_ctx *c, const struct xls_source *src, struct xls_l
 
 		if (!f)
 			return;
+		/* and the events waiting for a path after the first 4 KiB */
+		xls_files_set_hold_mem(f, 4096);
 		xls_files_run(f, log, ht, stale, &sink, &err);
 		xls_files_path(f, 128, path, sizeof(path), NULL);
 		xls_files_free(f);

@@ -161,7 +161,7 @@ static const struct argp_option trans_options[] = {
 };
 
 #define BLOCKS_MEM_DOC \
-	"memory for the blocks recovery writes, kept to compare with the disk (default 64m; k, m or g after the number; at least 64k): past it they go to a temporary file in TMPDIR, and the answer is the same"
+	"memory for the blocks recovery writes, kept to compare with the disk (default 32m; k, m or g after the number; at least 64k): past it they go to a temporary file in TMPDIR, and the answer is the same"
 #define BLOCKS_MAX_DOC \
 	"the most bytes of those blocks kept, in memory and in the file (default 4g, at least 64k): past it the answer is approximate, and says so"
 

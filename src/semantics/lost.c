@@ -65,13 +65,14 @@ struct xls_lost {
 /* ------------------------------------------------------------------ */
 /* memory */
 
+/* xls_vec_push, out of memory said in *@nomem. */
 static void *push(void **base, uint32_t *n, uint32_t *cap, size_t elem, bool *nomem)
 {
-	if (!xls_vec_grow(base, *n, cap, elem)) {
+	void *p = xls_vec_push(base, n, cap, elem);
+
+	if (!p)
 		*nomem = true;
-		return NULL;
-	}
-	return (uint8_t *)*base + (size_t)(*n)++ * elem;
+	return p;
 }
 
 /* A copy of @len bytes of @s as a string the results keep. */

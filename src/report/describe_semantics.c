@@ -46,9 +46,16 @@ void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fields
 }
 
 /* A change as written: its field's name and both values in their kind. */
+/*
+ * A change: the values as numbers (times signed), whatever the field, and
+ * as the field is shown (an octal mode, hex flags, a fork format's name,
+ * a time in ISO 8601), so that each key has one type.
+ */
 struct change_out {
 	const char		*field;
 	struct xls_value	disk, recovered;
+	const char		*disk_text, *recovered_text;
+	char			text[2][XLS_TIME_ISO_MAX];
 };
 
 static const char *const fork_formats[] = {
@@ -61,7 +68,7 @@ static bool is_time_field(const char *f)
 	       !strcmp(f, "crtime");
 }
 
-/* A mode in octal, a time in nanoseconds (signed), a fork format by name. */
+/* How the field is shown: a mode in octal, a time in nanoseconds (signed), a fork format by name. */
 static void change_value(const char *field, uint64_t v, struct xls_value *out)
 {
 	if (!strcmp(field, "mode")) {
@@ -105,22 +112,37 @@ static size_t value_text(const struct xls_value *v, char *buf, size_t bufsz)
 static void change_text(const void *elem, char *buf, size_t bufsz)
 {
 	const struct change_out *c = elem;
-	char a[64], b[64];
 
-	value_text(&c->disk, a, sizeof(a));
-	value_text(&c->recovered, b, sizeof(b));
-	xls_snprintf(buf, bufsz, "%s %s->%s", c->field, a, b);
+	xls_snprintf(buf, bufsz, "%s %s->%s", c->field, c->disk_text, c->recovered_text);
 }
 
 static const struct xls_member change_members[] = {
 	XLS_MEMBER("field", XLS_FIELD_STR, struct change_out, field),
 	XLS_MEMBER("disk", XLS_FIELD_VALUE, struct change_out, disk),
 	XLS_MEMBER("recovered", XLS_FIELD_VALUE, struct change_out, recovered),
+	XLS_MEMBER("disk_text", XLS_FIELD_STR, struct change_out, disk_text),
+	XLS_MEMBER("recovered_text", XLS_FIELD_STR, struct change_out, recovered_text),
 };
 
 static const struct xls_list change_list = {
-	change_members, 3, sizeof(struct change_out), change_text, " ", NULL,
+	change_members, 5, sizeof(struct change_out), change_text, " ", NULL,
 };
+
+/* Value @v of @field into @num (a number) and @text (as it is shown). */
+static void change_side(const char *field, uint64_t v, struct xls_value *num, char *text,
+			const char **textp)
+{
+	struct xls_value shown;
+
+	change_value(field, v, &shown);
+	value_text(&shown, text, XLS_TIME_ISO_MAX);
+	*textp = text;
+	num->kind = shown.kind == XLS_FIELD_INT ? XLS_FIELD_INT : XLS_FIELD_UINT;
+	if (num->kind == XLS_FIELD_INT)
+		num->v.i = (int64_t)v;
+	else
+		num->v.u = v;
+}
 
 void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldset *fs)
 {
@@ -129,8 +151,10 @@ void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldse
 
 	for (uint32_t i = 0; i < n; i++) {
 		ch[i].field = in->changes[i].field;
-		change_value(ch[i].field, in->changes[i].disk, &ch[i].disk);
-		change_value(ch[i].field, in->changes[i].recovered, &ch[i].recovered);
+		change_side(ch[i].field, in->changes[i].disk, &ch[i].disk, ch[i].text[0],
+			    &ch[i].disk_text);
+		change_side(ch[i].field, in->changes[i].recovered, &ch[i].recovered, ch[i].text[1],
+			    &ch[i].recovered_text);
 	}
 	xls_field_hex(fs, "ino", in->ino);
 	if (in->path)

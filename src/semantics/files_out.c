@@ -189,11 +189,15 @@ static void hold(struct xls_files *f, const struct xls_file_event *e, const char
 	r.h.e.path = NULL;
 	r.h.e.path_len = (uint32_t)len;
 	r.h.stuck = stuck;
-	memcpy(r.bytes + n, e->name, e->name_len);
+	/* an event without a name has NULL there: memcpy must not see it */
+	if (e->name_len)
+		memcpy(r.bytes + n, e->name, e->name_len);
 	n += e->name_len;
-	memcpy(r.bytes + n, e->new_name, e->new_name_len);
+	if (e->new_name_len)
+		memcpy(r.bytes + n, e->new_name, e->new_name_len);
 	n += e->new_name_len;
-	memcpy(r.bytes + n, path, len);
+	if (len)
+		memcpy(r.bytes + n, path, len);
 	n += (uint32_t)len;
 	if (xls_spillq_push(&o->spill, &r, (uint32_t)offsetof(struct spilled_event, bytes) + n) == 0)
 		return;

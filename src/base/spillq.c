@@ -1,7 +1,8 @@
 /*
  * A first-in first-out queue of records in a temporary file (spillq.h).
- * Each record is its length (4 bytes, host order: the file lives and dies
- * with the process) and its bytes.
+ * Each record is its length (8 bytes, host order: the file lives and dies
+ * with the process) and its bytes, padded to 8 bytes, so that a record
+ * read back lies as aligned as a struct it holds needs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,7 +13,13 @@
 #include "base/spillq.h"
 
 #define BUF_BYTES	(1u << 20)
-#define LEN_BYTES	4u
+#define LEN_BYTES	8u
+
+/* What a record of @len bytes takes in the queue. */
+static uint32_t stored(uint32_t len)
+{
+	return LEN_BYTES + ((len + 7u) & ~7u);
+}
 
 void xls_spillq_init(struct xls_spillq *q)
 {
@@ -53,12 +60,14 @@ static int flush(struct xls_spillq *q)
 
 int xls_spillq_push(struct xls_spillq *q, const void *rec, uint32_t len)
 {
-	uint32_t need = LEN_BYTES + len;
+	uint64_t head = len;
+	uint32_t need;
 
 	if (q->error)
 		return -q->error;
 	if (len > XLS_SPILLQ_REC_MAX)
 		return fail(q, E2BIG);
+	need = stored(len);
 	if (q->fd < 0) {
 		q->wbuf = q->wbuf ? q->wbuf : malloc(BUF_BYTES);
 		q->rbuf = q->rbuf ? q->rbuf : malloc(BUF_BYTES);
@@ -70,8 +79,9 @@ int xls_spillq_push(struct xls_spillq *q, const void *rec, uint32_t len)
 	}
 	if (q->wlen + need > BUF_BYTES && flush(q))
 		return -q->error;
-	memcpy(q->wbuf + q->wlen, &len, LEN_BYTES);
+	memcpy(q->wbuf + q->wlen, &head, LEN_BYTES);
 	memcpy(q->wbuf + q->wlen + LEN_BYTES, rec, len);
+	memset(q->wbuf + q->wlen + LEN_BYTES + len, 0, need - LEN_BYTES - len);
 	q->wlen += need;
 	q->bytes += need;
 	return 0;
@@ -106,26 +116,28 @@ static int refill(struct xls_spillq *q)
 const void *xls_spillq_pop(struct xls_spillq *q, uint32_t *len)
 {
 	const uint8_t *rec;
+	uint64_t head;
 	uint32_t n;
 
 	if (q->error || !q->bytes)
 		return NULL;
 	if (q->rlen - q->rpos < LEN_BYTES && refill(q))
 		return NULL;
-	memcpy(&n, q->rbuf + q->rpos, LEN_BYTES);
-	if (n > XLS_SPILLQ_REC_MAX) {
+	memcpy(&head, q->rbuf + q->rpos, LEN_BYTES);
+	if (head > XLS_SPILLQ_REC_MAX) {
 		fail(q, EIO);
 		return NULL;
 	}
-	if (q->rlen - q->rpos < LEN_BYTES + n && refill(q))
+	n = (uint32_t)head;
+	if (q->rlen - q->rpos < stored(n) && refill(q))
 		return NULL;
-	if (q->rlen - q->rpos < LEN_BYTES + n) {
+	if (q->rlen - q->rpos < stored(n)) {
 		fail(q, EIO);	/* the file ended inside a record */
 		return NULL;
 	}
 	rec = q->rbuf + q->rpos + LEN_BYTES;
-	q->rpos += LEN_BYTES + n;
-	q->bytes -= LEN_BYTES + n;
+	q->rpos += stored(n);
+	q->bytes -= stored(n);
 	*len = n;
 	if (!q->bytes) {
 		/* empty: the file starts again, and holds nothing meanwhile */

@@ -35,8 +35,9 @@ void xls_spillq_free(struct xls_spillq *q);
 int xls_spillq_push(struct xls_spillq *q, const void *rec, uint32_t len);
 
 /*
- * The oldest record, taken off the queue, valid until the next call; its
- * length in *@len.  NULL when the queue is empty or failed (q->error).
+ * The oldest record, taken off the queue, valid until the next call,
+ * aligned to 8 bytes; its length in *@len.  NULL when the queue is empty
+ * or failed (q->error).
  */
 const void *xls_spillq_pop(struct xls_spillq *q, uint32_t *len);
 

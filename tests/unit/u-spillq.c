@@ -2,8 +2,8 @@
  * base/spillq: records of every length from 0 to the largest come back
  * in the order they went in, byte for byte, across the write buffer, the
  * file and the read buffer (several megabytes of them, so that records
- * straddle both buffers' ends), with pushes and pops interleaved; the
- * file starts again once the queue is empty.  Each record's bytes are a
+ * straddle both buffers' ends), aligned to 8 bytes, with pushes and pops
+ * interleaved; the file starts again once the queue is empty.  Each record's bytes are a
  * pattern of its number and position, so a lost, shifted or reordered
  * byte shows.
  */
@@ -45,7 +45,7 @@ static bool pop_is(struct xls_spillq *q, uint32_t rec)
 	uint32_t len = UINT32_MAX;
 	const uint8_t *p = xls_spillq_pop(q, &len);
 
-	if (!p || len != length_of(rec))
+	if (!p || len != length_of(rec) || ((uintptr_t)p & 7))
 		return false;
 	for (uint32_t i = 0; i < len; i++)
 		if (p[i] != pattern(rec, i))

@@ -256,7 +256,8 @@ static int files_part(struct files_ctx *fc, bool stale, struct xls_error *err)
 
 	fc->stale = stale;
 	fc->files_begun = false;
-	if (stale || c->opt->stale)
+	/* the part before is written out whole, then a blank line */
+	if (c->opt->stale)
 		xls_async_drain(fc->writer);
 	if (!stale && c->opt->stale && c->out.fmt == XLS_FMT_TEXT)
 		xls_out_printf(&c->out, "\n");

@@ -4,13 +4,11 @@
  * recovery takes it and, for each buffer, what recovery does and why;
  * transactions recovery drops; intents it would finish; a summary.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/ondisk.h"
-#include "base/strfmt.h"
 #include "cmd/cmd.h"
 #include "semantics/owner.h"
 #include "recover/recover.h"
@@ -103,19 +101,7 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 
 static void print_trans_header(struct recover_ctx *rc, const struct xls_rtrans *rt)
 {
-	struct xls_out *o = &rc->c->out;
-	const struct xls_trans *t = rt->t;
-
-	xls_out_printf(o, "\ntrans 0x%08x  lsn %u/%u", t->tid, xls_lsn_cycle(t->lsn),
-		xls_lsn_block(t->lsn));
-	if (t->commit_lsn)
-		xls_out_printf(o, "  commit %u/%u", xls_lsn_cycle(t->commit_lsn),
-			xls_lsn_block(t->commit_lsn));
-	xls_out_printf(o, "  #%u  %u items", rt->seq, rt->nitems);
-	if (rt->flushed)
-		xls_out_printf(o, "  (new LSN: the %u buffer%s replayed so far %s written first)",
-			rt->flushed, rt->flushed == 1 ? "" : "s", rt->flushed == 1 ? "is" : "are");
-	xls_out_printf(o, "\n");
+	xls_print_rtrans(&rc->c->out, rt);
 	xls_out_table_heading(&rc->c->out, item_columns, NITEMCOLS);
 }
 
@@ -144,62 +130,12 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 	}
 	if (opt->has_blkno || opt->type_mask || opt->has_size || opt->has_ino)
 		return 0;
-	xls_out_printf(&rc->c->out, "\ntrans 0x%08x  lsn %u/%u  %s: %s, %u items\n", rt->t->tid,
-		xls_lsn_cycle(rt->t->lsn), xls_lsn_block(rt->t->lsn),
-		rt->t->state == XLS_TRANS_CORRUPT ? "corrupt" : "discarded",
-		rt->t->state == XLS_TRANS_CORRUPT ?
-		(rt->t->why ? rt->t->why : "recovery stops") :
-		"no commit record, recovery drops it", rt->nitems);
+	xls_print_rtrans(&rc->c->out, rt);
 	return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* items */
-
-static void print_item_notes(struct recover_ctx *rc, const struct xls_ritem *ri)
-{
-	struct xls_out *o = &rc->c->out;
-	const struct xls_rbuf *b = ri->buf;
-
-	if (b && b->compound) {
-		xls_out_printf(o, "%48s segment %u of %u of a %u-byte %s block, ", "",
-			b->seg, b->nseg, b->block_bytes, xls_blft_name(b->blft));
-		if (b->block_start)
-			xls_out_printf(o, "offset 0");
-		else if (b->seg_offset_exact)
-			xls_out_printf(o, "offset %" PRIu64, b->seg_offset);
-		else
-			xls_out_printf(o, "offset unknown (at least %" PRIu64 ")", b->seg_offset);
-		xls_out_printf(o, ": %s\n", b->seg_note ? b->seg_note : "");
-	}
-	if (b && b->kernel_warning)
-		xls_out_printf(o, "%48s ! kernel warns: %s\n", "", b->kernel_warning);
-	if (ri->fail_why)
-		xls_out_printf(o, "%48s ! %s\n", "", ri->fail_why);
-	if (ri->write_fails)
-		xls_out_printf(o, "%48s ! when written, its verifier fails: %s\n", "",
-			       ri->write_fails);
-	if (b && b->nunlinked) {
-		xls_out_printf(o, "%48s di_next_unlinked to replay:", "");
-		for (uint32_t i = 0; i < b->nunlinked; i++) {
-			const struct xls_runlinked *u = &b->unlinked[i];
-
-			if (u->value == 0xffffffffu)
-				xls_out_printf(o, " inode %u -> end", u->slot);
-			else
-				xls_out_printf(o, " inode %u -> 0x%x", u->slot, u->value);
-			if (!u->readable)
-				xls_out_printf(o, " (past its region)");
-		}
-		xls_out_printf(o, "\n");
-	}
-	if (b && rc->c->opt->verbose && b->blf) {
-		char map[160];
-
-		xls_region_map_str(b->blf, b->res, 128, map, sizeof(map));
-		xls_out_printf(o, "%48s map [%s]\n", "", map);
-	}
-}
 
 static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_ritem *ri)
 {
@@ -239,7 +175,7 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	xls_fields_reset(fs);
 	xls_describe_ritem_row(ri, fs);
 	xls_out_table_row(&c->out, item_columns, NITEMCOLS, fs);
-	print_item_notes(rc, ri);
+	xls_print_ritem_notes(&c->out, ri, c->opt->verbose);
 	return 0;
 }
 
@@ -263,7 +199,6 @@ static bool writeback_wanted(const struct xls_options *o, const struct xls_rwrit
 static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 {
 	struct recover_ctx *rc = ctx;
-	struct xls_out *o = &rc->c->out;
 
 	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->summary ||
 	    !writeback_wanted(rc->c->opt, wb))
@@ -274,23 +209,7 @@ static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 		xls_cmd_record(rc->c, "writeback", &rc->fs);
 		return 0;
 	}
-	xls_out_printf(o, "\nwrite-back of the %u buffer%s queued at LSN %u/%u, in daddr order",
-		       wb->buffers, xls_plural(wb->buffers), xls_lsn_cycle(wb->lsn),
-		       xls_lsn_block(wb->lsn));
-	if (wb->next_lsn)
-		xls_out_printf(o, " (a transaction at LSN %u/%u commits)\n",
-			       xls_lsn_cycle(wb->next_lsn), xls_lsn_block(wb->next_lsn));
-	else
-		xls_out_printf(o, " (end of pass 2)\n");
-	for (uint32_t i = 0; i < wb->nnoops; i++)
-		xls_out_printf(o, "  ! kernel warns: xfs_buf_verify_write: no buf ops on daddr 0x%llx len %u\n",
-			       (unsigned long long)wb->noops[i].blkno, wb->noops[i].len);
-	if (wb->fails)
-		xls_out_printf(o, "  ! daddr 0x%llx: the write verifier fails: %s "
-			       "(replayed by transaction 0x%08x): metadata corruption, recovery "
-			       "fails; %u buffer%s after it not written\n",
-			       (unsigned long long)wb->fail.blkno, wb->fail_what, wb->fail_tid,
-			       wb->not_written, wb->not_written == 1 ? "" : "s");
+	xls_print_rwriteback(&rc->c->out, wb);
 	return 0;
 }
 
@@ -301,7 +220,6 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 {
 	struct recover_ctx *rc = ctx;
 	struct xls_fieldset *fs = &rc->fs;
-	struct xls_out *o = &rc->c->out;
 
 	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->summary ||
 	    rc->c->opt->has_blkno || rc->c->opt->type_mask || rc->c->opt->has_size ||
@@ -315,15 +233,8 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 		xls_cmd_record(rc->c, "intent", fs);
 		return 0;
 	}
-	if (!rc->intent_heading) {
-		xls_out_printf(o, "\nWork recovery would finish after replay\n");
-		rc->intent_heading = true;
-	}
-	if (in->type == XFS_LI_IUNLINK)
-		xls_out_printf(o, "  %s\n", in->what);
-	else
-		xls_out_printf(o, "  %s  (trans 0x%08x, lsn %u/%u)\n", in->what, in->tid,
-			xls_lsn_cycle(in->lsn), xls_lsn_block(in->lsn));
+	xls_print_rintent(&rc->c->out, in, !rc->intent_heading);
+	rc->intent_heading = true;
 	return 0;
 }
 

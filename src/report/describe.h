@@ -180,6 +180,19 @@ void xls_describe_rsummary(const struct xls_recover_summary *s, struct xls_field
 /* A write-back of the delwri list with kernel warnings or a failure. */
 void xls_describe_rwriteback(const struct xls_rwriteback *wb, struct xls_fieldset *fs);
 
+/*
+ * recover's text.  A transaction's line (replayed: its LSNs, order, items
+ * and the write-back its new LSN starts; else why recovery drops it); the
+ * lines under an item's row (a compound's segment, kernel warnings,
+ * failures, di_next_unlinked, with @verbose its dirty map); a write-back
+ * that warns or fails; an intent left to finish, under its heading when
+ * @first.
+ */
+void xls_print_rtrans(struct xls_out *o, const struct xls_rtrans *rt);
+void xls_print_ritem_notes(struct xls_out *o, const struct xls_ritem *ri, bool verbose);
+void xls_print_rwriteback(struct xls_out *o, const struct xls_rwriteback *wb);
+void xls_print_rintent(struct xls_out *o, const struct xls_rintent *in, bool first);
+
 /* history: a buffer item of the buffer, in recovery order or discarded. */
 void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 			     const struct xls_ritem *ri, bool discarded,

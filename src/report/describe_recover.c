@@ -2,11 +2,13 @@
  * Report stage: what recovery does (recover/recover.h) as fields -- the
  * cancel table, transactions, items with their decisions, the work left
  * after replay, the summary -- and a buffer's appearances and replayed
- * image for history.
+ * image for history; recover's text lines besides its table rows.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/strfmt.h"
 #include "report/describe.h"
 #include "report/verdict.h"
 
@@ -403,4 +405,116 @@ void xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
 	xls_field_uint(fs, "chunks", nchunks);
 	xls_field_uint(fs, "changed", changed);
 	xls_field_list(fs, "ranges", &range_list, ranges, nranges);
+}
+
+/* ------------------------------------------------------------------ */
+/* recover's text, line by line */
+
+void xls_print_rtrans(struct xls_out *o, const struct xls_rtrans *rt)
+{
+	const struct xls_trans *t = rt->t;
+
+	if (!rt->replayed) {
+		xls_out_printf(o, "\ntrans 0x%08x  lsn %u/%u  %s: %s, %u items\n", t->tid,
+			       xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn),
+			       t->state == XLS_TRANS_CORRUPT ? "corrupt" : "discarded",
+			       t->state == XLS_TRANS_CORRUPT ? (t->why ? t->why : "recovery stops") :
+			       "no commit record, recovery drops it", rt->nitems);
+		return;
+	}
+	xls_out_printf(o, "\ntrans 0x%08x  lsn %u/%u", t->tid, xls_lsn_cycle(t->lsn),
+		       xls_lsn_block(t->lsn));
+	if (t->commit_lsn)
+		xls_out_printf(o, "  commit %u/%u", xls_lsn_cycle(t->commit_lsn),
+			       xls_lsn_block(t->commit_lsn));
+	xls_out_printf(o, "  #%u  %u items", rt->seq, rt->nitems);
+	if (rt->flushed)
+		xls_out_printf(o, "  (new LSN: the %u buffer%s replayed so far %s written first)",
+			       rt->flushed, rt->flushed == 1 ? "" : "s", rt->flushed == 1 ? "is" : "are");
+	xls_out_printf(o, "\n");
+}
+
+/* A compound buffer's segment: which, of what, where. */
+static void print_segment(struct xls_out *o, const struct xls_rbuf *b)
+{
+	xls_out_printf(o, "%48s segment %u of %u of a %u-byte %s block, ", "",
+		       b->seg, b->nseg, b->block_bytes, xls_blft_name(b->blft));
+	if (b->block_start)
+		xls_out_printf(o, "offset 0");
+	else if (b->seg_offset_exact)
+		xls_out_printf(o, "offset %" PRIu64, b->seg_offset);
+	else
+		xls_out_printf(o, "offset unknown (at least %" PRIu64 ")", b->seg_offset);
+	xls_out_printf(o, ": %s\n", b->seg_note ? b->seg_note : "");
+}
+
+static void print_unlinked(struct xls_out *o, const struct xls_rbuf *b)
+{
+	xls_out_printf(o, "%48s di_next_unlinked to replay:", "");
+	for (uint32_t i = 0; i < b->nunlinked; i++) {
+		const struct xls_runlinked *u = &b->unlinked[i];
+
+		if (u->value == 0xffffffffu)
+			xls_out_printf(o, " inode %u -> end", u->slot);
+		else
+			xls_out_printf(o, " inode %u -> 0x%x", u->slot, u->value);
+		if (!u->readable)
+			xls_out_printf(o, " (past its region)");
+	}
+	xls_out_printf(o, "\n");
+}
+
+void xls_print_ritem_notes(struct xls_out *o, const struct xls_ritem *ri, bool verbose)
+{
+	const struct xls_rbuf *b = ri->buf;
+
+	if (b && b->compound)
+		print_segment(o, b);
+	if (b && b->kernel_warning)
+		xls_out_printf(o, "%48s ! kernel warns: %s\n", "", b->kernel_warning);
+	if (ri->fail_why)
+		xls_out_printf(o, "%48s ! %s\n", "", ri->fail_why);
+	if (ri->write_fails)
+		xls_out_printf(o, "%48s ! when written, its verifier fails: %s\n", "",
+			       ri->write_fails);
+	if (b && b->nunlinked)
+		print_unlinked(o, b);
+	if (b && verbose && b->blf) {
+		char map[160];
+
+		xls_region_map_str(b->blf, b->res, 128, map, sizeof(map));
+		xls_out_printf(o, "%48s map [%s]\n", "", map);
+	}
+}
+
+void xls_print_rwriteback(struct xls_out *o, const struct xls_rwriteback *wb)
+{
+	xls_out_printf(o, "\nwrite-back of the %u buffer%s queued at LSN %u/%u, in daddr order",
+		       wb->buffers, xls_plural(wb->buffers), xls_lsn_cycle(wb->lsn),
+		       xls_lsn_block(wb->lsn));
+	if (wb->next_lsn)
+		xls_out_printf(o, " (a transaction at LSN %u/%u commits)\n",
+			       xls_lsn_cycle(wb->next_lsn), xls_lsn_block(wb->next_lsn));
+	else
+		xls_out_printf(o, " (end of pass 2)\n");
+	for (uint32_t i = 0; i < wb->nnoops; i++)
+		xls_out_printf(o, "  ! kernel warns: xfs_buf_verify_write: no buf ops on daddr 0x%llx len %u\n",
+			       (unsigned long long)wb->noops[i].blkno, wb->noops[i].len);
+	if (wb->fails)
+		xls_out_printf(o, "  ! daddr 0x%llx: the write verifier fails: %s "
+			       "(replayed by transaction 0x%08x): metadata corruption, recovery "
+			       "fails; %u buffer%s after it not written\n",
+			       (unsigned long long)wb->fail.blkno, wb->fail_what, wb->fail_tid,
+			       wb->not_written, wb->not_written == 1 ? "" : "s");
+}
+
+void xls_print_rintent(struct xls_out *o, const struct xls_rintent *in, bool first)
+{
+	if (first)
+		xls_out_printf(o, "\nWork recovery would finish after replay\n");
+	if (in->type == XFS_LI_IUNLINK)
+		xls_out_printf(o, "  %s\n", in->what);
+	else
+		xls_out_printf(o, "  %s  (trans 0x%08x, lsn %u/%u)\n", in->what, in->tid,
+			       xls_lsn_cycle(in->lsn), xls_lsn_block(in->lsn));
 }

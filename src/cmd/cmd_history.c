@@ -134,13 +134,8 @@ static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t s
 		return;
 	}
 	xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
-	if (b->kernel_warning)
-		xls_out_printf(&c->out, "      ! kernel warns: %s\n", b->kernel_warning);
-	if (ri->fail_why)
-		xls_out_printf(&c->out, "      ! %s\n", ri->fail_why);
-	if (ri->write_fails)
-		xls_out_printf(&c->out, "      ! when written, its verifier fails: %s\n",
-			       ri->write_fails);
+	/* under the row, six columns in */
+	xls_print_ritem_warnings(&c->out, ri, 5);
 	if (c->opt->verbose)
 		xls_print_regions(&c->out, b->blf, b->res, false);
 }

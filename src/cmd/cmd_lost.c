@@ -58,27 +58,7 @@ static void print_summary(struct xls_cmd *c, const struct xls_lost_summary *s,
 	}
 	if (c->out.fmt != XLS_FMT_TEXT)
 		return;
-	xls_out_printf(o, "Zeroing the log loses %llu directory entr%s added and %llu removed, "
-		       "%llu inode%s created, %llu freed and %llu changed, %llu xattr change%s "
-		       "(recovery writes %llu bytes into the blocks and inodes compared)\n",
-		       (unsigned long long)s->dirents_added, s->dirents_added == 1 ? "y" : "ies",
-		       (unsigned long long)s->dirents_removed,
-		       (unsigned long long)s->inodes_created, s->inodes_created == 1 ? "" : "s",
-		       (unsigned long long)s->inodes_freed, (unsigned long long)s->inodes_changed,
-		       (unsigned long long)s->xattrs_changed, s->xattrs_changed == 1 ? "" : "s",
-		       (unsigned long long)s->metadata_bytes);
-	xls_out_printf(o, "  compared: %llu director%s and %llu inode%s that the replayed "
-		       "transactions touch\n", (unsigned long long)s->dirs_compared,
-		       s->dirs_compared == 1 ? "y" : "ies", (unsigned long long)s->inodes_compared,
-		       s->inodes_compared == 1 ? "" : "s");
-	if (s->lost_found)
-		xls_out_printf(o, "  xfs_repair -L would move %llu inode%s to lost+found "
-			       "(listed below)\n", (unsigned long long)s->lost_found,
-			       s->lost_found == 1 ? "" : "s");
-	if (s->overlay_full)
-		xls_out_printf(o, "  approximate: more than %llu bytes of replayed blocks; blocks "
-			       "past the bound are read as on disk\n",
-			       (unsigned long long)s->overlay_max);
+	xls_print_lost_summary(o, s);
 	xls_out_printf(o, "\n");
 	xls_print_verdict(o, &s->recovery, c->ht.state, XLS_VERDICT_COMPARED);
 }

@@ -190,6 +190,8 @@ void xls_describe_rwriteback(const struct xls_rwriteback *wb, struct xls_fieldse
  */
 void xls_print_rtrans(struct xls_out *o, const struct xls_rtrans *rt);
 void xls_print_ritem_notes(struct xls_out *o, const struct xls_ritem *ri, bool verbose);
+/* Of those, the kernel's warning and the failures, @indent spaces in (history). */
+void xls_print_ritem_warnings(struct xls_out *o, const struct xls_ritem *ri, int indent);
 void xls_print_rwriteback(struct xls_out *o, const struct xls_rwriteback *wb);
 void xls_print_rintent(struct xls_out *o, const struct xls_rintent *in, bool first);
 
@@ -232,6 +234,8 @@ void xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
 
 /* lost: the summary, each entry, inode and what is listed apart. */
 void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fieldset *fs);
+/* lost's text: the summary's sentences, before the verdict. */
+void xls_print_lost_summary(struct xls_out *o, const struct xls_lost_summary *s);
 void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fieldset *fs);
 void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldset *fs);
 void xls_describe_lost_xattr(const struct xls_lost_xattr *x, struct xls_fieldset *fs);

@@ -464,19 +464,26 @@ static void print_unlinked(struct xls_out *o, const struct xls_rbuf *b)
 	xls_out_printf(o, "\n");
 }
 
+void xls_print_ritem_warnings(struct xls_out *o, const struct xls_ritem *ri, int indent)
+{
+	const struct xls_rbuf *b = ri->buf;
+
+	if (b && b->kernel_warning)
+		xls_out_printf(o, "%*s ! kernel warns: %s\n", indent, "", b->kernel_warning);
+	if (ri->fail_why)
+		xls_out_printf(o, "%*s ! %s\n", indent, "", ri->fail_why);
+	if (ri->write_fails)
+		xls_out_printf(o, "%*s ! when written, its verifier fails: %s\n", indent, "",
+			       ri->write_fails);
+}
+
 void xls_print_ritem_notes(struct xls_out *o, const struct xls_ritem *ri, bool verbose)
 {
 	const struct xls_rbuf *b = ri->buf;
 
 	if (b && b->compound)
 		print_segment(o, b);
-	if (b && b->kernel_warning)
-		xls_out_printf(o, "%48s ! kernel warns: %s\n", "", b->kernel_warning);
-	if (ri->fail_why)
-		xls_out_printf(o, "%48s ! %s\n", "", ri->fail_why);
-	if (ri->write_fails)
-		xls_out_printf(o, "%48s ! when written, its verifier fails: %s\n", "",
-			       ri->write_fails);
+	xls_print_ritem_warnings(o, ri, 48);
 	if (b && b->nunlinked)
 		print_unlinked(o, b);
 	if (b && verbose && b->blf) {

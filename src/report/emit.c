@@ -149,26 +149,52 @@ static const char digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Decimal, two digits per division: the writers' most common work. */
-static void out_u64(struct xls_out *o, uint64_t v)
+/* Decimal digits of @v. */
+static size_t dec_digits(uint64_t v)
 {
-	char buf[24];
-	size_t i = sizeof(buf);
+	size_t n = 1;
 
+	while (v >= 100) {
+		v /= 100;
+		n += 2;
+	}
+	return n + (v >= 10);
+}
+
+/* @v's @n decimal digits ending at @end, two per division. */
+static void put_dec(char *end, uint64_t v)
+{
 	while (v >= 100) {
 		unsigned int r = (unsigned int)(v % 100);
 
 		v /= 100;
-		buf[--i] = digit_pairs[2 * r + 1];
-		buf[--i] = digit_pairs[2 * r];
+		*--end = digit_pairs[2 * r + 1];
+		*--end = digit_pairs[2 * r];
 	}
 	if (v >= 10) {
-		buf[--i] = digit_pairs[2 * v + 1];
-		buf[--i] = digit_pairs[2 * v];
+		*--end = digit_pairs[2 * v + 1];
+		*--end = digit_pairs[2 * v];
 	} else {
-		buf[--i] = (char)('0' + v);
+		*--end = (char)('0' + v);
 	}
-	out_mem(o, buf + i, sizeof(buf) - i);
+}
+
+/*
+ * Decimal: the writers' most common work.  Written in place where the
+ * line has room: a copy through a buffer cost a call to memcpy per number.
+ */
+static void out_u64(struct xls_out *o, uint64_t v)
+{
+	size_t n = dec_digits(v);
+	char buf[24];
+
+	if (o->limit - o->len >= n) {
+		put_dec(o->line + o->len + n, v);
+		o->len += n;
+		return;
+	}
+	put_dec(buf + n, v);
+	out_mem(o, buf, n);
 }
 
 /* The line is done: lines are written once a few hundred KiB have gathered. */
@@ -220,11 +246,29 @@ static void json_string(struct xls_out *o, const char *s)
 	out_char(o, '"');
 }
 
+/* Keys this short are copied a byte at a time, with no strlen or memcpy call. */
+#define SHORT_KEY	48u
+
 /* ,"key": -- keys are identifiers, never escaped. */
 static void json_key(struct xls_out *o, const char *key)
 {
-	size_t n = strlen(key);
+	size_t n;
 
+	if (o->limit - o->len >= SHORT_KEY + 4) {
+		char *p = o->line + o->len;
+
+		p[0] = ',';
+		p[1] = '"';
+		for (n = 0; n < SHORT_KEY && key[n]; n++)
+			p[n + 2] = key[n];
+		if (!key[n]) {
+			p[n + 2] = '"';
+			p[n + 3] = ':';
+			o->len += n + 4;
+			return;
+		}
+	}
+	n = strlen(key);
 	if (o->limit - o->len >= n + 4) {
 		char *p = o->line + o->len;
 
@@ -258,19 +302,24 @@ static void out_oct(struct xls_out *o, uint64_t v)
 	out_mem(o, buf + i, sizeof(buf) - i);
 }
 
+/* "0x" and the hex digits of @v, in place where the line has room (out_u64). */
 static void out_hex(struct xls_out *o, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
-	char buf[18];
-	size_t i = sizeof(buf);
+	size_t n = v ? 2 + (size_t)(67 - __builtin_clzll(v)) / 4 : 3;
+	char buf[18], *p = o->limit - o->len >= n ? o->line + o->len : buf;
+	char *end = p + n;
 
 	do {
-		buf[--i] = hex[v & 15];
+		*--end = hex[v & 15];
 		v >>= 4;
 	} while (v);
-	buf[--i] = 'x';
-	buf[--i] = '0';
-	out_mem(o, buf + i, sizeof(buf) - i);
+	p[0] = '0';
+	p[1] = 'x';
+	if (p == buf)
+		out_mem(o, buf, n);
+	else
+		o->len += n;
 }
 
 /* "%.4f" for the percentages and means this tool prints, without stdio. */

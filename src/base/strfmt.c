@@ -169,10 +169,20 @@ static void put_number(struct sink *s, const struct spec *sp, va_list *ap)
 	} else {
 		v = arg_unsigned(sp, ap);
 	}
-	do {
-		buf[--i] = digits[v % base];
-		v /= base;
-	} while (v);
+	/* constant divisors: a multiply or a shift per digit, not a divide */
+	if (base == 10) {
+		do {
+			buf[--i] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+	} else {
+		unsigned int shift = base == 16 ? 4 : 3;
+
+		do {
+			buf[--i] = digits[v & (base - 1)];
+			v >>= shift;
+		} while (v);
+	}
 	if (sp->alt && base == 8 && buf[i] != '0')
 		buf[--i] = '0';
 	if (sp->alt && base == 16 && !(i == sizeof(buf) - 1 && buf[i] == '0')) {

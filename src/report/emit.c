@@ -133,9 +133,23 @@ static void out_mem(struct xls_out *o, const char *p, size_t n)
 	o->len += n;
 }
 
+/*
+ * Keys, names and flag words are short: copied a byte at a time as far as
+ * their NUL, with no strlen or memcpy call; what is longer, or meets the
+ * end of the room, goes the long way.
+ */
 static void out_str(struct xls_out *o, const char *s)
 {
-	out_mem(o, s, strlen(s));
+	size_t room = o->limit - o->len, n = 0;
+	char *p = o->line + o->len;
+
+	while (n < room && n < 64 && s[n]) {
+		p[n] = s[n];
+		n++;
+	}
+	o->len += n;
+	if (s[n])
+		out_mem(o, s + n, strlen(s + n));
 }
 
 static void out_char(struct xls_out *o, char c)

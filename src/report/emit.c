@@ -12,9 +12,6 @@
 #include "base/strfmt.h"
 #include "report/emit.h"
 
-/* Longest text form of one list element. */
-#define ELEM_TEXT_MAX	256
-
 void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 {
 	o->f = f;
@@ -26,73 +23,6 @@ void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 	o->line_start = 0;
 	o->limit = XLS_LINE_MAX;
 	o->written = 0;
-}
-
-static const void *list_elem(const struct xls_field *fld, uint32_t i)
-{
-	return (const unsigned char *)fld->v.p + (size_t)i * fld->list->stride;
-}
-
-/* The text form of a list into @buf, cut to @bufsz - 1 characters. */
-static void list_text_format(const struct xls_field *fld, char *buf, size_t bufsz)
-{
-	const struct xls_list *l = fld->list;
-	char elem[ELEM_TEXT_MAX];
-	size_t pos = 0;
-
-	if (!bufsz)
-		return;
-	buf[0] = '\0';
-	if (l->fixed_text || !l->text) {
-		snprintf(buf, bufsz, "%s", l->fixed_text ? l->fixed_text : "");
-		return;
-	}
-	for (uint32_t i = 0; i < fld->n && pos < bufsz - 1; i++) {
-		int w;
-
-		l->text(list_elem(fld, i), elem, sizeof(elem));
-		w = snprintf(buf + pos, bufsz - pos, "%s%s", i ? l->sep : "", elem);
-		if (w < 0)
-			break;
-		pos += (size_t)w;
-	}
-}
-
-void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
-{
-	switch (fld->kind) {
-	case XLS_FIELD_UINT:
-		snprintf(buf, bufsz, "%" PRIu64, fld->v.u);
-		break;
-	case XLS_FIELD_INT:
-		snprintf(buf, bufsz, "%" PRId64, fld->v.i);
-		break;
-	case XLS_FIELD_HEX:
-		snprintf(buf, bufsz, "0x%" PRIx64, fld->v.u);
-		break;
-	case XLS_FIELD_OCT:
-		snprintf(buf, bufsz, "%#" PRIo64, fld->v.u);
-		break;
-	case XLS_FIELD_BOOL:
-		snprintf(buf, bufsz, "%s", fld->v.b ? "yes" : "no");
-		break;
-	case XLS_FIELD_REAL:
-		snprintf(buf, bufsz, "%.2f", fld->v.d);
-		break;
-	case XLS_FIELD_LSN:
-		snprintf(buf, bufsz, "%u/%u", xls_lsn_cycle(fld->v.u),
-			 xls_lsn_block(fld->v.u));
-		break;
-	case XLS_FIELD_STR:
-		snprintf(buf, bufsz, "%s", fld->v.s);
-		break;
-	case XLS_FIELD_LIST:
-		list_text_format(fld, buf, bufsz);
-		break;
-	case XLS_FIELD_VALUE:	/* list members only: made a field of its own kind */
-		buf[0] = '\0';
-		break;
-	}
 }
 
 /*
@@ -490,7 +420,7 @@ static void json_list(struct xls_out *o, const struct xls_field *fld)
 
 	out_char(o, '[');
 	for (uint32_t i = 0; i < fld->n; i++) {
-		const unsigned char *elem = list_elem(fld, i);
+		const unsigned char *elem = xls_field_list_elem(fld, i);
 		bool object = l->nmembers && l->members[0].key, first = true;
 
 		if (i)
@@ -519,7 +449,7 @@ static void json_list(struct xls_out *o, const struct xls_field *fld)
 static void text_list(struct xls_out *o, const struct xls_field *fld)
 {
 	const struct xls_list *l = fld->list;
-	char elem[ELEM_TEXT_MAX];
+	char elem[XLS_ELEM_TEXT_MAX];
 
 	if (l->fixed_text || !l->text) {
 		out_str(o, l->fixed_text ? l->fixed_text : "");
@@ -528,7 +458,7 @@ static void text_list(struct xls_out *o, const struct xls_field *fld)
 	for (uint32_t i = 0; i < fld->n; i++) {
 		if (i)
 			out_str(o, l->sep);
-		l->text(list_elem(fld, i), elem, sizeof(elem));
+		l->text(xls_field_list_elem(fld, i), elem, sizeof(elem));
 		out_str(o, elem);
 	}
 }
@@ -590,7 +520,7 @@ static void csv_value(struct xls_out *o, const struct xls_field *fld)
 	if (fld->kind == XLS_FIELD_STR) {
 		csv_string(o, fld->v.s);
 	} else if (fld->kind == XLS_FIELD_LIST) {
-		list_text_format(fld, buf, sizeof(buf));
+		xls_field_list_text(fld, buf, sizeof(buf));
 		csv_string(o, buf);
 	} else {
 		text_value(o, fld);

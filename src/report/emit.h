@@ -96,9 +96,6 @@ void xls_out_table_heading(struct xls_out *o, const struct xls_column *cols,
 void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
 		       unsigned int n, const struct xls_fieldset *fs);
 
-/* A field's value as text into @buf (the same form text output uses). */
-void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz);
-
 /* A field's value as JSON into @buf (cut to @bufsz - 1 characters). */
 void xls_field_format_json(const struct xls_field *fld, char *buf, size_t bufsz);
 

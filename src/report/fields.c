@@ -1,9 +1,11 @@
 /*
  * Field sets: fixed-size, allocation-free records of decoded values.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdarg.h>
 #include <string.h>
+#include "base/ondisk.h"
 #include "base/strfmt.h"
 #include "report/fields.h"
 
@@ -198,4 +200,68 @@ void xls_field_flags(struct xls_fieldset *fs, const char *key, uint64_t flags,
 		return;
 	xls_flags_to_str(flags, t, names, sizeof(names));
 	xls_field_str(fs, key, names);
+}
+
+/* ------------------------------------------------------------------ */
+/* a field's text into a buffer */
+
+void xls_field_list_text(const struct xls_field *fld, char *buf, size_t bufsz)
+{
+	const struct xls_list *l = fld->list;
+	char elem[XLS_ELEM_TEXT_MAX];
+	size_t pos = 0;
+
+	if (!bufsz)
+		return;
+	buf[0] = '\0';
+	if (l->fixed_text || !l->text) {
+		snprintf(buf, bufsz, "%s", l->fixed_text ? l->fixed_text : "");
+		return;
+	}
+	for (uint32_t i = 0; i < fld->n && pos < bufsz - 1; i++) {
+		int w;
+
+		l->text(xls_field_list_elem(fld, i), elem, sizeof(elem));
+		w = snprintf(buf + pos, bufsz - pos, "%s%s", i ? l->sep : "", elem);
+		if (w < 0)
+			break;
+		pos += (size_t)w;
+	}
+}
+
+void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
+{
+	switch (fld->kind) {
+	case XLS_FIELD_UINT:
+		snprintf(buf, bufsz, "%" PRIu64, fld->v.u);
+		break;
+	case XLS_FIELD_INT:
+		snprintf(buf, bufsz, "%" PRId64, fld->v.i);
+		break;
+	case XLS_FIELD_HEX:
+		snprintf(buf, bufsz, "0x%" PRIx64, fld->v.u);
+		break;
+	case XLS_FIELD_OCT:
+		snprintf(buf, bufsz, "%#" PRIo64, fld->v.u);
+		break;
+	case XLS_FIELD_BOOL:
+		snprintf(buf, bufsz, "%s", fld->v.b ? "yes" : "no");
+		break;
+	case XLS_FIELD_REAL:
+		snprintf(buf, bufsz, "%.2f", fld->v.d);
+		break;
+	case XLS_FIELD_LSN:
+		snprintf(buf, bufsz, "%u/%u", xls_lsn_cycle(fld->v.u),
+			 xls_lsn_block(fld->v.u));
+		break;
+	case XLS_FIELD_STR:
+		snprintf(buf, bufsz, "%s", fld->v.s);
+		break;
+	case XLS_FIELD_LIST:
+		xls_field_list_text(fld, buf, bufsz);
+		break;
+	case XLS_FIELD_VALUE:	/* list members only: made a field of its own kind */
+		buf[0] = '\0';
+		break;
+	}
 }

@@ -148,4 +148,19 @@ const char *xls_fields_strdup(struct xls_fieldset *fs, const char *s);
 const struct xls_field *xls_fields_get(const struct xls_fieldset *fs,
 				       const char *key);
 
+/* Element @i of list field @fld. */
+static inline const void *xls_field_list_elem(const struct xls_field *fld, uint32_t i)
+{
+	return (const unsigned char *)fld->v.p + (size_t)i * fld->list->stride;
+}
+
+/* The longest text of one list element. */
+#define XLS_ELEM_TEXT_MAX	256
+
+/* The text form of list field @fld into @buf, cut to @bufsz - 1 characters. */
+void xls_field_list_text(const struct xls_field *fld, char *buf, size_t bufsz);
+
+/* A field's value as text into @buf (the same form text output uses). */
+void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz);
+
 #endif /* XLS_FIELDS_H */

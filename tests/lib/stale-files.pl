@@ -18,10 +18,12 @@
 #     relogged: recovery's baseline is the disk's older copy, the stale
 #     view's the item logged before);
 #   - where the dirty log's events say nothing of the inode in that
-#     transaction, or (a value: a time, a size, a link count, a reuse)
-#     nothing of that field, there is nothing to compare with: the disk
-#     held a later state there and recovery's view had no state before.
-#     At most 5 % of the stale events may be such.
+#     transaction, or nothing of that field (a value: a time, a size, a
+#     link count, a reuse), or no entry of it (an entry event), there is
+#     nothing to compare with: the disk held a later state there and
+#     recovery's view had no state before (the transactions at the dirty
+#     log's tail, whose inodes the stale view saw logged before it).  At
+#     most 5 % of the stale events may be such.
 #   - and it finds at least a tenth of the dirty log's events: the stale
 #     view cannot tell an inode created, nor an entry added to or removed
 #     from a block whose chunks it has not seen logged (64 KiB directory
@@ -85,15 +87,13 @@ while (my $line = <$fr>) {
 		$same++ unless $seen{$k}++;
 		next;
 	}
-	my $ev = $by_ino{"$r->{tid} $r->{ino}"};
+	my $ev = $by_ino{"$r->{tid} $r->{ino}"} // {};
 	my $rule = $EXPLAINS{$r->{event}};
-	if (!$ev || (!$rule && !$ev->{$r->{event}})) {
+	if ($rule ? grep { $ev->{$_} } @$rule :
+	    defined $r->{new} && $new_of{"$r->{tid} $r->{ino} $r->{event}"}{$r->{new}}) {
+		$explained++;
+	} elsif ($rule ? !grep { $ev->{$_} } keys %EXPLAINS : !$ev->{$r->{event}}) {
 		$unknown++;
-	} elsif ($rule && grep { $ev->{$_} } @$rule) {
-		$explained++;
-	} elsif (!$rule && defined $r->{new} &&
-		 $new_of{"$r->{tid} $r->{ino} $r->{event}"}{$r->{new}}) {
-		$explained++;
 	} else {
 		push @bad, $line;
 	}

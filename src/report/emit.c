@@ -73,13 +73,15 @@ static void out_str(struct xls_out *o, const char *s)
 	size_t room = o->limit - o->len, n = 0;
 	char *p = o->line + o->len;
 
-	while (n < room && n < 64 && s[n]) {
+	for (; n < room && n < 64; n++) {
+		if (!s[n]) {
+			o->len += n;
+			return;
+		}
 		p[n] = s[n];
-		n++;
 	}
 	o->len += n;
-	if (s[n])
-		out_mem(o, s + n, strlen(s + n));
+	out_mem(o, s + n, strlen(s + n));
 }
 
 static void out_char(struct xls_out *o, char c)
@@ -246,12 +248,10 @@ static void out_oct(struct xls_out *o, uint64_t v)
 	out_mem(o, buf + i, sizeof(buf) - i);
 }
 
-/* "0x" and the hex digits of @v, in place where the line has room (out_u64). */
-static void out_hex(struct xls_out *o, uint64_t v)
+/* "0x" and the @n - 2 hex digits of @v, at @p. */
+static void put_hex(char *p, size_t n, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t n = v ? 2 + (size_t)(67 - __builtin_clzll(v)) / 4 : 3;
-	char buf[18], *p = o->limit - o->len >= n ? o->line + o->len : buf;
 	char *end = p + n;
 
 	do {
@@ -260,10 +260,21 @@ static void out_hex(struct xls_out *o, uint64_t v)
 	} while (v);
 	p[0] = '0';
 	p[1] = 'x';
-	if (p == buf)
-		out_mem(o, buf, n);
-	else
+}
+
+/* In place where the line has room, as out_u64. */
+static void out_hex(struct xls_out *o, uint64_t v)
+{
+	size_t n = v ? 2 + (size_t)(67 - __builtin_clzll(v)) / 4 : 3;
+	char buf[18];
+
+	if (o->limit - o->len >= n) {
+		put_hex(o->line + o->len, n, v);
 		o->len += n;
+		return;
+	}
+	put_hex(buf, n, v);
+	out_mem(o, buf, n);
 }
 
 /* "%.4f" for the percentages and means this tool prints, without stdio. */

@@ -553,6 +553,35 @@ static uint32_t inobuf_check(struct xls_recover *r, int64_t blkno, uint32_t len)
 }
 
 /*
+ * The inode of @rec as the device holds it, read once (by where the item
+ * says it lies, as the kernel reads it); NULL when it cannot be read (no data device, out of range, an I/O error).
+ */
+static const struct rdisk_ino *disk_inode(struct xls_recover *r, const struct rrec *rec)
+{
+	const uint32_t *idx = xls_hashmap_find(&r->diskinoidx, (uint64_t)rec->iblkno, rec->iboff);
+	uint8_t dino[sizeof(struct xfs_dinode)];
+	struct rdisk_ino *di;
+
+	if (idx)
+		return &r->diskinos[*idx];
+	if (!r->data_dev || rec->iblkno < 0 || (uint64_t)rec->iblkno >= (UINT64_MAX >> 10) ||
+	    xls_source_read_data(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff, dino,
+				 sizeof(dino)))
+		return NULL;
+	di = xls_vec_push((void **)&r->diskinos, &r->ndiskinos, &r->capdiskinos, sizeof(*di));
+	if (!di || xls_hashmap_put(&r->diskinoidx, (uint64_t)rec->iblkno, rec->iboff,
+					    r->ndiskinos - 1)) {
+		r->err = -ENOMEM;
+		return NULL;
+	}
+	di->magic = xls_be16(dino) == XFS_DINODE_MAGIC;
+	di->version = dino[offsetof(struct xfs_dinode, di_version)];
+	di->lsn = xls_be64(dino + offsetof(struct xfs_dinode, di_lsn));
+	di->flushiter = xls_be16(dino + offsetof(struct xfs_dinode, di_flushiter));
+	return di;
+}
+
+/*
  * xlog_recover_inode_commit_pass2, as far as the decision goes: skipped
  * when the cluster buffer is cancelled, or when the v3 inode's LSN is
  * newer than the transaction (strictly: checkpoints can share an LSN), or
@@ -562,7 +591,7 @@ static uint32_t inobuf_check(struct xls_recover *r, int64_t blkno, uint32_t len)
 void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 {
 	struct xls_recover *r = d->r;
-	uint8_t dino[sizeof(struct xfs_dinode)];
+	const struct rdisk_ino *disk;
 	uint64_t lsn = 0;
 	const char *where = "on disk";
 	bool v3 = false;
@@ -629,19 +658,14 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 	} else if (r->data_dev && rec->iblkno >= 0 &&
 		   (uint64_t)rec->iblkno < (UINT64_MAX >> 10) &&
 		   xls_source_data_missing(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff,
-					   sizeof(dino))) {
+					   sizeof(struct xfs_dinode))) {
 		/* zeros, as xfs_mdrestore leaves it: no magic, so no LSN to compare */
 		xls_rdetail_append(d, ": the inode is absent from the metadump (read as zeros)");
 		r->sum.absent_reads++;
-	} else if (r->data_dev && rec->iblkno >= 0 &&
-		   (uint64_t)rec->iblkno < (UINT64_MAX >> 10) &&
-		   xls_source_read_data(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff,
-					dino, sizeof(dino)) == 0 &&
-		   xls_be16(dino) == XFS_DINODE_MAGIC) {
-		v3 = dino[offsetof(struct xfs_dinode, di_version)] >= 3;
-		lsn = v3 ? xls_be64(dino + offsetof(struct xfs_dinode, di_lsn)) : 0;
-		if (!r->g->crc && rec->ldi_flushiter <
-		    xls_be16(dino + offsetof(struct xfs_dinode, di_flushiter))) {
+	} else if ((disk = disk_inode(r, rec)) && disk->magic) {
+		v3 = disk->version >= 3;
+		lsn = v3 ? disk->lsn : 0;
+		if (!r->g->crc && rec->ldi_flushiter < disk->flushiter) {
 			d->ri.decision = XLS_RD_SKIP_LSN;
 			d->ri.reason = "flushiter_newer";
 			xls_rdetail_append(d, ": the on-disk inode was flushed later");

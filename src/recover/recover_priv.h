@@ -157,6 +157,14 @@ struct rorder {
 	uint32_t	pos;
 };
 
+/* The fields of an inode on the device that recovery's decision reads. */
+struct rdisk_ino {
+	uint64_t	lsn;		/* di_lsn, v3 */
+	uint16_t	flushiter;	/* di_flushiter, v2 */
+	uint8_t		version;	/* di_version */
+	bool		magic;		/* di_magic is XFS_DINODE_MAGIC */
+};
+
 struct rintent {
 	uint16_t	type;
 	bool		done;
@@ -196,6 +204,14 @@ struct xls_recover {
 	struct xls_hashmap		inobufs;	/* (blkno, len) -> read verdict */
 	uint64_t			*inolsns;	/* LSN of its last replay */
 	uint32_t			ninolsns, capinolsns;
+	/*
+	 * What the device says of an inode no item has replayed yet, read
+	 * once: an inode whose disk copy is newer is skipped item after item,
+	 * and the device does not change while the log is read.
+	 */
+	struct xls_hashmap		diskinoidx;	/* (blkno, boffset) -> diskinos[] */
+	struct rdisk_ino		*diskinos;
+	uint32_t			ndiskinos, capdiskinos;
 	uint32_t			seq;
 	/* open transactions */
 	struct xls_hashmap		storeidx;	/* (tid, lsn) -> stores[] */

@@ -258,35 +258,45 @@ static int chunk_record(const struct xls_fsview *v, uint64_t ino, uint64_t *mask
 			  mask);
 }
 
-int xls_fsview_inode_chunk(const struct xls_fsview *v, uint64_t ino)
-{
-	const struct xls_geometry *g = &v->src->geo;
-	uint64_t mask;
-
-	if (!g->block_log || !g->ag_blocks || g->ag_block_log + g->inopb_log >= 32 + 32)
-		return -1;
-	return chunk_record(v, ino, &mask);
-}
-
-/* The allocation mask of the chunk of @ino, from the cache or the inobt. */
-static int chunk_mask(const struct xls_fsview *v, uint64_t ino, uint64_t *mask)
+/*
+ * The inobt record of the chunk of @ino, through the cache: 1 with its
+ * allocation mask, 0 when no record holds it (all free), -1 unreadable.
+ * A cached chunk is three entries: the mask's halves and whether a record
+ * was found.
+ */
+static int chunk_cached(const struct xls_fsview *v, uint64_t ino, uint64_t *mask)
 {
 	uint64_t chunk = ino & ~(uint64_t)(XFS_INODES_PER_CHUNK - 1);
-	uint32_t *lo, *hi;
+	uint32_t *lo, *hi, *found;
 	int rc;
 
-	if (v->cache && (lo = xls_hashmap_find(v->cache, chunk, 0)) &&
+	if (v->cache && (found = xls_hashmap_find(v->cache, chunk, 2)) &&
+	    (lo = xls_hashmap_find(v->cache, chunk, 0)) &&
 	    (hi = xls_hashmap_find(v->cache, chunk, 1))) {
 		*mask = (uint64_t)*hi << 32 | *lo;
-		return 1;
+		return (int)*found;
 	}
 	rc = chunk_record(v, ino, mask);
-	/* a chunk with no record is all free: remembered too */
 	if (rc >= 0 && v->cache && v->cache->used < XLS_FSVIEW_CACHE_MAX &&
 	    (xls_hashmap_put(v->cache, chunk, 0, (uint32_t)*mask) ||
-	     xls_hashmap_put(v->cache, chunk, 1, (uint32_t)(*mask >> 32))))
+	     xls_hashmap_put(v->cache, chunk, 1, (uint32_t)(*mask >> 32)) ||
+	     xls_hashmap_put(v->cache, chunk, 2, (uint32_t)rc)))
 		return -1;
-	return rc < 0 ? -1 : 1;
+	return rc;
+}
+
+static bool chunk_geometry_ok(const struct xls_geometry *g)
+{
+	return g->block_log && g->ag_blocks && g->ag_block_log + g->inopb_log < 32 + 32;
+}
+
+int xls_fsview_inode_chunk(const struct xls_fsview *v, uint64_t ino)
+{
+	uint64_t mask;
+
+	if (!chunk_geometry_ok(&v->src->geo))
+		return -1;
+	return chunk_cached(v, ino, &mask);
 }
 
 int xls_fsview_inode_allocated(const struct xls_fsview *v, uint64_t ino)
@@ -294,9 +304,7 @@ int xls_fsview_inode_allocated(const struct xls_fsview *v, uint64_t ino)
 	const struct xls_geometry *g = &v->src->geo;
 	uint64_t mask;
 
-	if (!g->block_log || !g->ag_blocks || g->ag_block_log + g->inopb_log >= 32 + 32)
-		return -1;
-	if (chunk_mask(v, ino, &mask) < 0)
+	if (!chunk_geometry_ok(g) || chunk_cached(v, ino, &mask) < 0)
 		return -1;
 	return (mask >> (ino & (XFS_INODES_PER_CHUNK - 1))) & 1;
 }

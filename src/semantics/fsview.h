@@ -41,7 +41,8 @@ struct xls_fsview {
 	const struct xls_overlay	*ovl;	/* NULL: the device as it is */
 	/*
 	 * Inode btree answers by chunk (NULL: none kept): every entry of a
-	 * big directory asks; at most XLS_FSVIEW_CACHE_MAX chunks.
+	 * big directory asks; at most XLS_FSVIEW_CACHE_MAX entries, three a
+	 * chunk.
 	 */
 	struct xls_hashmap		*cache;
 	struct xls_fsview_clusters	*clusters;	/* NULL: none kept */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -151,12 +152,37 @@ FILE *xls_cmd_spool(void)
 	return f;
 }
 
+/*
+ * The spool's bytes from @off on, by the kernel (sendfile): no copy
+ * through this process.  Where sendfile cannot write to @to (an old
+ * kernel, a socket of some kinds), false with *@off where it stopped, and
+ * the rest goes through stdio.
+ */
+static bool spool_sendfile(int from, int to, off_t *off, off_t end)
+{
+	while (*off < end) {
+		size_t chunk = (size_t)(end - *off) < (1u << 30) ? (size_t)(end - *off) : 1u << 30;
+		ssize_t n = sendfile(to, from, off, chunk);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+	}
+	return true;
+}
+
 int xls_cmd_unspool(FILE *spool, FILE *to)
 {
 	char buf[1 << 16];
+	off_t off = 0, end;
 	size_t n;
 
-	if (fflush(spool) != 0 || fseek(spool, 0, SEEK_SET) != 0)
+	if (fflush(spool) != 0 || fflush(to) != 0 || (end = ftello(spool)) < 0)
+		return -1;
+	if (spool_sendfile(fileno(spool), fileno(to), &off, end))
+		return 0;
+	if (fseeko(spool, off, SEEK_SET) != 0)
 		return -1;
 	while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
 		if (fwrite(buf, 1, n, to) != n)

@@ -24,7 +24,14 @@ struct xls_ovl_spill {
 	int		fd;
 	const char	*dir;
 	int		error;		/* errno of the first failure; 0 none */
-	uint8_t		frame[XFS_MAX_BLOCKSIZE];	/* what a peek read */
+	/*
+	 * The last image read back whole for a read of part of it: reads
+	 * come inode after inode of one cluster, and this saves a pread each.
+	 * It holds blocks[framed] as it was when read; recovery changes a
+	 * block only once resident(), which forgets the frame.
+	 */
+	uint32_t	framed;		/* UINT32_MAX: nothing */
+	uint8_t		frame[XFS_MAX_BLOCKSIZE];
 };
 
 void xls_overlay_init(struct xls_overlay *o, const struct xls_source *src,
@@ -79,6 +86,7 @@ static struct xls_ovl_spill *spill_file(struct xls_overlay *o)
 		o->out_of_memory = true;
 		return NULL;
 	}
+	sp->framed = UINT32_MAX;
 	sp->fd = xls_tmpfile(&sp->dir);
 	if (sp->fd < 0)
 		sp->error = errno ? errno : EIO;
@@ -177,6 +185,8 @@ static bool resident(struct xls_overlay *o, struct xls_ovl_block *b)
 	b->ref = true;
 	if (b->img)
 		return true;
+	if (o->spill->framed == (uint32_t)(b - o->blocks))
+		o->spill->framed = UINT32_MAX;
 	if (!(img = image_alloc(o, b, bytes, false)))
 		return false;
 	if (spill_io(o->spill, false, b->spill_off, img, bytes)) {
@@ -401,20 +411,29 @@ bool xls_overlay_holds(const struct xls_overlay *o, int64_t blkno, uint32_t off,
 }
 
 /*
- * @len bytes at @off of block @b, out of memory, from the file into @buf:
- * 0 or -errno.  Reads leave the file's images where they are (the clock
- * follows what recovery writes).
+ * Block @b, out of memory, read back whole from the file into the frame
+ * (or found there): the frame, or NULL.  Reads leave the file's images
+ * where they are (the clock follows what recovery writes).
  */
-static int spilled_read(const struct xls_overlay *o, const struct xls_ovl_block *b,
-			uint32_t off, uint8_t *buf, uint32_t len)
+static const uint8_t *spilled_frame(const struct xls_overlay *o, const struct xls_ovl_block *b)
 {
-	return spill_io(o->spill, false, b->spill_off + off, buf, len);
+	struct xls_ovl_spill *sp = o->spill;
+	uint32_t i = (uint32_t)(b - o->blocks);
+
+	if (sp->framed == i)
+		return sp->frame;
+	sp->framed = UINT32_MAX;
+	if (spill_io(sp, false, b->spill_off, sp->frame, (size_t)b->len * BBSIZE))
+		return NULL;
+	sp->framed = i;
+	return sp->frame;
 }
 
 const uint8_t *xls_overlay_peek(const struct xls_overlay *o, int64_t blkno, uint32_t off,
 				uint32_t len, bool *written)
 {
 	const struct xls_ovl_block *b = held(o, blkno, off, len);
+	const uint8_t *p;
 
 	if (written)
 		*written = b && b->written;
@@ -422,7 +441,8 @@ const uint8_t *xls_overlay_peek(const struct xls_overlay *o, int64_t blkno, uint
 		return NULL;
 	if (b->img)
 		return b->img + off;
-	return spilled_read(o, b, off, o->spill->frame, len) ? NULL : o->spill->frame;
+	p = spilled_frame(o, b);
+	return p ? p + off : NULL;
 }
 
 int xls_overlay_read(const struct xls_overlay *o, int64_t blkno, uint32_t off,
@@ -432,12 +452,14 @@ int xls_overlay_read(const struct xls_overlay *o, int64_t blkno, uint32_t off,
 
 	if (written)
 		*written = b && b->written;
-	if (b && b->img) {
-		memcpy(buf, b->img + off, len);
+	if (b) {
+		const uint8_t *p = b->img ? b->img : spilled_frame(o, b);
+
+		if (!p)
+			return -o->spill->error;
+		memcpy(buf, p + off, len);
 		return 0;
 	}
-	if (b)
-		return spilled_read(o, b, off, buf, len);
 	if (blkno < 0 || (uint64_t)blkno > (UINT64_MAX >> 10))
 		return -EINVAL;
 	return xls_source_read_data(o->src, (uint64_t)blkno * BBSIZE + off, buf, len);

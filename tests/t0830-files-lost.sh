@@ -80,9 +80,26 @@ test_expect_success 'files --path and --ino keep the events of a subtree and of 
 '
 test_expect_success 'files: text and CSV, one header its rows match' '
 	"$XLS" files $(image dir4k) >dir4k.txt && head -1 dir4k.txt | grep -q "SEQ.*EVENT.*PATH.*DETAIL" &&
-	"$XLS" files --csv $(image dir4k) >dir4k.csv &&
+	"$XLS" files --csv $(image dir4k) >dir4k.csv 2>dir4k.csverr &&
+	test ! -s dir4k.csverr &&
 	test "$(awk -F, "{ print NF }" dir4k.csv | sort -u | wc -l)" -eq 1 ||
-	{ awk -F, "{ print NF }" dir4k.csv | sort | uniq -c; false; }
+	{ cat dir4k.csverr; awk -F, "{ print NF }" dir4k.csv | sort | uniq -c; false; }
+'
+# Every field of the JSON records has its CSV column: a create gives its
+# mode and generation in both (they were left out of the CSV).
+test_expect_success 'files: CSV, the mode and generation of every create' '
+	perl -MText::ParseWords -ne "
+		chomp; my @f = parse_line(q{,}, 0, \$_);
+		if (\$. == 1) { my \$i = 0; %c = map { \$_ => \$i++ } @f; next }
+		next unless \$f[\$c{event}] eq q{created};
+		print join(q{ }, @f[@c{qw(seq ino mode gen)}]), qq{\n};
+	" dir4k.csv >csv.creates &&
+	perl -MJSON::PP -ne "
+		my \$r = decode_json(\$_);
+		next unless \$r->{kind} eq q{event} && \$r->{event} eq q{created};
+		print join(q{ }, @\$r{qw(seq ino mode gen)}), qq{\n};
+	" dir4k.files >json.creates &&
+	test -s json.creates && test_cmp json.creates csv.creates
 '
 
 # pptr (tests/images/pptr.txt, wl_pptr): after the freeze, xattrs in every

@@ -109,7 +109,7 @@ LAYOUT(xls_csv_lost, false, "record", "dir", "path", "name", "ino", "op", "what"
 
 /* files: xls_describe_file_event */
 #define FILES_KEYS "seq", "tid", "lsn", "ino", "event", "path", "replayed", "old", "new", \
-	"backwards", "before_crtime", "dir", "name", "new_dir", "new_name", "startoff", \
+	"backwards", "before_crtime", "mode", "gen", "dir", "name", "new_dir", "new_name", "startoff", \
 	"startblock", "len_fsb"
 LAYOUT(xls_csv_files, false, FILES_KEYS);
 /* files --stale: whether the event is of the records before the tail, last */

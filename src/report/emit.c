@@ -18,6 +18,8 @@ void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 	o->fmt = fmt;
 	o->csv_header_done = false;
 	o->layout = NULL;
+	o->csv_ncols = 0;
+	memset(o->csv_cols, 0, sizeof(o->csv_cols));
 	o->csv_unplaced = 0;
 	o->len = 0;
 	o->line_start = 0;
@@ -508,8 +510,13 @@ static void out_json(struct xls_out *o, const char *kind,
 
 static void csv_string(struct xls_out *o, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		out_str(o, s);
+	const char *p = s;
+
+	/* short strings: a loop beats strpbrk's setup */
+	while (*p && *p != ',' && *p != '"' && *p != '\n' && *p != '\r')
+		p++;
+	if (!*p) {
+		out_mem(o, s, (size_t)(p - s));
 		return;
 	}
 	out_char(o, '"');
@@ -557,45 +564,119 @@ static void csv_header(struct xls_out *o, const struct xls_csv_layout *l)
 void xls_out_csv_layout(struct xls_out *o, const struct xls_csv_layout *l)
 {
 	o->layout = l;
+	o->csv_ncols = 0;
+	memset(o->csv_cols, 0, sizeof(o->csv_cols));
 	if (o->fmt == XLS_FMT_CSV)
 		csv_header(o, l);
 }
 
-/* The field of @fs with @key, looking first where it usually is. */
-static const struct xls_field *find_field(const struct xls_fieldset *fs, unsigned int hint,
-					  const char *key)
+static uint64_t out_pos(const struct xls_out *o);
+
+/* The layout's column named @key by a compare of names, or -1. */
+static int column_named(const struct xls_csv_layout *l, const char *key)
 {
-	if (hint < fs->n && strcmp(fs->f[hint].key, key) == 0)
-		return &fs->f[hint];
+	for (unsigned int k = 0; k < l->n; k++)
+		if (strcmp(l->keys[k], key) == 0)
+			return (int)k;
+	return -1;
+}
+
+/*
+ * The layout's column of @key, or -1: by its address once seen (keys are
+ * static strings); a full table finds the rest by name.
+ */
+static int column_of(struct xls_out *o, const char *key)
+{
+	uint32_t mask = XLS_CSV_KEYS - 1;
+	uint32_t h = (uint32_t)(((uintptr_t)key >> 3) * 0x9e3779b1u) & mask;
+
+	for (uint32_t probe = 0; probe <= mask; probe++, h = (h + 1) & mask) {
+		struct xls_csv_col *c = &o->csv_cols[h];
+
+		if (c->key == key)
+			return c->col;
+		if (c->key)
+			continue;
+		if (o->csv_ncols >= XLS_CSV_KEYS / 2)
+			break;
+		c->key = key;
+		c->col = column_named(o->layout, key);
+		o->csv_ncols++;
+		return c->col;
+	}
+	return column_named(o->layout, key);
+}
+
+/*
+ * The field of each column of the layout in @cols (NULL: none), the first
+ * of its key; false when the layout has more columns than @cols holds.
+ */
+static bool place_fields(struct xls_out *o, const struct xls_fieldset *fs,
+			 const struct xls_field **cols)
+{
+	if (o->layout->n > XLS_CSV_COLS)
+		return false;
+	for (unsigned int k = 0; k < o->layout->n; k++)
+		cols[k] = NULL;
+	for (unsigned int i = 0; i < fs->n; i++) {
+		int k = column_of(o, fs->f[i].key);
+
+		if (k >= 0 && !cols[k])
+			cols[k] = &fs->f[i];
+	}
+	return true;
+}
+
+/* The field of @fs with @key, by name: layouts too wide for place_fields(). */
+static const struct xls_field *find_field(const struct xls_fieldset *fs, const char *key)
+{
 	for (unsigned int i = 0; i < fs->n; i++)
 		if (strcmp(fs->f[i].key, key) == 0)
 			return &fs->f[i];
 	return NULL;
 }
 
-static bool is_layout_key(const struct xls_csv_layout *l, const char *key)
-{
-	for (unsigned int i = 0; i < l->n; i++)
-		if (strcmp(l->keys[i], key) == 0)
-			return true;
-	return false;
-}
-
-/* One row per field that is not an identifying column. */
-static void out_csv_long(struct xls_out *o, const char *kind, const struct xls_fieldset *fs)
+/* The identifying columns of a long-form row, each after a comma. */
+static void csv_id_columns(struct xls_out *o, const struct xls_fieldset *fs,
+			   const struct xls_field *const *cols)
 {
 	const struct xls_csv_layout *l = o->layout;
 
-	for (unsigned int i = 0; i < fs->n; i++) {
-		if (is_layout_key(l, fs->f[i].key))
-			continue;
-		csv_string(o, kind);
-		for (unsigned int k = 0; k < l->n; k++) {
-			const struct xls_field *id = find_field(fs, k, l->keys[k]);
+	for (unsigned int k = 0; k < l->n; k++) {
+		const struct xls_field *id = cols ? cols[k] : find_field(fs, l->keys[k]);
 
-			out_char(o, ',');
-			if (id)
-				csv_value(o, id);
+		out_char(o, ',');
+		if (id)
+			csv_value(o, id);
+	}
+}
+
+/*
+ * One row per field that is not an identifying column.  The rows of a
+ * record share their start (kind and identifying columns): written once,
+ * then copied while it is still in the line buffer.
+ */
+static void out_csv_long(struct xls_out *o, const char *kind, const struct xls_fieldset *fs)
+{
+	const struct xls_field *cols[XLS_CSV_COLS];
+	bool placed = place_fields(o, fs, cols);
+	uint64_t prefix = UINT64_MAX;
+	size_t plen = 0;
+
+	for (unsigned int i = 0; i < fs->n; i++) {
+		uint64_t at = out_pos(o);
+
+		if (column_of(o, fs->f[i].key) >= 0)
+			continue;
+		if (prefix >= o->written && prefix != UINT64_MAX &&
+		    plen <= o->limit - o->len) {
+			memcpy(o->line + o->len, o->line + (prefix - o->written), plen);
+			o->len += plen;
+		} else {
+			csv_string(o, kind);
+			csv_id_columns(o, fs, placed ? cols : NULL);
+			prefix = at;
+			plen = (size_t)(out_pos(o) - at);
 		}
 		out_char(o, ',');
 		csv_string(o, fs->f[i].key);
@@ -610,19 +691,21 @@ static void out_csv_long(struct xls_out *o, const char *kind, const struct xls_f
 static void out_csv_placed(struct xls_out *o, const struct xls_fieldset *fs)
 {
 	const struct xls_csv_layout *l = o->layout;
-	unsigned int placed = 0;
+	const struct xls_field *cols[XLS_CSV_COLS];
+	bool placed = place_fields(o, fs, cols);
+	unsigned int n = 0;
 
 	for (unsigned int k = 0; k < l->n; k++) {
-		const struct xls_field *f = find_field(fs, k, l->keys[k]);
+		const struct xls_field *f = placed ? cols[k] : find_field(fs, l->keys[k]);
 
 		if (k)
 			out_char(o, ',');
 		if (f) {
 			csv_value(o, f);
-			placed++;
+			n++;
 		}
 	}
-	o->csv_unplaced += fs->n - placed;
+	o->csv_unplaced += fs->n - n;
 	out_char(o, '\n');
 	out_end_line(o);
 }

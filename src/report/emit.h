@@ -46,12 +46,26 @@ struct xls_csv_layout {
 	bool			long_form;
 };
 
+/*
+ * The column of a key, by the key's address: a record's fields find their
+ * columns with no string compared once each address has been seen.
+ */
+#define XLS_CSV_KEYS	512u	/* a power of two */
+#define XLS_CSV_COLS	256u	/* beyond: columns found by their names */
+
+struct xls_csv_col {
+	const char	*key;		/* NULL: free */
+	int		col;		/* -1: no column */
+};
+
 struct xls_out {
 	FILE		*f;
 	enum xls_format	fmt;
 	bool		csv_header_done;
 	const struct xls_csv_layout *layout;
 	uint64_t	csv_unplaced;	/* fields whose key is no column: a bug */
+	unsigned int	csv_ncols;	/* entries used in csv_cols */
+	struct xls_csv_col csv_cols[XLS_CSV_KEYS];
 	size_t		len;		/* bytes in line[] */
 	size_t		line_start;	/* where the current line starts in line[] */
 	size_t		limit;		/* line_start + XLS_LINE_MAX: spill beyond */

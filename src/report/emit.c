@@ -1,7 +1,7 @@
 /*
- * Writers for text, JSON Lines and CSV.  JSON strings are escaped per RFC
- * 8259; CSV fields per RFC 4180.  LSNs print as "cycle/block" everywhere,
- * as xfs_logprint users read them.
+ * Writers for text, JSON Lines and CSV (CSV in emit_csv.c).  JSON strings
+ * are escaped per RFC 8259.  LSNs print as "cycle/block" everywhere, as
+ * xfs_logprint users read them.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 
 #include "base/ondisk.h"
 #include "base/strfmt.h"
-#include "report/emit.h"
+#include "report/outbuf.h"
 
 void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 {
@@ -18,143 +18,13 @@ void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 	o->fmt = fmt;
 	o->csv_header_done = false;
 	o->layout = NULL;
-	o->csv_ncols = 0;
-	memset(o->csv_cols, 0, sizeof(o->csv_cols));
+	o->nkeys = 0;
+	memset(o->keys, 0, sizeof(o->keys));
 	o->csv_unplaced = 0;
 	o->len = 0;
 	o->line_start = 0;
 	o->limit = XLS_LINE_MAX;
 	o->written = 0;
-}
-
-/*
- * A line has reached XLS_LINE_MAX: write out what the buffer holds, the
- * line so far included, and go on at the start of the buffer.  Without a
- * FILE (xls_field_format_json) there is nowhere to write: false, and the
- * line is cut.
- */
-static bool out_spill(struct xls_out *o)
-{
-	if (!o->f)
-		return false;
-	fwrite(o->line, 1, o->len, o->f);
-	o->written += o->len;
-	o->len = 0;
-	o->line_start = 0;
-	o->limit = XLS_LINE_MAX;
-	return true;
-}
-
-/*
- * Line buffer appenders: JSON output is the hot path of "bufs --json" and
- * "trans --json", so it is formatted by hand, not by stdio per character.
- */
-static void out_mem(struct xls_out *o, const char *p, size_t n)
-{
-	while (n > o->limit - o->len) {
-		size_t room = o->limit - o->len;
-
-		memcpy(o->line + o->len, p, room);
-		o->len += room;
-		p += room;
-		n -= room;
-		if (!out_spill(o))
-			return;
-	}
-	memcpy(o->line + o->len, p, n);
-	o->len += n;
-}
-
-/*
- * Keys, names and flag words are short: copied a byte at a time as far as
- * their NUL, with no strlen or memcpy call; what is longer, or meets the
- * end of the room, goes the long way.
- */
-static void out_str(struct xls_out *o, const char *s)
-{
-	size_t room = o->limit - o->len, n = 0;
-	char *p = o->line + o->len;
-
-	for (; n < room && n < 64; n++) {
-		if (!s[n]) {
-			o->len += n;
-			return;
-		}
-		p[n] = s[n];
-	}
-	o->len += n;
-	out_mem(o, s + n, strlen(s + n));
-}
-
-static void out_char(struct xls_out *o, char c)
-{
-	if (o->len < o->limit || out_spill(o))
-		o->line[o->len++] = c;
-}
-
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* Decimal digits of @v. */
-static size_t dec_digits(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >= 100) {
-		v /= 100;
-		n += 2;
-	}
-	return n + (v >= 10);
-}
-
-/* @v's @n decimal digits ending at @end, two per division. */
-static void put_dec(char *end, uint64_t v)
-{
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
-
-		v /= 100;
-		*--end = digit_pairs[2 * r + 1];
-		*--end = digit_pairs[2 * r];
-	}
-	if (v >= 10) {
-		*--end = digit_pairs[2 * v + 1];
-		*--end = digit_pairs[2 * v];
-	} else {
-		*--end = (char)('0' + v);
-	}
-}
-
-/*
- * Decimal: the writers' most common work.  Written in place where the
- * line has room: a copy through a buffer cost a call to memcpy per number.
- */
-static void out_u64(struct xls_out *o, uint64_t v)
-{
-	size_t n = dec_digits(v);
-	char buf[24];
-
-	if (o->limit - o->len >= n) {
-		put_dec(o->line + o->len + n, v);
-		o->len += n;
-		return;
-	}
-	put_dec(buf + n, v);
-	out_mem(o, buf, n);
-}
-
-/* The line is done: lines are written once a few hundred KiB have gathered. */
-static void out_end_line(struct xls_out *o)
-{
-	if (o->len > sizeof(o->line) - XLS_LINE_MAX) {
-		fwrite(o->line, 1, o->len, o->f);
-		o->written += o->len;
-		o->len = 0;
-	}
-	o->line_start = o->len;
-	o->limit = o->len + XLS_LINE_MAX;
 }
 
 /* Bytes that JSON strings must escape: '"', '\\', the controls and DEL. */
@@ -235,51 +105,6 @@ static void json_key(struct xls_out *o, const char *key)
 	out_char(o, ':');
 }
 
-/* As printf's %#o: "0" for zero, else a 0 and the octal digits. */
-static void out_oct(struct xls_out *o, uint64_t v)
-{
-	char buf[24];
-	size_t i = sizeof(buf);
-
-	do {
-		buf[--i] = (char)('0' + (v & 7));
-		v >>= 3;
-	} while (v);
-	if (buf[i] != '0')
-		buf[--i] = '0';
-	out_mem(o, buf + i, sizeof(buf) - i);
-}
-
-/* "0x" and the @n - 2 hex digits of @v, at @p. */
-static void put_hex(char *p, size_t n, uint64_t v)
-{
-	static const char hex[] = "0123456789abcdef";
-	char *end = p + n;
-
-	do {
-		*--end = hex[v & 15];
-		v >>= 4;
-	} while (v);
-	p[0] = '0';
-	p[1] = 'x';
-}
-
-/* In place where the line has room, as out_u64. */
-static void out_hex(struct xls_out *o, uint64_t v)
-{
-	size_t n = v ? 2 + (size_t)(67 - __builtin_clzll(v)) / 4 : 3;
-	char buf[18];
-
-	if (o->limit - o->len >= n) {
-		put_hex(o->line + o->len, n, v);
-		o->len += n;
-		return;
-	}
-	put_hex(buf, n, v);
-	out_mem(o, buf, n);
-}
-
-/* "%.4f" for the percentages and means this tool prints, without stdio. */
 static void out_real4(struct xls_out *o, double d)
 {
 	uint64_t scaled, frac;
@@ -495,12 +320,96 @@ void xls_field_format_json(const struct xls_field *fld, char *buf, size_t bufsz)
 	free(o);
 }
 
+/*
+ * The room a field may take on the fast path: a space, its key's whole
+ * slot text, and a number or a string of up to 64 bytes.
+ */
+#define FAST_ROOM	(1u + XLS_KEY_TEXT + 64u)
+
+/*
+ * A field's key, rendered, at @p, which has room for XLS_KEY_TEXT bytes:
+ * the slot's whole text is copied, a fixed size, and the end returned;
+ * NULL when the key has no slot or is too long.
+ */
+static char *put_key(struct xls_out *o, char *p, const char *key, bool json)
+{
+	struct xls_key_slot *k = key_slot(o, key);
+
+	if (!k || ((!k->len || k->json != json) && !xls_outbuf_render_key(k, json)) || k->len == 255)
+		return NULL;
+	memcpy(p, k->text, XLS_KEY_TEXT);
+	return p + k->len;
+}
+
+/*
+ * @v's value, the kinds that are most of the output, at @p with room for
+ * @room bytes: the end, or NULL for the general path (another kind, a
+ * string longer than the room).
+ */
+static char *put_value_fast(char *p, size_t room, const struct xls_field *f, bool json)
+{
+	size_t n;
+
+	switch (f->kind) {
+	case XLS_FIELD_UINT:
+		n = dec_digits(f->v.u);
+		put_dec(p + n, f->v.u);
+		return p + n;
+	case XLS_FIELD_HEX:
+		n = f->v.u ? 2 + (size_t)(67 - __builtin_clzll(f->v.u)) / 4 : 3;
+		if (json)
+			*p++ = '"';
+		put_hex(p, n, f->v.u);
+		p += n;
+		if (json)
+			*p++ = '"';
+		return p;
+	case XLS_FIELD_STR:
+		if (json)
+			*p++ = '"';
+		for (n = 0; n < room; n++) {
+			unsigned char c = (unsigned char)f->v.s[n];
+
+			if (!c) {
+				p += n;
+				if (json)
+					*p++ = '"';
+				return p;
+			}
+			if (json && json_escape[c])
+				return NULL;
+			p[n] = (char)c;
+		}
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* ,"key":value of @f in place, when the line has room: false if not written. */
+static bool json_pair_fast(struct xls_out *o, const struct xls_field *f)
+{
+	char *p = o->line + o->len;
+
+	if (o->limit - o->len < FAST_ROOM)
+		return false;
+	if (!(p = put_key(o, p, f->key, true)))
+		return false;
+	p = put_value_fast(p, 64, f, true);
+	if (!p)
+		return false;
+	o->len = (size_t)(p - o->line);
+	return true;
+}
+
 static void out_json(struct xls_out *o, const char *kind,
 		     const struct xls_fieldset *fs)
 {
 	out_str(o, "{\"kind\":");
 	json_string(o, kind);
 	for (unsigned int i = 0; i < fs->n; i++) {
+		if (json_pair_fast(o, &fs->f[i]))
+			continue;
 		json_key(o, fs->f[i].key);
 		json_value(o, &fs->f[i]);
 	}
@@ -508,273 +417,16 @@ static void out_json(struct xls_out *o, const char *kind,
 	out_end_line(o);
 }
 
-static void csv_string(struct xls_out *o, const char *s)
-{
-	const char *p = s;
-
-	/* short strings: a loop beats strpbrk's setup */
-	while (*p && *p != ',' && *p != '"' && *p != '\n' && *p != '\r')
-		p++;
-	if (!*p) {
-		out_mem(o, s, (size_t)(p - s));
-		return;
-	}
-	out_char(o, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			out_char(o, '"');
-		out_char(o, *s);
-	}
-	out_char(o, '"');
-}
-
-static void text_value(struct xls_out *o, const struct xls_field *fld);
-
-/* Only strings can hold a comma, quote or newline: numbers go as they are. */
-static void csv_value(struct xls_out *o, const struct xls_field *fld)
-{
-	char buf[XLS_LINE_MAX / 4];
-
-	if (fld->kind == XLS_FIELD_STR) {
-		csv_string(o, fld->v.s);
-	} else if (fld->kind == XLS_FIELD_LIST) {
-		xls_field_list_text(fld, buf, sizeof(buf));
-		csv_string(o, buf);
-	} else {
-		text_value(o, fld);
-	}
-}
-
-static void csv_header(struct xls_out *o, const struct xls_csv_layout *l)
-{
-	if (l->long_form)
-		out_str(o, "kind,");
-	for (unsigned int i = 0; i < l->n; i++) {
-		if (i)
-			out_char(o, ',');
-		csv_string(o, l->keys[i]);
-	}
-	if (l->long_form)
-		out_str(o, ",key,value");
-	out_char(o, '\n');
-	out_end_line(o);
-	o->csv_header_done = true;
-}
-
-void xls_out_csv_layout(struct xls_out *o, const struct xls_csv_layout *l)
-{
-	o->layout = l;
-	o->csv_ncols = 0;
-	memset(o->csv_cols, 0, sizeof(o->csv_cols));
-	if (o->fmt == XLS_FMT_CSV)
-		csv_header(o, l);
-}
-
-static uint64_t out_pos(const struct xls_out *o);
-
-/* The layout's column named @key by a compare of names, or -1. */
-static int column_named(const struct xls_csv_layout *l, const char *key)
-{
-	for (unsigned int k = 0; k < l->n; k++)
-		if (strcmp(l->keys[k], key) == 0)
-			return (int)k;
-	return -1;
-}
-
-/*
- * The layout's column of @key, or -1: by its address once seen (keys are
- * static strings); a full table finds the rest by name.
- */
-static int column_of(struct xls_out *o, const char *key)
-{
-	uint32_t mask = XLS_CSV_KEYS - 1;
-	uint32_t h = (uint32_t)(((uintptr_t)key >> 3) * 0x9e3779b1u) & mask;
-
-	for (uint32_t probe = 0; probe <= mask; probe++, h = (h + 1) & mask) {
-		struct xls_csv_col *c = &o->csv_cols[h];
-
-		if (c->key == key)
-			return c->col;
-		if (c->key)
-			continue;
-		if (o->csv_ncols >= XLS_CSV_KEYS / 2)
-			break;
-		c->key = key;
-		c->col = column_named(o->layout, key);
-		o->csv_ncols++;
-		return c->col;
-	}
-	return column_named(o->layout, key);
-}
-
-/*
- * The field of each column of the layout in @cols (NULL: none), the first
- * of its key; false when the layout has more columns than @cols holds.
- */
-static bool place_fields(struct xls_out *o, const struct xls_fieldset *fs,
-			 const struct xls_field **cols)
-{
-	if (o->layout->n > XLS_CSV_COLS)
-		return false;
-	for (unsigned int k = 0; k < o->layout->n; k++)
-		cols[k] = NULL;
-	for (unsigned int i = 0; i < fs->n; i++) {
-		int k = column_of(o, fs->f[i].key);
-
-		if (k >= 0 && !cols[k])
-			cols[k] = &fs->f[i];
-	}
-	return true;
-}
-
-/* The field of @fs with @key, by name: layouts too wide for place_fields(). */
-static const struct xls_field *find_field(const struct xls_fieldset *fs, const char *key)
-{
-	for (unsigned int i = 0; i < fs->n; i++)
-		if (strcmp(fs->f[i].key, key) == 0)
-			return &fs->f[i];
-	return NULL;
-}
-
-/* The identifying columns of a long-form row, each after a comma. */
-static void csv_id_columns(struct xls_out *o, const struct xls_fieldset *fs,
-			   const struct xls_field *const *cols)
-{
-	const struct xls_csv_layout *l = o->layout;
-
-	for (unsigned int k = 0; k < l->n; k++) {
-		const struct xls_field *id = cols ? cols[k] : find_field(fs, l->keys[k]);
-
-		out_char(o, ',');
-		if (id)
-			csv_value(o, id);
-	}
-}
-
-/*
- * One row per field that is not an identifying column.  The rows of a
- * record share their start (kind and identifying columns): written once,
- * then copied while it is still in the line buffer.
- */
-static void out_csv_long(struct xls_out *o, const char *kind, const struct xls_fieldset *fs)
-{
-	const struct xls_field *cols[XLS_CSV_COLS];
-	bool placed = place_fields(o, fs, cols);
-	uint64_t prefix = UINT64_MAX;
-	size_t plen = 0;
-
-	for (unsigned int i = 0; i < fs->n; i++) {
-		uint64_t at = out_pos(o);
-
-		if (column_of(o, fs->f[i].key) >= 0)
-			continue;
-		if (prefix >= o->written && prefix != UINT64_MAX &&
-		    plen <= o->limit - o->len) {
-			memcpy(o->line + o->len, o->line + (prefix - o->written), plen);
-			o->len += plen;
-		} else {
-			csv_string(o, kind);
-			csv_id_columns(o, fs, placed ? cols : NULL);
-			prefix = at;
-			plen = (size_t)(out_pos(o) - at);
-		}
-		out_char(o, ',');
-		csv_string(o, fs->f[i].key);
-		out_char(o, ',');
-		csv_value(o, &fs->f[i]);
-		out_char(o, '\n');
-		out_end_line(o);
-	}
-}
-
-/* The fields in the layout's columns, by key. */
-static void out_csv_placed(struct xls_out *o, const struct xls_fieldset *fs)
-{
-	const struct xls_csv_layout *l = o->layout;
-	const struct xls_field *cols[XLS_CSV_COLS];
-	bool placed = place_fields(o, fs, cols);
-	unsigned int n = 0;
-
-	for (unsigned int k = 0; k < l->n; k++) {
-		const struct xls_field *f = placed ? cols[k] : find_field(fs, l->keys[k]);
-
-		if (k)
-			out_char(o, ',');
-		if (f) {
-			csv_value(o, f);
-			n++;
-		}
-	}
-	o->csv_unplaced += fs->n - n;
-	out_char(o, '\n');
-	out_end_line(o);
-}
-
-static void out_csv(struct xls_out *o, const char *kind, const struct xls_fieldset *fs)
-{
-	if (o->layout) {
-		if (o->layout->long_form)
-			out_csv_long(o, kind, fs);
-		else
-			out_csv_placed(o, fs);
-		return;
-	}
-	if (!o->csv_header_done) {
-		for (unsigned int i = 0; i < fs->n; i++) {
-			if (i)
-				out_char(o, ',');
-			csv_string(o, fs->f[i].key);
-		}
-		out_char(o, '\n');
-		out_end_line(o);
-		o->csv_header_done = true;
-	}
-	for (unsigned int i = 0; i < fs->n; i++) {
-		if (i)
-			out_char(o, ',');
-		csv_value(o, &fs->f[i]);
-	}
-	out_char(o, '\n');
-	out_end_line(o);
-}
-
 /* A value as xls_field_format() writes it, without stdio but for reals. */
 static void text_value(struct xls_out *o, const struct xls_field *fld)
 {
-	char buf[64];
-
-	switch (fld->kind) {
-	case XLS_FIELD_UINT:
-	case XLS_FIELD_INT:
-		json_value(o, fld);	/* the same digits */
-		break;
-	case XLS_FIELD_HEX:
-		out_hex(o, fld->v.u);
-		break;
-	case XLS_FIELD_OCT:
-		out_oct(o, fld->v.u);
-		break;
-	case XLS_FIELD_LSN:
-		out_u64(o, xls_lsn_cycle(fld->v.u));
-		out_char(o, '/');
-		out_u64(o, xls_lsn_block(fld->v.u));
-		break;
-	case XLS_FIELD_BOOL:
-		out_str(o, fld->v.b ? "yes" : "no");
-		break;
-	case XLS_FIELD_REAL:
-		xls_field_format(fld, buf, sizeof(buf));
-		out_str(o, buf);
-		break;
-	case XLS_FIELD_STR:
+	if (out_scalar_text(o, fld))
+		return;
+	if (fld->kind == XLS_FIELD_STR)
 		out_str(o, fld->v.s);
-		break;
-	case XLS_FIELD_LIST:
+	else if (fld->kind == XLS_FIELD_LIST)
 		text_list(o, fld);
-		break;
-	case XLS_FIELD_VALUE:	/* list members only: made a field of its own kind */
-		break;
-	}
+	/* XLS_FIELD_VALUE: list members only, made a field of its own kind */
 }
 
 static void out_vtextf(struct xls_out *o, const char *fmt, va_list ap)
@@ -786,7 +438,7 @@ static void out_vtextf(struct xls_out *o, const char *fmt, va_list ap)
 	va_copy(again, ap);
 	w = xls_vsnprintf(o->line + o->len, room, fmt, ap);
 	/* a sentence longer than the room left: once more in a fresh buffer */
-	if (w > 0 && (size_t)w >= room && o->len > o->line_start && out_spill(o)) {
+	if (w > 0 && (size_t)w >= room && o->len > o->line_start && xls_outbuf_spill(o)) {
 		room = o->limit - o->len;
 		w = xls_vsnprintf(o->line + o->len, room, fmt, again);
 	}
@@ -814,22 +466,36 @@ void xls_out_printf(struct xls_out *o, const char *fmt, ...)
 	out_end_line(o);
 }
 
+/* " key=value" of @f in place, when the line has room: false if not written. */
+static bool text_pair_fast(struct xls_out *o, const struct xls_field *f, bool space)
+{
+	char *p = o->line + o->len;
+
+	if (o->limit - o->len < FAST_ROOM)
+		return false;
+	if (space)
+		*p++ = ' ';
+	if (!(p = put_key(o, p, f->key, false)))
+		return false;
+	p = put_value_fast(p, 64, f, false);
+	if (!p)
+		return false;
+	o->len = (size_t)(p - o->line);
+	return true;
+}
+
 void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
 			unsigned int nskip)
 {
 	for (unsigned int i = nskip; i < fs->n; i++) {
+		if (text_pair_fast(o, &fs->f[i], i > nskip))
+			continue;
 		if (i > nskip)
 			out_char(o, ' ');
 		out_str(o, fs->f[i].key);
 		out_char(o, '=');
 		text_value(o, &fs->f[i]);
 	}
-}
-
-/* Where the next byte goes, counting what was written out. */
-static uint64_t out_pos(const struct xls_out *o)
-{
-	return o->written + o->len;
 }
 
 /*
@@ -893,7 +559,7 @@ void xls_out_record(struct xls_out *o, const char *kind,
 		out_json(o, kind, fs);
 		break;
 	case XLS_FMT_CSV:
-		out_csv(o, kind, fs);
+		xls_out_csv_record(o, kind, fs);
 		break;
 	case XLS_FMT_TEXT:
 		out_str(o, kind);
@@ -963,3 +629,4 @@ int xls_out_finish(struct xls_out *o)
 		return -1;
 	return 0;
 }
+

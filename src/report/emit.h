@@ -47,15 +47,21 @@ struct xls_csv_layout {
 };
 
 /*
- * The column of a key, by the key's address: a record's fields find their
- * columns with no string compared once each address has been seen.
+ * What the writers know of a key, by the key's address (keys are static
+ * strings): its CSV column, and its start as JSON or text renders it, to
+ * be copied whole.  Once an address has been seen, a field's key costs
+ * no string compare and no byte loop.
  */
-#define XLS_CSV_KEYS	512u	/* a power of two */
+#define XLS_KEY_SLOTS	512u	/* a power of two */
+#define XLS_KEY_TEXT	48u	/* ,"key": -- keys up to 44 bytes */
 #define XLS_CSV_COLS	256u	/* beyond: columns found by their names */
 
-struct xls_csv_col {
+struct xls_key_slot {
 	const char	*key;		/* NULL: free */
-	int		col;		/* -1: no column */
+	int		col;		/* CSV column; -1 none; -2 not looked up */
+	uint8_t		len;		/* bytes of text; 0 not rendered; 255 too long */
+	bool		json;		/* text is ,"key": (else key=) */
+	char		text[XLS_KEY_TEXT];
 };
 
 struct xls_out {
@@ -64,8 +70,8 @@ struct xls_out {
 	bool		csv_header_done;
 	const struct xls_csv_layout *layout;
 	uint64_t	csv_unplaced;	/* fields whose key is no column: a bug */
-	unsigned int	csv_ncols;	/* entries used in csv_cols */
-	struct xls_csv_col csv_cols[XLS_CSV_KEYS];
+	unsigned int	nkeys;		/* slots used in keys[] */
+	struct xls_key_slot keys[XLS_KEY_SLOTS];
 	size_t		len;		/* bytes in line[] */
 	size_t		line_start;	/* where the current line starts in line[] */
 	size_t		limit;		/* line_start + XLS_LINE_MAX: spill beyond */

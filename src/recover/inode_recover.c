@@ -552,33 +552,56 @@ static uint32_t inobuf_check(struct xls_recover *r, int64_t blkno, uint32_t len)
 	return verdict;
 }
 
-/*
- * The inode of @rec as the device holds it, read once (by where the item
- * says it lies, as the kernel reads it); NULL when it cannot be read (no data device, out of range, an I/O error).
- */
-static const struct rdisk_ino *disk_inode(struct xls_recover *r, const struct rrec *rec)
+/* The slot of the inode at @blkno, @boffset among those kept. */
+static struct rdisk_ino *disk_slot(struct xls_recover *r, int64_t blkno, uint32_t boffset)
 {
-	const uint32_t *idx = xls_hashmap_find(&r->diskinoidx, (uint64_t)rec->iblkno, rec->iboff);
-	uint8_t dino[sizeof(struct xfs_dinode)];
-	struct rdisk_ino *di;
+	uint64_t h = ((uint64_t)blkno * 0x9e3779b97f4a7c15ull) ^ boffset;
 
-	if (idx)
-		return &r->diskinos[*idx];
+	if (!r->diskinos &&
+	    !(r->diskinos = calloc(XLS_RECOVER_DISKINO_SLOTS, sizeof(*r->diskinos))))
+		return NULL;
+	return &r->diskinos[(h ^ (h >> 29)) & (XLS_RECOVER_DISKINO_SLOTS - 1)];
+}
+
+/*
+ * The inode of @rec as the device holds it (where the item says it lies,
+ * as the kernel reads it), from what an earlier item read or into @buf;
+ * NULL when it cannot be read (no data device, out of range, an I/O
+ * error).
+ */
+static const struct rdisk_ino *disk_inode(struct xls_recover *r, const struct rrec *rec,
+					  struct rdisk_ino *buf)
+{
+	const struct rdisk_ino *kept = disk_slot(r, rec->iblkno, rec->iboff);
+	uint8_t dino[sizeof(struct xfs_dinode)];
+
+	if (kept && kept->used && kept->blkno == rec->iblkno && kept->boffset == rec->iboff)
+		return kept;
 	if (!r->data_dev || rec->iblkno < 0 || (uint64_t)rec->iblkno >= (UINT64_MAX >> 10) ||
 	    xls_source_read_data(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff, dino,
 				 sizeof(dino)))
 		return NULL;
-	di = xls_vec_push((void **)&r->diskinos, &r->ndiskinos, &r->capdiskinos, sizeof(*di));
-	if (!di || xls_hashmap_put(&r->diskinoidx, (uint64_t)rec->iblkno, rec->iboff,
-					    r->ndiskinos - 1)) {
-		r->err = -ENOMEM;
-		return NULL;
-	}
-	di->magic = xls_be16(dino) == XFS_DINODE_MAGIC;
-	di->version = dino[offsetof(struct xfs_dinode, di_version)];
-	di->lsn = xls_be64(dino + offsetof(struct xfs_dinode, di_lsn));
-	di->flushiter = xls_be16(dino + offsetof(struct xfs_dinode, di_flushiter));
-	return di;
+	buf->blkno = rec->iblkno;
+	buf->boffset = rec->iboff;
+	buf->magic = xls_be16(dino) == XFS_DINODE_MAGIC;
+	buf->version = dino[offsetof(struct xfs_dinode, di_version)];
+	buf->lsn = xls_be64(dino + offsetof(struct xfs_dinode, di_lsn));
+	buf->flushiter = xls_be16(dino + offsetof(struct xfs_dinode, di_flushiter));
+	buf->used = true;
+	return buf;
+}
+
+/*
+ * Keep what was read of an inode the item did not replay, for its next
+ * items, in the slot of its place (the last one read there): a replayed
+ * v5 inode is judged by its replay's LSN from then on, and needs none.
+ */
+static void keep_disk_inode(struct xls_recover *r, const struct rdisk_ino *di)
+{
+	struct rdisk_ino *slot = disk_slot(r, di->blkno, di->boffset);
+
+	if (slot)
+		*slot = *di;
 }
 
 /*
@@ -591,7 +614,8 @@ static const struct rdisk_ino *disk_inode(struct xls_recover *r, const struct rr
 void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 {
 	struct xls_recover *r = d->r;
-	const struct rdisk_ino *disk;
+	const struct rdisk_ino *disk = NULL;
+	struct rdisk_ino read;
 	uint64_t lsn = 0;
 	const char *where = "on disk";
 	bool v3 = false;
@@ -662,13 +686,15 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		/* zeros, as xfs_mdrestore leaves it: no magic, so no LSN to compare */
 		xls_rdetail_append(d, ": the inode is absent from the metadump (read as zeros)");
 		r->sum.absent_reads++;
-	} else if ((disk = disk_inode(r, rec)) && disk->magic) {
+	} else if ((disk = disk_inode(r, rec, &read)) && disk->magic) {
 		v3 = disk->version >= 3;
 		lsn = v3 ? disk->lsn : 0;
 		if (!r->g->crc && rec->ldi_flushiter < disk->flushiter) {
 			d->ri.decision = XLS_RD_SKIP_LSN;
 			d->ri.reason = "flushiter_newer";
 			xls_rdetail_append(d, ": the on-disk inode was flushed later");
+			if (disk == &read)
+				keep_disk_inode(r, disk);
 			return;
 		}
 	}
@@ -684,4 +710,6 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 	}
 	if (d->ri.decision == XLS_RD_REPLAY && r->g->crc)
 		ino_set_lsn(r, rec->ino, d->t->lsn);
+	else if (disk == &read)
+		keep_disk_inode(r, disk);
 }

@@ -590,8 +590,7 @@ void xls_recover_free(struct xls_recover *r)
 	xls_hashmap_free(&r->intidx);
 	xls_hashmap_free(&r->inolsn);
 	xls_hashmap_free(&r->inobufs);
-	xls_hashmap_free(&r->diskinoidx);
-	xls_vec_free(r->diskinos);
+	free(r->diskinos);
 	xls_vec_free(r->states);
 	xls_vec_free(r->queue);
 	free(r->order);

@@ -158,11 +158,15 @@ struct rorder {
 };
 
 /* The fields of an inode on the device that recovery's decision reads. */
+#define XLS_RECOVER_DISKINO_SLOTS	16384u	/* a power of two: 512 KiB */
 struct rdisk_ino {
+	int64_t		blkno;		/* where it was read: the item's cluster */
+	uint32_t	boffset;	/* and offset */
 	uint64_t	lsn;		/* di_lsn, v3 */
 	uint16_t	flushiter;	/* di_flushiter, v2 */
 	uint8_t		version;	/* di_version */
 	bool		magic;		/* di_magic is XFS_DINODE_MAGIC */
+	bool		used;		/* a slot holds one */
 };
 
 struct rintent {
@@ -205,13 +209,12 @@ struct xls_recover {
 	uint64_t			*inolsns;	/* LSN of its last replay */
 	uint32_t			ninolsns, capinolsns;
 	/*
-	 * What the device says of an inode no item has replayed yet, read
-	 * once: an inode whose disk copy is newer is skipped item after item,
-	 * and the device does not change while the log is read.
+	 * What the device says of an inode an item read it for and did not
+	 * replay: an inode whose disk copy is newer is skipped item after
+	 * item, and the device does not change while the log is read.  A
+	 * slot per place, the last inode read there; NULL until needed.
 	 */
-	struct xls_hashmap		diskinoidx;	/* (blkno, boffset) -> diskinos[] */
-	struct rdisk_ino		*diskinos;
-	uint32_t			ndiskinos, capdiskinos;
+	struct rdisk_ino		*diskinos;	/* XLS_RECOVER_DISKINO_SLOTS */
 	uint32_t			seq;
 	/* open transactions */
 	struct xls_hashmap		storeidx;	/* (tid, lsn) -> stores[] */

@@ -50,14 +50,17 @@ static int view_read(const struct xls_fsview *v, int64_t blkno, uint32_t off, ui
 
 void xls_fsview_clusters_init(struct xls_fsview_clusters *c)
 {
-	c->daddr = -1;
-	c->len = 0;
-	c->buf = NULL;
+	for (uint32_t i = 0; i < XLS_FSVIEW_CLUSTER_SLOTS; i++) {
+		c->slot[i].daddr = -1;
+		c->slot[i].len = 0;
+		c->slot[i].buf = NULL;
+	}
 }
 
 void xls_fsview_clusters_release(struct xls_fsview_clusters *c)
 {
-	free(c->buf);
+	for (uint32_t i = 0; i < XLS_FSVIEW_CLUSTER_SLOTS; i++)
+		free(c->slot[i].buf);
 	xls_fsview_clusters_init(c);
 }
 
@@ -70,12 +73,14 @@ static bool cached_inode(const struct xls_fsview *v, int64_t daddr, uint32_t bof
 			 uint8_t *dino)
 {
 	const struct xls_geometry *g = &v->src->geo;
-	struct xls_fsview_clusters *c = v->clusters;
 	uint32_t len = g->inode_cluster_blocks << g->block_log;
+	struct xls_fsview_cluster *c;
 
 	if (!len || len > CLUSTER_MAX || boff + g->inode_size > len ||
 	    (uint64_t)daddr > (UINT64_MAX >> 10))
 		return false;
+	/* consecutive clusters in consecutive slots */
+	c = &v->clusters->slot[((uint64_t)daddr / (len >> 9)) % XLS_FSVIEW_CLUSTER_SLOTS];
 	if (c->daddr != daddr) {
 		if (!c->buf && !(c->buf = malloc(CLUSTER_MAX)))
 			return false;

@@ -24,16 +24,25 @@
 #define XLS_FSVIEW_MAX_BLOCKS	(1u << 18)	/* filesystem blocks read */
 
 /*
- * The last inode cluster read from the device.  Inodes are compared in
- * inode order, and each is read again for its directory and its xattrs:
- * one read of its cluster saves a system call per inode read.  Only the
- * device's bytes are kept (they never change), so views over the device
- * and over an overlay can share one.
+ * The inode clusters last read from the device, a few, each in the slot
+ * its address picks.  lost compares inodes in inode order, each read again
+ * for its directory and its xattrs; files reads each inode's baseline as
+ * the log first names it, the new inodes of several allocation groups in
+ * turn: one read of a cluster saves a system call per inode read, and
+ * the slots keep the clusters of each group apart.  Only the device's
+ * bytes are kept (they never change), so views over the device and over
+ * an overlay can share them.
  */
-struct xls_fsview_clusters {
+#define XLS_FSVIEW_CLUSTER_SLOTS	16u
+
+struct xls_fsview_cluster {
 	int64_t		daddr;		/* of the cluster held; -1: none */
 	uint32_t	len;		/* bytes held */
 	uint8_t		*buf;		/* free() */
+};
+
+struct xls_fsview_clusters {
+	struct xls_fsview_cluster	slot[XLS_FSVIEW_CLUSTER_SLOTS];
 };
 
 struct xls_fsview {
@@ -60,7 +69,7 @@ struct xls_fsview {
 	bool				skip_held;
 };
 
-/* An empty cluster cache; xls_fsview_clusters_release() frees its buffer. */
+/* An empty cluster cache; xls_fsview_clusters_release() frees its buffers. */
 void xls_fsview_clusters_init(struct xls_fsview_clusters *c);
 void xls_fsview_clusters_release(struct xls_fsview_clusters *c);
 

@@ -536,8 +536,19 @@ void xls_out_text_str(struct xls_out *o, const char *s, int width)
 
 void xls_out_text_uint(struct xls_out *o, uint64_t v, int width)
 {
-	uint64_t start = out_pos(o);
+	size_t n = dec_digits(v);
+	uint64_t start;
 
+	/* right-aligned, the common case: spaces, then the digits in place */
+	if (width > 0 && width <= 64 && o->limit - o->len >= 64 + n) {
+		size_t pad = (size_t)width > n ? (size_t)width - n : 0;
+
+		memset(o->line + o->len, ' ', pad);
+		put_dec(o->line + o->len + pad + n, v);
+		o->len += pad + n;
+		return;
+	}
+	start = out_pos(o);
 	out_u64(o, v);
 	pad_from(o, start, width);
 }

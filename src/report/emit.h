@@ -52,13 +52,13 @@ struct xls_csv_layout {
  * be copied whole.  Once an address has been seen, a field's key costs
  * no string compare and no byte loop.
  */
-#define XLS_KEY_SLOTS	512u	/* a power of two */
-#define XLS_KEY_TEXT	48u	/* ,"key": -- keys up to 44 bytes */
+#define XLS_KEY_SLOTS	256u	/* a power of two; small, to stay in L1 */
+#define XLS_KEY_TEXT	32u	/* ,"key": -- keys up to 28 bytes */
 #define XLS_CSV_COLS	256u	/* beyond: columns found by their names */
 
 struct xls_key_slot {
 	const char	*key;		/* NULL: free */
-	int		col;		/* CSV column; -1 none; -2 not looked up */
+	int16_t		col;		/* CSV column; -1 none; -2 not looked up */
 	uint8_t		len;		/* bytes of text; 0 not rendered; 255 too long */
 	bool		json;		/* text is ,"key": (else key=) */
 	char		text[XLS_KEY_TEXT];

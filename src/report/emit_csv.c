@@ -85,7 +85,7 @@ static int column_of(struct xls_out *o, const char *key)
 	if (!k)
 		return column_named(o->layout, key);
 	if (k->col == -2)
-		k->col = column_named(o->layout, key);
+		k->col = (int16_t)column_named(o->layout, key);
 	return k->col;
 }
 

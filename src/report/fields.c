@@ -24,25 +24,6 @@ void xls_fields_discard(struct xls_fieldset *fs)
 	fs->discard = true;
 }
 
-static struct xls_field *field_add(struct xls_fieldset *fs, const char *key,
-				   enum xls_field_kind kind)
-{
-	struct xls_field *f;
-
-	if (fs->discard)
-		return NULL;
-	if (fs->n >= XLS_FIELDS_MAX) {
-		fs->overflow = true;
-		return NULL;
-	}
-	f = &fs->f[fs->n++];
-	f->key = key;
-	f->kind = kind;
-	f->n = 0;
-	f->list = NULL;
-	return f;
-}
-
 /* Copy @s into the set's string buffer; a string that does not fit is cut. */
 static const char *strbuf_copy(struct xls_fieldset *fs, const char *s)
 {
@@ -64,65 +45,9 @@ static const char *strbuf_copy(struct xls_fieldset *fs, const char *s)
 	return dst;
 }
 
-void xls_field_uint(struct xls_fieldset *fs, const char *key, uint64_t v)
-{
-	struct xls_field *f = field_add(fs, key, XLS_FIELD_UINT);
-
-	if (f)
-		f->v.u = v;
-}
-
-void xls_field_int(struct xls_fieldset *fs, const char *key, int64_t v)
-{
-	struct xls_field *f = field_add(fs, key, XLS_FIELD_INT);
-
-	if (f)
-		f->v.i = v;
-}
-
-void xls_field_hex(struct xls_fieldset *fs, const char *key, uint64_t v)
-{
-	struct xls_field *f = field_add(fs, key, XLS_FIELD_HEX);
-
-	if (f)
-		f->v.u = v;
-}
-
-void xls_field_oct(struct xls_fieldset *fs, const char *key, uint64_t v)
-{
-	struct xls_field *f = field_add(fs, key, XLS_FIELD_OCT);
-
-	if (f)
-		f->v.u = v;
-}
-
-void xls_field_bool(struct xls_fieldset *fs, const char *key, bool v)
-{
-	struct xls_field *f = field_add(fs, key, XLS_FIELD_BOOL);
-
-	if (f)
-		f->v.b = v;
-}
-
-void xls_field_real(struct xls_fieldset *fs, const char *key, double v)
-{
-	struct xls_field *f = field_add(fs, key, XLS_FIELD_REAL);
-
-	if (f)
-		f->v.d = v;
-}
-
-void xls_field_lsn(struct xls_fieldset *fs, const char *key, uint64_t lsn)
-{
-	struct xls_field *f = field_add(fs, key, XLS_FIELD_LSN);
-
-	if (f)
-		f->v.u = lsn;
-}
-
 void xls_field_str(struct xls_fieldset *fs, const char *key, const char *s)
 {
-	struct xls_field *f = field_add(fs, key, XLS_FIELD_STR);
+	struct xls_field *f = xls_field_add(fs, key, XLS_FIELD_STR);
 
 	if (f)
 		f->v.s = strbuf_copy(fs, s);
@@ -144,7 +69,7 @@ void xls_field_strf(struct xls_fieldset *fs, const char *key, const char *fmt, .
 void xls_field_list(struct xls_fieldset *fs, const char *key,
 		    const struct xls_list *list, const void *elems, uint32_t n)
 {
-	struct xls_field *f = field_add(fs, key, XLS_FIELD_LIST);
+	struct xls_field *f = xls_field_add(fs, key, XLS_FIELD_LIST);
 
 	if (!f)
 		return;

@@ -111,13 +111,46 @@ void xls_fields_reset(struct xls_fieldset *fs);
  */
 void xls_fields_discard(struct xls_fieldset *fs);
 
-void xls_field_uint(struct xls_fieldset *fs, const char *key, uint64_t v);
-void xls_field_int(struct xls_fieldset *fs, const char *key, int64_t v);
-void xls_field_hex(struct xls_fieldset *fs, const char *key, uint64_t v);
-void xls_field_oct(struct xls_fieldset *fs, const char *key, uint64_t v);
-void xls_field_bool(struct xls_fieldset *fs, const char *key, bool v);
-void xls_field_real(struct xls_fieldset *fs, const char *key, double v);
-void xls_field_lsn(struct xls_fieldset *fs, const char *key, uint64_t lsn);
+/*
+ * The scalar adders, inline: the describers call them for every field of
+ * every item, millions of times a log.  A field that does not fit sets
+ * overflow; a discarding set keeps nothing.
+ */
+static inline struct xls_field *xls_field_add(struct xls_fieldset *fs, const char *key,
+					      enum xls_field_kind kind)
+{
+	struct xls_field *f;
+
+	if (fs->discard)
+		return NULL;
+	if (fs->n >= XLS_FIELDS_MAX) {
+		fs->overflow = true;
+		return NULL;
+	}
+	f = &fs->f[fs->n++];
+	f->key = key;
+	f->kind = kind;
+	f->n = 0;
+	f->list = NULL;
+	return f;
+}
+
+#define XLS_FIELD_SCALAR(name, kind, type, member)				\
+	static inline void xls_field_##name(struct xls_fieldset *fs, const char *key, type v) \
+	{									\
+		struct xls_field *f = xls_field_add(fs, key, kind);		\
+										\
+		if (f)								\
+			f->v.member = v;					\
+	}
+
+XLS_FIELD_SCALAR(uint, XLS_FIELD_UINT, uint64_t, u)
+XLS_FIELD_SCALAR(int, XLS_FIELD_INT, int64_t, i)
+XLS_FIELD_SCALAR(hex, XLS_FIELD_HEX, uint64_t, u)
+XLS_FIELD_SCALAR(oct, XLS_FIELD_OCT, uint64_t, u)
+XLS_FIELD_SCALAR(bool, XLS_FIELD_BOOL, bool, b)
+XLS_FIELD_SCALAR(real, XLS_FIELD_REAL, double, d)
+XLS_FIELD_SCALAR(lsn, XLS_FIELD_LSN, uint64_t, u)
 /* @s is copied into the set's string buffer. */
 void xls_field_str(struct xls_fieldset *fs, const char *key, const char *s);
 /* printf-style string field, copied into the set's string buffer. */

@@ -21,17 +21,17 @@ static void buf_append(char *buf, size_t bufsz, size_t *pos, const char *s)
 	*pos += len;
 }
 
-void xls_flags_to_str(uint64_t flags, const struct xls_flag_table *t, char *buf,
-		      size_t bufsz)
+size_t xls_flags_to_str(uint64_t flags, const struct xls_flag_table *t, char *buf,
+			size_t bufsz)
 {
 	uint64_t rest = flags;
 	size_t pos = 0;
 
 	if (bufsz == 0)
-		return;
+		return 0;
 	buf[0] = '\0';
 	if (flags == 0)
-		return;
+		return 0;
 	for (size_t i = 0; i < t->n; i++) {
 		if ((flags & t->names[i].bit) != t->names[i].bit || !t->names[i].bit)
 			continue;
@@ -47,4 +47,5 @@ void xls_flags_to_str(uint64_t flags, const struct xls_flag_table *t, char *buf,
 			 (unsigned long long)rest);
 		buf_append(buf, bufsz, &pos, tmp);
 	}
+	return pos < bufsz ? pos : bufsz - 1;
 }

@@ -23,8 +23,9 @@ struct xls_flag_table {
 /*
  * Names of the bits of @flags in @t into @buf; bits without a name print
  * as UNKNOWN(0x..), and no bit set gives "".  Cut to @bufsz - 1 characters.
+ * Returns the length of what @buf holds.
  */
-void xls_flags_to_str(uint64_t flags, const struct xls_flag_table *t, char *buf,
-		      size_t bufsz);
+size_t xls_flags_to_str(uint64_t flags, const struct xls_flag_table *t, char *buf,
+			size_t bufsz);
 
 #endif /* XLS_FLAGS_H */

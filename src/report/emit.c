@@ -331,7 +331,7 @@ void xls_field_format_json(const struct xls_field *fld, char *buf, size_t bufsz)
  * the slot's whole text is copied, a fixed size, and the end returned;
  * NULL when the key has no slot or is too long.
  */
-static char *put_key(struct xls_out *o, char *p, const char *key, bool json)
+static inline __attribute__((always_inline)) char *put_key(struct xls_out *o, char *p, const char *key, bool json)
 {
 	struct xls_key_slot *k = key_slot(o, key);
 
@@ -346,7 +346,7 @@ static char *put_key(struct xls_out *o, char *p, const char *key, bool json)
  * @room bytes: the end, or NULL for the general path (another kind, a
  * string longer than the room).
  */
-static char *put_value_fast(char *p, size_t room, const struct xls_field *f, bool json)
+static inline __attribute__((always_inline)) char *put_value_fast(char *p, size_t room, const struct xls_field *f, bool json)
 {
 	size_t n;
 

@@ -120,11 +120,23 @@ void xls_field_flags(struct xls_fieldset *fs, const char *key, uint64_t flags,
 		     const struct xls_flag_table *t)
 {
 	char names[256];
+	struct xls_field *f;
+	char *dst;
 
 	if (fs->discard)
 		return;
-	xls_flags_to_str(flags, t, names, sizeof(names));
-	xls_field_str(fs, key, names);
+	/* straight into the string buffer when 256 bytes are left there */
+	if (sizeof(fs->strbuf) - fs->strused < sizeof(names)) {
+		xls_flags_to_str(flags, t, names, sizeof(names));
+		xls_field_str(fs, key, names);
+		return;
+	}
+	f = xls_field_add(fs, key, XLS_FIELD_STR);
+	if (!f)
+		return;
+	dst = fs->strbuf + fs->strused;
+	fs->strused += xls_flags_to_str(flags, t, dst, sizeof(names)) + 1;
+	f->v.s = dst;
 }
 
 /* ------------------------------------------------------------------ */

@@ -386,16 +386,23 @@ static inline __attribute__((always_inline)) char *put_value_fast(char *p, size_
 	}
 }
 
-/* ,"key":value of @f in place, when the line has room: false if not written. */
-static bool json_pair_fast(struct xls_out *o, const struct xls_field *f)
+/*
+ * A field in place, when the line has room: JSON's ,"key":value or text's
+ * key=value (after a space for all but the first).  False if not written.
+ */
+static inline __attribute__((always_inline)) bool pair_fast(struct xls_out *o,
+							    const struct xls_field *f,
+							    bool json, bool space)
 {
 	char *p = o->line + o->len;
 
 	if (o->limit - o->len < FAST_ROOM)
 		return false;
-	if (!(p = put_key(o, p, f->key, true)))
+	if (space)
+		*p++ = ' ';
+	if (!(p = put_key(o, p, f->key, json)))
 		return false;
-	p = put_value_fast(p, 64, f, true);
+	p = put_value_fast(p, 64, f, json);
 	if (!p)
 		return false;
 	o->len = (size_t)(p - o->line);
@@ -408,7 +415,7 @@ static void out_json(struct xls_out *o, const char *kind,
 	out_str(o, "{\"kind\":");
 	json_string(o, kind);
 	for (unsigned int i = 0; i < fs->n; i++) {
-		if (json_pair_fast(o, &fs->f[i]))
+		if (pair_fast(o, &fs->f[i], true, false))
 			continue;
 		json_key(o, fs->f[i].key);
 		json_value(o, &fs->f[i]);
@@ -466,29 +473,11 @@ void xls_out_printf(struct xls_out *o, const char *fmt, ...)
 	out_end_line(o);
 }
 
-/* " key=value" of @f in place, when the line has room: false if not written. */
-static bool text_pair_fast(struct xls_out *o, const struct xls_field *f, bool space)
-{
-	char *p = o->line + o->len;
-
-	if (o->limit - o->len < FAST_ROOM)
-		return false;
-	if (space)
-		*p++ = ' ';
-	if (!(p = put_key(o, p, f->key, false)))
-		return false;
-	p = put_value_fast(p, 64, f, false);
-	if (!p)
-		return false;
-	o->len = (size_t)(p - o->line);
-	return true;
-}
-
 void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
 			unsigned int nskip)
 {
 	for (unsigned int i = nskip; i < fs->n; i++) {
-		if (text_pair_fast(o, &fs->f[i], i > nskip))
+		if (pair_fast(o, &fs->f[i], false, i > nskip))
 			continue;
 		if (i > nskip)
 			out_char(o, ' ');

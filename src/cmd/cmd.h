@@ -104,6 +104,31 @@ void xls_cmd_close(struct xls_cmd *c);
  */
 int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err);
 
+/*
+ * A command that reads one input, for xls_cmd_run(): what it checks before
+ * opening (NULL: nothing; 0, or -1 with @err set), its context (@ctx_size
+ * bytes, zeroed; 0: none), what it does with the opened input (0, or -1
+ * with @err set), and what frees what the context holds, however far
+ * @run got (NULL: nothing).
+ */
+struct xls_cmd_body {
+	int	(*check)(const struct xls_options *opt, struct xls_error *err);
+	size_t	ctx_size;
+	int	(*run)(struct xls_cmd *c, void *ctx, struct xls_error *err);
+	void	(*release)(void *ctx);
+};
+
+/*
+ * Check, make the context, open the input, run, the exit status, release,
+ * close: every command's skeleton, its cleanup in one place.  Returns the
+ * exit status.
+ */
+int xls_cmd_run(const struct xls_options *opt, const struct xls_cmd_body *b,
+		struct xls_error *err);
+
+/* A check for xls_cmd_body: --svg names no file that exists. */
+int xls_cmd_check_svg(const struct xls_options *opt, struct xls_error *err);
+
 /* A read of the input failed: set @err to say so and return -1; else 0. */
 int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err);
 

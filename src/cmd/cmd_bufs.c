@@ -368,20 +368,17 @@ static int run_table(struct xls_cmd *c, struct xls_error *err)
 	return rc;
 }
 
+static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
+{
+	(void)ctx;
+	if (c->opt->svg_path)
+		return run_svg(c, err);
+	xls_cmd_filters(c, "buffer item");
+	return run_table(c, err);
+}
+
 int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err)
 {
-	struct xls_cmd c;
-	int rc;
-
-	if (xls_cmd_open(&c, opt, err))
-		return err->status;
-	if (!opt->svg_path)
-		xls_cmd_filters(&c, "buffer item");
-	if (opt->svg_path && xls_newfile_check(opt->svg_path, err))
-		rc = -1;
-	else
-		rc = opt->svg_path ? run_svg(&c, err) : run_table(&c, err);
-	rc = xls_cmd_status(&c, rc, err);
-	xls_cmd_close(&c);
-	return rc;
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .check = xls_cmd_check_svg,
+			   .run = run }, err);
 }

@@ -121,27 +121,21 @@ static void ckpt_begin(void *ctx, bool stale)
 	cc->heading = false;
 }
 
+static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
+{
+	struct ckpt_ctx *cc = ctx;
+
+	xls_out_csv_layout(&c->out, c->opt->stale ? &xls_csv_checkpoints_stale :
+			   &xls_csv_checkpoints);
+	xls_cmd_filters(c, "checkpoint");
+	cc->c = c;
+	return xls_cmd_audit_parts(c, &(struct xls_audit_parts){ .begin = ckpt_begin,
+				   .report = print_relog, .on_ckpt = on_checkpoint,
+				   .set = XLS_CHART_CHECKPOINTS }, cc, err);
+}
+
 int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err)
 {
-	struct ckpt_ctx *cc = calloc(1, sizeof(*cc));
-	struct xls_cmd c;
-	int rc;
-
-	if (!cc)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
-	if ((opt->svg_path && xls_newfile_check(opt->svg_path, err)) ||
-	    xls_cmd_open(&c, opt, err)) {
-		free(cc);
-		return err->status;
-	}
-	xls_out_csv_layout(&c.out, opt->stale ? &xls_csv_checkpoints_stale : &xls_csv_checkpoints);
-	xls_cmd_filters(&c, "checkpoint");
-	cc->c = &c;
-	rc = xls_cmd_audit_parts(&c, &(struct xls_audit_parts){ .begin = ckpt_begin,
-				 .report = print_relog, .on_ckpt = on_checkpoint,
-				 .set = XLS_CHART_CHECKPOINTS }, cc, err);
-	rc = xls_cmd_status(&c, rc, err);
-	xls_cmd_close(&c);
-	free(cc);
-	return rc;
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .check = xls_cmd_check_svg,
+			   .ctx_size = sizeof(struct ckpt_ctx), .run = run }, err);
 }

@@ -199,6 +199,38 @@ int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err)
 	return c->findings ? XLS_EXIT_FINDINGS : XLS_EXIT_OK;
 }
 
+int xls_cmd_run(const struct xls_options *opt, const struct xls_cmd_body *b,
+		struct xls_error *err)
+{
+	void *ctx = NULL;
+	struct xls_cmd c;
+	int rc;
+
+	if (b->check && b->check(opt, err))
+		return err->status;
+	if (b->ctx_size && !(ctx = calloc(1, b->ctx_size))) {
+		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		goto fail;
+	}
+	if (xls_cmd_open(&c, opt, err))
+		goto fail;
+	rc = b->run(&c, ctx, err);
+	rc = xls_cmd_status(&c, rc, err);
+	if (b->release)
+		b->release(ctx);
+	xls_cmd_close(&c);
+	free(ctx);
+	return rc;
+fail:
+	free(ctx);
+	return err->status;
+}
+
+int xls_cmd_check_svg(const struct xls_options *opt, struct xls_error *err)
+{
+	return opt->svg_path ? xls_newfile_check(opt->svg_path, err) : 0;
+}
+
 int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err)
 {
 	const struct xls_source_ioerr *e = xls_source_io_error(&c->src);

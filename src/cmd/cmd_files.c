@@ -273,40 +273,44 @@ static int files_part(struct files_ctx *fc, bool stale, struct xls_error *err)
 	return rc;
 }
 
-int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
+static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 {
-	struct files_ctx *fc = calloc(1, sizeof(*fc));
+	struct files_ctx *fc = ctx;
 	struct xls_async_sink out = { .ctx = fc, .write = write_event };
-	struct xls_cmd c;
 	int rc;
 
-	if (!fc)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
-	if (xls_cmd_open(&c, opt, err)) {
-		free(fc);
-		return err->status;
-	}
-	fc->c = &c;
-	xls_cmd_filters(&c, "event");
+	fc->c = c;
+	xls_cmd_filters(c, "event");
 	fc->report = (struct xls_report_sink){ .ctx = fc, .finding = on_finding,
 					      .progress = on_progress };
-	xls_out_csv_layout(&c.out, opt->stale ? &xls_csv_files_stale : &xls_csv_files);
-	fc->writer = xls_async_new(sizeof(struct queued_event), xls_scan_threaded(&c.log, &c.ht),
+	xls_out_csv_layout(&c->out, c->opt->stale ? &xls_csv_files_stale : &xls_csv_files);
+	fc->writer = xls_async_new(sizeof(struct queued_event), xls_scan_threaded(&c->log, &c->ht),
 				   &out);
 	rc = fc->writer ? 0 : xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
-	if (!rc && opt->path_prefix)
+	if (!rc && c->opt->path_prefix)
 		rc = match_paths(fc, err);
-	if (!rc && opt->stale)
+	if (!rc && c->opt->stale)
 		rc = files_part(fc, true, err);
 	if (!rc)
 		rc = files_part(fc, false, err);
 	if (rc == -E2BIG)
 		rc = xls_error_set(err, XLS_EXIT_INTERNAL,
-				   "an event of '%s' is larger than the writer's batch", c.src.path);
+				   "an event of '%s' is larger than the writer's batch", c->src.path);
+	/* the writer's last events reach the output before the status is taken */
 	xls_async_free(fc->writer);
-	rc = xls_cmd_status(&c, rc, err);
-	xls_hashmap_free(&fc->match);
-	xls_cmd_close(&c);
-	free(fc);
+	fc->writer = NULL;
 	return rc;
+}
+
+static void release(void *ctx)
+{
+	struct files_ctx *fc = ctx;
+
+	xls_hashmap_free(&fc->match);
+}
+
+int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
+{
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .ctx_size = sizeof(struct files_ctx),
+			   .run = run, .release = release }, err);
 }

@@ -40,6 +40,7 @@ static const struct xls_column hist_columns[] = {
 
 struct hist_ctx {
 	struct xls_cmd		*c;
+	struct xls_options	opt;		/* --ino resolved to its cluster */
 	uint32_t		appearances;
 	const char		*type_name;	/* of the last buffer appearance */
 	struct xls_image	img;
@@ -537,51 +538,52 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	return rc;
 }
 
-int xls_cmd_history(const struct xls_options *given, struct xls_error *err)
+static int check(const struct xls_options *opt, struct xls_error *err)
 {
-	struct xls_options o = *given, *opt = &o;
-	struct hist_ctx *h;
-	struct xls_cmd c;
-	int rc;
-
 	if (!opt->has_blkno && !opt->has_ino)
-		return xls_error_set(err, XLS_EXIT_USAGE, "history needs --blkno=DADDR or --ino=INO"),
-		       err->status;
-	h = calloc(1, sizeof(*h));
-	if (!h)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
-	if (xls_cmd_open(&c, opt, err)) {
-		free(h);
-		return err->status;
-	}
-	xls_out_csv_layout(&c.out, opt->stale ? &xls_csv_appearance_stale : &xls_csv_appearance);
-	xls_cmd_filters(&c, "appearance");
-	if (!opt->has_blkno) {
-		/* the inode's cluster buffer, which its inode items write */
-		int64_t daddr = xls_ino_cluster_daddr(&c.src.geo, opt->ino, NULL);
+		return xls_error_set(err, XLS_EXIT_USAGE, "history needs --blkno=DADDR or --ino=INO");
+	return 0;
+}
 
-		if (daddr < 0) {
-			xls_error_set(err, XLS_EXIT_USAGE, "inode 0x%llx is not in the filesystem "
-				      "of '%s' (or its geometry is unknown)",
-				      (unsigned long long)opt->ino, c.src.path);
-			rc = xls_cmd_status(&c, -1, err);
-			xls_cmd_close(&c);
-			free(h);
-			return rc;
-		}
-		opt->has_blkno = true;
-		opt->blkno = daddr;
+static int run_cmd(struct xls_cmd *c, void *ctx, struct xls_error *err)
+{
+	struct hist_ctx *h = ctx;
+
+	xls_out_csv_layout(&c->out, c->opt->stale ? &xls_csv_appearance_stale :
+			   &xls_csv_appearance);
+	xls_cmd_filters(c, "appearance");
+	/* --ino: the options from here on name its cluster buffer, which its inode items write */
+	h->opt = *c->opt;
+	if (!h->opt.has_blkno) {
+		int64_t daddr = xls_ino_cluster_daddr(&c->src.geo, h->opt.ino, NULL);
+
+		if (daddr < 0)
+			return xls_error_set(err, XLS_EXIT_USAGE, "inode 0x%llx is not in the "
+					     "filesystem of '%s' (or its geometry is unknown)",
+					     (unsigned long long)h->opt.ino, c->src.path);
+		h->opt.has_blkno = true;
+		h->opt.blkno = daddr;
 	}
-	h->c = &c;
-	xls_owner_map_init(&h->owners, &c.src);
-	xls_image_init(&h->img, &c.src, opt->blkno);
-	rc = run(h, err);
-	rc = xls_cmd_status(&c, rc, err);
-	xls_cmd_close(&c);
+	c->opt = &h->opt;
+	h->c = c;
+	xls_owner_map_init(&h->owners, &c->src);
+	xls_image_init(&h->img, &c->src, h->opt.blkno);
+	return run(h, err);
+}
+
+static void release(void *ctx)
+{
+	struct hist_ctx *h = ctx;
+
 	xls_image_release(&h->img);
 	xls_owner_map_release(&h->owners);
 	free(h->rows);
 	free(h->pending);
-	free(h);
-	return rc;
+}
+
+int xls_cmd_history(const struct xls_options *opt, struct xls_error *err)
+{
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .check = check,
+			   .ctx_size = sizeof(struct hist_ctx), .run = run_cmd,
+			   .release = release }, err);
 }

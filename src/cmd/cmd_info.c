@@ -26,39 +26,34 @@ static int info_item(void *ctx, const struct xls_trans *t, const struct xls_item
 	return 0;
 }
 
-int xls_cmd_info(const struct xls_options *opt, struct xls_error *err)
+static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 {
+	struct info_ctx *ic = ctx;
 	struct xls_scan_totals tot;
-	struct info_ctx *ic = malloc(sizeof(*ic));
 	struct xls_scan_sink sink = {
-		.ctx = ic, .item = info_item, .want_trans = true,
+		.ctx = ic, .item = info_item, .want_trans = true, .report = &c->report,
 	};
 	struct xls_fieldset fs;
-	struct xls_cmd c;
 	int rc;
 
-	if (!ic)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
-	if (xls_cmd_open(&c, opt, err)) {
-		free(ic);
-		return err->status;
-	}
-	xls_out_csv_layout(&c.out, c.src.input.compression || c.src.input.log_compression ||
-			   c.src.input.md.version ? &xls_csv_info_md : &xls_csv_info);
+	xls_out_csv_layout(&c->out, c->src.input.compression || c->src.input.log_compression ||
+			   c->src.input.md.version ? &xls_csv_info_md : &xls_csv_info);
 	/* info prints totals, not each finding */
-	c.findings_mode = XLS_FINDINGS_COUNT;
-	ic->c = &c;
-	sink.report = &c.report;
-	rc = xls_scan(&c.log, &c.ht, XLS_ITER_LSN, &sink, &tot, err);
+	c->findings_mode = XLS_FINDINGS_COUNT;
+	ic->c = c;
+	rc = xls_scan(&c->log, &c->ht, XLS_ITER_LSN, &sink, &tot, err);
 	xls_fields_reset(&fs);
-	xls_describe_geometry(&c.src, &c.log, &c.ht, &fs);
-	xls_describe_scan_totals(&tot, c.findings, &fs);
-	if (opt->fmt == XLS_FMT_TEXT)
-		xls_cmd_print_pairs(&c, &fs, 22, "");
+	xls_describe_geometry(&c->src, &c->log, &c->ht, &fs);
+	xls_describe_scan_totals(&tot, c->findings, &fs);
+	if (c->opt->fmt == XLS_FMT_TEXT)
+		xls_cmd_print_pairs(c, &fs, 22, "");
 	else
-		xls_cmd_record(&c, "info", &fs);
-	rc = xls_cmd_status(&c, rc, err);
-	xls_cmd_close(&c);
-	free(ic);
+		xls_cmd_record(c, "info", &fs);
 	return rc;
+}
+
+int xls_cmd_info(const struct xls_options *opt, struct xls_error *err)
+{
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .ctx_size = sizeof(struct info_ctx),
+			   .run = run }, err);
 }

@@ -215,35 +215,39 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 	}
 }
 
+struct lost_ctx {
+	struct xls_fieldset	fs;
+	struct xls_lost		*l;
+};
+
+static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
+{
+	struct lost_ctx *lc = ctx;
+	const struct xls_lost_summary *s;
+
+	xls_out_csv_layout(&c->out, &xls_csv_lost);
+	xls_cmd_filters(c, "entry, inode or xattr");
+	lc->l = xls_lost_new(&c->src, c->opt->blocks_mem, c->opt->blocks_max, err);
+	if (!lc->l || xls_lost_run(lc->l, &c->log, &c->ht, &c->report, err))
+		return -1;
+	s = xls_lost_summary(lc->l);
+	print_summary(c, s, &lc->fs);
+	print_records(c, lc->l, &lc->fs);
+	/* an approximate answer is a finding: the exit status says so */
+	if (s->overlay_full)
+		c->findings++;
+	return 0;
+}
+
+static void release(void *ctx)
+{
+	struct lost_ctx *lc = ctx;
+
+	xls_lost_free(lc->l);
+}
+
 int xls_cmd_lost(const struct xls_options *opt, struct xls_error *err)
 {
-	struct xls_fieldset *fs = malloc(sizeof(*fs));
-	struct xls_lost *l = NULL;
-	struct xls_cmd c;
-	int rc;
-
-	if (!fs)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
-	if (xls_cmd_open(&c, opt, err)) {
-		free(fs);
-		return err->status;
-	}
-	xls_out_csv_layout(&c.out, &xls_csv_lost);
-	xls_cmd_filters(&c, "entry, inode or xattr");
-	l = xls_lost_new(&c.src, opt->blocks_mem, opt->blocks_max, err);
-	rc = l ? xls_lost_run(l, &c.log, &c.ht, &c.report, err) : -1;
-	if (!rc) {
-		const struct xls_lost_summary *s = xls_lost_summary(l);
-
-		print_summary(&c, s, fs);
-		print_records(&c, l, fs);
-		/* an approximate answer is a finding: the exit status says so */
-		if (s->overlay_full)
-			c.findings++;
-	}
-	rc = xls_cmd_status(&c, rc, err);
-	xls_lost_free(l);
-	xls_cmd_close(&c);
-	free(fs);
-	return rc;
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .ctx_size = sizeof(struct lost_ctx),
+			   .run = run, .release = release }, err);
 }

@@ -29,23 +29,22 @@ static int on_record(void *ctx, const struct xls_rec *rec,
 	return 0;
 }
 
-int xls_cmd_records(const struct xls_options *opt, struct xls_error *err)
+static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 {
 	struct xls_scan_totals tot;
-	struct xls_cmd c;
 	struct xls_scan_sink sink = {
-		.ctx = &c, .record = on_record, .report = &c.report,
+		.ctx = c, .record = on_record, .report = &c->report,
 	};
-	int rc;
 
-	if (xls_cmd_open(&c, opt, err))
-		return err->status;
-	xls_out_csv_layout(&c.out, &xls_csv_records);
-	if (opt->fmt == XLS_FMT_TEXT)
-		xls_out_table_heading(&c.out, record_columns, NCOLS);
-	rc = xls_scan(&c.log, &c.ht, opt->all ? XLS_ITER_PHYSICAL : XLS_ITER_LSN,
-		      &sink, &tot, err);
-	rc = xls_cmd_status(&c, rc, err);
-	xls_cmd_close(&c);
-	return rc;
+	(void)ctx;
+	xls_out_csv_layout(&c->out, &xls_csv_records);
+	if (c->opt->fmt == XLS_FMT_TEXT)
+		xls_out_table_heading(&c->out, record_columns, NCOLS);
+	return xls_scan(&c->log, &c->ht, c->opt->all ? XLS_ITER_PHYSICAL : XLS_ITER_LSN,
+			&sink, &tot, err);
+}
+
+int xls_cmd_records(const struct xls_options *opt, struct xls_error *err)
+{
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .run = run }, err);
 }

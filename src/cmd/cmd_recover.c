@@ -36,6 +36,7 @@ static const struct xls_column cancel_columns[] = {
 
 struct recover_ctx {
 	struct xls_cmd		*c;
+	struct xls_recover	*r;
 	struct xls_owner_map	owners;
 	struct xls_owner	owner;		/* of the buffer item at hand */
 	const struct xls_rtrans	*pending;	/* header not yet printed */
@@ -310,42 +311,45 @@ static int run_recover(struct recover_ctx *rc, struct xls_recover *r,
 	return status;
 }
 
-int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
+static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 {
-	struct recover_ctx *rc = calloc(1, sizeof(*rc));
+	struct recover_ctx *rc = ctx;
+	const struct xls_options *opt = c->opt;
 	struct xls_recover_sink sink = {
 		.ctx = rc, .cancel = on_cancel, .trans = on_trans, .item = on_item,
-		.writeback = on_writeback, .intent = on_intent,
+		.writeback = on_writeback, .intent = on_intent, .report = &c->report,
 	};
-	struct xls_recover *r;
-	struct xls_cmd c;
 	int status;
 
-	if (!rc)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
-	if (xls_cmd_open(&c, opt, err)) {
-		free(rc);
-		return err->status;
-	}
-	rc->c = &c;
+	rc->c = c;
 	if (!opt->summary)
-		xls_cmd_filters(&c, "item");
-	xls_owner_map_init(&rc->owners, &c.src);
-	sink.report = &c.report;
+		xls_cmd_filters(c, "item");
+	xls_owner_map_init(&rc->owners, &c->src);
 	if (opt->summary)
-		c.findings_mode = XLS_FINDINGS_COUNT;
-	xls_out_csv_layout(&c.out, !opt->summary ? &xls_csv_ritem :
-			   c.src.input.md.version ? &xls_csv_rsummary_md : &xls_csv_rsummary);
+		c->findings_mode = XLS_FINDINGS_COUNT;
+	xls_out_csv_layout(&c->out, !opt->summary ? &xls_csv_ritem :
+			   c->src.input.md.version ? &xls_csv_rsummary_md : &xls_csv_rsummary);
 	/* the summary shows no item: their detail sentences go unwritten */
-	r = xls_recover_new(&c.src, &(struct xls_recover_opts){ .quiet = opt->summary }, err);
-	status = r ? run_recover(rc, r, &sink, err) : -1;
+	rc->r = xls_recover_new(&c->src, &(struct xls_recover_opts){ .quiet = opt->summary },
+				err);
+	status = rc->r ? run_recover(rc, rc->r, &sink, err) : -1;
 	/* a mount that fails after recovery fails as much as recovery that fails */
-	if (!status && (xls_recover_summary(r)->fails || xls_recover_summary(r)->mount_fails_after))
-		c.findings++;
-	status = xls_cmd_status(&c, status, err);
-	xls_recover_free(r);
-	xls_cmd_close(&c);
-	xls_owner_map_release(&rc->owners);
-	free(rc);
+	if (!status && (xls_recover_summary(rc->r)->fails ||
+			xls_recover_summary(rc->r)->mount_fails_after))
+		c->findings++;
 	return status;
+}
+
+static void release(void *ctx)
+{
+	struct recover_ctx *rc = ctx;
+
+	xls_recover_free(rc->r);
+	xls_owner_map_release(&rc->owners);
+}
+
+int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
+{
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .ctx_size = sizeof(struct recover_ctx),
+			   .run = run, .release = release }, err);
 }

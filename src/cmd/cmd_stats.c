@@ -128,21 +128,20 @@ static void stats_report(void *ctx, const struct xls_audit *a)
 	xls_describe_stats(xls_audit_stats(a), sc->c->opt->top, emit_row, sc);
 }
 
+static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
+{
+	struct stats_ctx *sc = ctx;
+
+	xls_out_csv_layout(&c->out, c->opt->stale ? &xls_csv_stats_types_stale :
+			   &xls_csv_stats_types);
+	c->findings_mode = XLS_FINDINGS_COUNT;
+	sc->c = c;
+	return xls_cmd_audit_parts(c, &(struct xls_audit_parts){ .begin = stats_begin,
+				   .report = stats_report, .set = XLS_CHART_STATS }, sc, err);
+}
+
 int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
 {
-	struct stats_ctx sc = { 0 };
-	struct xls_cmd c;
-	int rc;
-
-	if ((opt->svg_path && xls_newfile_check(opt->svg_path, err)) ||
-	    xls_cmd_open(&c, opt, err))
-		return err->status;
-	xls_out_csv_layout(&c.out, opt->stale ? &xls_csv_stats_types_stale : &xls_csv_stats_types);
-	c.findings_mode = XLS_FINDINGS_COUNT;
-	sc.c = &c;
-	rc = xls_cmd_audit_parts(&c, &(struct xls_audit_parts){ .begin = stats_begin,
-				 .report = stats_report, .set = XLS_CHART_STATS }, &sc, err);
-	rc = xls_cmd_status(&c, rc, err);
-	xls_cmd_close(&c);
-	return rc;
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .check = xls_cmd_check_svg,
+			   .ctx_size = sizeof(struct stats_ctx), .run = run }, err);
 }

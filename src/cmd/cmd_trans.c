@@ -125,32 +125,31 @@ static int on_end(void *ctx, const struct xls_trans *t)
 	return 0;
 }
 
-int xls_cmd_trans(const struct xls_options *opt, struct xls_error *err)
+static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 {
+	struct trans_ctx *tc = ctx;
 	struct xls_scan_totals tot;
-	struct trans_ctx *tc = malloc(sizeof(*tc));
 	struct xls_scan_sink sink = {
 		.ctx = tc, .begin = on_begin, .item = on_item, .end = on_end,
-		.want_trans = true,
+		.want_trans = true, .report = &c->report,
 	};
-	struct xls_cmd c;
-	int rc;
 
-	if (!tc)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
-	if (xls_cmd_open(&c, opt, err)) {
-		free(tc);
-		return err->status;
-	}
-	xls_out_csv_layout(&c.out, &xls_csv_trans);
-	xls_cmd_filters(&c, "item");
-	tc->c = &c;
-	xls_owner_map_init(&tc->owners, &c.src);
-	sink.report = &c.report;
-	rc = xls_cmd_scan(&c, &sink, &tot, err);
-	rc = xls_cmd_status(&c, rc, err);
-	xls_cmd_close(&c);
+	xls_out_csv_layout(&c->out, &xls_csv_trans);
+	xls_cmd_filters(c, "item");
+	tc->c = c;
+	xls_owner_map_init(&tc->owners, &c->src);
+	return xls_cmd_scan(c, &sink, &tot, err);
+}
+
+static void release(void *ctx)
+{
+	struct trans_ctx *tc = ctx;
+
 	xls_owner_map_release(&tc->owners);
-	free(tc);
-	return rc;
+}
+
+int xls_cmd_trans(const struct xls_options *opt, struct xls_error *err)
+{
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .ctx_size = sizeof(struct trans_ctx),
+			   .run = run, .release = release }, err);
 }

@@ -54,7 +54,13 @@ struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes
 	f->view.all_items = true;
 	f->disk.src = src;
 	xls_fsview_clusters_init(&f->clusters);
-	f->disk.clusters = &f->clusters;
+	/*
+	 * The disk view reads each inode's baseline once, as the log first
+	 * names it: in no order a cluster would serve (22,000 reads of 2,781
+	 * clusters on an item-dense log even with 256 of them kept), so the
+	 * inode alone is read.
+	 */
+	f->disk.clusters = NULL;
 	f->logview.src = src;
 	f->logview.ovl = &f->view;
 	f->logview.clusters = &f->clusters;

@@ -53,8 +53,24 @@ void xls_fsview_clusters_init(struct xls_fsview_clusters *c)
 	for (uint32_t i = 0; i < XLS_FSVIEW_CLUSTER_SLOTS; i++) {
 		c->slot[i].daddr = -1;
 		c->slot[i].len = 0;
+		c->slot[i].used = 0;
 		c->slot[i].buf = NULL;
 	}
+	c->clock = 0;
+}
+
+/* The slot holding the cluster at @daddr, or the least recently used one. */
+static struct xls_fsview_cluster *cluster_slot(struct xls_fsview_clusters *c, int64_t daddr)
+{
+	struct xls_fsview_cluster *lru = &c->slot[0];
+
+	for (uint32_t i = 0; i < XLS_FSVIEW_CLUSTER_SLOTS; i++) {
+		if (c->slot[i].daddr == daddr)
+			return &c->slot[i];
+		if (c->slot[i].used < lru->used)
+			lru = &c->slot[i];
+	}
+	return lru;
 }
 
 void xls_fsview_clusters_release(struct xls_fsview_clusters *c)
@@ -79,8 +95,8 @@ static bool cached_inode(const struct xls_fsview *v, int64_t daddr, uint32_t bof
 	if (!len || len > CLUSTER_MAX || boff + g->inode_size > len ||
 	    (uint64_t)daddr > (UINT64_MAX >> 10))
 		return false;
-	/* consecutive clusters in consecutive slots */
-	c = &v->clusters->slot[((uint64_t)daddr / (len >> 9)) % XLS_FSVIEW_CLUSTER_SLOTS];
+	c = cluster_slot(v->clusters, daddr);
+	c->used = ++v->clusters->clock;
 	if (c->daddr != daddr) {
 		if (!c->buf && !(c->buf = malloc(CLUSTER_MAX)))
 			return false;

@@ -24,25 +24,27 @@
 #define XLS_FSVIEW_MAX_BLOCKS	(1u << 18)	/* filesystem blocks read */
 
 /*
- * The inode clusters last read from the device, a few, each in the slot
- * its address picks.  lost compares inodes in inode order, each read again
- * for its directory and its xattrs; files reads each inode's baseline as
- * the log first names it, the new inodes of several allocation groups in
- * turn: one read of a cluster saves a system call per inode read, and
- * the slots keep the clusters of each group apart.  Only the device's
- * bytes are kept (they never change), so views over the device and over
- * an overlay can share them.
+ * The inode clusters last read from the device, a few, the least
+ * recently used making room.  lost compares inodes in inode order, each
+ * read again for its directory and its xattrs; files reads each inode's
+ * baseline as the log first names it, the new inodes of several
+ * allocation groups in turn: one read of a cluster saves a system call
+ * per inode read, and the slots keep the clusters of each group apart.
+ * Only the device's bytes are kept (they never change), so views over the
+ * device and over an overlay can share them.
  */
 #define XLS_FSVIEW_CLUSTER_SLOTS	16u
 
 struct xls_fsview_cluster {
 	int64_t		daddr;		/* of the cluster held; -1: none */
 	uint32_t	len;		/* bytes held */
+	uint64_t	used;		/* the clock when last read */
 	uint8_t		*buf;		/* free() */
 };
 
 struct xls_fsview_clusters {
 	struct xls_fsview_cluster	slot[XLS_FSVIEW_CLUSTER_SLOTS];
+	uint64_t			clock;
 };
 
 struct xls_fsview {

@@ -163,7 +163,7 @@ void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,
 
 /* A titled text table of the rows of one kind (stats, compare). */
 struct xls_section {
-	const char			*kind;
+	enum xls_row_kind		kind;
 	const char			*title;
 	const struct xls_column		*cols;
 	unsigned int			ncols;
@@ -177,7 +177,7 @@ struct xls_section {
  * Returns false when no section has that kind.
  */
 bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size_t nsecs,
-			 const char **current, const char *kind,
+			 const struct xls_section **current, enum xls_row_kind kind,
 			 const struct xls_fieldset *fs);
 
 /*

@@ -317,18 +317,18 @@ int xls_cmd_write_audit_svg(const char *path, enum xls_chart_set set, const char
 }
 
 bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size_t nsecs,
-			 const char **current, const char *kind,
+			 const struct xls_section **current, enum xls_row_kind kind,
 			 const struct xls_fieldset *fs)
 {
 	for (size_t i = 0; i < nsecs; i++) {
 		const struct xls_section *s = &secs[i];
 
-		if (strcmp(kind, s->kind) != 0)
+		if (kind != s->kind)
 			continue;
-		if (*current != s->kind) {
+		if (*current != s) {
 			xls_out_printf(&c->out, "\n%s\n", s->title);
 			xls_out_table_heading(&c->out, s->cols, s->ncols);
-			*current = s->kind;
+			*current = s;
 		}
 		xls_out_table_row(&c->out, s->cols, s->ncols, fs);
 		return true;

@@ -36,23 +36,24 @@ static const struct xls_column item_cols[] = {
 
 #define SEC XLS_SECTION
 static const struct xls_section sections[] = {
-	SEC("compare_bytes", "Log bytes per checkpoint by category", bytes_cols),
-	SEC("compare_buftype", "Buffers by type and size: count, log bytes per checkpoint, "
+	SEC(XLS_ROW_COMPARE_BYTES, "Log bytes per checkpoint by category", bytes_cols),
+	SEC(XLS_ROW_COMPARE_BUFTYPE, "Buffers by type and size: count, log bytes per checkpoint, "
 	    "dirty %, unchanged %", type_cols),
-	SEC("compare_type", "Buffers by type, every size together", type_total_cols),
-	SEC("compare_items", "Log items by type, and per checkpoint", item_cols),
+	SEC(XLS_ROW_COMPARE_TYPE, "Buffers by type, every size together", type_total_cols),
+	SEC(XLS_ROW_COMPARE_ITEMS, "Log items by type, and per checkpoint", item_cols),
 };
 
 struct compare_ctx {
 	struct xls_cmd		*c;
-	const char		*section;
+	const struct xls_section *section;
 };
 
-static void emit_text(struct compare_ctx *cc, const char *kind, const struct xls_fieldset *fs)
+static void emit_text(struct compare_ctx *cc, enum xls_row_kind kind,
+		      const struct xls_fieldset *fs)
 {
 	struct xls_out *o = &cc->c->out;
 
-	if (strcmp(kind, "compare_total") == 0) {
+	if (kind == XLS_ROW_COMPARE_TOTAL) {
 		xls_out_printf(o, "Journals (a_: A, b_: B; ratios are B over A)\n");
 		xls_cmd_print_pairs(cc->c, fs, 28, "  ");
 		return;
@@ -61,7 +62,7 @@ static void emit_text(struct compare_ctx *cc, const char *kind, const struct xls
 			    &cc->section, kind, fs);
 }
 
-static void emit_row(void *ctx, const char *kind, struct xls_fieldset *fs)
+static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 {
 	struct compare_ctx *cc = ctx;
 
@@ -70,11 +71,11 @@ static void emit_row(void *ctx, const char *kind, struct xls_fieldset *fs)
 		emit_text(cc, kind, fs);
 		break;
 	case XLS_FMT_JSON:
-		xls_cmd_record(cc->c, kind, fs);
+		xls_cmd_record(cc->c, xls_row_kind_name(kind), fs);
 		break;
 	case XLS_FMT_CSV:
-		if (strcmp(kind, "compare_buftype") == 0)
-			xls_cmd_record(cc->c, kind, fs);
+		if (kind == XLS_ROW_COMPARE_BUFTYPE)
+			xls_cmd_record(cc->c, xls_row_kind_name(kind), fs);
 		break;
 	}
 }

@@ -11,7 +11,7 @@
 
 struct stats_ctx {
 	struct xls_cmd		*c;
-	const char		*section;	/* text: the table being printed */
+	const struct xls_section *section;	/* text: the table being printed */
 	bool			stale;		/* the part being reported */
 };
 
@@ -53,35 +53,35 @@ static const struct xls_column cost_cols[] = {
 
 #define SEC XLS_SECTION
 static const struct xls_section sections[] = {
-	SEC("bytes", "Log bytes by category", byte_cols),
-	SEC("items", "Log items by type", item_cols),
-	SEC("buftype", "Buffers by type and size (dirty % to 1 % resolution)", type_cols),
-	SEC("histogram", "Dirty % of buffers", hist_cols),
-	SEC("checkpoint_dist", "Distributions over checkpoints (quantiles to 1/16 of a power of two, unchanged_pct to 1 %)", dist_cols),
-	SEC("cost_buftype", "Formatting cost model by buffer type and size: xfs_buf_item_size+format steps\n"
+	SEC(XLS_ROW_BYTES, "Log bytes by category", byte_cols),
+	SEC(XLS_ROW_ITEMS, "Log items by type", item_cols),
+	SEC(XLS_ROW_BUFTYPE, "Buffers by type and size (dirty % to 1 % resolution)", type_cols),
+	SEC(XLS_ROW_HISTOGRAM, "Dirty % of buffers", hist_cols),
+	SEC(XLS_ROW_CHECKPOINT_DIST, "Distributions over checkpoints (quantiles to 1/16 of a power of two, unchanged_pct to 1 %)", dist_cols),
+	SEC(XLS_ROW_COST_BUFTYPE, "Formatting cost model by buffer type and size: xfs_buf_item_size+format steps\n"
 	    "bit by bit (Linux <= 5.11) and run by run (5.12+); xfs_buf_offset() calls; shadow\n"
 	    "log vector allocations over each buffer's checkpoints, exact and rounded up to 512", cost_cols),
-	SEC("hot", "Hottest buffers, by appearances", hot_cols),
-	SEC("hot_bytes", "Hottest buffers, by bytes logged", hot_cols),
+	SEC(XLS_ROW_HOT, "Hottest buffers, by appearances", hot_cols),
+	SEC(XLS_ROW_HOT_BYTES, "Hottest buffers, by bytes logged", hot_cols),
 };
 
-static void emit_text(struct stats_ctx *sc, const char *kind,
+static void emit_text(struct stats_ctx *sc, enum xls_row_kind kind,
 		      const struct xls_fieldset *fs)
 {
 	struct xls_out *o = &sc->c->out;
 
-	if (strcmp(kind, "total") == 0) {
+	if (kind == XLS_ROW_TOTAL) {
 		xls_out_printf(o, "Totals\n");
 		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
 		return;
 	}
-	if (strcmp(kind, "relog") == 0) {
+	if (kind == XLS_ROW_RELOG) {
 		xls_out_printf(o, "\nRelogged bytes: each 128-byte chunk of a committed item against the bytes\n"
 			       "last logged at its address (buffers; inode_*: inode cores and forks)\n");
 		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
 		return;
 	}
-	if (strcmp(kind, "cost_model") == 0) {
+	if (kind == XLS_ROW_COST_MODEL) {
 		xls_out_printf(o, "\nFormatting cost model, all committed buffer items\n");
 		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
 		return;
@@ -90,7 +90,7 @@ static void emit_text(struct stats_ctx *sc, const char *kind,
 			    &sc->section, kind, fs);
 }
 
-static void emit_row(void *ctx, const char *kind, struct xls_fieldset *fs)
+static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 {
 	struct stats_ctx *sc = ctx;
 
@@ -101,12 +101,12 @@ static void emit_row(void *ctx, const char *kind, struct xls_fieldset *fs)
 		emit_text(sc, kind, fs);
 		break;
 	case XLS_FMT_JSON:
-		xls_cmd_record(sc->c, kind, fs);
+		xls_cmd_record(sc->c, xls_row_kind_name(kind), fs);
 		break;
 	case XLS_FMT_CSV:
 		/* One layout per CSV stream: the buffer type table. */
-		if (strcmp(kind, "buftype") == 0)
-			xls_cmd_record(sc->c, kind, fs);
+		if (kind == XLS_ROW_BUFTYPE)
+			xls_cmd_record(sc->c, xls_row_kind_name(kind), fs);
 		break;
 	}
 }

@@ -47,14 +47,19 @@ void xls_replay_write_release(struct xls_replay_write *w)
 /* ------------------------------------------------------------------ */
 /* I/O on the copy: whole, retried, every error named with its byte */
 
-static int io_error(struct xls_replay_write *w, const char *what, const char *path,
+enum io_op { IO_READ, IO_WRITE, IO_SYNC };
+
+static int io_error(struct xls_replay_write *w, enum io_op op, const char *path,
 		    uint64_t off, int e)
 {
+	static const char *const verb[] = { [IO_READ] = "read", [IO_WRITE] = "write",
+					    [IO_SYNC] = "sync" };
+
 	/* a new file that cannot be written is the output's failure, the device's the input's */
 	if (w->err->status == XLS_EXIT_OK)
-		xls_error_set(w->err, w->in_place || !strcmp(what, "read") ? XLS_EXIT_INPUT :
+		xls_error_set(w->err, w->in_place || op == IO_READ ? XLS_EXIT_INPUT :
 			      XLS_EXIT_INTERNAL,
-			      "cannot %s '%s' at byte %llu: %s", what, path,
+			      "cannot %s '%s' at byte %llu: %s", verb[op], path,
 			      (unsigned long long)off, strerror(e));
 	return -1;
 }
@@ -66,7 +71,7 @@ static int read_full(struct xls_replay_write *w, int fd, const char *path, uint6
 	int rc = xls_pread_fully(fd, off, buf, len, &done);
 
 	if (rc && rc != -ENODATA)
-		return io_error(w, "read", path, off + done, -rc);
+		return io_error(w, IO_READ, path, off + done, -rc);
 	memset(buf + done, 0, len - done);	/* past the end of the copy: a hole there */
 	return 0;
 }
@@ -78,7 +83,7 @@ static int write_full(struct xls_replay_write *w, int fd, const char *path, uint
 	int rc = xls_pwrite_fully(fd, off, buf, len, &done);
 
 	if (rc)
-		return io_error(w, "write", path, off + done, -rc);
+		return io_error(w, IO_WRITE, path, off + done, -rc);
 	w->count.bytes += len;
 	return 0;
 }
@@ -575,9 +580,9 @@ static int put_log(void *ctx, uint32_t blk, const uint8_t *buf, uint32_t nblks)
 int xls_replay_write_sync(struct xls_replay_write *w)
 {
 	if (fdatasync(w->fd) != 0)
-		return io_error(w, "sync", w->path, 0, errno);
+		return io_error(w, IO_SYNC, w->path, 0, errno);
 	if (w->log_fd != w->fd && fdatasync(w->log_fd) != 0)
-		return io_error(w, "sync", w->log_path, 0, errno);
+		return io_error(w, IO_SYNC, w->log_path, 0, errno);
 	return 0;
 }
 

@@ -108,9 +108,25 @@ void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
 
 /* ---- statistics (describe_stats.c) -------------------------------- */
 
-/* Called for each row of a report, with the row's kind ("total", ...). */
+/*
+ * The kinds of the rows of stats and compare: a value the emitter tests,
+ * never a name matched back; xls_row_kind_name() gives the "kind" of its
+ * JSON record.
+ */
+enum xls_row_kind {
+	XLS_ROW_TOTAL, XLS_ROW_BYTES, XLS_ROW_ITEMS, XLS_ROW_BUFTYPE, XLS_ROW_HISTOGRAM,
+	XLS_ROW_RELOG, XLS_ROW_CHECKPOINT_DIST, XLS_ROW_COST_MODEL, XLS_ROW_COST_BUFTYPE,
+	XLS_ROW_HOT, XLS_ROW_HOT_BYTES,
+	XLS_ROW_COMPARE_TOTAL, XLS_ROW_COMPARE_BYTES, XLS_ROW_COMPARE_TYPE,
+	XLS_ROW_COMPARE_BUFTYPE, XLS_ROW_COMPARE_ITEMS,
+	XLS_ROW_KINDS
+};
+
+const char *xls_row_kind_name(enum xls_row_kind kind);
+
+/* Called for each row of a report, with the row's kind. */
 /* @fs is the emitter's to add to (a command's own keys) before it writes it. */
-typedef void (*xls_describe_emit_fn)(void *ctx, const char *kind,
+typedef void (*xls_describe_emit_fn)(void *ctx, enum xls_row_kind kind,
 				     struct xls_fieldset *fs);
 
 /*

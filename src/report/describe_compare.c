@@ -123,7 +123,7 @@ static void byte_rows(const struct xls_stats *a, const struct xls_stats *b,
 		xls_field_str(fs, "category", xls_byte_category_name(c));
 		pair_uint(fs, &K_BYTES, ba[c], bb[c]);
 		pair_real(fs, &K_LOGPC, per(ba[c], ca), per(bb[c], cb));
-		emit(ctx, "compare_bytes", fs);
+		emit(ctx, XLS_ROW_COMPARE_BYTES, fs);
 	}
 }
 
@@ -211,7 +211,7 @@ static void type_total_rows(const struct xls_stats_type_row *ra, int na,
 		has_b = type_total(rb, nb, rows[at].type, &tb);
 		xls_fields_reset(fs);
 		type_row(has_a ? &ta : NULL, has_b ? &tb : NULL, ca, cb, fs);
-		emit(ctx, "compare_type", fs);
+		emit(ctx, XLS_ROW_COMPARE_TYPE, fs);
 	}
 }
 
@@ -227,14 +227,14 @@ static void type_rows(const struct xls_stats *a, const struct xls_stats *b,
 		xls_fields_reset(fs);
 		type_row(&ra[i], nb > 0 ? find_row(rb, nb, ra[i].type, ra[i].size) : NULL,
 			 ca, cb, fs);
-		emit(ctx, "compare_buftype", fs);
+		emit(ctx, XLS_ROW_COMPARE_BUFTYPE, fs);
 	}
 	for (int i = 0; i < nb; i++) {
 		if (na > 0 && find_row(ra, na, rb[i].type, rb[i].size))
 			continue;
 		xls_fields_reset(fs);
 		type_row(NULL, &rb[i], ca, cb, fs);
-		emit(ctx, "compare_buftype", fs);
+		emit(ctx, XLS_ROW_COMPARE_BUFTYPE, fs);
 	}
 	type_total_rows(ra, na > 0 ? na : 0, rb, nb > 0 ? nb : 0, ca, cb, fs, emit, ctx);
 	free(ra);
@@ -256,7 +256,7 @@ static void item_rows(const struct xls_stats *a, const struct xls_stats *b,
 		xls_field_str(fs, "item", xls_item_slot_name(s));
 		pair_uint(fs, &K_COUNT, x, y);
 		pair_real(fs, &K_PERCK, per(x, ca), per(y, cb));
-		emit(ctx, "compare_items", fs);
+		emit(ctx, XLS_ROW_COMPARE_ITEMS, fs);
 	}
 }
 
@@ -270,7 +270,7 @@ void xls_describe_compare(const struct xls_stats *a, const struct xls_stats *b,
 		return;
 	xls_fields_reset(fs);
 	totals(a, b, name_a, name_b, fs);
-	emit(ctx, "compare_total", fs);
+	emit(ctx, XLS_ROW_COMPARE_TOTAL, fs);
 	byte_rows(a, b, fs, emit, ctx);
 	type_rows(a, b, fs, emit, ctx);
 	item_rows(a, b, fs, emit, ctx);

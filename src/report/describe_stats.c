@@ -32,6 +32,22 @@ static void totals(const struct xls_stats_totals *t, struct xls_fieldset *fs)
 	xls_field_uint(fs, "unreadable_buffer_formats", t->unparsed_buffers);
 }
 
+static const char *const row_kind_names[XLS_ROW_KINDS] = {
+	[XLS_ROW_TOTAL] = "total", [XLS_ROW_BYTES] = "bytes", [XLS_ROW_ITEMS] = "items",
+	[XLS_ROW_BUFTYPE] = "buftype", [XLS_ROW_HISTOGRAM] = "histogram",
+	[XLS_ROW_RELOG] = "relog", [XLS_ROW_CHECKPOINT_DIST] = "checkpoint_dist",
+	[XLS_ROW_COST_MODEL] = "cost_model", [XLS_ROW_COST_BUFTYPE] = "cost_buftype",
+	[XLS_ROW_HOT] = "hot", [XLS_ROW_HOT_BYTES] = "hot_bytes",
+	[XLS_ROW_COMPARE_TOTAL] = "compare_total", [XLS_ROW_COMPARE_BYTES] = "compare_bytes",
+	[XLS_ROW_COMPARE_TYPE] = "compare_type", [XLS_ROW_COMPARE_BUFTYPE] = "compare_buftype",
+	[XLS_ROW_COMPARE_ITEMS] = "compare_items",
+};
+
+const char *xls_row_kind_name(enum xls_row_kind kind)
+{
+	return (unsigned int)kind < XLS_ROW_KINDS ? row_kind_names[kind] : "?";
+}
+
 struct items_ctx {
 	struct xls_fieldset	*fs;
 	xls_describe_emit_fn	emit;
@@ -45,7 +61,7 @@ static void item_row(void *vctx, const char *name, uint64_t count)
 	xls_fields_reset(ic->fs);
 	xls_field_str(ic->fs, "item", name);
 	xls_field_uint(ic->fs, "count", count);
-	ic->emit(ic->ctx, "items", ic->fs);
+	ic->emit(ic->ctx, XLS_ROW_ITEMS, ic->fs);
 }
 
 static void type_rows(const struct xls_stats *st, struct xls_fieldset *fs,
@@ -69,13 +85,13 @@ static void type_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 		xls_field_uint(fs, "bytes_logged", rows[i].bytes_logged);
 		xls_field_uint(fs, "committed_items", rows[i].committed);
 		xls_describe_relog_split(&rows[i].relog, fs);
-		emit(ctx, "buftype", fs);
+		emit(ctx, XLS_ROW_BUFTYPE, fs);
 	}
 	free(rows);
 }
 
 static void hot_rows(const struct xls_stats *st, enum xls_hot_order order,
-		     unsigned int top, const char *kind, struct xls_fieldset *fs,
+		     unsigned int top, enum xls_row_kind kind, struct xls_fieldset *fs,
 		     xls_describe_emit_fn emit, void *ctx)
 {
 	struct xls_stats_hot *h = malloc(sizeof(*h) * (top ? top : 1));
@@ -107,7 +123,7 @@ static void relog_row(const struct xls_stats *st, struct xls_fieldset *fs,
 	xls_stats_relog(st, &r);
 	xls_fields_reset(fs);
 	xls_describe_relog(&r, fs);
-	emit(ctx, "relog", fs);
+	emit(ctx, XLS_ROW_RELOG, fs);
 }
 
 static void dist_rows(const struct xls_stats *st, struct xls_fieldset *fs,
@@ -128,7 +144,7 @@ static void dist_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 		xls_field_uint(fs, "p99", d.p99);
 		xls_field_uint(fs, "max", d.max);
 		xls_field_real(fs, "mean", d.mean);
-		emit(ctx, "checkpoint_dist", fs);
+		emit(ctx, XLS_ROW_CHECKPOINT_DIST, fs);
 	}
 }
 
@@ -147,7 +163,7 @@ static void cost_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 	xls_fields_reset(fs);
 	xls_describe_cost(items, &c, &sh, fs);
 	xls_field_uint(fs, "shadow_untracked", r.bounds.shadow_untracked);
-	emit(ctx, "cost_model", fs);
+	emit(ctx, XLS_ROW_COST_MODEL, fs);
 	n = xls_stats_type_rows(st, &rows);
 	for (int i = 0; i < n; i++) {
 		if (!rows[i].committed && !rows[i].shadow.exact)
@@ -156,7 +172,7 @@ static void cost_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 		xls_field_str(fs, "type", rows[i].type);
 		xls_field_uint(fs, "size", rows[i].size);
 		xls_describe_cost(rows[i].committed, &rows[i].cost, &rows[i].shadow, fs);
-		emit(ctx, "cost_buftype", fs);
+		emit(ctx, XLS_ROW_COST_BUFTYPE, fs);
 	}
 	free(rows);
 }
@@ -174,14 +190,14 @@ void xls_describe_stats(const struct xls_stats *st, unsigned int top,
 	xls_stats_totals(st, &t);
 	xls_fields_reset(fs);
 	totals(&t, fs);
-	emit(ctx, "total", fs);
+	emit(ctx, XLS_ROW_TOTAL, fs);
 	xls_stats_bytes(st, bytes);
 	for (unsigned int c = 0; c < XLS_BYTES_NCATEGORIES; c++) {
 		xls_fields_reset(fs);
 		xls_field_str(fs, "category", xls_byte_category_name(c));
 		xls_field_uint(fs, "bytes", bytes[c]);
 		xls_field_real(fs, "pct", pct_of(bytes[c], t.log_bytes));
-		emit(ctx, "bytes", fs);
+		emit(ctx, XLS_ROW_BYTES, fs);
 	}
 	xls_stats_items(st, item_row, &ic);
 	type_rows(st, fs, emit, ctx);
@@ -191,12 +207,12 @@ void xls_describe_stats(const struct xls_stats *st, unsigned int top,
 		xls_field_str(fs, "dirty_pct_bin", xls_stats_hist_bin_name(b));
 		xls_field_uint(fs, "buffers", bins[b]);
 		xls_field_real(fs, "pct", pct_of(bins[b], parsed));
-		emit(ctx, "histogram", fs);
+		emit(ctx, XLS_ROW_HISTOGRAM, fs);
 	}
 	relog_row(st, fs, emit, ctx);
 	dist_rows(st, fs, emit, ctx);
 	cost_rows(st, fs, emit, ctx);
-	hot_rows(st, XLS_HOT_BY_APPEARANCES, top, "hot", fs, emit, ctx);
-	hot_rows(st, XLS_HOT_BY_BYTES, top, "hot_bytes", fs, emit, ctx);
+	hot_rows(st, XLS_HOT_BY_APPEARANCES, top, XLS_ROW_HOT, fs, emit, ctx);
+	hot_rows(st, XLS_HOT_BY_BYTES, top, XLS_ROW_HOT_BYTES, fs, emit, ctx);
 	free(fs);
 }

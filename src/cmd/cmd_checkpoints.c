@@ -31,10 +31,8 @@ struct ckpt_ctx {
 
 /* -v: where the bytes went and the items by type, under the row. */
 static void print_detail(struct xls_out *o, const struct xls_ckpt *ck,
-			 const struct xls_fieldset *fs)
+			 const struct xls_field *types)
 {
-	const struct xls_field *types = xls_fields_get(fs, "items_by_type");
-
 	xls_out_textf(o, "        bytes ");
 	for (unsigned int c = 0; c < XLS_BYTES_NCATEGORIES; c++)
 		if (ck->bytes[c])
@@ -61,6 +59,7 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 {
 	struct ckpt_ctx *cc = ctx;
 	struct xls_cmd *c = cc->c;
+	const struct xls_field *types;
 
 	if (c->opt->has_tid && ck->tid != c->opt->tid)
 		return;
@@ -68,7 +67,7 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 	xls_fields_reset(&cc->fs);
 	if (c->opt->stale)
 		xls_field_bool(&cc->fs, "stale", cc->stale);
-	xls_describe_ckpt(ck, &cc->fs);
+	types = xls_describe_ckpt(ck, &cc->fs);
 	if (c->out.fmt != XLS_FMT_TEXT) {
 		xls_cmd_record(c, "checkpoint", &cc->fs);
 		return;
@@ -85,7 +84,7 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 	else
 		xls_out_table_row(&c->out, ckpt_cols, NCOLS, &cc->fs);
 	if (c->opt->verbose)
-		print_detail(&c->out, ck, &cc->fs);
+		print_detail(&c->out, ck, types);
 }
 
 /* After the rows: the bounds of the relog figures, which only the end knows. */

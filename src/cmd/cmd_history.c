@@ -417,9 +417,9 @@ static int do_replay(struct hist_ctx *h, struct xls_error *err)
 
 /* The text of the ranges, as the JSON list's text form gives it. */
 static void diff_text(struct hist_ctx *h, uint32_t nchunks, uint32_t changed,
-		      const struct xls_image_range *r, uint32_t n)
+		      const struct xls_image_range *r, uint32_t n,
+		      const struct xls_field *ranges)
 {
-	const struct xls_field *ranges = xls_fields_get(&h->fs, "ranges");
 	struct xls_buf_format blf;
 	char map[160], txt[2048];
 
@@ -429,7 +429,9 @@ static void diff_text(struct hist_ctx *h, uint32_t nchunks, uint32_t changed,
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t k = r[i].first; k <= r[i].last && k < XFS_BLF_DATAMAP_SIZE * 32; k++)
 			blf.blf_data_map[k / 32] |= 1u << (k % 32);
-	xls_field_format(ranges, txt, sizeof(txt));
+	txt[0] = '\0';
+	if (ranges)
+		xls_field_format(ranges, txt, sizeof(txt));
 	xls_region_map_str(&blf, NULL, 128, map, sizeof(map));
 	xls_out_printf(&h->c->out, "\ndiff: %u of %u chunk%s differ%s from the block on disk%s%s\n",
 		changed, nchunks, xls_plural(nchunks), changed == 1 ? "s" : "",
@@ -442,6 +444,7 @@ static int do_diff(struct hist_ctx *h, struct xls_error *err)
 {
 	struct xls_cmd *c = h->c;
 	struct xls_image_range *ranges;
+	const struct xls_field *listed;
 	uint32_t changed, nchunks;
 	int n;
 
@@ -451,13 +454,13 @@ static int do_diff(struct hist_ctx *h, struct xls_error *err)
 	if (n < 0)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	xls_fields_reset(&h->fs);
-	xls_describe_diff(c->opt->blkno, nchunks, changed, ranges, (uint32_t)n, &h->fs);
+	listed = xls_describe_diff(c->opt->blkno, nchunks, changed, ranges, (uint32_t)n, &h->fs);
 	if (c->src.input.md.version)
 		xls_field_uint(&h->fs, "disk_absent_bytes", h->img.absent);
 	if (c->out.fmt == XLS_FMT_JSON)
 		xls_cmd_record(c, "diff", &h->fs);
 	else if (c->out.fmt == XLS_FMT_TEXT)
-		diff_text(h, nchunks, changed, ranges, (uint32_t)n);
+		diff_text(h, nchunks, changed, ranges, (uint32_t)n, listed);
 	free(ranges);
 	return 0;
 }

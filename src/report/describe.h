@@ -138,8 +138,12 @@ void xls_describe_stats(const struct xls_stats *st, unsigned int top,
 
 /* ---- the audit (describe_audit.c) -------------------------------- */
 
-/* One checkpoint: seq, tid, lsn, commit_lsn, ..., its relog split and cost. */
-void xls_describe_ckpt(const struct xls_ckpt *ck, struct xls_fieldset *fs);
+/*
+ * One checkpoint: seq, tid, lsn, commit_lsn, ..., its relog split and cost.
+ * Returns its items_by_type field, for a text that lists it apart; NULL
+ * when it did not fit.
+ */
+const struct xls_field *xls_describe_ckpt(const struct xls_ckpt *ck, struct xls_fieldset *fs);
 
 /* first_bytes, changed_bytes, unchanged_bytes, unchanged_pct. */
 void xls_describe_relog_split(const struct xls_relog_split *sp, struct xls_fieldset *fs);
@@ -242,9 +246,9 @@ void xls_describe_other_appearance(const struct xls_geometry *g,
 				   const struct xls_ritem *ri, struct xls_fieldset *fs);
 
 /* history --diff: the chunks replay changes (@ranges live until written). */
-void xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
-		       const struct xls_image_range *ranges, uint32_t nranges,
-		       struct xls_fieldset *fs);
+const struct xls_field *xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
+					  const struct xls_image_range *ranges, uint32_t nranges,
+					  struct xls_fieldset *fs);
 
 /* ---- semantics (describe_semantics.c) ----------------------------- */
 

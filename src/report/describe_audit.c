@@ -105,8 +105,10 @@ static const struct xls_list type_count_list = {
 	type_count_members, 2, sizeof(struct type_count), type_count_text, " ", NULL,
 };
 
-static void items_by_type(const struct xls_ckpt *ck, struct xls_fieldset *fs)
+static const struct xls_field *items_by_type(const struct xls_ckpt *ck,
+					     struct xls_fieldset *fs)
 {
+	unsigned int before = fs->n;
 	struct type_count *e;
 	uint32_t n = 0;
 
@@ -114,7 +116,7 @@ static void items_by_type(const struct xls_ckpt *ck, struct xls_fieldset *fs)
 		n += ck->items_by_type[s] && xls_item_slot_name(s);
 	e = xls_fields_alloc(fs, sizeof(*e) * (n ? n : 1));
 	if (!e)
-		return;
+		return NULL;
 	n = 0;
 	for (unsigned int s = 0; s < XLS_ITEM_SLOTS; s++) {
 		if (!ck->items_by_type[s] || !xls_item_slot_name(s))
@@ -123,10 +125,13 @@ static void items_by_type(const struct xls_ckpt *ck, struct xls_fieldset *fs)
 		e[n++].count = ck->items_by_type[s];
 	}
 	xls_field_list(fs, "items_by_type", &type_count_list, e, n);
+	return fs->n > before ? &fs->f[fs->n - 1] : NULL;
 }
 
-void xls_describe_ckpt(const struct xls_ckpt *ck, struct xls_fieldset *fs)
+const struct xls_field *xls_describe_ckpt(const struct xls_ckpt *ck, struct xls_fieldset *fs)
 {
+	const struct xls_field *types;
+
 	xls_field_uint(fs, "seq", ck->seq);
 	xls_field_hex(fs, "tid", ck->tid);
 	xls_field_lsn(fs, "lsn", ck->lsn);
@@ -138,7 +143,7 @@ void xls_describe_ckpt(const struct xls_ckpt *ck, struct xls_fieldset *fs)
 		xls_field_uint(fs, category_key[c], ck->bytes[c]);
 	xls_field_uint(fs, "items", ck->items);
 	xls_field_uint(fs, "regions", ck->regions);
-	items_by_type(ck, fs);
+	types = items_by_type(ck, fs);
 	xls_field_uint(fs, "buffers", ck->buffers);
 	xls_field_uint(fs, "cancels", ck->cancels);
 	xls_field_uint(fs, "buffer_bytes", ck->buffer_bytes);
@@ -153,6 +158,7 @@ void xls_describe_ckpt(const struct xls_ckpt *ck, struct xls_fieldset *fs)
 	xls_field_uint(fs, "run_offset_calls", ck->cost.run_offset_calls);
 	xls_field_uint(fs, "shadow_allocs_exact", ck->shadow.exact);
 	xls_field_uint(fs, "shadow_allocs_rounded", ck->shadow.rounded);
+	return types;
 }
 
 int xls_describe_chart_log(const struct xls_stats *st, const char *name,

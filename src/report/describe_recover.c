@@ -397,14 +397,18 @@ static const struct xls_list range_list = {
 	range_members, 4, sizeof(struct xls_image_range), range_text, " ", NULL,
 };
 
-void xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
-		       const struct xls_image_range *ranges, uint32_t nranges,
-		       struct xls_fieldset *fs)
+const struct xls_field *xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
+					  const struct xls_image_range *ranges, uint32_t nranges,
+					  struct xls_fieldset *fs)
 {
+	unsigned int before;
+
 	xls_field_hex(fs, "blkno", (uint64_t)blkno);
 	xls_field_uint(fs, "chunks", nchunks);
 	xls_field_uint(fs, "changed", changed);
+	before = fs->n;
 	xls_field_list(fs, "ranges", &range_list, ranges, nranges);
+	return fs->n > before ? &fs->f[fs->n - 1] : NULL;
 }
 
 /* ------------------------------------------------------------------ */

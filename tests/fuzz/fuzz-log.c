@@ -247,11 +247,11 @@ static int on_finding(void *vctx, const struct xls_finding *f)
 	return 0;
 }
 
-static void on_stats_row(void *vctx, const char *kind, struct xls_fieldset *fs)
+static void on_stats_row(void *vctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 {
 	struct fuzz_ctx *c = vctx;
 
-	xls_out_record(&c->out, kind, fs);
+	xls_out_record(&c->out, xls_row_kind_name(kind), fs);
 }
 
 #ifdef FUZZ_RECOVER

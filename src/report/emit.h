@@ -54,7 +54,7 @@ struct xls_csv_layout {
  */
 #define XLS_KEY_SLOTS	256u	/* a power of two; small, to stay in L1 */
 #define XLS_KEY_TEXT	32u	/* ,"key": -- keys up to 28 bytes */
-#define XLS_CSV_COLS	256u	/* beyond: columns found by their names */
+#define XLS_CSV_COLS	256u	/* columns of a layout; past them, none (a bug, said) */
 
 struct xls_key_slot {
 	const char	*key;		/* NULL: free */

@@ -69,7 +69,7 @@ test_expect_success '--replay of a daddr no item logs is an error' '
 
 test_expect_success '--diff --json lists the changed chunk ranges' '
 	"$XLS" history --json --blkno=0x2 --replay=agi.bin --diff $(image dir4k) >out &&
-	grep -q "\"kind\":\"replay\",\"file\":\"agi.bin\",\"blkno\":\"0x2\",\"bytes\":512," out &&
+	grep -q "\"kind\":\"replayed_buffer\",\"file\":\"agi.bin\",\"blkno\":\"0x2\",\"bytes\":512," out &&
 	grep -q "\"kind\":\"diff\",\"blkno\":\"0x2\",\"chunks\":4,\"changed\":[0-9]*,\"ranges\":\[" out
 '
 

@@ -401,7 +401,7 @@ static int do_replay(struct hist_ctx *h, struct xls_error *err)
 	if (c->src.input.md.version)
 		xls_field_uint(fs, "disk_absent_bytes", im->absent);
 	if (c->out.fmt == XLS_FMT_JSON) {
-		xls_cmd_record(c, "replay", fs);
+		xls_cmd_record(c, "replayed_buffer", fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_printf(&c->out, "\nreplay: wrote %u bytes to '%s': the block on disk, then %u replayed item%s in recovery order (%u not replayed)\n",
 			bytes, c->opt->replay_path, im->applied, im->applied == 1 ? "" : "s",

@@ -1,0 +1,72 @@
+#!/bin/sh
+# The man page's JSON KEYS say what every key is (issue 28): each object
+# every command writes with --json, over the bundled kernel-written images
+# (both byte orders), metadumps, synthesized logs with the items and
+# failures the images lack, has an entry for its kind there, and each of
+# its keys is named in that entry (or, for every kind, in the section's
+# opening paragraph).  tests/lib/json-keys.pl reads the man page and the
+# JSON; it shares nothing with src/.
+. "$(dirname "$0")/lib/test-lib.sh"
+. "$XLS_TOP/tests/lib/images.sh"
+. "$XLS_TOP/tests/lib/metadump.sh"
+. "$XLS_TOP/tests/lib/synth-lib.sh"
+
+MAN=$XLS_TOP/man/xfs_logscope.8
+
+# Every command that writes JSON, on the input of arguments "$@".
+all_commands() {
+	for c in info records "records -a" trans "trans --stale" "bufs -v" \
+		"bufs --stale" stats "stats --stale" "checkpoints -v" \
+		"checkpoints --stale" "recover -v" "recover --summary" lost \
+		files "files --stale"; do
+		# shellcheck disable=SC2086
+		"$XLS" $c --json "$@"
+	done
+	blk=$("$XLS" stats --json --top 1 "$@" | sed -n "s/.*\"kind\":\"hot\".*\"blkno\":\"\(0x[0-9a-f]*\)\".*/\1/p" | head -1)
+	[ -n "$blk" ] || return 0
+	"$XLS" history --json -v --diff --blkno="$blk" "$@"
+	rm -f hist.replay
+	"$XLS" history --json --replay=hist.replay --blkno="$blk" "$@"
+}
+
+test_expect_success 'the bundled kernel-written images, both byte orders' '
+	for n in $LOGPRINT_NAMES be4k be64k beunl; do
+		# shellcheck disable=SC2046
+		all_commands $(image_args "$n")
+	done >images.json 2>/dev/null
+	test "$(grep -c "\"kind\":\"ritem\"" images.json)" -gt 1000 &&
+	grep -q "\"kind\":\"replayed_buffer\"" images.json
+'
+
+test_expect_success 'metadumps, compare, replay' '
+	{
+		for v in v1 v2; do
+			all_commands $(metadump_args dir4k $v)
+		done
+		"$XLS" compare --json "$(image dir4k)" "$(image dir64k)"
+		rm -f replayed.img
+		"$XLS" replay --json -o replayed.img "$(image unlinked)"
+	} >other.json 2>/dev/null
+	grep -q "\"kind\":\"compare_total\"" other.json &&
+	grep -q "\"kind\":\"replay\"" other.json
+'
+
+test_expect_success 'synthesized logs: unknown items, bad buffers, stale gaps, corruption' '
+	for s in bufs bad-bufs unknown-item stale-partial stale-gap torn-mid hlen-big sb-badgeo; do
+		synth "$s" "$s" >/dev/null 2>&1 || return 1
+		all_commands "$TRASH/$s.img"
+	done >synth.json 2>/dev/null
+	grep -q "\"kind\":\"stale_gap\"" synth.json &&
+	grep -q "\"kind\":\"finding\"" synth.json
+'
+
+test_expect_success 'every kind has an entry in JSON KEYS and every key is named in it' '
+	cat images.json other.json synth.json | perl "$XLS_TOP/tests/lib/json-keys.pl" "$MAN"
+'
+
+test_expect_success 'the checker finds a key the man page does not name' '
+	echo "{\"kind\":\"info\",\"no_such_key\":1}" >bogus.json &&
+	test_must_fail perl "$XLS_TOP/tests/lib/json-keys.pl" "$MAN" <bogus.json >out &&
+	grep -q "kind info: undocumented keys: no_such_key" out
+'
+test_done

@@ -9,6 +9,7 @@
 #ifndef XLS_HASHMAP_H
 #define XLS_HASHMAP_H
 
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -49,6 +49,7 @@ enum xls_item_family {
 	XLS_FAMILY_DQUOT,
 	XLS_FAMILY_QUOTAOFF,
 	XLS_FAMILY_ICREATE,
+	XLS_FAMILY_COUNT
 };
 
 enum xls_item_role {

@@ -32,10 +32,29 @@
 /* ------------------------------------------------------------------ */
 /* pass 1 */
 
-void xls_rbuf_pass1(struct xls_recover *r, const struct rrec *rec)
+/* Pass 1 needs a buffer item's format only: its flags, its iovec check. */
+static void rbuf_capture1(struct xls_recover *r, struct tstore *ts,
+			  struct rrec *rec, const struct xls_item *it)
+{
+	const char *why;
+
+	(void)r;
+	(void)ts;
+	rec->parsed = xls_buf_format_parse(it, &rec->blf, &why) == 0;
+	rec->bad_iovec = !rec->parsed || !xls_buf_format_iovec_ok(&rec->blf);
+}
+
+/* A committed buffer item: a cancel record adds a reference. */
+static void rbuf_commit1(struct xls_recover *r, const struct xls_trans *t,
+			 const struct rrec *rec)
 {
 	uint32_t *refs;
 
+	if (rec->bad_iovec) {
+		xls_recover_fail(r, t->lsn, XLS_RFAIL_PASS1_LOG, "bad buffer log item size",
+				 "transaction 0x%08x: bad buffer log item size", t->tid);
+		return;
+	}
 	if (!(rec->blf.blf_flags & XFS_BLF_CANCEL))
 		return;
 	refs = xls_hashmap_find(&r->cancel, (uint64_t)rec->blf.blf_blkno,
@@ -163,8 +182,9 @@ static void capture_unlinked(struct xls_recover *r, struct tstore *ts,
 	}
 }
 
-void xls_rbuf_capture(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
-		      const struct xls_item *it)
+/* Pass 2: regions, head bytes, unlinked fields. */
+static void rbuf_capture2(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+			  const struct xls_item *it)
 {
 	struct xls_buf_analysis *ba = r->ba;
 
@@ -660,7 +680,8 @@ static void verify_skipped(struct decide_ctx *d, struct rstate *st)
 	free(buf);
 }
 
-void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
+/* xlog_recover_buf_commit_pass2() for @rec. */
+static void rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 {
 	struct xls_recover *r = d->r;
 	struct xls_rbuf *rb = &d->rb;
@@ -754,3 +775,18 @@ void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 	primary_sb(d, st);
 	seg_notes(d, rec, st);
 }
+
+static void rbuf_decide_parsed(struct decide_ctx *d, const struct rrec *rec)
+{
+	if (rec->parsed)
+		rbuf_decide(d, rec);
+	else
+		xls_rdetail(d, "unreadable buffer format");
+}
+
+const struct xls_recover_ops xls_rbuf_ops = {
+	.capture1	= rbuf_capture1,
+	.commit1	= rbuf_commit1,
+	.capture2	= rbuf_capture2,
+	.decide		= rbuf_decide_parsed,
+};

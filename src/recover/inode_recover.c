@@ -33,8 +33,8 @@ static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)(v >> 32)); put32
 /* ------------------------------------------------------------------ */
 /* capture */
 
-void xls_rinode_capture(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
-			const struct xls_item *it)
+static void rinode_capture(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+			   const struct xls_item *it)
 {
 	struct xls_item_problems p = { 0, 0, "" };
 	struct xls_inode_item ino;
@@ -75,11 +75,14 @@ void xls_rinode_capture(struct xls_recover *r, struct tstore *ts, struct rrec *r
 	rec->kept_inode = true;
 }
 
-void xls_ricreate_capture(struct rrec *rec, const struct xls_item *it)
+static void ricreate_capture(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+			     const struct xls_item *it)
 {
 	struct xls_item_problems p = { 0, 0, "" };
 	struct xls_icreate_item ic;
 
+	(void)r;
+	(void)ts;
 	xls_icreate_item_parse(it, &ic, &p);
 	if (!ic.has_format)
 		return;
@@ -425,7 +428,7 @@ bool xls_rstate_icreated(struct xls_recover *r, int64_t blkno, uint32_t len)
  * buffers is cancelled, else xfs_ialloc_inode_init() writes fresh inodes
  * into each: their buffers then carry the inode magic.
  */
-void xls_ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
+static void ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 {
 	struct xls_recover *r = d->r;
 	const struct xls_geometry *g = r->g;
@@ -611,7 +614,7 @@ static void keep_disk_inode(struct xls_recover *r, const struct rdisk_ino *di)
  * on v4 when its di_flushiter is.  A replay writes the transaction's LSN
  * into di_lsn (xfs_log_dinode_to_disk).
  */
-void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
+static void rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 {
 	struct xls_recover *r = d->r;
 	const struct rdisk_ino *disk = NULL;
@@ -713,3 +716,13 @@ void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 	else if (disk == &read)
 		keep_disk_inode(r, disk);
 }
+
+const struct xls_recover_ops xls_rinode_ops = {
+	.capture2	= rinode_capture,
+	.decide		= rinode_decide,
+};
+
+const struct xls_recover_ops xls_ricreate_ops = {
+	.capture2	= ricreate_capture,
+	.decide		= ricreate_decide,
+};

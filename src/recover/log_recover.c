@@ -5,8 +5,10 @@
  *  - xlog_do_log_recovery(): pass 1 over tail..head, then pass 2; a
  *    transaction is acted on at its commit record and only then
  *    (xlog_recovery_process_trans); one without a commit record is dropped.
+ *  - Each item is acted on by its family's xls_recover_ops (listed in
+ *    capture.c), as the kernel's by its xlog_recover_item_ops.
  *  - Pass 1 (xlog_recover_commit_pass1): the cancel table of buffers
- *    (buf_recover.c), quotaoff, and what stops the pass: an item type with
+ *    (buf_recover.c), quotaoff (quota_recover.c), and what stops the pass: an item type with
  *    no recovery ops, a buffer format that cannot hold its bitmap
  *    (xfs_buf_log_check_iovec), a committed transaction with no items.
  *  - xlog_recover_reorder_trans(): buffers first, other items next (both in
@@ -15,7 +17,7 @@
  *  - xlog_recover_process_ophdr(): queued buffers are written (so stamped)
  *    when a commit record brings a new transaction LSN.
  *  - Intents stay in the AIL until their done item is replayed
- *    (xlog_recover_release_intent); those left are finished by
+ *    (xlog_recover_release_intent, intent_recover.c); those left are finished by
  *    xlog_recover_process_intents(), and the inodes still on AGI unlinked
  *    buckets by xlog_recover_process_iunlinks().
  *
@@ -56,8 +58,6 @@ static int recover_report(struct xls_recover *r, const struct xls_trans *t,
 /* ------------------------------------------------------------------ */
 /* pass 1 */
 
-/* A damaged log found in pass 1: the kernel replays nothing. */
-#define PASS1_LOG	((struct xls_rfail){ XLS_RSTOP_PASS1, XLS_RCAUSE_LOG, XLS_EFSCORRUPTED })
 
 static int pass1_commit(struct xls_recover *r, const struct xls_trans *t,
 			struct tstore *ts);
@@ -67,13 +67,13 @@ static int pass1_end(struct xls_recover *r, const struct xls_trans *t)
 	struct tstore *ts = xls_rstore_find(r, t, false);
 
 	if (t->state == XLS_TRANS_CORRUPT)
-		xls_recover_fail(r, t->lsn, PASS1_LOG, NULL,
+		xls_recover_fail(r, t->lsn, XLS_RFAIL_PASS1_LOG, NULL,
 		     "transaction 0x%08x at %u/%u is corrupt (%s): pass 1 stops",
 		     t->tid, xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn),
 		     t->why ? t->why : "?");
 	/* the header alone is an item with no regions to the kernel */
 	if (t->state == XLS_TRANS_COMMITTED && !t->nitems)
-		xls_recover_fail(r, t->lsn, PASS1_LOG, NULL,
+		xls_recover_fail(r, t->lsn, XLS_RFAIL_PASS1_LOG, NULL,
 		     "transaction 0x%08x at %u/%u has no items: committed log item has no regions",
 		     t->tid, xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn));
 	if (!ts)
@@ -90,31 +90,18 @@ static int pass1_commit(struct xls_recover *r, const struct xls_trans *t,
 			struct tstore *ts)
 {
 	for (uint32_t i = 0; i < ts->nrecs; i++) {
-		struct rrec *rec = &ts->recs[i];
+		const struct rrec *rec = &ts->recs[i];
+		const struct xls_recover_ops *ops;
 
 		if (rec->unknown_type) {
-			xls_recover_fail(r, t->lsn, PASS1_LOG, "unrecognized type of log operation",
+			xls_recover_fail(r, t->lsn, XLS_RFAIL_PASS1_LOG, "unrecognized type of log operation",
 			     "transaction 0x%08x: unrecognized type of log operation (0x%04x)",
 			     t->tid, rec->type);
 			continue;
 		}
-		if (rec->has_qoff && rec->qoff_flags) {
-			if (rec->qoff_flags & XFS_UQUOTA_ACCT)
-				r->quotaoffs |= XFS_DQTYPE_USER;
-			if (rec->qoff_flags & XFS_PQUOTA_ACCT)
-				r->quotaoffs |= XFS_DQTYPE_PROJ;
-			if (rec->qoff_flags & XFS_GQUOTA_ACCT)
-				r->quotaoffs |= XFS_DQTYPE_GROUP;
-		}
-		if (rec->type != XFS_LI_BUF)
-			continue;
-		if (rec->bad_iovec) {
-			xls_recover_fail(r, t->lsn, PASS1_LOG, "bad buffer log item size",
-			     "transaction 0x%08x: bad buffer log item size",
-			     t->tid);
-			continue;
-		}
-		xls_rbuf_pass1(r, rec);
+		ops = xls_recover_ops_of(rec->type);
+		if (ops && ops->commit1)
+			ops->commit1(r, t, rec);
 	}
 	xls_rstore_release(r, ts);
 	return 0;
@@ -159,86 +146,15 @@ static int emit_cancel_table(struct xls_recover *r)
 }
 
 
-static const char *intent_name(uint16_t type)
-{
-	const char *n = xls_item_type_name(type);
-
-	return n ? n : "?";
-}
-
-/* Intents enter the AIL; a done item releases its intent. */
-static void decide_intent(struct decide_ctx *d, const struct rrec *rec)
-{
-	struct xls_recover *r = d->r;
-	const struct xls_item_type *t = xls_item_type_find(rec->type);
-	uint32_t *idx;
-
-	if (!rec->has_id)
-		return;
-	d->ri.has_id = true;
-	d->ri.id = rec->id;
-	if (t->role == XLS_ROLE_INTENT) {
-		struct rintent *in;
-
-		xls_rdetail(d, "%s 0x%llx: pending until its %s", intent_name(rec->type),
-			 (unsigned long long)rec->id, intent_name(t->pair));
-		if (xls_hashmap_find(&r->intidx, rec->type, rec->id))
-			return;
-		in = xls_vec_push((void **)&r->intents, &r->nintents, &r->capintents,
-				   sizeof(*in));
-		if (!in || xls_hashmap_put(&r->intidx, rec->type, rec->id, r->nintents - 1)) {
-			r->err = -ENOMEM;
-			return;
-		}
-		in->type = rec->type;
-		in->id = rec->id;
-		in->done = false;
-		in->tid = d->t->tid;
-		in->lsn = d->t->lsn;
-		return;
-	}
-	idx = xls_hashmap_find(&r->intidx, t->pair, rec->id);
-	if (!idx) {
-		xls_rdetail(d, "releases %s 0x%llx, which is not in the log (logged before the tail)",
-			 intent_name(t->pair), (unsigned long long)rec->id);
-		return;
-	}
-	r->intents[*idx].done = true;
-	xls_hashmap_del(&r->intidx, t->pair, rec->id);
-	xls_rdetail(d, "releases %s 0x%llx",
-		 intent_name(t->pair), (unsigned long long)rec->id);
-}
-
 /* What recovery does with item @rec, by its family. */
 static void decide_item(struct decide_ctx *d, const struct rrec *rec)
 {
-	const struct xls_item_type *t = xls_item_type_find(rec->type);
+	const struct xls_recover_ops *ops = xls_recover_ops_of(rec->type);
 
-	switch (t ? t->family : XLS_FAMILY_NONE) {
-	case XLS_FAMILY_BUF:
-		if (rec->parsed)
-			xls_rbuf_decide(d, rec);
-		else
-			xls_rdetail(d, "unreadable buffer format");
-		return;
-	case XLS_FAMILY_INODE:
-		xls_rinode_decide(d, rec);
-		return;
-	case XLS_FAMILY_ICREATE:
-		xls_ricreate_decide(d, rec);
-		return;
-	case XLS_FAMILY_QUOTAOFF:
-		if (rec->has_qoff)
-			xls_rdetail(d, "quota off, flags 0x%x", rec->qoff_flags);
-		return;
-	default:
-		break;
-	}
-	if (t && t->role != XLS_ROLE_ITEM)
-		decide_intent(d, rec);
-	else if (!t)
-		xls_rdetail(d, "unknown item type 0x%04x",
-			 rec->type);
+	if (ops && ops->decide)
+		ops->decide(d, rec);
+	else if (!xls_item_type_find(rec->type))
+		xls_rdetail(d, "unknown item type 0x%04x", rec->type);
 }
 
 /*
@@ -470,7 +386,7 @@ static int on_finding(void *ctx, const struct xls_finding *f)
 		xls_recover_fail(r, f->lsn, (struct xls_rfail){ XLS_RSTOP_TAIL, XLS_RCAUSE_LOG,
 				 XLS_EFSCORRUPTED }, "failed to locate log tail", "%s", f->msg);
 	else if (f->kind == XLS_FIND_OP)
-		xls_recover_fail(r, f->lsn, PASS1_LOG, NULL, "%s", f->msg);
+		xls_recover_fail(r, f->lsn, XLS_RFAIL_PASS1_LOG, NULL, "%s", f->msg);
 	return xls_report_finding(r->sink->report, f);
 }
 
@@ -498,13 +414,13 @@ static int emit_intents(struct xls_recover *r)
 			continue;
 		memset(&in, 0, sizeof(in));
 		in.type = p->type;
-		in.kind = intent_name(p->type);
+		in.kind = xls_rintent_name(p->type);
 		in.id = p->id;
 		in.tid = p->tid;
 		in.lsn = p->lsn;
 		snprintf(in.what, sizeof(in.what), "%s 0x%llx has no %s: recovery finishes it",
-			 intent_name(p->type), (unsigned long long)p->id,
-			 intent_name((uint16_t)(p->type + 1)));
+			 xls_rintent_name(p->type), (unsigned long long)p->id,
+			 xls_rintent_name((uint16_t)(p->type + 1)));
 		r->sum.pending_work++;
 		if (r->sink->intent)
 			rc = r->sink->intent(r->sink->ctx, &in);
@@ -638,7 +554,7 @@ static int run_pass(struct xls_recover *r, int pass, struct xls_log *log,
 	 * (mkfs writes 0) but not the replay pass of a v5 filesystem.
 	 */
 	if (pass == 1 && tot.crc_zero && r->g->crc && !r->opt.stale)
-		xls_recover_fail(r, 0, PASS1_LOG, "log record CRC mismatch: found 0x0",
+		xls_recover_fail(r, 0, XLS_RFAIL_PASS1_LOG, "log record CRC mismatch: found 0x0",
 		     "%llu record%s with a zero CRC: log record CRC mismatch, found 0x0",
 		     (unsigned long long)tot.crc_zero, tot.crc_zero == 1 ? "" : "s");
 	if (!rc && r->stores_full)

@@ -276,6 +276,46 @@ void xls_rstore_release_all(struct xls_recover *r);
 void xls_rstore_free_all(struct xls_recover *r);
 
 /* ------------------------------------------------------------------ */
+/* the families: what recovery does with each, as xlog_recover_item_ops */
+
+/*
+ * One item family's recovery, in the shape of the kernel's
+ * xlog_recover_item_ops, each defined in the family's file and listed
+ * once, in capture.c.  Items stream past (the trans stage keeps none), so
+ * a family keeps of each item, in its rrec, what its transaction's commit
+ * needs: @capture1 in pass 1, @capture2 in pass 2.  @commit1 is pass 1 at
+ * the commit (xlog_recover_commit_pass1): the cancel table, quotaoff;
+ * @decide is pass 2 (commit_pass2): what the kernel does with the item,
+ * into d->ri.  NULL: nothing; an item of a family with no @capture1 needs
+ * no store in pass 1.
+ */
+struct xls_recover_ops {
+	void	(*capture1)(struct xls_recover *r, struct tstore *ts,
+			    struct rrec *rec, const struct xls_item *it);
+	void	(*commit1)(struct xls_recover *r, const struct xls_trans *t,
+			   const struct rrec *rec);
+	void	(*capture2)(struct xls_recover *r, struct tstore *ts,
+			    struct rrec *rec, const struct xls_item *it);
+	void	(*decide)(struct decide_ctx *d, const struct rrec *rec);
+};
+
+extern const struct xls_recover_ops xls_rbuf_ops;	/* buf_recover.c */
+extern const struct xls_recover_ops xls_rinode_ops;	/* inode_recover.c */
+extern const struct xls_recover_ops xls_ricreate_ops;	/* inode_recover.c */
+extern const struct xls_recover_ops xls_rintent_ops;	/* intent_recover.c */
+extern const struct xls_recover_ops xls_rquotaoff_ops;	/* quota_recover.c */
+
+/* An intent's or done item's type name ("efi"), "?" for none. */
+const char *xls_rintent_name(uint16_t type);
+
+/* The ops of item type @type (XFS_LI_*); NULL: no family recovers it. */
+const struct xls_recover_ops *xls_recover_ops_of(uint16_t type);
+
+/* A damaged log found in pass 1: the kernel replays nothing. */
+#define XLS_RFAIL_PASS1_LOG \
+	((struct xls_rfail){ XLS_RSTOP_PASS1, XLS_RCAUSE_LOG, XLS_EFSCORRUPTED })
+
+/* ------------------------------------------------------------------ */
 /* capture.c */
 
 /* The scan's item callback: capture @it for its transaction's commit. */
@@ -285,17 +325,10 @@ int xls_recover_capture(void *ctx, const struct xls_trans *t,
 /* ------------------------------------------------------------------ */
 /* buf_recover.c */
 
-/* Pass 2 capture of a buffer item: regions, head bytes, unlinked fields. */
-void xls_rbuf_capture(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
-		      const struct xls_item *it);
-/* Pass 1 of a committed buffer item: a cancel record adds a reference. */
-void xls_rbuf_pass1(struct xls_recover *r, const struct rrec *rec);
 /* Group the segments of multi-extent directory blocks of a transaction. */
 void xls_rbuf_find_compounds(struct xls_recover *r, struct tstore *ts);
 /* The regions of @rec placed again, into d->rb. */
 void xls_rbuf_fill(struct decide_ctx *d, const struct rrec *rec);
-/* xlog_recover_buf_commit_pass2() for @rec. */
-void xls_rbuf_decide(struct decide_ctx *d, const struct rrec *rec);
 
 /* The simulated head of buffer (blkno, len): read from disk the first time. */
 struct rstate *xls_rstate_get(struct xls_recover *r, int64_t blkno, uint32_t len);
@@ -318,11 +351,6 @@ extern const char xls_short_dir_fail[];
 /* ------------------------------------------------------------------ */
 /* inode_recover.c */
 
-void xls_rinode_capture(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
-			const struct xls_item *it);
-void xls_ricreate_capture(struct rrec *rec, const struct xls_item *it);
-void xls_rinode_decide(struct decide_ctx *d, const struct rrec *rec);
-void xls_ricreate_decide(struct decide_ctx *d, const struct rrec *rec);
 /* Is buffer (blkno, len) initialised by an icreate replayed earlier? */
 bool xls_rstate_icreated(struct xls_recover *r, int64_t blkno, uint32_t len);
 

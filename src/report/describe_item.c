@@ -429,47 +429,32 @@ static void icreate_item(const struct xls_item_decoded *d, struct xls_fieldset *
 	xls_field_uint(fs, "gen", ic->icl_gen);
 }
 
-static void family_fields(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+static void free_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 {
-	switch (d->type->family) {
-	case XLS_FAMILY_BUF:
-		buf_item(d, fs);
-		break;
-	case XLS_FAMILY_INODE:
-		inode_item(d, fs);
-		break;
-	case XLS_FAMILY_FREE_EXTENTS:
-		free_extents(d, d->type->role == XLS_ROLE_DONE ? "efi_id" : "id", fs);
-		break;
-	case XLS_FAMILY_MAP_EXTENTS:
-		map_extents(d, fs);
-		break;
-	case XLS_FAMILY_PHYS_EXTENTS:
-		phys_extents(d, fs);
-		break;
-	case XLS_FAMILY_DONE:
-		if (d->u.done.has_id)
-			xls_field_hex(fs, done_id_key(d->item->type), d->u.done.id);
-		break;
-	case XLS_FAMILY_ATTRI:
-		attri_item(d, fs);
-		break;
-	case XLS_FAMILY_XMI:
-		xmi_item(d, fs);
-		break;
-	case XLS_FAMILY_DQUOT:
-		dquot_item(d, fs);
-		break;
-	case XLS_FAMILY_QUOTAOFF:
-		quotaoff_item(d, fs);
-		break;
-	case XLS_FAMILY_ICREATE:
-		icreate_item(d, fs);
-		break;
-	case XLS_FAMILY_NONE:
-		break;
-	}
+	free_extents(d, d->type->role == XLS_ROLE_DONE ? "efi_id" : "id", fs);
 }
+
+static void done_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
+{
+	if (d->u.done.has_id)
+		xls_field_hex(fs, done_id_key(d->item->type), d->u.done.id);
+}
+
+/* The families, listed once: the fields of each (NULL: none). */
+static void (*const family_fields[XLS_FAMILY_COUNT])(const struct xls_item_decoded *,
+						      struct xls_fieldset *) = {
+	[XLS_FAMILY_BUF]		= buf_item,
+	[XLS_FAMILY_INODE]		= inode_item,
+	[XLS_FAMILY_FREE_EXTENTS]	= free_item,
+	[XLS_FAMILY_MAP_EXTENTS]	= map_extents,
+	[XLS_FAMILY_PHYS_EXTENTS]	= phys_extents,
+	[XLS_FAMILY_DONE]		= done_item,
+	[XLS_FAMILY_ATTRI]		= attri_item,
+	[XLS_FAMILY_XMI]		= xmi_item,
+	[XLS_FAMILY_DQUOT]		= dquot_item,
+	[XLS_FAMILY_QUOTAOFF]		= quotaoff_item,
+	[XLS_FAMILY_ICREATE]		= icreate_item,
+};
 
 int xls_describe_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 {
@@ -479,8 +464,8 @@ int xls_describe_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 	xls_field_hex(fs, "type_code", it->type);
 	xls_field_uint(fs, "size", it->size);
 	xls_field_uint(fs, "regions", it->nregions);
-	if (d->has_format && d->type)
-		family_fields(d, fs);
+	if (d->has_format && d->type && family_fields[d->type->family])
+		family_fields[d->type->family](d, fs);
 	if (d->problems.count) {
 		xls_field_str(fs, "finding", d->problems.text);
 		return 1;

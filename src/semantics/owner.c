@@ -440,55 +440,93 @@ void xls_owner_str(const struct xls_owner *o, char *buf, size_t bufsz)
 		snprintf(buf, bufsz, "%s", k);
 }
 
-static bool icreate_has(const struct xls_geometry *g, const struct xls_icreate_item *ic,
-			uint64_t ino)
+/*
+ * Does an item of each family concern inode @ino (--ino)?  The families,
+ * listed once; NULL: none does.
+ */
+struct concerns_arg {
+	struct xls_owner_map		*m;
+	const struct xls_item		*it;
+	const struct xls_item_decoded	*d;
+	struct xls_buf_analysis		*ba;
+	uint64_t			ino;
+};
+
+static bool buf_concerns(const struct concerns_arg *a)
 {
+	struct xls_owner o;
+
+	xls_buf_analyse(a->it, a->ba);
+	if (!a->ba->parsed)
+		return false;
+	xls_owner_of_item(a->m, a->it, a->ba, &o);
+	return xls_owner_has_ino(&o, a->ino);
+}
+
+static bool inode_concerns(const struct concerns_arg *a)
+{
+	const struct xls_inode_item *i = &a->d->u.inode;
+
+	return i->has_format && i->ilf_ino == a->ino;
+}
+
+static bool attri_concerns(const struct concerns_arg *a)
+{
+	const struct xls_attri_item *x = &a->d->u.attri;
+
+	return x->has_format &&
+	       (x->ino == a->ino || (x->has_parent && x->parent_ino == a->ino) ||
+		(x->has_new_parent && x->new_parent_ino == a->ino));
+}
+
+static bool xmi_concerns(const struct concerns_arg *a)
+{
+	const struct xls_xmi_item *x = &a->d->u.xmi;
+
+	return x->has_format && (x->inode1 == a->ino || x->inode2 == a->ino);
+}
+
+static bool map_concerns(const struct concerns_arg *a)
+{
+	for (uint32_t i = 0; i < a->d->u.ext.count; i++) {
+		struct xls_map_extent e;
+
+		xls_extent_item_map(&a->d->u.ext, i, &e);
+		if (e.owner == a->ino)
+			return true;
+	}
+	return false;
+}
+
+static bool icreate_concerns(const struct concerns_arg *a)
+{
+	const struct xls_geometry *g = a->m->src ? &a->m->src->geo : NULL;
+	const struct xls_icreate_item *ic = &a->d->u.icreate;
 	uint64_t first;
 
-	if (!ic->has_format || !g->block_log)
+	if (!g || !ic->has_format || !g->block_log)
 		return false;
 	first = ((uint64_t)ic->icl_ag << (g->ag_block_log + g->inopb_log)) |
 		((uint64_t)ic->icl_agbno << g->inopb_log);
-	return ino >= first && ino < first + ic->icl_count;
+	return a->ino >= first && a->ino < first + ic->icl_count;
 }
+
+static bool (*const family_concerns[XLS_FAMILY_COUNT])(const struct concerns_arg *) = {
+	[XLS_FAMILY_BUF]		= buf_concerns,
+	[XLS_FAMILY_INODE]		= inode_concerns,
+	[XLS_FAMILY_ATTRI]		= attri_concerns,
+	[XLS_FAMILY_XMI]		= xmi_concerns,
+	[XLS_FAMILY_MAP_EXTENTS]	= map_concerns,
+	[XLS_FAMILY_ICREATE]		= icreate_concerns,
+};
 
 bool xls_item_concerns_ino(struct xls_owner_map *m, const struct xls_item *it,
 			   const struct xls_item_decoded *d,
 			   struct xls_buf_analysis *ba, uint64_t ino)
 {
-	const struct xls_geometry *g = m->src ? &m->src->geo : NULL;
-	struct xls_owner o;
+	const struct concerns_arg a = { m, it, d, ba, ino };
 
-	if (!d->type)
+	if (!d->type || !family_concerns[d->type->family])
 		return false;
-	switch (d->type->family) {
-	case XLS_FAMILY_BUF:
-		xls_buf_analyse(it, ba);
-		if (!ba->parsed)
-			return false;
-		xls_owner_of_item(m, it, ba, &o);
-		return xls_owner_has_ino(&o, ino);
-	case XLS_FAMILY_INODE:
-		return d->u.inode.has_format && d->u.inode.ilf_ino == ino;
-	case XLS_FAMILY_ATTRI:
-		return d->u.attri.has_format &&
-		       (d->u.attri.ino == ino ||
-			(d->u.attri.has_parent && d->u.attri.parent_ino == ino) ||
-			(d->u.attri.has_new_parent && d->u.attri.new_parent_ino == ino));
-	case XLS_FAMILY_XMI:
-		return d->u.xmi.has_format && (d->u.xmi.inode1 == ino || d->u.xmi.inode2 == ino);
-	case XLS_FAMILY_MAP_EXTENTS:
-		for (uint32_t i = 0; i < d->u.ext.count; i++) {
-			struct xls_map_extent e;
-
-			xls_extent_item_map(&d->u.ext, i, &e);
-			if (e.owner == ino)
-				return true;
-		}
-		return false;
-	case XLS_FAMILY_ICREATE:
-		return g && icreate_has(g, &d->u.icreate, ino);
-	default:
-		return false;
-	}
+	return family_concerns[d->type->family](&a);
 }

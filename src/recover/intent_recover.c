@@ -1,0 +1,131 @@
+/*
+ * Recovery stage: intents and done items, the families of deferred work
+ * (EFI/EFD, RUI/RUD, CUI/CUD, BUI/BUD, ATTRI/ATTRD, XMI/XMD and their _RT
+ * kinds).  An intent enters the AIL at its commit and stays pending until
+ * a done item naming its id is replayed (xlog_recover_release_intent);
+ * those left are what xlog_recover_process_intents() finishes after
+ * replay.  files and lost keep what an ATTRI names and a BUI maps.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "recover/recover_priv.h"
+
+/* files: what an ATTRI names, what a BUI maps. */
+static void capture_intent(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+			   const struct xls_item *it)
+{
+	struct xls_item_problems p = { 0, 0, "" };
+	struct xls_rintent_data *k = &rec->intent;
+
+	memset(k, 0, sizeof(*k));
+	rec->iname_off = rec->inew_off = UINT32_MAX;
+	k->type = it->type;
+	if (it->type == XFS_LI_BUI) {
+		struct xls_extent_item x;
+		struct xls_map_extent e;
+
+		if (xls_extent_item_parse(it, &x, &p) > 1 || !x.has_header || !x.count)
+			return;
+		xls_extent_item_map(&x, 0, &e);
+		k->ino = e.owner;
+		k->op = e.flags & XFS_BMAP_EXTENT_TYPE_MASK;
+		k->startoff = e.startoff;
+		k->startblock = e.startblock;
+		k->len = e.len;
+		rec->has_intent = true;
+		return;
+	}
+	{
+		struct xls_attri_item a;
+
+		xls_attri_item_parse(it, &a, &p);
+		if (!a.has_format)
+			return;
+		k->ino = a.ino;
+		k->op = a.op;
+		k->attr_filter = a.attr_filter;
+		k->has_parent = a.has_parent;
+		k->parent_ino = a.parent_ino;
+		k->has_new_parent = a.has_new_parent;
+		k->new_parent_ino = a.new_parent_ino;
+		if (a.name && a.name->data && a.name_len <= a.name->len) {
+			rec->iname_off = xls_rstore_bytes(ts, a.name->data, a.name_len);
+			k->name_len = a.name_len;
+		}
+		if (a.new_name && a.new_name->data && a.new_name_len <= a.new_name->len) {
+			rec->inew_off = xls_rstore_bytes(ts, a.new_name->data, a.new_name_len);
+			k->new_name_len = a.new_name_len;
+		}
+		if ((k->name_len && rec->iname_off == UINT32_MAX) ||
+		    (k->new_name_len && rec->inew_off == UINT32_MAX)) {
+			r->err = -ENOMEM;
+			return;
+		}
+		rec->has_intent = true;
+	}
+}
+
+/* An intent's or a done item's id; what files needs of an ATTRI or a BUI. */
+static void rintent_capture(struct xls_recover *r, struct tstore *ts,
+			    struct rrec *rec, const struct xls_item *it)
+{
+	rec->has_id = xls_item_intent_id(it, &rec->id);
+	if (r->opt.keep_intents && (it->type == XFS_LI_ATTRI || it->type == XFS_LI_BUI))
+		capture_intent(r, ts, rec, it);
+}
+
+const char *xls_rintent_name(uint16_t type)
+{
+	const char *n = xls_item_type_name(type);
+
+	return n ? n : "?";
+}
+
+/* Intents enter the AIL; a done item releases its intent. */
+static void rintent_decide(struct decide_ctx *d, const struct rrec *rec)
+{
+	struct xls_recover *r = d->r;
+	const struct xls_item_type *t = xls_item_type_find(rec->type);
+	uint32_t *idx;
+
+	if (!rec->has_id)
+		return;
+	d->ri.has_id = true;
+	d->ri.id = rec->id;
+	if (t->role == XLS_ROLE_INTENT) {
+		struct rintent *in;
+
+		xls_rdetail(d, "%s 0x%llx: pending until its %s", xls_rintent_name(rec->type),
+			 (unsigned long long)rec->id, xls_rintent_name(t->pair));
+		if (xls_hashmap_find(&r->intidx, rec->type, rec->id))
+			return;
+		in = xls_vec_push((void **)&r->intents, &r->nintents, &r->capintents,
+				   sizeof(*in));
+		if (!in || xls_hashmap_put(&r->intidx, rec->type, rec->id, r->nintents - 1)) {
+			r->err = -ENOMEM;
+			return;
+		}
+		in->type = rec->type;
+		in->id = rec->id;
+		in->done = false;
+		in->tid = d->t->tid;
+		in->lsn = d->t->lsn;
+		return;
+	}
+	idx = xls_hashmap_find(&r->intidx, t->pair, rec->id);
+	if (!idx) {
+		xls_rdetail(d, "releases %s 0x%llx, which is not in the log (logged before the tail)",
+			 xls_rintent_name(t->pair), (unsigned long long)rec->id);
+		return;
+	}
+	r->intents[*idx].done = true;
+	xls_hashmap_del(&r->intidx, t->pair, rec->id);
+	xls_rdetail(d, "releases %s 0x%llx",
+		 xls_rintent_name(t->pair), (unsigned long long)rec->id);
+}
+
+const struct xls_recover_ops xls_rintent_ops = {
+	.capture2	= rintent_capture,
+	.decide		= rintent_decide,
+};

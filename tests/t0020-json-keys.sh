@@ -51,6 +51,14 @@ test_expect_success 'metadumps, compare, replay' '
 	grep -q "\"kind\":\"replay\"" other.json
 '
 
+test_expect_success 'compare: a delta beside every ratio' '
+	grep "^{\"kind\":\"compare_" other.json >compare.json &&
+	test -s compare.json &&
+	perl -ne "for my \$r (/\"(\w+)_ratio\":/g) { print \"\$r\n\" unless /\"\${r}_delta\":/ }" \
+		compare.json >nodelta &&
+	test ! -s nodelta || { sort -u nodelta; false; }
+'
+
 test_expect_success 'synthesized logs: unknown items, bad buffers, stale gaps, corruption' '
 	for s in bufs bad-bufs unknown-item stale-partial stale-gap torn-mid hlen-big sb-badgeo; do
 		synth "$s" "$s" >/dev/null 2>&1 || return 1

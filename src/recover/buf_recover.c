@@ -415,14 +415,14 @@ static void decide_by_block(struct decide_ctx *d, struct rstate *st)
 	}
 	if (rb->block_lsn != 0 && rb->block_lsn >= d->t->lsn) {
 		d->ri.decision = XLS_RD_SKIP_LSN;
-		d->ri.reason = "lsn_newer";
+		d->ri.reason = XLS_RWHY_LSN_NEWER;
 		xls_rdetail(d, "%s block LSN %u/%u %s >= %u/%u", id.name,
 			    xls_lsn_cycle(rb->block_lsn), xls_lsn_block(rb->block_lsn),
 			    where, xls_lsn_cycle(d->t->lsn), xls_lsn_block(d->t->lsn));
 		return;
 	}
 	d->ri.decision = XLS_RD_REPLAY;
-	d->ri.reason = rb->block_lsn ? "lsn_older" : "lsn_zero";
+	d->ri.reason = rb->block_lsn ? XLS_RWHY_LSN_OLDER : XLS_RWHY_LSN_ZERO;
 	xls_rdetail(d, "%s block LSN %u/%u %s < %u/%u", id.name,
 		    xls_lsn_cycle(rb->block_lsn), xls_lsn_block(rb->block_lsn),
 		    where, xls_lsn_cycle(d->t->lsn), xls_lsn_block(d->t->lsn));
@@ -529,7 +529,7 @@ static void primary_sb(struct decide_ctx *d, const struct rstate *st)
 		return;
 	}
 	d->ri.decision = XLS_RD_FAIL;
-	d->ri.reason = "agcount_shrink";
+	d->ri.reason = XLS_RWHY_AGCOUNT_SHRINK;
 	d->ri.fail_why = "Shrinking AG count in log recovery not supported";
 	xls_recover_fail(r, d->t->lsn, (struct xls_rfail){ XLS_RSTOP_PASS2, XLS_RCAUSE_METADATA,
 			 XLS_EFSCORRUPTED }, "Shrinking AG count in log recovery not supported",
@@ -695,7 +695,7 @@ static void rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 	if (rb->blf_flags & XFS_BLF_CANCEL) {
 		if (refs) {
 			d->ri.decision = XLS_RD_CANCEL;
-			d->ri.reason = "cancel_record";
+			d->ri.reason = XLS_RWHY_CANCEL_RECORD;
 			xls_rdetail(d, "drops a cancel reference: %u -> %u%s", *refs, *refs - 1,
 				 *refs == 1 ? ", entry removed: later uses of the block replay" : "");
 			if (--*refs == 0)
@@ -705,7 +705,7 @@ static void rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 		/* xlog_put_buffer_cancelled ASSERTs and goes on to replay */
 	} else if (refs) {
 		d->ri.decision = XLS_RD_SKIP_CANCELLED;
-		d->ri.reason = "cancelled";
+		d->ri.reason = XLS_RWHY_CANCELLED;
 		xls_rdetail(d, "(0x%llx, %u) is cancelled later in the log: %u cancel record%s to come",
 			 (unsigned long long)rb->blkno, rb->len, *refs, *refs == 1 ? "" : "s");
 		return;
@@ -745,7 +745,7 @@ static void rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 	}
 	if ((rb->blf_flags & XFS_BLF_INODE_BUF) && rec->unl_zero) {
 		d->ri.decision = XLS_RD_FAIL;
-		d->ri.reason = "bad_unlinked";
+		d->ri.reason = XLS_RWHY_BAD_UNLINKED;
 		d->ri.fail_why = "Trying to replay bad (0) inode di_next_unlinked field";
 		xls_recover_fail(r, d->t->lsn, (struct xls_rfail){ XLS_RSTOP_PASS2, XLS_RCAUSE_LOG,
 				 XLS_EFSCORRUPTED }, "Internal error *logged_nextp == 0",
@@ -764,7 +764,7 @@ static void rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 			type |= XFS_DQTYPE_GROUP;
 		if (r->quotaoffs & type) {
 			d->ri.decision = XLS_RD_SKIP_QUOTAOFF;
-			d->ri.reason = "quotaoff";
+			d->ri.reason = XLS_RWHY_QUOTAOFF;
 			xls_rdetail(d, "a QUOTAOFF item turned this quota type off");
 			return;
 		}

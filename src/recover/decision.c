@@ -46,6 +46,31 @@ const char *xls_rreason_name(enum xls_rreason r)
 	return r < XLS_RR_COUNT ? reasons[r].key : NULL;
 }
 
+const char *xls_ritem_reason(const struct xls_ritem *ri)
+{
+	static const char *const why[XLS_RWHY_COUNT] = {
+		[XLS_RWHY_NONE]			= "",
+		[XLS_RWHY_LSN_OLDER]		= "lsn_older",
+		[XLS_RWHY_LSN_ZERO]		= "lsn_zero",
+		[XLS_RWHY_LSN_NEWER]		= "lsn_newer",
+		[XLS_RWHY_FLUSHITER_NEWER]	= "flushiter_newer",
+		[XLS_RWHY_CANCEL_RECORD]	= "cancel_record",
+		[XLS_RWHY_CANCELLED]		= "cancelled",
+		[XLS_RWHY_QUOTAOFF]		= "quotaoff",
+		[XLS_RWHY_ICREATE]		= "icreate",
+		[XLS_RWHY_NO_COMMIT]		= "no_commit",
+		[XLS_RWHY_BAD_ICREATE]		= "bad_icreate",
+		[XLS_RWHY_BAD_INODE_BUF]	= "bad_inode_buf",
+		[XLS_RWHY_BAD_UNLINKED]		= "bad_unlinked",
+		[XLS_RWHY_AGCOUNT_SHRINK]	= "agcount_shrink",
+		[XLS_RWHY_DADDR_RANGE]		= "daddr_range",
+	};
+
+	if (ri->reason == XLS_RWHY_ALWAYS)
+		return xls_rreason_name(ri->always) ? xls_rreason_name(ri->always) : "";
+	return ri->reason < XLS_RWHY_COUNT && why[ri->reason] ? why[ri->reason] : "";
+}
+
 void xls_rdetail(struct decide_ctx *d, const char *fmt, ...)
 {
 	va_list ap;
@@ -82,7 +107,7 @@ void xls_decide_always(struct decide_ctx *d, enum xls_rreason reason,
 
 	d->ri.decision = XLS_RD_REPLAY_ALWAYS;
 	d->ri.always = reason;
-	d->ri.reason = reasons[reason].key;
+	d->ri.reason = XLS_RWHY_ALWAYS;
 	d->r->sum.always_by_reason[reason]++;
 	if (d->quiet)
 		return;
@@ -227,7 +252,7 @@ bool xls_recover_daddr_out_of_range(struct decide_ctx *d, int64_t daddr, uint32_
 	    (!dev_bbs || ((uint64_t)daddr < dev_bbs && len <= dev_bbs - (uint64_t)daddr)))
 		return false;
 	d->ri.decision = XLS_RD_FAIL;
-	d->ri.reason = "daddr_range";
+	d->ri.reason = XLS_RWHY_DADDR_RANGE;
 	if (daddr < 0 || (eofs && (uint64_t)daddr >= eofs)) {
 		d->ri.fail_why = "the block lies outside the filesystem (xfs_buf_map_verify): "
 				 "recovery fails";

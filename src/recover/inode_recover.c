@@ -446,7 +446,7 @@ static void ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 	    !rec->icl.agbno || rec->icl.agbno >= g->ag_blocks ||
 	    (g->ag_count && rec->icl.ag >= g->ag_count)) {
 		d->ri.decision = XLS_RD_FAIL;
-		d->ri.reason = "bad_icreate";
+		d->ri.reason = XLS_RWHY_BAD_ICREATE;
 		d->ri.fail_why = "bad icreate parameters: recovery fails";
 		xls_recover_fail(r, d->t->lsn, (struct xls_rfail){ XLS_RSTOP_PASS2, XLS_RCAUSE_LOG,
 				 XLS_EINVAL }, "xlog_recover_do_icreate_trans: bad ...",
@@ -463,7 +463,7 @@ static void ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 	}
 	if (cancelled) {
 		d->ri.decision = XLS_RD_SKIP_CANCELLED;
-		d->ri.reason = "cancelled";
+		d->ri.reason = XLS_RWHY_CANCELLED;
 		xls_rdetail(d, "%s: %u of %u cluster buffers cancelled%s",
 			 what, cancelled, nbufs,
 			 cancelled != nbufs ? " (partial inode chunk cancellation, skipped icreate)" : "");
@@ -475,7 +475,7 @@ static void ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 						   "inode cluster of an icreate"))
 			return;
 	d->ri.decision = XLS_RD_REPLAY;
-	d->ri.reason = "icreate";
+	d->ri.reason = XLS_RWHY_ICREATE;
 	for (uint32_t i = 0; i < nbufs; i++) {
 		struct rstate *st = xls_rstate_get(r, (int64_t)icreate_daddr(g, &rec->icl, i), bb);
 
@@ -636,7 +636,7 @@ static void rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		return;
 	if (xls_hashmap_find(&r->cancel, (uint64_t)rec->iblkno, rec->ilen)) {
 		d->ri.decision = XLS_RD_SKIP_CANCELLED;
-		d->ri.reason = "cancelled";
+		d->ri.reason = XLS_RWHY_CANCELLED;
 		xls_rdetail_append(d, ": its cluster buffer is cancelled");
 		return;
 	}
@@ -649,7 +649,7 @@ static void rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		bool absent;
 
 		d->ri.decision = XLS_RD_FAIL;
-		d->ri.reason = "bad_inode_buf";
+		d->ri.reason = XLS_RWHY_BAD_INODE_BUF;
 		d->ri.fail_why = "the read verifier of its cluster buffer finds a bad inode "
 				 "(xfs_inode_buf_verify): metadata corruption, recovery fails";
 		xls_rdetail_appendf(d, ": inode %u of the cluster buffer has no valid inode "
@@ -675,7 +675,7 @@ static void rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		return;
 	}
 	d->ri.decision = XLS_RD_REPLAY;
-	d->ri.reason = "lsn_older";
+	d->ri.reason = XLS_RWHY_LSN_OLDER;
 	lsn = ino_replayed_lsn(r, rec->ino);
 	if (lsn) {
 		v3 = r->g->crc;
@@ -694,7 +694,7 @@ static void rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		lsn = v3 ? disk->lsn : 0;
 		if (!r->g->crc && rec->ldi_flushiter < disk->flushiter) {
 			d->ri.decision = XLS_RD_SKIP_LSN;
-			d->ri.reason = "flushiter_newer";
+			d->ri.reason = XLS_RWHY_FLUSHITER_NEWER;
 			xls_rdetail_append(d, ": the on-disk inode was flushed later");
 			if (disk == &read)
 				keep_disk_inode(r, disk);
@@ -704,7 +704,7 @@ static void rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 	if (v3 && lsn && lsn != NULL_LSN) {
 		if (lsn > d->t->lsn) {
 			d->ri.decision = XLS_RD_SKIP_LSN;
-			d->ri.reason = "lsn_newer";
+			d->ri.reason = XLS_RWHY_LSN_NEWER;
 		}
 		xls_rdetail_appendf(d, ": inode LSN %u/%u %s %s %u/%u",
 				    xls_lsn_cycle(lsn), xls_lsn_block(lsn), where,

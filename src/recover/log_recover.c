@@ -189,7 +189,7 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 	d->ri.index = rec->index;
 	d->ri.type = rec->type;
 	d->ri.list = list;
-	d->ri.reason = "";
+	d->ri.reason = XLS_RWHY_NONE;
 	r->sum.items++;
 	d->quiet = r->opt.quiet || (r->opt.keep && !kept(r, rec));
 	decide_item(d, rec);
@@ -265,7 +265,7 @@ static int discard_trans(struct decide_ctx *d)
 		d->ri.index = rec->index;
 		d->ri.type = rec->type;
 		d->ri.list = rec_list(rec);
-		d->ri.reason = "no_commit";
+		d->ri.reason = XLS_RWHY_NO_COMMIT;
 		xls_rbuf_fill(d, rec);
 		xls_rdetail(d, "%s",
 			 d->t->state == XLS_TRANS_CORRUPT ?

@@ -151,13 +151,38 @@ struct xls_ricreate {
 	uint32_t	ag, agbno, count, isize, length, gen;
 };
 
+/*
+ * Why an item got its decision, the "reason" key: the LSN comparison, a
+ * cancel, a check that fails, ...; REPLAY_ALWAYS's reasons are
+ * enum xls_rreason, in xls_ritem.always.
+ */
+enum xls_rwhy {
+	XLS_RWHY_NONE,			/* "" */
+	XLS_RWHY_ALWAYS,		/* REPLAY_ALWAYS: xls_ritem.always */
+	XLS_RWHY_LSN_OLDER,
+	XLS_RWHY_LSN_ZERO,
+	XLS_RWHY_LSN_NEWER,
+	XLS_RWHY_FLUSHITER_NEWER,	/* v4 inodes: di_flushiter */
+	XLS_RWHY_CANCEL_RECORD,
+	XLS_RWHY_CANCELLED,
+	XLS_RWHY_QUOTAOFF,
+	XLS_RWHY_ICREATE,
+	XLS_RWHY_NO_COMMIT,
+	XLS_RWHY_BAD_ICREATE,
+	XLS_RWHY_BAD_INODE_BUF,
+	XLS_RWHY_BAD_UNLINKED,
+	XLS_RWHY_AGCOUNT_SHRINK,
+	XLS_RWHY_DADDR_RANGE,
+	XLS_RWHY_COUNT
+};
+
 struct xls_ritem {
 	uint32_t		order;		/* 1-based, recovery order */
 	uint32_t		index;		/* 1-based, as logged */
 	uint16_t		type;		/* XFS_LI_* */
 	enum xls_rlist		list;
 	enum xls_rdecision	decision;
-	const char		*reason;	/* stable short key, "" if none */
+	enum xls_rwhy		reason;		/* why the decision: xls_ritem_reason() */
 	enum xls_rreason	always;		/* XLS_RD_REPLAY_ALWAYS: why */
 	char			detail[192];	/* one human sentence */
 	const char		*fail_why;	/* decision FAIL or a fatal note */
@@ -429,6 +454,8 @@ const char *xls_rdecision_text(const struct xls_ritem *ri);
 const char *xls_rlist_name(enum xls_rlist l);
 /* "v4", "inode_buf", ... (the reason keys), NULL past the end. */
 const char *xls_rreason_name(enum xls_rreason r);
+/* The "reason" key of @ri: "lsn_older", "cancelled", "v4", ...; "" for none. */
+const char *xls_ritem_reason(const struct xls_ritem *ri);
 
 /* ---- what a replay writes, for the image of a buffer (replay/) ---- */
 

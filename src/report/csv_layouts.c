@@ -134,7 +134,7 @@ LAYOUT(xls_csv_checkpoints_stale, false, "stale", CKPT_KEYS);
 /* compare: xls_describe_compare's buffer type rows */
 LAYOUT(xls_csv_compare, false,
        "type", "size", "a_count", "b_count", "count_delta", "count_ratio", "a_bytes_logged",
-       "b_bytes_logged", "bytes_logged_ratio", "a_bytes_per_checkpoint",
+       "b_bytes_logged", "bytes_logged_delta", "bytes_logged_ratio", "a_bytes_per_checkpoint",
        "b_bytes_per_checkpoint", "bytes_per_checkpoint_delta", "bytes_per_checkpoint_ratio",
        "a_dirty_pct_mean", "b_dirty_pct_mean", "dirty_pct_mean_delta", "a_unchanged_pct",
        "b_unchanged_pct", "unchanged_pct_delta", "a_first_pct", "b_first_pct",

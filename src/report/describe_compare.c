@@ -61,7 +61,8 @@ static void pair_real(struct xls_fieldset *fs, const struct pair_keys *k, double
 
 static const struct pair_keys K_CKPTS = { "a_checkpoints", "b_checkpoints", "checkpoints_delta",
 					  "checkpoints_ratio" };
-static const struct pair_keys K_LOG = { "a_log_bytes", "b_log_bytes", NULL, "log_bytes_ratio" };
+static const struct pair_keys K_LOG = { "a_log_bytes", "b_log_bytes", "log_bytes_delta",
+					"log_bytes_ratio" };
 static const struct pair_keys K_LOGPC = { "a_bytes_per_checkpoint", "b_bytes_per_checkpoint",
 					  "bytes_per_checkpoint_delta",
 					  "bytes_per_checkpoint_ratio" };
@@ -72,10 +73,10 @@ static const struct pair_keys K_UNCH = { "a_unchanged_pct", "b_unchanged_pct",
 					 "unchanged_pct_delta", NULL };
 static const struct pair_keys K_IUNCH = { "a_inode_unchanged_pct", "b_inode_unchanged_pct",
 					  "inode_unchanged_pct_delta", NULL };
-static const struct pair_keys K_BYTES = { "a_bytes", "b_bytes", NULL, "bytes_ratio" };
+static const struct pair_keys K_BYTES = { "a_bytes", "b_bytes", "bytes_delta", "bytes_ratio" };
 static const struct pair_keys K_COUNT = { "a_count", "b_count", "count_delta", "count_ratio" };
-static const struct pair_keys K_LOGGED = { "a_bytes_logged", "b_bytes_logged", NULL,
-					   "bytes_logged_ratio" };
+static const struct pair_keys K_LOGGED = { "a_bytes_logged", "b_bytes_logged",
+					   "bytes_logged_delta", "bytes_logged_ratio" };
 static const struct pair_keys K_DIRTY = { "a_dirty_pct_mean", "b_dirty_pct_mean",
 					  "dirty_pct_mean_delta", NULL };
 static const struct pair_keys K_FIRST = { "a_first_pct", "b_first_pct", "first_pct_delta", NULL };

@@ -131,7 +131,7 @@ void xls_describe_ritem(const struct xls_trans *t, const struct xls_ritem *ri,
 	xls_field_str(fs, "list", xls_rlist_name(ri->list));
 	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
 	decision_text_field(ri, fs);
-	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
+	xls_field_str(fs, "reason", xls_ritem_reason(ri));
 	if (ri->buf)
 		rbuf_fields(ri->buf, fs);
 	ritem_target_fields(ri, fs);
@@ -164,7 +164,7 @@ void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem 
 	ritem_target_fields(ri, fs);
 	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
 	decision_text_field(ri, fs);
-	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
+	xls_field_str(fs, "reason", xls_ritem_reason(ri));
 	if (b) {
 		xls_field_str(fs, "block_magic", b->magic_name ? b->magic_name : "");
 		if (b->has_lsn)
@@ -323,7 +323,7 @@ void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 			      "corrupt: recovery stops" : "discarded: no commit");
 	else
 		decision_text_field(ri, fs);
-	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
+	xls_field_str(fs, "reason", xls_ritem_reason(ri));
 	if (b->has_lsn)
 		xls_field_lsn(fs, "block_lsn", b->block_lsn);
 	else
@@ -355,7 +355,7 @@ void xls_describe_other_appearance(const struct xls_geometry *g,
 	xls_field_bool(fs, "committed", true);
 	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
 	decision_text_field(ri, fs);
-	xls_field_str(fs, "reason", ri->reason ? ri->reason : "");
+	xls_field_str(fs, "reason", xls_ritem_reason(ri));
 	xls_field_str(fs, "block_lsn", "");
 	xls_field_str(fs, "kernel_warning", "");
 	xls_field_str(fs, "detail", ri->detail);

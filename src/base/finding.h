@@ -5,8 +5,9 @@
 #ifndef XLS_FINDING_H
 #define XLS_FINDING_H
 
-#include <stdint.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /* What a finding is about; each has one stable key (xls_finding_kind_name). */
 enum xls_finding_kind {
@@ -59,6 +60,27 @@ struct xls_finding {
 	uint32_t	tid;
 	char		msg[384];	/* one sentence */
 };
+
+/* Where a finding is; every field may be left out (zero: none). */
+struct xls_finding_at {
+	uint64_t	lsn;
+	uint32_t	rec_blk;
+	bool		has_offset;
+	uint64_t	offset;
+	bool		has_tid;
+	uint32_t	tid;
+};
+
+/*
+ * The one way a finding is made: @kind, where (@at; NULL: nowhere in
+ * particular) and one sentence.
+ */
+void xls_finding_make(struct xls_finding *f, enum xls_finding_kind kind,
+		      const struct xls_finding_at *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void xls_finding_vmake(struct xls_finding *f, enum xls_finding_kind kind,
+		       const struct xls_finding_at *at, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 /*
  * Where the findings and the progress of a stage go.  Every stage that has

@@ -81,15 +81,15 @@ static void cmd_progress(void *ctx, uint64_t done, uint64_t total)
  */
 static void report_refusal(struct xls_cmd *c)
 {
+	const struct xls_finding_at at = { .lsn = c->ht.last_lsn, .rec_blk = c->ht.last_rec_blk };
 	struct xls_finding f;
+	enum xls_finding_kind kind;
+	char msg[sizeof(f.msg)];
 
-	memset(&f, 0, sizeof(f));
-	f.kind = xls_log_refusal_finding(xls_log_refusal(&c->ht, &c->src.geo, f.msg, sizeof(f.msg)));
-	if (f.kind == XLS_FIND_NONE)
+	kind = xls_log_refusal_finding(xls_log_refusal(&c->ht, &c->src.geo, msg, sizeof(msg)));
+	if (kind == XLS_FIND_NONE)
 		return;
-	f.lsn = c->ht.last_lsn;
-	f.rec_blk = c->ht.last_rec_blk;
-	f.offset = -1;
+	xls_finding_make(&f, kind, &at, "%s", msg);
 	if (c->out.fmt == XLS_FMT_JSON)	/* elsewhere the finding itself goes to stderr */
 		fprintf(stderr, "xfs_logscope: '%s': %s\n", c->src.path, f.msg);
 	cmd_finding(c, &f);

@@ -42,14 +42,14 @@ static int recover_report(struct xls_recover *r, const struct xls_trans *t,
 static int recover_report(struct xls_recover *r, const struct xls_trans *t,
 		  enum xls_finding_kind kind, const char *fmt, ...)
 {
-	struct xls_finding f = {
-		.kind = kind, .lsn = t ? t->lsn : 0, .offset = -1,
-		.has_tid = t != NULL, .tid = t ? t->tid : 0,
+	const struct xls_finding_at at = {
+		.lsn = t ? t->lsn : 0, .has_tid = t != NULL, .tid = t ? t->tid : 0,
 	};
+	struct xls_finding f;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(f.msg, sizeof(f.msg), fmt, ap);
+	xls_finding_vmake(&f, kind, &at, fmt, ap);
 	va_end(ap);
 	return xls_report_finding(r->sink->report, &f);
 }

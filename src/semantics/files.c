@@ -517,13 +517,11 @@ static int approximate(struct xls_files *f)
 {
 	struct xls_finding fd;
 
-	memset(&fd, 0, sizeof(fd));
-	fd.kind = XLS_FIND_FILES_BOUND;
-	fd.offset = -1;
-	snprintf(fd.msg, sizeof(fd.msg), "more than %llu bytes of directory and attr blocks: %llu "
-		 "later items of blocks past the bound were compared with the disk, not with the "
-		 "log's view; their entry and xattr events are approximate",
-		 (unsigned long long)f->view.max_bytes, (unsigned long long)f->view.not_taken);
+	xls_finding_make(&fd, XLS_FIND_FILES_BOUND, NULL,
+			 "more than %llu bytes of directory and attr blocks: %llu "
+			 "later items of blocks past the bound were compared with the disk, not "
+			 "with the log's view; their entry and xattr events are approximate",
+			 (unsigned long long)f->view.max_bytes, (unsigned long long)f->view.not_taken);
 	return f->sink->report ? xls_report_finding(f->sink->report, &fd) : 0;
 }
 

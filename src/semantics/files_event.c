@@ -296,6 +296,7 @@ void xls_files_malformed(struct xls_files *f, enum xls_files_struct what, uint64
 {
 	const struct xls_trans *t = f->rt ? f->rt->t : NULL;
 	uint32_t *seen = problems ? xls_hashmap_find(&f->malformed, id, what) : NULL;
+	struct xls_finding_at at = { 0 };
 	struct xls_finding fd;
 	char names[128];
 	int rc;
@@ -308,19 +309,17 @@ void xls_files_malformed(struct xls_files *f, enum xls_files_struct what, uint64
 		f->nomem = true;
 	if (!f->sink->report || f->rc)
 		return;
-	memset(&fd, 0, sizeof(fd));
-	fd.kind = XLS_FIND_FILES_MALFORMED;
-	fd.offset = -1;
 	if (t) {
-		fd.lsn = t->lsn;
-		fd.rec_blk = (uint32_t)t->lsn;
-		fd.has_tid = true;
-		fd.tid = t->tid;
+		at.lsn = t->lsn;
+		at.rec_blk = (uint32_t)t->lsn;
+		at.has_tid = true;
+		at.tid = t->tid;
 	}
 	xls_dir_problems_str(problems, names, sizeof(names));
-	snprintf(fd.msg, sizeof(fd.msg), "%s 0x%llx as the log leaves it is malformed (%s): "
-		 "only what comes before the problem is read", struct_names[what],
-		 (unsigned long long)id, names);
+	xls_finding_make(&fd, XLS_FIND_FILES_MALFORMED, &at,
+			 "%s 0x%llx as the log leaves it is malformed (%s): "
+			 "only what comes before the problem is read", struct_names[what],
+			 (unsigned long long)id, names);
 	rc = xls_report_finding(f->sink->report, &fd);
 	if (rc)
 		f->rc = rc;

@@ -77,13 +77,12 @@ static int rec_finding(struct scan_state *st, const struct xls_rec *rec,
 static int rec_finding(struct scan_state *st, const struct xls_rec *rec,
 		       enum xls_finding_kind kind, const char *fmt, ...)
 {
-	struct xls_finding f = {
-		.kind = kind, .lsn = rec->h_lsn, .rec_blk = rec->blk, .offset = -1,
-	};
+	const struct xls_finding_at at = { .lsn = rec->h_lsn, .rec_blk = rec->blk };
+	struct xls_finding f;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(f.msg, sizeof(f.msg), fmt, ap);
+	xls_finding_vmake(&f, kind, &at, fmt, ap);
 	va_end(ap);
 	return finding(st, &f);
 }
@@ -118,15 +117,14 @@ static int check_record(struct scan_state *st, const struct xls_rec *rec)
 
 static int gap_finding(struct scan_state *st, const struct xls_rec_iter *it)
 {
-	struct xls_finding f = {
-		.kind = XLS_FIND_HEADER, .rec_blk = it->gap_blk, .offset = -1,
-	};
+	const struct xls_finding_at at = { .rec_blk = it->gap_blk };
+	struct xls_finding f;
 
 	st->tot->gaps++;
 	st->tot->gap_blks += it->gap_blks;
-	snprintf(f.msg, sizeof(f.msg),
-		 "invalid record header at log block %u (%s); skipped %u blocks",
-		 it->gap_blk, it->gap_why, it->gap_blks);
+	xls_finding_make(&f, XLS_FIND_HEADER, &at,
+			 "invalid record header at log block %u (%s); skipped %u blocks",
+			 it->gap_blk, it->gap_why, it->gap_blks);
 	return finding(st, &f);
 }
 

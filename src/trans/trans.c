@@ -156,20 +156,21 @@ static int report(const struct op_ctx *c, enum xls_finding_kind kind, const char
 
 static int report(const struct op_ctx *c, enum xls_finding_kind kind, const char *fmt, ...)
 {
-	struct xls_finding f = {
-		.kind = kind,
+	const struct xls_finding_at at = {
 		.lsn = c->rec ? c->rec->h_lsn : 0,
 		.rec_blk = c->rec ? c->rec->blk : 0,
-		.offset = c->op ? (int64_t)c->op->offset : -1,
+		.has_offset = c->op != NULL,
+		.offset = c->op ? c->op->offset : 0,
 		.has_tid = c->op != NULL,
 		.tid = c->op ? c->op->oh_tid : 0,
 	};
+	struct xls_finding f;
 	va_list ap;
 
 	if (!c->sink->finding)
 		return 0;
 	va_start(ap, fmt);
-	vsnprintf(f.msg, sizeof(f.msg), fmt, ap);
+	xls_finding_vmake(&f, kind, &at, fmt, ap);
 	va_end(ap);
 	return c->sink->finding(c->sink->ctx, &f);
 }

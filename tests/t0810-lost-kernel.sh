@@ -103,6 +103,10 @@ if $can_mount; then
 		fresh_churn churn && score churn churn.img
 	'
 	show churn
+	test_expect_success 'lost: a fresh kernel journal of fallocate modes, remote xattrs and symlinks, reflinks, tmpfiles and open unlinked files, rmap' '
+		fresh_mixed mixed 120 -m rmapbt=1 && score mixed mixed.img
+	'
+	show mixed
 	if [ -n "${XFSPROGS_NEW:-}" ] && [ -x "$XFSPROGS_NEW/mkfs/mkfs.xfs" ] &&
 	   [ -x "$XFSPROGS_NEW/repair/xfs_repair" ]; then
 		# parent pointers: the system's xfs_repair (6.1) does not know them

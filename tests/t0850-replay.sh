@@ -196,6 +196,11 @@ if $can_mount; then
 	test_expect_success 'kernel: a fresh journal churning what the disk holds, replayed as the kernel recovers it' '
 		fresh_churn churn && as_kernel ch churn.img
 	'
+	test_expect_success 'kernel: a fresh journal of fallocate modes, remote xattrs and symlinks, tmpfiles and open unlinked files, 64 KiB directories, rmap, replayed as the kernel recovers it' '
+		fresh_mixed mixed64k 120 -n size=65536 -m rmapbt=1 &&
+		as_kernel mx mixed64k.img &&
+		grep -q "next: mount OUT" mx.replay
+	'
 	test_expect_success 'kernel: a fresh reflink journal with CoW staging extents left, replayed as the kernel recovers it' '
 		fresh_reflink reflink && as_kernel rl reflink.img &&
 		grep -q "CoW staging extents left in the refcount btree" rl.replay &&

@@ -150,10 +150,12 @@ void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldse
 	uint32_t n = ch ? in->nchanges : 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		ch[i].field = in->changes[i].field;
-		change_side(ch[i].field, in->changes[i].disk, &ch[i].disk, ch[i].text[0],
-			    &ch[i].disk_text);
-		change_side(ch[i].field, in->changes[i].recovered, &ch[i].recovered, ch[i].text[1],
+		struct xls_lost_change c;
+
+		xls_lost_inode_change(in, i, &c);
+		ch[i].field = c.field;
+		change_side(c.field, c.disk, &ch[i].disk, ch[i].text[0], &ch[i].disk_text);
+		change_side(c.field, c.recovered, &ch[i].recovered, ch[i].text[1],
 			    &ch[i].recovered_text);
 	}
 	xls_field_hex(fs, "ino", in->ino);

@@ -335,13 +335,15 @@ static void add_xattr(struct xls_lost *l, uint64_t ino, const struct xls_xattr_s
 	l->sum.xattrs_changed++;
 }
 
-static void compare_attrs(struct xls_lost *l, uint64_t ino)
+/* @unfound: repair -L never finds the inode (unfound()): no disk side. */
+static void compare_attrs(struct xls_lost *l, uint64_t ino, bool unfound)
 {
 	struct xls_xattr_set d = { 0 }, f = { 0 };
 	uint32_t i = 0, j = 0;
 
-	l->sum.dir_problems |= xls_fsview_attrs(&l->disk, ino, xls_xattr_set_add, &d) &
-			       ~XLS_FSVIEW_NOT_DIR;
+	if (!unfound)
+		l->sum.dir_problems |= xls_fsview_attrs(&l->disk, ino, xls_xattr_set_add, &d) &
+				       ~XLS_FSVIEW_NOT_DIR;
 	if (!freed(l, ino))
 		l->sum.dir_problems |= xls_fsview_attrs(&l->final, ino, xls_xattr_set_add, &f) &
 				       ~XLS_FSVIEW_NOT_DIR;
@@ -370,61 +372,82 @@ static void compare_attrs(struct xls_lost *l, uint64_t ino)
 /* ------------------------------------------------------------------ */
 /* one inode, both sides */
 
-static void change(struct xls_lost_change *ch, uint32_t *n, const char *field,
-		   uint64_t disk, uint64_t rec)
+/* The fields compared, in the order the changes list them. */
+static const char *const field_names[] = {
+	"mode", "gen", "nlink", "uid", "gid", "size", "nblocks", "nextents", "anextents",
+	"format", "aformat", "flags", "mtime", "ctime", "atime", "crtime",
+};
+#define NFIELDS	(sizeof(field_names) / sizeof(field_names[0]))
+
+void xls_lost_inode_change(const struct xls_lost_inode *in, uint32_t i,
+			   struct xls_lost_change *ch)
 {
-	if (disk == rec)
-		return;
-	ch[*n].field = field;
-	ch[*n].disk = disk;
-	ch[*n].recovered = rec;
-	(*n)++;
+	uint32_t f = 0, k = 0;
+
+	for (; f < NFIELDS; f++)
+		if ((in->fields & (1u << f)) && k++ == i)
+			break;
+	ch->field = f < NFIELDS ? field_names[f] : "?";
+	ch->disk = in->disk ? in->disk[i] : 0;
+	ch->recovered = in->recovered[i];
 }
 
-#define NFIELDS	16
+/* Keep @n values of @v in the arena; NULL when out of memory. */
+static const uint64_t *keep_values(struct xls_lost *l, const uint64_t *v, uint32_t n)
+{
+	uint64_t *k = xls_arena_alloc(&l->kept, sizeof(*k) * n);
+
+	if (k)
+		memcpy(k, v, sizeof(*k) * n);
+	else
+		l->nomem = true;
+	return k;
+}
 
 static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_core *dc,
 			  struct xls_inode_core *fc)
 {
-	struct xls_lost_change ch[NFIELDS], *keep;
+	const uint64_t dv[NFIELDS] = {
+		dc->mode, dc->gen, dc->nlink, dc->uid, dc->gid, dc->size, dc->nblocks,
+		dc->nextents, dc->anextents, dc->format, dc->aformat, dc->flags,
+		dc->mtime, dc->ctime, dc->atime, dc->crtime,
+	};
+	const uint64_t fv[NFIELDS] = {
+		fc->mode, fc->gen, fc->nlink, fc->uid, fc->gid, fc->size, fc->nblocks,
+		fc->nextents, fc->anextents, fc->format, fc->aformat, fc->flags,
+		fc->mtime, fc->ctime, fc->atime, fc->crtime,
+	};
+	uint64_t disk[NFIELDS], rec[NFIELDS];
+	bool dfree = xls_inode_core_free(dc), ffree = xls_inode_core_free(fc), dzero = true;
 	struct xls_lost_inode *in;
-	bool dfree = xls_inode_core_free(dc), ffree = xls_inode_core_free(fc);
-	uint32_t n = 0;
+	uint32_t n = 0, fields = 0;
 
 	l->sum.inodes_compared++;
 	/* free on the disk, free again as recovery leaves it: nothing to lose */
 	if (dfree && ffree)
 		return;
-	change(ch, &n, "mode", dc->mode, fc->mode);
-	change(ch, &n, "gen", dc->gen, fc->gen);
-	change(ch, &n, "nlink", dc->nlink, fc->nlink);
-	change(ch, &n, "uid", dc->uid, fc->uid);
-	change(ch, &n, "gid", dc->gid, fc->gid);
-	change(ch, &n, "size", dc->size, fc->size);
-	change(ch, &n, "nblocks", dc->nblocks, fc->nblocks);
-	change(ch, &n, "nextents", dc->nextents, fc->nextents);
-	change(ch, &n, "anextents", dc->anextents, fc->anextents);
-	change(ch, &n, "format", dc->format, fc->format);
-	change(ch, &n, "aformat", dc->aformat, fc->aformat);
-	change(ch, &n, "flags", dc->flags, fc->flags);
-	change(ch, &n, "mtime", dc->mtime, fc->mtime);
-	change(ch, &n, "ctime", dc->ctime, fc->ctime);
-	change(ch, &n, "atime", dc->atime, fc->atime);
-	change(ch, &n, "crtime", dc->crtime, fc->crtime);
+	for (uint32_t f = 0; f < NFIELDS; f++) {
+		if (dv[f] == fv[f])
+			continue;
+		fields |= 1u << f;
+		disk[n] = dv[f];
+		rec[n++] = fv[f];
+		dzero &= dv[f] == 0;
+	}
 	if (!n)
 		return;
 	in = push((void **)&l->inodes, &l->ninodes, &l->capinodes, sizeof(*in), &l->nomem);
-	keep = in ? xls_arena_alloc(&l->kept, sizeof(*keep) * n) : NULL;
-	if (!in || !keep) {
-		if (in)
-			l->ninodes--;
-		l->nomem = true;
+	if (!in)
+		return;
+	in->disk = dzero ? NULL : keep_values(l, disk, n);
+	in->recovered = keep_values(l, rec, n);
+	if (!in->recovered || (!dzero && !in->disk)) {
+		l->ninodes--;
 		return;
 	}
-	memcpy(keep, ch, sizeof(*keep) * n);
 	in->ino = ino;
 	in->mode = ffree ? dc->mode : fc->mode;
-	in->changes = keep;
+	in->fields = (uint16_t)fields;
 	in->nchanges = n;
 	in->path = NULL;
 	if (dfree == ffree) {
@@ -481,6 +504,86 @@ static void compare_parents(struct xls_lost *l, const uint64_t *inos, uint32_t n
 	xls_hashmap_free(&done);
 }
 
+/* Both cores of @ino, zeroed where a view has none (or leaves it free). */
+static void read_cores(struct xls_lost *l, uint64_t ino, uint8_t *dino,
+		       struct xls_inode_core *dc, struct xls_inode_core *fc)
+{
+	const struct xls_geometry *g = &l->src->geo;
+
+	memset(dc, 0, sizeof(*dc));
+	memset(fc, 0, sizeof(*fc));
+	if (xls_fsview_read_inode(&l->disk, ino, dino, NULL) == 0)
+		xls_fsview_core(g, dino, dc);
+	if (xls_fsview_read_inode(&l->final, ino, dino, &fc->written) == 0 && !freed(l, ino))
+		xls_fsview_core(g, dino, fc);
+}
+
+/*
+ * Does xfs_repair -L never find inode @ino, though its core on the disk is
+ * in use?  Repair reads the chunks its inode btree's records hold and
+ * those an entry on the disk names (find_lost_found); an inode of another
+ * chunk that no entry on the disk names is not seen, and is gone with its
+ * xattrs.  So it is when the log alone holds its chunk's allocation (the
+ * inode btree's blocks, relogged, never written back) while its cluster
+ * reached the disk.  Known once every directory is compared.
+ */
+static bool unfound(struct xls_lost *l, uint64_t ino)
+{
+	uint64_t chunk = ino & ~(uint64_t)(XFS_INODES_PER_CHUNK - 1);
+
+	return ino != l->src->geo.root_ino && !xls_hashmap_find(&l->disk_linked, ino, 0) &&
+	       !xls_hashmap_find(&l->disk_chunks, chunk, 0) &&
+	       xls_fsview_inode_chunk(&l->disk, ino) == 0;
+}
+
+/*
+ * The inodes an entry recovery adds names, that recovery does not touch
+ * but repair never finds: they go with their xattrs (their entry is
+ * already counted).  Added to @inos (@n of them, sorted), which grows;
+ * returns the new count.
+ */
+static uint32_t add_unfound(struct xls_lost *l, uint64_t **inos, uint32_t n, uint8_t *dino)
+{
+	const struct xls_geometry *g = &l->src->geo;
+	uint32_t extra = 0, cap = n;
+
+	for (uint32_t i = 0; i < l->ndirents && !l->nomem; i++) {
+		const struct xls_lost_dirent *d = &l->dirents[i];
+		struct xls_inode_core c;
+		uint64_t *grown;
+
+		if (!d->add || xls_hashmap_find(&l->touched, d->ino, 0) || !unfound(l, d->ino) ||
+		    xls_fsview_read_inode(&l->disk, d->ino, dino, NULL))
+			continue;
+		xls_fsview_core(g, dino, &c);
+		if (xls_inode_core_free(&c))
+			continue;
+		/* named twice: kept once, as touched, so it is not seen again */
+		if (xls_hashmap_put(&l->touched, d->ino, 0, 0)) {
+			l->nomem = true;
+			break;
+		}
+		if (n + extra == cap) {
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(*inos, sizeof(**inos) * cap);
+			if (!grown) {
+				l->nomem = true;
+				break;
+			}
+			*inos = grown;
+		}
+		(*inos)[n + extra++] = d->ino;
+	}
+	if (extra)
+		qsort(*inos, n + extra, sizeof(**inos), cmp_u64);
+	return n + extra;
+}
+
+/*
+ * Every inode recovery touches: first the directories, which teach what
+ * entries the disk holds, then each inode and its xattrs against the disk,
+ * or against nothing when repair never finds it.
+ */
 static void compare_all(struct xls_lost *l)
 {
 	const struct xls_geometry *g = &l->src->geo;
@@ -501,20 +604,24 @@ static void compare_all(struct xls_lost *l)
 	for (uint32_t i = 0; i < n && !l->nomem; i++) {
 		struct xls_inode_core dc, fc;
 
-		memset(&dc, 0, sizeof(dc));
-		memset(&fc, 0, sizeof(fc));
-		if (xls_fsview_read_inode(&l->disk, inos[i], dino, NULL) == 0)
-			xls_fsview_core(g, dino, &dc);
-		if (xls_fsview_read_inode(&l->final, inos[i], dino, &fc.written) == 0 &&
-		    !freed(l, inos[i]))
-			xls_fsview_core(g, dino, &fc);
-		compare_inode(l, inos[i], &dc, &fc);
-		compare_attrs(l, inos[i]);
+		read_cores(l, inos[i], dino, &dc, &fc);
 		if ((!xls_inode_core_free(&dc) && S_ISDIR(dc.mode)) ||
 		    (!xls_inode_core_free(&fc) && S_ISDIR(fc.mode)))
 			compare_dir(l, inos[i]);
 	}
 	compare_parents(l, inos, n);
+	n = add_unfound(l, &inos, n, dino);
+	for (uint32_t i = 0; i < n && !l->nomem; i++) {
+		struct xls_inode_core dc, fc;
+		bool gone;
+
+		read_cores(l, inos[i], dino, &dc, &fc);
+		gone = !xls_inode_core_free(&dc) && unfound(l, inos[i]);
+		if (gone)
+			memset(&dc, 0, sizeof(dc));
+		compare_inode(l, inos[i], &dc, &fc);
+		compare_attrs(l, inos[i], gone);
+	}
 	free(inos);
 }
 
@@ -582,15 +689,23 @@ static void name_all(struct xls_lost *l)
 {
 	char path[4096];
 
-	for (uint32_t i = 0; i < l->ndirents; i++)
-		if (xls_names_path(&l->names, l->dirents[i].dir, path, sizeof(path), NULL))
+	for (uint32_t i = 0; i < l->ndirents; i++) {
+		/* a directory's entries come together: its path kept once */
+		if (i && l->dirents[i].dir == l->dirents[i - 1].dir)
+			l->dirents[i].dir_path = l->dirents[i - 1].dir_path;
+		else if (xls_names_path(&l->names, l->dirents[i].dir, path, sizeof(path), NULL))
 			l->dirents[i].dir_path = keep_str(l, path, strlen(path));
+	}
 	for (uint32_t i = 0; i < l->ninodes; i++)
 		if (xls_names_path(&l->names, l->inodes[i].ino, path, sizeof(path), NULL))
 			l->inodes[i].path = keep_str(l, path, strlen(path));
-	for (uint32_t i = 0; i < l->nxattrs; i++)
-		if (xls_names_path(&l->names, l->xattrs[i].ino, path, sizeof(path), NULL))
+	for (uint32_t i = 0; i < l->nxattrs; i++) {
+		/* and an inode's xattrs */
+		if (i && l->xattrs[i].ino == l->xattrs[i - 1].ino)
+			l->xattrs[i].path = l->xattrs[i - 1].path;
+		else if (xls_names_path(&l->names, l->xattrs[i].ino, path, sizeof(path), NULL))
 			l->xattrs[i].path = keep_str(l, path, strlen(path));
+	}
 	for (uint32_t i = 0; i < l->nfounds; i++)
 		if (xls_names_path(&l->names, l->founds[i].ino, path, sizeof(path), NULL))
 			l->founds[i].path = keep_str(l, path, strlen(path));

@@ -39,14 +39,26 @@ struct xls_lost_change {
 	uint64_t	recovered;
 };
 
+/*
+ * Kept by the hundred thousand on an item-dense log, so each field that
+ * differs costs a value or two, not a struct: @nchanges of them, named
+ * by xls_lost_inode_change().
+ */
 struct xls_lost_inode {
 	uint64_t	ino;
 	const char	*what;		/* "created", "freed", "changed" */
 	const char	*path;		/* or NULL */
 	uint16_t	mode;		/* as recovered (as on disk when freed) */
-	uint32_t	nchanges;
-	const struct xls_lost_change *changes;
+	uint16_t	fields;		/* the fields that differ, one bit each */
+	uint32_t	nchanges;	/* bits in @fields */
+	/* of each, in field order: on the disk (NULL: all 0), as recovered */
+	const uint64_t	*disk;
+	const uint64_t	*recovered;
 };
+
+/* The @i-th field of @in that differs (i < in->nchanges). */
+void xls_lost_inode_change(const struct xls_lost_inode *in, uint32_t i,
+			   struct xls_lost_change *ch);
 
 /* An xattr, or a parent pointer, that replay sets, removes or replaces. */
 struct xls_lost_xattr {

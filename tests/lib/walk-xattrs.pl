@@ -2,7 +2,10 @@
 # walk-xattrs.pl MNT: every xattr of every inode of the mounted tree, one
 # per line, "INO<TAB>NAMESPACE.NAME<TAB>HASH OF THE VALUE", sorted; as
 # getfattr(1) reads them through the kernel (parent pointers, which the
-# kernel does not show, are not there), lost+found at the root left out.
+# kernel does not show, are not there).  The inodes xfs_repair moved into
+# lost+found at the root are walked too, by their inode numbers as
+# everywhere: their xattrs are still theirs.  lost+found itself is left
+# out.
 use strict;
 use warnings;
 use Digest::MD5 qw(md5_hex);
@@ -16,7 +19,7 @@ while (<$h>) {
 	chomp;
 	if (/^# file: (.*)$/) {
 		my $p = $1;
-		$ino = ($p =~ m{^\Q$root\E/lost\+found(/|$)}) ? undef : (lstat($p))[1];
+		$ino = ($p =~ m{^\Q$root\E/lost\+found$}) ? undef : (lstat($p))[1];
 		next;
 	}
 	next unless defined $ino && /^([^=]+)=(.*)$/;

@@ -159,3 +159,58 @@ fresh_wrap() {
 	xfs_io -x -c 'shutdown -f' "$MNT"
 	umount "$MNT"
 }
+
+# fresh_mixed NAME ROUNDS MKFS-OPTIONS...: what the other workloads leave
+# out, in five directories over ROUNDS rounds, each directory fsynced at
+# the end of a round: files written then punched, zeroed, collapsed or
+# inserted into (fallocate), 6000-byte xattrs (remote values) and small
+# ones, hard links, symlinks of 300 bytes (remote), reflinked copies
+# overwritten (CoW), a directory of long names grown past one block,
+# chmod, chown, renames across directories, unlinks three rounds behind;
+# then O_TMPFILE files linked in, and two files unlinked while open when
+# the filesystem is shut down (unlinked inodes for the mount to free).
+fresh_mixed() {
+	name=$1 rounds=$2
+	shift 2
+	truncate -s 1G "$name.img" && mkfs.xfs -q -f -l size=64m "$@" "$name.img" || return 1
+	mount -o loop "$name.img" "$MNT" || return 1
+	m=$MNT
+	mkdir "$m/a" "$m/b" "$m/big"
+	big=$(head -c 6000 /dev/zero | tr '\0' x)
+	target=$(printf 'target-%.0s' $(seq 1 40))
+	long=$(printf 'n%.0s' $(seq 1 60))
+	for r in $(seq 1 "$rounds"); do
+		d=$m/a/d$((r % 5))
+		mkdir -p "$d"
+		for i in $(seq 1 20); do
+			f=$d/file-$r-$i-with-a-rather-long-name-to-fill-blocks
+			xfs_io -f -c "pwrite -q 0 $(( (i % 7 + 1) * 8192 ))" "$f"
+			case $((i % 6)) in
+			0) xfs_io -c "fpunch 4096 4096" "$f" ;;
+			1) xfs_io -c "fzero 0 4096" "$f" ;;
+			2) xfs_io -c "falloc 65536 65536" -c "fcollapse 0 4096" "$f" ;;
+			3) xfs_io -c "finsert 0 4096" "$f" ;;
+			4) setfattr -n user.big -v "$big" "$f" ;;
+			5) setfattr -n user.s$i -v small "$f" && ln "$f" "$m/b/link-$r-$i" ;;
+			esac
+		done
+		ln -s "$target$r" "$m/b/sym-$r"
+		cp --reflink=always "$d/file-$r-1-with-a-rather-long-name-to-fill-blocks" "$m/b/rl-$r" &&
+			xfs_io -c "pwrite -q 0 4096" "$m/b/rl-$r"
+		for i in $(seq 1 30); do : >"$m/big/entry-$r-$i-$long"; done
+		rm -f "$m/a/d$(((r + 2) % 5))/file-$((r - 3))-"*
+		chmod 600 "$d/file-$r-2-"*
+		chown 1000:1000 "$d/file-$r-3-"*
+		mv "$d/file-$r-4-with-a-rather-long-name-to-fill-blocks" "$m/b/moved-$r"
+		xfs_io -c fsync "$d" "$m/big" "$m/b"
+	done 2>/dev/null
+	for i in 1 2 3 4 5; do
+		xfs_io -T -c "pwrite -q 0 8192" -c "flink $m/b/tmp-$i" "$m/b"
+	done
+	(exec 3>"$m/b/open-1" 4>"$m/b/open-2" && echo data >&3 && rm "$m/b/open-1" "$m/b/open-2" &&
+	 xfs_io -c fsync "$m/b" && xfs_io -x -c 'shutdown -f' "$m")
+	rc=$?
+	xfs_io -x -c 'shutdown -f' "$m" 2>/dev/null
+	umount "$m"
+	[ "$rc" -eq 0 ] && "$XLS" info "$name.img" | grep -q 'state *dirty'
+}

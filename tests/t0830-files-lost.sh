@@ -251,6 +251,13 @@ test_expect_success 'lost: net effect, and what xfs_repair -L moves to lost+foun
 	"$XLS" lost $(image wrapped) >wrapped.lost.txt &&
 	grep -q "^  xfs_repair -L would move $n inodes to lost+found" wrapped.lost.txt
 '
+# On wrapped, directory /w2 (inode 0x83) is on the disk with its first two
+# blocks never written: xfs_repair finds no "." in it and clears it, and
+# junks the entry naming it (t0810 checks against xfs_repair itself).
+test_expect_success 'lost: an entry to a directory xfs_repair clears is lost, the directory not in lost+found' '
+	grep -q "^{\"kind\":\"lost_dirent\",\"dir\":\"0x80\",\"path\":\"/\",\"name\":\"w2\",\"ino\":\"0x83\",\"op\":\"add\"}" wrapped.lost &&
+	! grep -q "^{\"kind\":\"lost_found\",\"ino\":\"0x83\"" wrapped.lost
+'
 test_expect_success 'lost: pptr, xattrs and parent pointers' '
 	"$XLS" lost --json $(image pptr) >pptr.lost &&
 	grep -q "\"kind\":\"lost_xattr\".*\"name\":\"user.remote\",\"op\":\"add\"" pptr.lost &&

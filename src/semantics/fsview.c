@@ -390,6 +390,8 @@ static void flush_block(struct dir_walk *w)
 		if (w->afn)
 			w->problems |= xls_attr_leaf_walk(w->blk, bytes, w->afn, w->ctx) &
 				       ~XLS_DIRP_MAGIC;
+		else if (w->cur == 0 && !xls_dir_is_data_block(w->blk, bytes))
+			w->problems |= XLS_FSVIEW_FIRST_NOT_DATA;
 		else
 			w->problems |= xls_dir_block_walk(w->g, w->blk, bytes, skip_dots, w) &
 				       ~XLS_DIRP_MAGIC;

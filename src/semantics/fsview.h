@@ -130,6 +130,8 @@ const uint8_t *xls_fsview_data_fork(const struct xls_geometry *g, const uint8_t 
 #define XLS_FSVIEW_NOT_DIR	(1u << 16)
 #define XLS_FSVIEW_TOO_BIG	(1u << 17)	/* a bound was reached */
 #define XLS_FSVIEW_UNREADABLE	(1u << 18)
+/* the directory's first block is no data block (xfs_repair junks it) */
+#define XLS_FSVIEW_FIRST_NOT_DATA	(1u << 19)
 uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *parent,
 			xls_dirent_fn fn, void *ctx);
 

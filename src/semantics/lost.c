@@ -57,6 +57,9 @@ struct xls_lost {
 	struct xls_hashmap		disk_linked;
 	/* and their chunks, whatever their cores say */
 	struct xls_hashmap		disk_chunks;
+	/* inodes in use on the disk that recovery frees */
+	uint64_t			*freed;
+	uint32_t			nfreed, capfreed;
 	/* the strings and changes the results point to, freed at the end */
 	struct xls_arena		kept;
 	bool				nomem;
@@ -128,6 +131,7 @@ void xls_lost_free(struct xls_lost *l)
 	xls_vec_free(l->xattrs);
 	xls_vec_free(l->aparts);
 	xls_vec_free(l->founds);
+	xls_vec_free(l->freed);
 	xls_hashmap_free(&l->disk_linked);
 	xls_hashmap_free(&l->disk_chunks);
 	free(l);
@@ -221,12 +225,39 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 /* ------------------------------------------------------------------ */
 /* one directory, both sides */
 
+static int no_entry(void *ctx, const struct xls_dirent *e)
+{
+	(void)ctx;
+	(void)e;
+	return 0;
+}
+
 /*
- * xfs_repair junks an entry to an inode whose core is free.  Not to one
- * the inode btree calls free, or whose chunk it does not hold: repair
- * trusts an inode's core over the record's free bit ("correcting imap"),
- * and checks the chunk of an inode an entry names that no record holds
- * (its uncertain inodes), keeping it when the inode is in use.
+ * Does xfs_repair clear inode @ino, in use (core @c)?  So it does when its
+ * data fork's bmap btree does not read ("bad data fork"), and when it is a
+ * directory whose first block does not read as a directory data block
+ * (never written, the log relogging it): repair junks the block, finds no
+ * "." and clears the inode, whatever its other blocks hold.
+ */
+static bool repair_clears(const struct xls_fsview *v, uint64_t ino,
+			  const struct xls_inode_core *c)
+{
+	uint64_t parent;
+
+	if (c->format == XFS_DINODE_FMT_BTREE &&
+	    (xls_fsview_map_problems(v, ino) & XLS_FSVIEW_UNREADABLE))
+		return true;
+	return S_ISDIR(c->mode) && c->format != XFS_DINODE_FMT_LOCAL &&
+	       (xls_fsview_dir(v, ino, &parent, no_entry, NULL) & XLS_FSVIEW_FIRST_NOT_DATA);
+}
+
+/*
+ * xfs_repair junks an entry to an inode whose core is free, or to one it
+ * clears (repair_clears).  Not to one the inode btree calls
+ * free, or whose chunk it does not hold: repair trusts an inode's core
+ * over the record's free bit ("correcting imap"), and checks the chunk of
+ * an inode an entry names that no record holds (its uncertain inodes),
+ * keeping it when the inode is in use.
  */
 static int collect_disk(void *ctx, const struct xls_dirent *e)
 {
@@ -239,7 +270,7 @@ static int collect_disk(void *ctx, const struct xls_dirent *e)
 		s->set.nomem = true;
 	if (xls_fsview_read_inode(s->view, e->ino, dino, NULL) == 0) {
 		xls_fsview_core(&s->view->src->geo, dino, &c);
-		if (xls_inode_core_free(&c))
+		if (xls_inode_core_free(&c) || repair_clears(s->view, e->ino, &c))
 			return 0;
 	}
 	if (!xls_hashmap_find(s->linked, e->ino, 0) && xls_hashmap_put(s->linked, e->ino, 0, 1))
@@ -282,10 +313,10 @@ static void compare_dir(struct xls_lost *l, uint64_t dir)
 	uint32_t i = 0, j = 0;
 
 	l->sum.dir_problems |= xls_fsview_dir(&l->disk, dir, &parent, collect_disk, &disk) &
-			       ~XLS_FSVIEW_NOT_DIR;
+			       ~(XLS_FSVIEW_NOT_DIR | XLS_FSVIEW_FIRST_NOT_DATA);
 	if (!freed(l, dir))
 		l->sum.dir_problems |= xls_fsview_dir(&l->final, dir, &parent, xls_dirent_set_add,
-						      &f) & ~XLS_FSVIEW_NOT_DIR;
+						      &f) & ~(XLS_FSVIEW_NOT_DIR | XLS_FSVIEW_FIRST_NOT_DATA);
 	if (d->nomem || f.nomem)
 		l->nomem = true;
 	l->sum.dirs_compared++;
@@ -457,6 +488,11 @@ static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_cor
 		in->what = "created";
 		l->sum.inodes_created++;
 	} else {
+		uint64_t *f = push((void **)&l->freed, &l->nfreed, &l->capfreed, sizeof(*f),
+				   &l->nomem);
+
+		if (f)
+			*f = ino;
 		in->what = "freed";
 		l->sum.inodes_freed++;
 	}
@@ -467,13 +503,6 @@ static int cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return (x > y) - (x < y);
-}
-
-static int no_entry(void *ctx, const struct xls_dirent *e)
-{
-	(void)ctx;
-	(void)e;
-	return 0;
 }
 
 /*
@@ -627,14 +656,46 @@ static void compare_all(struct xls_lost *l)
 
 /*
  * What xfs_repair -L puts in lost+found: an inode that recovery names
- * (an entry it adds) but that no entry on the disk side of any directory
- * compared names, whose chunk repair finds (a record of the disk's inode
- * btree holds it, or an entry on the disk names another inode of it) and
- * whose core on the disk is in use (repair trusts the core over the
- * record's free bit) with a data fork whose map reads (else repair clears
- * it), so that repair finds it with no parent.  Directories the log does not touch are not
- * read: a link there is not seen.
+ * (an entry it adds) or frees, but that no entry on the disk side of any
+ * directory compared names, whose chunk repair finds (a record of the
+ * disk's inode btree holds it, or an entry on the disk names another inode
+ * of it) and whose core on the disk is in use (repair trusts the core over
+ * the record's free bit) and that repair does not clear (repair_clears),
+ * so that repair finds it with no parent.  Directories the log
+ * does not touch are not read: a link there is not seen.  Inode @ino,
+ * unless seen before.
  */
+static void found_unlinked(struct xls_lost *l, uint64_t ino, struct xls_hashmap *seen,
+			   uint8_t *dino)
+{
+	const struct xls_geometry *g = &l->src->geo;
+	struct xls_lost_found *lf;
+	struct xls_inode_core c;
+
+	if (ino == g->root_ino || xls_hashmap_find(&l->disk_linked, ino, 0) ||
+	    xls_hashmap_find(seen, ino, 0))
+		return;
+	if (xls_hashmap_put(seen, ino, 0, 1)) {
+		l->nomem = true;
+		return;
+	}
+	/* repair finds it in its chunk: a record holds it, or it checks a sibling */
+	if ((!xls_hashmap_find(&l->disk_chunks, ino & ~(uint64_t)(XFS_INODES_PER_CHUNK - 1), 0) &&
+	     xls_fsview_inode_chunk(&l->disk, ino) != 1) ||
+	    xls_fsview_read_inode(&l->disk, ino, dino, NULL))
+		return;
+	xls_fsview_core(g, dino, &c);
+	if (xls_inode_core_free(&c) || repair_clears(&l->disk, ino, &c))
+		return;
+	lf = push((void **)&l->founds, &l->nfounds, &l->capfounds, sizeof(*lf), &l->nomem);
+	if (!lf)
+		return;
+	lf->ino = ino;
+	lf->mode = c.mode;
+	lf->path = NULL;
+	l->sum.lost_found++;
+}
+
 static void find_lost_found(struct xls_lost *l)
 {
 	const struct xls_geometry *g = &l->src->geo;
@@ -643,37 +704,11 @@ static void find_lost_found(struct xls_lost *l)
 
 	if (!g->inode_size || g->inode_size > sizeof(dino))
 		return;
-	for (uint32_t i = 0; i < l->ndirents && !l->nomem; i++) {
-		const struct xls_lost_dirent *d = &l->dirents[i];
-		struct xls_lost_found *lf;
-		struct xls_inode_core c;
-
-		if (!d->add || d->ino == g->root_ino || xls_hashmap_find(&l->disk_linked, d->ino, 0) ||
-		    xls_hashmap_find(&seen, d->ino, 0))
-			continue;
-		if (xls_hashmap_put(&seen, d->ino, 0, 1)) {
-			l->nomem = true;
-			break;
-		}
-		/* repair finds it in its chunk: a record holds it, or it checks a sibling */
-		if ((!xls_hashmap_find(&l->disk_chunks,
-				       d->ino & ~(uint64_t)(XFS_INODES_PER_CHUNK - 1), 0) &&
-		     xls_fsview_inode_chunk(&l->disk, d->ino) != 1) ||
-		    xls_fsview_read_inode(&l->disk, d->ino, dino, NULL))
-			continue;
-		xls_fsview_core(g, dino, &c);
-		/* a bmap btree that does not read is a bad data fork: repair clears it */
-		if (xls_inode_core_free(&c) ||
-		    (xls_fsview_map_problems(&l->disk, d->ino) & XLS_FSVIEW_UNREADABLE))
-			continue;
-		lf = push((void **)&l->founds, &l->nfounds, &l->capfounds, sizeof(*lf), &l->nomem);
-		if (!lf)
-			break;
-		lf->ino = d->ino;
-		lf->mode = c.mode;
-		lf->path = NULL;
-		l->sum.lost_found++;
-	}
+	for (uint32_t i = 0; i < l->ndirents && !l->nomem; i++)
+		if (l->dirents[i].add)
+			found_unlinked(l, l->dirents[i].ino, &seen, dino);
+	for (uint32_t i = 0; i < l->nfreed && !l->nomem; i++)
+		found_unlinked(l, l->freed[i], &seen, dino);
 	xls_hashmap_free(&seen);
 }
 

@@ -693,8 +693,9 @@ int xls_fsview_dir_block_daddrs(const struct xls_fsview *v, uint64_t ino, int64_
 	return (int)w.blkfsbs;
 }
 
-uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *parent,
-			xls_dirent_fn fn, void *ctx)
+/* xls_fsview_dir(), the directory blocks before file block @limit only. */
+static uint32_t dir_walk_to(const struct xls_fsview *v, uint64_t ino, uint64_t *parent,
+			    xls_dirent_fn fn, void *ctx, uint64_t limit)
 {
 	const struct xls_geometry *g = &v->src->geo;
 	struct dir_walk w = { .v = v, .g = g, .fn = fn, .ctx = ctx, .parent = parent,
@@ -720,10 +721,34 @@ uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *pare
 		return xls_dir_sf_walk(g, fork, used, parent, fn, ctx);
 	}
 	w.blkfsbs = g->dir_block_size >> g->block_log;
-	w.limit = 1ull << (35 - g->block_log);	/* XFS_DIR2_LEAF_OFFSET */
+	w.limit = limit;
 	if (!w.blkfsbs)
 		return XLS_FSVIEW_UNREADABLE;
 	w.blk = blk;
 	walk_fork(&w, c.format, fork, flen, c.nextents);
 	return w.problems;
+}
+
+uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *parent,
+			xls_dirent_fn fn, void *ctx)
+{
+	/* XFS_DIR2_LEAF_OFFSET: past it, leaf and free blocks, no entries */
+	return dir_walk_to(v, ino, parent, fn, ctx, 1ull << (35 - v->src->geo.block_log));
+}
+
+static int no_entry(void *ctx, const struct xls_dirent *e)
+{
+	(void)ctx;
+	(void)e;
+	return 0;
+}
+
+bool xls_fsview_dir_first_not_data(const struct xls_fsview *v, uint64_t ino)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	uint64_t parent;
+
+	return g->block_log && (dir_walk_to(v, ino, &parent, no_entry, NULL,
+					    g->dir_block_size >> g->block_log) &
+				XLS_FSVIEW_FIRST_NOT_DATA);
 }

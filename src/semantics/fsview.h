@@ -136,6 +136,12 @@ uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *pare
 			xls_dirent_fn fn, void *ctx);
 
 /*
+ * Is the first block of directory @ino no directory data block (xfs_repair
+ * junks it, finds no "." and clears the inode)?  Reads that block alone.
+ */
+bool xls_fsview_dir_first_not_data(const struct xls_fsview *v, uint64_t ino);
+
+/*
  * The filesystem blocks the directory block of directory @ino holding
  * daddr @daddr (one of its blocks) is made of, in file order: their daddrs
  * into @daddrs (room for @max).  Their number, -1 when the mapping does

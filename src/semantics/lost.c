@@ -242,13 +242,11 @@ static int no_entry(void *ctx, const struct xls_dirent *e)
 static bool repair_clears(const struct xls_fsview *v, uint64_t ino,
 			  const struct xls_inode_core *c)
 {
-	uint64_t parent;
-
 	if (c->format == XFS_DINODE_FMT_BTREE &&
 	    (xls_fsview_map_problems(v, ino) & XLS_FSVIEW_UNREADABLE))
 		return true;
 	return S_ISDIR(c->mode) && c->format != XFS_DINODE_FMT_LOCAL &&
-	       (xls_fsview_dir(v, ino, &parent, no_entry, NULL) & XLS_FSVIEW_FIRST_NOT_DATA);
+	       xls_fsview_dir_first_not_data(v, ino);
 }
 
 /*

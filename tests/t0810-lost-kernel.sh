@@ -107,6 +107,10 @@ if $can_mount; then
 		fresh_mixed mixed 120 -m rmapbt=1 && score mixed mixed.img
 	'
 	show mixed
+	test_expect_success 'lost: a fresh kernel journal whose log filled while its inode btree stayed pinned: inodes repair never finds' '
+		fresh_pinned pinned && score pinned pinned.img
+	'
+	show pinned
 	if [ -n "${XFSPROGS_NEW:-}" ] && [ -x "$XFSPROGS_NEW/mkfs/mkfs.xfs" ] &&
 	   [ -x "$XFSPROGS_NEW/repair/xfs_repair" ]; then
 		# parent pointers: the system's xfs_repair (6.1) does not know them

@@ -214,3 +214,44 @@ fresh_mixed() {
 	umount "$m"
 	[ "$rc" -eq 0 ] && "$XLS" info "$name.img" | grep -q 'state *dirty'
 }
+
+# fresh_pinned NAME: creates in four directories, a tenth with a small
+# xattr, a third renamed behind, each directory fsynced every 20, until
+# the 64 MiB log has moved its tail (at least 5 s, at most 90 s): the log
+# fills, and the AIL pushed to make room writes back inode clusters but
+# not the inode btree's blocks, which every create relogs, pinned in the
+# CIL.  The disk then holds inodes in use in chunks no record of its
+# inode btree holds: xfs_repair -L never finds them.  Shut down.
+fresh_pinned() {
+	truncate -s 1G "$1.img" && mkfs.xfs -q -f -l size=64m "$1.img" || return 1
+	mount -o loop "$1.img" "$MNT" || return 1
+	tailfile=/sys/fs/xfs/$(basename "$(findmnt -n -o SOURCE "$MNT")")/log/log_tail_lsn
+	mkdir "$MNT/d0" "$MNT/d1" "$MNT/d2" "$MNT/d3"
+	perl -MIO::Handle -e '
+		my ($m, $tailfile) = @ARGV;
+		my $start = time;
+		for (my $i = 0; ; $i++) {
+			my $d = "$m/d" . ($i % 4);
+			my $f = "$d/file-with-a-longish-name-$i";
+			open(my $h, ">", $f) or die "$f: $!";
+			close($h);
+			system("setfattr", "-n", "user.n$i", "-v", "v$i", $f) if $i % 10 == 0;
+			rename("$d/file-with-a-longish-name-" . ($i - 8), "$d/renamed-$i")
+				if $i % 3 == 0 && $i > 8;
+			next if $i % 20;
+			for my $k (0 .. 3) {
+				open(my $dh, "<", "$m/d$k") or die "$m/d$k: $!";
+				$dh->sync or die "fsync: $!";
+				close($dh);
+			}
+			next if $i % 200;
+			open(my $t, "<", $tailfile) or die "$tailfile: $!";
+			my ($cycle, $block) = split /:/, scalar <$t>;
+			close($t);
+			last if ($block > 2 && time - $start >= 5) || time - $start > 90;
+		}' "$MNT" "$tailfile"
+	rc=$?
+	xfs_io -x -c 'shutdown -f' "$MNT"
+	umount "$MNT"
+	[ "$rc" -eq 0 ] && "$XLS" info "$1.img" | grep -q 'state *dirty'
+}

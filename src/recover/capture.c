@@ -32,11 +32,14 @@ static const struct xls_recover_ops *const family_ops[XLS_FAMILY_COUNT] = {
 	[XLS_FAMILY_XMI]		= &xls_rintent_ops,
 };
 
+static const struct xls_recover_ops *ops_of_type(const struct xls_item_type *t)
+{
+	return t && t->recovers ? family_ops[t->family] : NULL;
+}
+
 const struct xls_recover_ops *xls_recover_ops_of(uint16_t type)
 {
-	const struct xls_item_type *t = xls_item_type_find(type);
-
-	return t && t->recovers ? family_ops[t->family] : NULL;
+	return ops_of_type(xls_item_type_find(type));
 }
 
 /*
@@ -70,7 +73,7 @@ int xls_recover_capture(void *ctx, const struct xls_trans *t,
 {
 	struct xls_recover *r = ctx;
 	const struct xls_item_type *type = xls_item_type_find(it->type);
-	const struct xls_recover_ops *ops = xls_recover_ops_of(it->type);
+	const struct xls_recover_ops *ops = ops_of_type(type);
 	struct tstore *ts;
 	struct rrec *rec;
 

@@ -46,6 +46,13 @@ uint32_t xls_dirent_size(const struct xls_geometry *g, uint32_t namelen)
 	return (n + DATA_ALIGN - 1) & ~(uint32_t)(DATA_ALIGN - 1);
 }
 
+int xls_dirent_ignore(void *ctx, const struct xls_dirent *e)
+{
+	(void)ctx;
+	(void)e;
+	return 0;
+}
+
 bool xls_dir_is_data_block(const uint8_t *blk, uint32_t len)
 {
 	uint32_t m;

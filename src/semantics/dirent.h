@@ -44,6 +44,9 @@ void xls_dir_problems_str(uint32_t problems, char *buf, size_t bufsz);
 /* Called for each entry ("." and ".." included); non-zero stops the walk. */
 typedef int (*xls_dirent_fn)(void *ctx, const struct xls_dirent *e);
 
+/* An xls_dirent_fn that takes nothing: for a walk wanted for its parent or problems. */
+int xls_dirent_ignore(void *ctx, const struct xls_dirent *e);
+
 /* Is @blk (at least 4 bytes) a directory data or block-form block? */
 bool xls_dir_is_data_block(const uint8_t *blk, uint32_t len);
 

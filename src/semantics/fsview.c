@@ -736,19 +736,12 @@ uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *pare
 	return dir_walk_to(v, ino, parent, fn, ctx, 1ull << (35 - v->src->geo.block_log));
 }
 
-static int no_entry(void *ctx, const struct xls_dirent *e)
-{
-	(void)ctx;
-	(void)e;
-	return 0;
-}
-
 bool xls_fsview_dir_first_not_data(const struct xls_fsview *v, uint64_t ino)
 {
 	const struct xls_geometry *g = &v->src->geo;
 	uint64_t parent;
 
-	return g->block_log && (dir_walk_to(v, ino, &parent, no_entry, NULL,
+	return g->block_log && (dir_walk_to(v, ino, &parent, xls_dirent_ignore, NULL,
 					    g->dir_block_size >> g->block_log) &
 				XLS_FSVIEW_FIRST_NOT_DATA);
 }

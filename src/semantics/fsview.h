@@ -117,12 +117,6 @@ int xls_fsview_inode_chunk(const struct xls_fsview *v, uint64_t ino);
 /* Is the inode free (no magic, or mode 0)? */
 bool xls_inode_core_free(const struct xls_inode_core *c);
 
-/*
- * Every entry of directory @ino ("." and ".." left out) to @fn; *@parent
- * gets its parent where the view says (shortform header or ".."), else 0.
- * Returns the problems found (XLS_DIRP_*, and XLS_FSVIEW_* below); a
- * directory that is not one (free inode, not S_IFDIR) has no entries.
- */
 /* The data fork of inode @dino: where it is, and *@len its bytes. */
 const uint8_t *xls_fsview_data_fork(const struct xls_geometry *g, const uint8_t *dino,
 				    uint32_t *len);
@@ -132,6 +126,12 @@ const uint8_t *xls_fsview_data_fork(const struct xls_geometry *g, const uint8_t 
 #define XLS_FSVIEW_UNREADABLE	(1u << 18)
 /* the directory's first block is no data block (xfs_repair junks it) */
 #define XLS_FSVIEW_FIRST_NOT_DATA	(1u << 19)
+/*
+ * Every entry of directory @ino ("." and ".." left out) to @fn; *@parent
+ * gets its parent where the view says (shortform header or ".."), else 0.
+ * Returns the problems found (XLS_DIRP_*, and XLS_FSVIEW_* above); a
+ * directory that is not one (free inode, not S_IFDIR) has no entries.
+ */
 uint32_t xls_fsview_dir(const struct xls_fsview *v, uint64_t ino, uint64_t *parent,
 			xls_dirent_fn fn, void *ctx);
 

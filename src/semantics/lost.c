@@ -225,13 +225,6 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 /* ------------------------------------------------------------------ */
 /* one directory, both sides */
 
-static int no_entry(void *ctx, const struct xls_dirent *e)
-{
-	(void)ctx;
-	(void)e;
-	return 0;
-}
-
 /*
  * Does xfs_repair clear inode @ino, in use (core @c)?  So it does when its
  * data fork's bmap btree does not read ("bad data fork"), and when it is a
@@ -433,20 +426,22 @@ static const uint64_t *keep_values(struct xls_lost *l, const uint64_t *v, uint32
 	return k;
 }
 
+/* The values of @c's fields, in field_names' order. */
+static void core_values(const struct xls_inode_core *c, uint64_t v[NFIELDS])
+{
+	const uint64_t all[NFIELDS] = {
+		c->mode, c->gen, c->nlink, c->uid, c->gid, c->size, c->nblocks,
+		c->nextents, c->anextents, c->format, c->aformat, c->flags,
+		c->mtime, c->ctime, c->atime, c->crtime,
+	};
+
+	memcpy(v, all, sizeof(all));
+}
+
 static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_core *dc,
 			  struct xls_inode_core *fc)
 {
-	const uint64_t dv[NFIELDS] = {
-		dc->mode, dc->gen, dc->nlink, dc->uid, dc->gid, dc->size, dc->nblocks,
-		dc->nextents, dc->anextents, dc->format, dc->aformat, dc->flags,
-		dc->mtime, dc->ctime, dc->atime, dc->crtime,
-	};
-	const uint64_t fv[NFIELDS] = {
-		fc->mode, fc->gen, fc->nlink, fc->uid, fc->gid, fc->size, fc->nblocks,
-		fc->nextents, fc->anextents, fc->format, fc->aformat, fc->flags,
-		fc->mtime, fc->ctime, fc->atime, fc->crtime,
-	};
-	uint64_t disk[NFIELDS], rec[NFIELDS];
+	uint64_t dv[NFIELDS], fv[NFIELDS], disk[NFIELDS], rec[NFIELDS];
 	bool dfree = xls_inode_core_free(dc), ffree = xls_inode_core_free(fc), dzero = true;
 	struct xls_lost_inode *in;
 	uint32_t n = 0, fields = 0;
@@ -455,6 +450,8 @@ static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_cor
 	/* free on the disk, free again as recovery leaves it: nothing to lose */
 	if (dfree && ffree)
 		return;
+	core_values(dc, dv);
+	core_values(fc, fv);
 	for (uint32_t f = 0; f < NFIELDS; f++) {
 		if (dv[f] == fv[f])
 			continue;
@@ -515,8 +512,8 @@ static void compare_parents(struct xls_lost *l, const uint64_t *inos, uint32_t n
 	for (uint32_t i = 0; i < n && !l->nomem; i++) {
 		uint64_t p[2];
 
-		xls_fsview_dir(&l->disk, inos[i], &p[0], no_entry, NULL);
-		xls_fsview_dir(&l->final, inos[i], &p[1], no_entry, NULL);
+		xls_fsview_dir(&l->disk, inos[i], &p[0], xls_dirent_ignore, NULL);
+		xls_fsview_dir(&l->final, inos[i], &p[1], xls_dirent_ignore, NULL);
 		for (int k = 0; k < 2; k++) {
 			if (!p[k] || p[k] == inos[i] || xls_hashmap_find(&l->touched, p[k], 0) ||
 			    xls_hashmap_find(&done, p[k], 0))

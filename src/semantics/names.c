@@ -239,13 +239,6 @@ bool xls_names_link(const struct xls_names *m, uint64_t ino, uint64_t *parent,
 /* ------------------------------------------------------------------ */
 /* look-ups in the view */
 
-static int ignore(void *ctx, const struct xls_dirent *e)
-{
-	(void)ctx;
-	(void)e;
-	return 0;
-}
-
 /* A parent pointer of the inode, learnt weakly; the first one does. */
 static int learn_pptr(void *ctx, const struct xls_xattr *a)
 {
@@ -297,7 +290,7 @@ static uint32_t look_up(struct xls_names *m, uint64_t ino)
 	idx = xls_hashmap_find(&m->idx, ino, 0);
 	if (idx && named(m, *idx))
 		return *idx;
-	xls_fsview_dir(m->view, ino, &parent, ignore, NULL);
+	xls_fsview_dir(m->view, ino, &parent, xls_dirent_ignore, NULL);
 	if (!parent || parent == ino)
 		return UINT32_MAX;
 	d.dir = parent;

@@ -561,6 +561,42 @@ static bool unfound(struct xls_lost *l, uint64_t ino)
 }
 
 /*
+ * The inodes that entries recovery adds name and that recovery does not
+ * touch, sorted and each once: read in inode order, one read of the
+ * device's cluster serves all of its inodes (the entries name them in
+ * no order).  Returns how many, in *@out (free()), or -1 out of memory.
+ */
+static int64_t untouched_named(struct xls_lost *l, uint64_t **out)
+{
+	uint64_t *v = NULL;
+	uint32_t n = 0, cap = 0, u = 0;
+
+	for (uint32_t i = 0; i < l->ndirents; i++) {
+		const struct xls_lost_dirent *d = &l->dirents[i];
+
+		if (!d->add || xls_hashmap_find(&l->touched, d->ino, 0))
+			continue;
+		if (n == cap) {
+			uint64_t *grown = realloc(v, sizeof(*v) * (cap = cap ? 2 * cap : 64));
+
+			if (!grown) {
+				free(v);
+				return -1;
+			}
+			v = grown;
+		}
+		v[n++] = d->ino;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_u64);
+	for (uint32_t i = 0; i < n; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	*out = v;
+	return u;
+}
+
+/*
  * The inodes an entry recovery adds names, that recovery does not touch
  * but repair never finds: they go with their xattrs (their entry is
  * already counted).  Added to @inos (@n of them, sorted), which grows;
@@ -569,38 +605,64 @@ static bool unfound(struct xls_lost *l, uint64_t ino)
 static uint32_t add_unfound(struct xls_lost *l, uint64_t **inos, uint32_t n, uint8_t *dino)
 {
 	const struct xls_geometry *g = &l->src->geo;
-	uint32_t extra = 0, cap = n;
+	uint64_t *cand = NULL, *grown;
+	int64_t ncand = untouched_named(l, &cand);
+	uint32_t extra = 0;
 
-	for (uint32_t i = 0; i < l->ndirents && !l->nomem; i++) {
-		const struct xls_lost_dirent *d = &l->dirents[i];
+	if (ncand < 0) {
+		l->nomem = true;
+		return n;
+	}
+	for (int64_t i = 0; i < ncand && !l->nomem; i++) {
 		struct xls_inode_core c;
-		uint64_t *grown;
 
-		if (!d->add || xls_hashmap_find(&l->touched, d->ino, 0) || !unfound(l, d->ino) ||
-		    xls_fsview_read_inode(&l->disk, d->ino, dino, NULL))
+		if (!unfound(l, cand[i]) || xls_fsview_read_inode(&l->disk, cand[i], dino, NULL))
 			continue;
 		xls_fsview_core(g, dino, &c);
-		if (xls_inode_core_free(&c))
-			continue;
-		/* named twice: kept once, as touched, so it is not seen again */
-		if (xls_hashmap_put(&l->touched, d->ino, 0, 0)) {
-			l->nomem = true;
-			break;
-		}
-		if (n + extra == cap) {
-			cap = cap ? 2 * cap : 16;
-			grown = realloc(*inos, sizeof(**inos) * cap);
-			if (!grown) {
-				l->nomem = true;
-				break;
-			}
-			*inos = grown;
-		}
-		(*inos)[n + extra++] = d->ino;
+		if (!xls_inode_core_free(&c))
+			cand[extra++] = cand[i];
 	}
-	if (extra)
-		qsort(*inos, n + extra, sizeof(**inos), cmp_u64);
-	return n + extra;
+	if (extra && !l->nomem) {
+		grown = realloc(*inos, sizeof(**inos) * (n + extra));
+		if (!grown) {
+			l->nomem = true;
+		} else {
+			*inos = grown;
+			memcpy(*inos + n, cand, sizeof(*cand) * extra);
+			n += extra;
+			qsort(*inos, n, sizeof(**inos), cmp_u64);
+		}
+	}
+	free(cand);
+	return n;
+}
+
+/*
+ * The directories among @inos (sorted), each compared.  They are all
+ * found first, their cores read in inode order: a comparison reads the
+ * inodes its entries name, in no order, and would push the cluster of
+ * the next inode out of the cache.
+ */
+static void compare_dirs(struct xls_lost *l, const uint64_t *inos, uint32_t n, uint8_t *dino)
+{
+	uint64_t *dirs = malloc(sizeof(*dirs) * (n ? n : 1));
+	uint32_t ndirs = 0;
+
+	if (!dirs) {
+		l->nomem = true;
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct xls_inode_core dc, fc;
+
+		read_cores(l, inos[i], dino, &dc, &fc);
+		if ((!xls_inode_core_free(&dc) && S_ISDIR(dc.mode)) ||
+		    (!xls_inode_core_free(&fc) && S_ISDIR(fc.mode)))
+			dirs[ndirs++] = inos[i];
+	}
+	for (uint32_t i = 0; i < ndirs && !l->nomem; i++)
+		compare_dir(l, dirs[i]);
+	free(dirs);
 }
 
 /*
@@ -625,14 +687,7 @@ static void compare_all(struct xls_lost *l)
 	while (n < l->touched.used && xls_hashmap_next(&l->touched, &pos, &a, &b, &v))
 		inos[n++] = a;
 	qsort(inos, n, sizeof(*inos), cmp_u64);
-	for (uint32_t i = 0; i < n && !l->nomem; i++) {
-		struct xls_inode_core dc, fc;
-
-		read_cores(l, inos[i], dino, &dc, &fc);
-		if ((!xls_inode_core_free(&dc) && S_ISDIR(dc.mode)) ||
-		    (!xls_inode_core_free(&fc) && S_ISDIR(fc.mode)))
-			compare_dir(l, inos[i]);
-	}
+	compare_dirs(l, inos, n, dino);
 	compare_parents(l, inos, n);
 	n = add_unfound(l, &inos, n, dino);
 	for (uint32_t i = 0; i < n && !l->nomem; i++) {

@@ -784,9 +784,43 @@ static void rbuf_decide_parsed(struct decide_ctx *d, const struct rrec *rec)
 		xls_rdetail(d, "unreadable buffer format");
 }
 
+/*
+ * xls_recover_opts.only_types: is buffer item @it one pass 2 leaves out?
+ * A btree block is kept when its logged header says bmbt, or says nothing.
+ */
+static bool rbuf_left_out(const struct xls_recover *r, const struct xls_item *it)
+{
+	struct xls_buf_format blf;
+	const char *why;
+	unsigned int blft;
+
+	if (xls_buf_format_parse(it, &blf, &why) || (blf.blf_flags & XFS_BLF_CANCEL))
+		return false;
+	blft = xls_blft(blf.blf_flags);
+	if (r->opt.only_types & (1u << blft))
+		return false;
+	if (blft == XFS_BLFT_BTREE_BUF && (r->opt.only_types & (1u << XFS_BLFT_BTREE_BUF)))
+		return false;
+	if (blft == XFS_BLFT_BTREE_BUF && it->nregions > 1 && (blf.blf_data_map[0] & 1) &&
+	    it->regions[1].data && it->regions[1].len >= 4) {
+		uint32_t m = xls_be32(it->regions[1].data);
+
+		return m != XFS_BMAP_MAGIC && m != XFS_BMAP_CRC_MAGIC;
+	}
+	return blft != XFS_BLFT_BTREE_BUF;
+}
+
+/* Does @rec write to the block kept for history (xls_recover_opts.keep_blkno)? */
+static bool rbuf_writes_kept(const struct xls_recover *r, const struct rrec *rec)
+{
+	return rec->parsed && rec->blf.blf_blkno == r->opt.keep_blkno;
+}
+
 const struct xls_recover_ops xls_rbuf_ops = {
 	.capture1	= rbuf_capture1,
 	.commit1	= rbuf_commit1,
 	.capture2	= rbuf_capture2,
 	.decide		= rbuf_decide_parsed,
+	.writes_kept	= rbuf_writes_kept,
+	.left_out	= rbuf_left_out,
 };

@@ -42,32 +42,6 @@ const struct xls_recover_ops *xls_recover_ops_of(uint16_t type)
 	return ops_of_type(xls_item_type_find(type));
 }
 
-/*
- * xls_recover_opts.only_types: is buffer item @it one pass 2 leaves out?
- * A btree block is kept when its logged header says bmbt, or says nothing.
- */
-static bool left_out(const struct xls_recover *r, const struct xls_item *it)
-{
-	struct xls_buf_format blf;
-	const char *why;
-	unsigned int blft;
-
-	if (xls_buf_format_parse(it, &blf, &why) || (blf.blf_flags & XFS_BLF_CANCEL))
-		return false;
-	blft = xls_blft(blf.blf_flags);
-	if (r->opt.only_types & (1u << blft))
-		return false;
-	if (blft == XFS_BLFT_BTREE_BUF && (r->opt.only_types & (1u << XFS_BLFT_BTREE_BUF)))
-		return false;
-	if (blft == XFS_BLFT_BTREE_BUF && it->nregions > 1 && (blf.blf_data_map[0] & 1) &&
-	    it->regions[1].data && it->regions[1].len >= 4) {
-		uint32_t m = xls_be32(it->regions[1].data);
-
-		return m != XFS_BMAP_MAGIC && m != XFS_BMAP_CRC_MAGIC;
-	}
-	return blft != XFS_BLFT_BTREE_BUF;
-}
-
 int xls_recover_capture(void *ctx, const struct xls_trans *t,
 			const struct xls_item *it)
 {
@@ -88,8 +62,8 @@ int xls_recover_capture(void *ctx, const struct xls_trans *t,
 		r->stores_full = true;
 		return 0;
 	}
-	if (r->pass == 2 && r->opt.only_types && it->type == XFS_LI_BUF && it->nregions &&
-	    it->regions[0].data && left_out(r, it))
+	if (r->pass == 2 && r->opt.only_types && ops && ops->left_out && it->nregions &&
+	    it->regions[0].data && ops->left_out(r, it))
 		return 0;
 	rec = xls_vec_push((void **)&ts->recs, &ts->nrecs, &ts->caprecs, sizeof(*rec));
 	if (!rec) {

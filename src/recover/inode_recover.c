@@ -717,12 +717,27 @@ static void rinode_decide(struct decide_ctx *d, const struct rrec *rec)
 		keep_disk_inode(r, disk);
 }
 
+static bool rinode_writes_kept(const struct xls_recover *r, const struct rrec *rec)
+{
+	return rec->has_ino && rec->iblkno == r->opt.keep_blkno;
+}
+
+/* An icreate may initialise the kept block, whichever it is: always said. */
+static bool ricreate_writes_kept(const struct xls_recover *r, const struct rrec *rec)
+{
+	(void)r;
+	(void)rec;
+	return true;
+}
+
 const struct xls_recover_ops xls_rinode_ops = {
 	.capture2	= rinode_capture,
 	.decide		= rinode_decide,
+	.writes_kept	= rinode_writes_kept,
 };
 
 const struct xls_recover_ops xls_ricreate_ops = {
 	.capture2	= ricreate_capture,
 	.decide		= ricreate_decide,
+	.writes_kept	= ricreate_writes_kept,
 };

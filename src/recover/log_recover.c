@@ -163,11 +163,9 @@ static void decide_item(struct decide_ctx *d, const struct rrec *rec)
  */
 static bool kept(const struct xls_recover *r, const struct rrec *rec)
 {
-	if (rec->type == XFS_LI_BUF)
-		return rec->parsed && rec->blf.blf_blkno == r->opt.keep_blkno;
-	if (rec->type == XFS_LI_INODE)
-		return rec->has_ino && rec->iblkno == r->opt.keep_blkno;
-	return rec->type == XFS_LI_ICREATE;
+	const struct xls_recover_ops *ops = xls_recover_ops_of(rec->type);
+
+	return ops && ops->writes_kept && ops->writes_kept(r, rec);
 }
 
 /*

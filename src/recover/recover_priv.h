@@ -297,6 +297,10 @@ struct xls_recover_ops {
 	void	(*capture2)(struct xls_recover *r, struct tstore *ts,
 			    struct rrec *rec, const struct xls_item *it);
 	void	(*decide)(struct decide_ctx *d, const struct rrec *rec);
+	/* history: does @rec write the block kept (opt.keep_blkno)?  NULL: never */
+	bool	(*writes_kept)(const struct xls_recover *r, const struct rrec *rec);
+	/* opt.only_types: does pass 2 leave item @it out?  NULL: never */
+	bool	(*left_out)(const struct xls_recover *r, const struct xls_item *it);
 };
 
 extern const struct xls_recover_ops xls_rbuf_ops;	/* buf_recover.c */

@@ -40,7 +40,7 @@ test_expect_success 'extlog: an external log needs -l, exit 3, one line' '
 '
 test_expect_success 'unlinked: inode cluster buffers logged with inode_buf' '
 	"$XLS" bufs --json $(image unlinked) >out &&
-	grep "\"flags\":\"inode_buf" out | grep -q "\"type\":\"dino\""
+	grep "\"flag_names\":\"inode_buf" out | grep -q "\"type\":\"dino\""
 '
 test_expect_success 'every kernel-written log: all record CRCs verify' '
 	for name in $IMAGE_NAMES; do

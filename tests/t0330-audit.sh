@@ -113,7 +113,7 @@ test_expect_success 'stats: the relog split beside dirty %, the cost model, the 
 	grep -q "^log_bytes  *103 " out &&
 	"$XLS" stats --json $(image dir64k) >st &&
 	grep -q "\"kind\":\"relog\",\"first_bytes\":853888,\"changed_bytes\":4065920,\"unchanged_bytes\":21940096," st &&
-	grep -q "\"kind\":\"buftype\",\"type\":\"dir_data\",\"size\":65536,.*\"unchanged_pct\":95.83" st &&
+	grep -q "\"kind\":\"buftype\",\"type\":\"dir_data\",\"len\":65536,.*\"unchanged_pct\":95.83" st &&
 	grep -q "\"kind\":\"cost_model\",\"items\":2008,\"bit_steps\":419686,\"run_steps\":4844," st &&
 	grep -q "\"kind\":\"checkpoint_dist\",\"measure\":\"log_bytes\",\"checkpoints\":103," st &&
 	grep -q "\"kind\":\"hot\".*\"unchanged_pct\"" st &&
@@ -124,14 +124,14 @@ test_expect_success 'compare: deltas and ratios, a journal against itself, csv, 
 	a=$(image dir4k) && b=$(image dir64k) &&
 	"$XLS" compare --json "$a" "$b" >cmp &&
 	grep -q "\"kind\":\"compare_total\",\"a_input\":\"$a\",\"b_input\":\"$b\",\"a_checkpoints\":340,\"b_checkpoints\":103,\"checkpoints_delta\":-237," cmp &&
-	grep -q "\"kind\":\"compare_buftype\",\"type\":\"btree\",\"size\":4096,\"a_count\":894,\"b_count\":726," cmp &&
+	grep -q "\"kind\":\"compare_buftype\",\"type\":\"btree\",\"len\":4096,\"a_count\":894,\"b_count\":726," cmp &&
 	grep -q "\"kind\":\"compare_items\",\"item\":\"inode\",\"a_count\":1050,\"b_count\":12364," cmp &&
 	# against itself: no delta, every ratio 1
 	"$XLS" compare --json "$a" "$a" >self &&
 	! grep -q "_delta\":-\?[1-9]" self &&
 	! grep -q "_ratio\":[02-9]" self &&
 	"$XLS" compare --csv "$a" "$b" >c.csv &&
-	head -1 c.csv | grep -q "^type,size,a_count,b_count," &&
+	head -1 c.csv | grep -q "^type,len,a_count,b_count," &&
 	test $(wc -l <c.csv) -eq 16 &&
 	"$XLS" compare "$a" "$b" | grep -q "^Buffers by type and size" &&
 	test_expect_code 2 "$XLS" compare -l "$a" "$a" "$b" 2>err &&
@@ -144,7 +144,7 @@ test_expect_success 'compare: deltas and ratios, a journal against itself, csv, 
 cat >typesum.pl <<'EOF_PL'
 my (%a, %b, %ta, %tb);
 while (<>) {
-	if (/"kind":"compare_buftype","type":"(\w+)","size":\d+,"a_count":(\d+),"b_count":(\d+)/) {
+	if (/"kind":"compare_buftype","type":"(\w+)","len":\d+,"a_count":(\d+),"b_count":(\d+)/) {
 		$a{$1} += $2;
 		$b{$1} += $3;
 	} elsif (/"kind":"compare_type","type":"(\w+)","a_count":(\d+),"b_count":(\d+)/) {

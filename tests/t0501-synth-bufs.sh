@@ -33,7 +33,7 @@ test_expect_success 'bufs: every buffer exactly (regions, runs, splits, dirty by
 # 16 KiB inode cluster buffer, chunks 30..33 dirty, logged as 30-31, 32-33
 test_expect_success '16 KiB inode cluster: the run split at byte 4096' '
 	expect le.bufs <<-\EOT
-	buf "blkno":"0x100" "index":0 "len":16384 "type":"dino" "flags":"inode_buf" "map_size":4 "regions":2 "runs":1 "split_runs":1 "dirty_bytes":512 "problems":"" "region_list":[{"offset":3840,"len":256},{"offset":4096,"len":256}]
+	buf "blkno":"0x100" "index":0 "len":16384 "type":"dino" "flag_names":"inode_buf" "map_size":4 "regions":2 "runs":1 "split_runs":1 "dirty_bytes":512 "problems":"" "region_list":[{"offset":3840,"len":256},{"offset":4096,"len":256}]
 	EOT
 '
 test_expect_success '32 KiB inode cluster: two runs split at 8 KiB and 12 KiB' '

@@ -50,7 +50,7 @@ for my $o (@items) {
 	my $k = "$o->{blkno}/$o->{len}";
 	my $r = $refs{$k} // 0;
 	bad("$k: cancel_refs $o->{cancel_refs}, table says $r") if $o->{cancel_refs} != $r;
-	if ($o->{flags} =~ /cancel/) {
+	if ($o->{flag_names} =~ /cancel/) {
 		bad("$k: cancel record with no reference") unless $r && $o->{decision} eq 'cancel';
 		$refs{$k} = $r - 1;
 	} elsif ($r) {
@@ -156,7 +156,7 @@ test_expect_success 'dirfrag: the text names the segment and the kernel warning'
 
 test_expect_success 'recover --csv has one header and one layout, every item in it' '
 	"$XLS" recover --csv $(image dir4k) >out &&
-	head -1 out | grep -q "^tid,lsn,seq,order,index,item,list,blkno,len,type,flags,ino,ino_blkno,ino_boffset,id,decision," &&
+	head -1 out | grep -q "^tid,lsn,seq,order,index,item,list,blkno,len,type,flag_names,ino,ino_blkno,ino_boffset,id,decision," &&
 	"$XLS" recover --json $(image dir4k) >out.json &&
 	test "$(($(wc -l <out) - 1))" -eq "$(grep -c "\"kind\":\"ritem\"" out.json)" &&
 	grep -q "^0x[0-9a-f]*,[0-9/]*,[0-9]*,[0-9]*,[0-9]*,inode,item,,,,,0x[0-9a-f]*,0x[0-9a-f]*,[0-9]*,,replay," out &&

@@ -84,7 +84,7 @@ test_expect_success 'an inode cluster is rebuilt from icreate and inode items' '
 
 test_expect_success 'history --csv has one layout' '
 	"$XLS" history --csv --blkno=0x400c0 $(image dir64k) >out &&
-	head -1 out | grep -q "^seq,tid,lsn,index,len,type,flags,regions," &&
+	head -1 out | grep -q "^seq,tid,lsn,index,len,type,flag_names,regions," &&
 	perl -MText::ParseWords -ne "print scalar(parse_line(q{,}, 0, \$_)), qq{\n}" out |
 		sort -u >counts && test $(wc -l <counts) -eq 1
 '

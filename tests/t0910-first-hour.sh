@@ -185,9 +185,9 @@ test_expect_success 'info: the log in basic blocks, filesystem blocks and bytes'
 		test "$(xfs_db -r -c "sb 0" -c "p logblocks" $(image dir4k))" = "logblocks = 16384"
 	fi
 '
-test_expect_success 'a length says its unit: trans len_bb, bytes everywhere else' '
+test_expect_success 'a length says its unit: len_bb in basic blocks, len in bytes' '
 	"$XLS" trans --json $(image dir4k) | grep "\"item\":\"buf\"" | head -50 >items &&
-	perl -ne "/\"len_bb\":(\d+),\"bytes\":(\d+)/ or die \"no len_bb: \$_\"; \$1 * 512 == \$2 or die" items &&
+	perl -ne "/\"len_bb\":(\d+),\"len\":(\d+)/ or die \"no len_bb: \$_\"; \$1 * 512 == \$2 or die" items &&
 	"$XLS" bufs --json $(image dir4k) | head -50 |
 		perl -ne "/\"len\":(\d+)/ && \$1 % 512 == 0 && \$1 >= 512 or die"
 '

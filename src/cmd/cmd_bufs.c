@@ -21,7 +21,7 @@
 	{ "blkno",	"BLKNO",	12 }, \
 	{ "len",	"LEN",		6 }, \
 	{ "type",	"TYPE",		-10 }, \
-	{ "flags",	"FLAGS",	-10 }, \
+	{ "flag_names",	"FLAGS",	-10 }, \
 	{ "regions",	"REGS",		4 }, \
 	{ "runs",	"RUNS",		4 }, \
 	{ "split_runs",	"SPLIT",	5 }, \

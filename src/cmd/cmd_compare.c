@@ -15,7 +15,7 @@ static const struct xls_column bytes_cols[] = {
 	{ "bytes_per_checkpoint_delta", "DELTA", 12 }, { "bytes_per_checkpoint_ratio", "B/A", 7 },
 };
 static const struct xls_column type_cols[] = {
-	{ "type", "TYPE", -10 }, { "size", "SIZE", 6 }, { "a_count", "N_A", 8 },
+	{ "type", "TYPE", -10 }, { "len", "SIZE", 6 }, { "a_count", "N_A", 8 },
 	{ "b_count", "N_B", 8 }, { "a_bytes_per_checkpoint", "LOG/CK_A", 10 },
 	{ "b_bytes_per_checkpoint", "LOG/CK_B", 10 }, { "bytes_per_checkpoint_ratio", "B/A", 7 },
 	{ "a_dirty_pct_mean", "DIRTY%A", 7 }, { "b_dirty_pct_mean", "DIRTY%B", 7 },

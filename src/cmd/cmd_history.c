@@ -28,7 +28,7 @@ static const struct xls_column hist_columns[] = {
 	{ "index",	"ITEM",		5 },
 	{ "len",	"LEN",		6 },
 	{ "type",	"TYPE",		-10 },
-	{ "flags",	"FLAGS",	-10 },
+	{ "flag_names",	"FLAGS",	-10 },
 	{ "regions",	"REGS",		4 },
 	{ "dirty_bytes", "DIRTY",	6 },
 	{ "dirty_pct",	"DIRTY%",	6 },

@@ -23,7 +23,7 @@ static const struct xls_column item_cols[] = {
 	{ "item", "ITEM", -10 }, { "count", "COUNT", 12 },
 };
 static const struct xls_column type_cols[] = {
-	{ "type", "TYPE", -10 }, { "size", "SIZE", 6 }, { "count", "COUNT", 9 },
+	{ "type", "TYPE", -10 }, { "len", "SIZE", 6 }, { "count", "COUNT", 9 },
 	{ "dirty_pct_mean", "MEAN%", 6 }, { "dirty_pct_median", "MED%", 5 },
 	{ "dirty_pct_p90", "P90%", 5 }, { "unchanged_pct", "UNCH%", 6 },
 	{ "regions_mean", "REGS", 6 },
@@ -44,7 +44,7 @@ static const struct xls_column dist_cols[] = {
 	{ "mean", "MEAN", 12 },
 };
 static const struct xls_column cost_cols[] = {
-	{ "type", "TYPE", -10 }, { "size", "SIZE", 6 }, { "items", "ITEMS", 8 },
+	{ "type", "TYPE", -10 }, { "len", "SIZE", 6 }, { "items", "ITEMS", 8 },
 	{ "bit_steps", "BIT_STEPS", 11 }, { "run_steps", "RUN_STEPS", 10 },
 	{ "steps_ratio", "RATIO", 6 }, { "bit_offset_calls", "BIT_OFFS", 11 },
 	{ "run_offset_calls", "RUN_OFFS", 10 }, { "shadow_allocs_exact", "ALLOCS", 8 },

@@ -45,7 +45,7 @@ LAYOUT(xls_csv_trans, true, "tid", "lsn", "index", "item");
 
 /* bufs: the item's place, then xls_describe_buf */
 #define BUF_KEYS \
-	"blkno", "len", "type", "flags", "map_size", "regions", \
+	"blkno", "len", "type", "flag_names", "map_size", "regions", \
 	"runs", "split_runs", "dirty_bytes", "dirty_pct", "data_bytes", "log_cost", \
 	"problems", "finding", "owner", "btree", "agno", "owner_ino", "ino_first", \
 	"ino_last", "owner_from"
@@ -55,7 +55,7 @@ LAYOUT(xls_csv_bufs_stale, false, "tid", "lsn", "index", "stale", BUF_KEYS);
 
 /* stats: the buffer type table (xls_describe_type_row) */
 #define STATS_TYPE_KEYS \
-       "type", "size", "count", "dirty_pct_mean", "dirty_pct_median", "dirty_pct_p90", \
+       "type", "len", "count", "dirty_pct_mean", "dirty_pct_median", "dirty_pct_p90", \
        "regions_mean", "runs_mean", "split_runs", "dirty_bytes", "bytes_logged", "committed_items", \
        "first_bytes", "changed_bytes", "unchanged_bytes", "unchanged_pct"
 LAYOUT(xls_csv_stats_types, false, STATS_TYPE_KEYS);
@@ -64,9 +64,9 @@ LAYOUT(xls_csv_stats_types_stale, false, STATS_TYPE_KEYS, "stale");
 
 /* recover: xls_describe_ritem_csv, every item; a buffer's columns empty for the others */
 LAYOUT(xls_csv_ritem, false,
-       "tid", "lsn", "seq", "order", "index", "item", "list", "blkno", "len", "type", "flags",
+       "tid", "lsn", "seq", "order", "index", "item", "list", "blkno", "len", "type", "flag_names",
        "ino", "ino_blkno", "ino_boffset", "id", "decision", "decision_text", "reason", "block_magic", "block_lsn", "cancel_refs",
-       "compound", "seg", "nseg", "seg_offset", "kernel_warning", "fail", "write_fails",
+       "compound", "seg", "nseg", "seg_offset", "kernel_warning", "fail_why", "write_fails",
        "detail", "owner", "btree", "agno", "owner_ino", "ino_first", "ino_last",
        "owner_from");
 
@@ -91,7 +91,7 @@ LAYOUT(xls_csv_rsummary_md, false, RSUMMARY_KEYS, "fail_block_absent", "absent_r
 
 /* history: xls_describe_appearance, xls_describe_other_appearance */
 #define APPEARANCE_KEYS \
-	"seq", "tid", "lsn", "index", "len", "type", "flags", "regions", "dirty_bytes", \
+	"seq", "tid", "lsn", "index", "len", "type", "flag_names", "regions", "dirty_bytes", \
 	"dirty_pct", "cancel_refs", "committed", "decision", "decision_text", "reason", \
 	"block_lsn", "kernel_warning", "detail", "write_fails", "owner", "btree", "agno", \
 	"owner_ino", "ino_first", "ino_last", "owner_from"
@@ -109,6 +109,7 @@ LAYOUT(xls_csv_lost, false, "record", "dir", "path", "name", "ino", "op", "what"
 
 /* files: xls_describe_file_event */
 #define FILES_KEYS "seq", "tid", "lsn", "ino", "event", "path", "replayed", "old", "new", \
+	"old_mode", "new_mode", \
 	"backwards", "before_crtime", "mode", "gen", "dir", "name", "new_dir", "new_name", "startoff", \
 	"startblock", "len_fsb"
 LAYOUT(xls_csv_files, false, FILES_KEYS);
@@ -133,7 +134,7 @@ LAYOUT(xls_csv_checkpoints_stale, false, "stale", CKPT_KEYS);
 
 /* compare: xls_describe_compare's buffer type rows */
 LAYOUT(xls_csv_compare, false,
-       "type", "size", "a_count", "b_count", "count_delta", "count_ratio", "a_bytes_logged",
+       "type", "len", "a_count", "b_count", "count_delta", "count_ratio", "a_bytes_logged",
        "b_bytes_logged", "bytes_logged_delta", "bytes_logged_ratio", "a_bytes_per_checkpoint",
        "b_bytes_per_checkpoint", "bytes_per_checkpoint_delta", "bytes_per_checkpoint_ratio",
        "a_dirty_pct_mean", "b_dirty_pct_mean", "dirty_pct_mean_delta", "a_unchanged_pct",

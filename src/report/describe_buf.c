@@ -20,7 +20,7 @@ void xls_describe_buf(const struct xls_buf_analysis *ba, struct xls_fieldset *fs
 	xls_field_uint(fs, "len", ba->res.buf_bytes);
 	xls_field_str(fs, "type", xls_blft_name(ba->blft));
 	xls_blf_flags_str(ba->blf.blf_flags, buf, sizeof(buf));
-	xls_field_str(fs, "flags", buf);
+	xls_field_str(fs, "flag_names", buf);
 	xls_field_uint(fs, "map_size", ba->blf.blf_map_size);
 	xls_field_uint(fs, "regions", ba->res.nregions);
 	xls_field_uint(fs, "runs", ba->res.nruns);

@@ -148,7 +148,7 @@ static void type_row(const struct xls_stats_type_row *x, const struct xls_stats_
 		return;
 	xls_field_str(fs, "type", id->type);
 	if (id->size)	/* 0: the type's sizes together */
-		xls_field_uint(fs, "size", id->size);
+		xls_field_uint(fs, "len", id->size);
 	pair_uint(fs, &K_COUNT, a->count, b->count);
 	pair_uint(fs, &K_LOGGED, a->bytes_logged, b->bytes_logged);
 	pair_real(fs, &K_LOGPC, per(a->bytes_logged, ca), per(b->bytes_logged, cb));

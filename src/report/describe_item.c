@@ -29,8 +29,8 @@ static void free_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member free_members[] = {
-	XLS_MEMBER("start", XLS_FIELD_UINT, struct free_elem, start),
-	XLS_MEMBER("len", XLS_FIELD_UINT, struct free_elem, len),
+	XLS_MEMBER("startblock", XLS_FIELD_HEX, struct free_elem, start),
+	XLS_MEMBER("len_fsb", XLS_FIELD_UINT, struct free_elem, len),
 };
 
 static const struct xls_list free_list = {
@@ -65,11 +65,11 @@ static void map_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member map_members[] = {
-	XLS_MEMBER("owner", XLS_FIELD_UINT, struct map_elem, owner),
+	XLS_MEMBER("owner_id", XLS_FIELD_UINT, struct map_elem, owner),
 	XLS_MEMBER("owner_name", XLS_FIELD_STR, struct map_elem, owner_name),
-	XLS_MEMBER("startblock", XLS_FIELD_UINT, struct map_elem, startblock),
+	XLS_MEMBER("startblock", XLS_FIELD_HEX, struct map_elem, startblock),
 	XLS_MEMBER("startoff", XLS_FIELD_UINT, struct map_elem, startoff),
-	XLS_MEMBER("len", XLS_FIELD_UINT, struct map_elem, len),
+	XLS_MEMBER("len_fsb", XLS_FIELD_UINT, struct map_elem, len),
 	XLS_MEMBER("flags", XLS_FIELD_HEX, struct map_elem, flags),
 	XLS_MEMBER("type", XLS_FIELD_STR, struct map_elem, type),
 	XLS_MEMBER("flag_names", XLS_FIELD_STR, struct map_elem, flag_names),
@@ -95,8 +95,8 @@ static void phys_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member phys_members[] = {
-	XLS_MEMBER("startblock", XLS_FIELD_UINT, struct phys_elem, startblock),
-	XLS_MEMBER("len", XLS_FIELD_UINT, struct phys_elem, len),
+	XLS_MEMBER("startblock", XLS_FIELD_HEX, struct phys_elem, startblock),
+	XLS_MEMBER("len_fsb", XLS_FIELD_UINT, struct phys_elem, len),
 	XLS_MEMBER("flags", XLS_FIELD_HEX, struct phys_elem, flags),
 	XLS_MEMBER("type", XLS_FIELD_STR, struct phys_elem, type),
 };
@@ -242,7 +242,7 @@ static void buf_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 		return;
 	xls_field_hex(fs, "blkno", (uint64_t)bf->blf_blkno);
 	xls_field_uint(fs, "len_bb", bf->blf_len);
-	xls_field_uint(fs, "bytes", (uint64_t)bf->blf_len * BBSIZE);
+	xls_field_uint(fs, "len", (uint64_t)bf->blf_len * BBSIZE);
 	xls_field_uint(fs, "map_size", bf->blf_map_size);
 	xls_field_hex(fs, "flags", bf->blf_flags);
 	xls_field_flags(fs, "flag_names", bf->blf_flags & ~(uint64_t)XFS_BLFT_MASK,
@@ -395,10 +395,10 @@ static void dquot_item(const struct xls_item_decoded *d, struct xls_fieldset *fs
 
 	if (!q->has_format)
 		return;
-	xls_field_uint(fs, "id", q->qlf_id);
+	xls_field_uint(fs, "quota_id", q->qlf_id);
 	xls_field_hex(fs, "blkno", q->qlf_blkno);
 	xls_field_int(fs, "buf_len_bb", q->qlf_len);
-	xls_field_uint(fs, "boffset", q->qlf_boffset);
+	xls_field_int(fs, "boffset", q->qlf_boffset);
 	if (!q->has_dquot)
 		return;
 	xls_field_hex(fs, "d_magic", q->d_magic);

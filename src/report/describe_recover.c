@@ -74,7 +74,7 @@ static void rbuf_fields(const struct xls_rbuf *b, struct xls_fieldset *fs)
 	xls_field_hex(fs, "blkno", (uint64_t)b->blkno);
 	xls_field_uint(fs, "len", (uint64_t)b->len * 512);
 	xls_field_str(fs, "type", xls_blft_name(b->blft));
-	flags_field(fs, "flags", b->blf_flags);
+	flags_field(fs, "flag_names", b->blf_flags);
 	xls_field_uint(fs, "regions", b->res->nregions);
 	xls_field_real(fs, "dirty_pct", b->dirty_pct);
 	xls_field_str(fs, "block_state", !b->block_read ? "unread" :
@@ -137,7 +137,7 @@ void xls_describe_ritem(const struct xls_trans *t, const struct xls_ritem *ri,
 	ritem_target_fields(ri, fs);
 	xls_field_str(fs, "detail", ri->detail);
 	if (ri->fail_why)
-		xls_field_str(fs, "fail", ri->fail_why);
+		xls_field_str(fs, "fail_why", ri->fail_why);
 	if (ri->write_fails)
 		xls_field_str(fs, "write_fails", ri->write_fails);
 }
@@ -159,7 +159,7 @@ void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem 
 		xls_field_hex(fs, "blkno", (uint64_t)b->blkno);
 		xls_field_uint(fs, "len", (uint64_t)b->len * 512);
 		xls_field_str(fs, "type", xls_blft_name(b->blft));
-		flags_field(fs, "flags", b->blf_flags);
+		flags_field(fs, "flag_names", b->blf_flags);
 	}
 	ritem_target_fields(ri, fs);
 	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
@@ -176,7 +176,7 @@ void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem 
 		xls_field_uint(fs, "seg_offset", b->seg_offset);
 		xls_field_str(fs, "kernel_warning", b->kernel_warning ? b->kernel_warning : "");
 	}
-	xls_field_str(fs, "fail", ri->fail_why ? ri->fail_why : "");
+	xls_field_str(fs, "fail_why", ri->fail_why ? ri->fail_why : "");
 	xls_field_str(fs, "write_fails", ri->write_fails ? ri->write_fails : "");
 	xls_field_str(fs, "detail", ri->detail);
 }
@@ -311,7 +311,7 @@ void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 	xls_field_uint(fs, "index", ri->index);
 	xls_field_uint(fs, "len", (uint64_t)b->len * 512);
 	xls_field_str(fs, "type", xls_blft_name(b->blft));
-	flags_field(fs, "flags", b->blf_flags);
+	flags_field(fs, "flag_names", b->blf_flags);
 	xls_field_uint(fs, "regions", b->res->nregions);
 	xls_field_uint(fs, "dirty_bytes", b->res->dirty_bytes);
 	xls_field_real(fs, "dirty_pct", b->dirty_pct);
@@ -346,7 +346,7 @@ void xls_describe_other_appearance(const struct xls_geometry *g,
 	xls_field_uint(fs, "index", ri->index);
 	xls_field_uint(fs, "len", (uint64_t)len * 512);
 	xls_field_str(fs, "type", name ? name : "?");
-	xls_field_str(fs, "flags", "");
+	xls_field_str(fs, "flag_names", "");
 	xls_field_uint(fs, "regions", 0);
 	xls_field_uint(fs, "dirty_bytes", ri->has_ino ? g->inode_size : (uint64_t)len * 512);
 	xls_field_real(fs, "dirty_pct", ri->has_ino && len ?
@@ -370,7 +370,7 @@ void xls_describe_stale_appearance(const struct xls_stale_appearance *a,
 	xls_field_uint(fs, "index", a->index);
 	xls_field_uint(fs, "len", (uint64_t)a->len_bb * 512);
 	xls_field_str(fs, "type", a->type);
-	flags_field(fs, "flags", a->blf_flags);
+	flags_field(fs, "flag_names", a->blf_flags);
 	xls_field_uint(fs, "regions", a->regions);
 	xls_field_uint(fs, "dirty_bytes", a->dirty_bytes);
 	xls_field_real(fs, "dirty_pct", a->dirty_pct);

@@ -358,11 +358,12 @@ void xls_describe_file_event(const struct xls_file_event *e, const char *path, b
 			xls_field_oct(fs, "mode", e->old_value);
 			xls_field_uint(fs, "gen", e->new_value);
 		} else if (e->ev == XLS_FEV_MODE) {
-			xls_field_oct(fs, "old", e->old_value);
-			xls_field_oct(fs, "new", e->new_value);
+			/* octal, as "mode" is: "old" and "new" are numbers */
+			xls_field_oct(fs, "old_mode", e->old_value);
+			xls_field_oct(fs, "new_mode", e->new_value);
 		} else {
-			xls_field_uint(fs, "old", e->old_value);
-			xls_field_uint(fs, "new", e->new_value);
+			xls_field_int(fs, "old", (int64_t)e->old_value);
+			xls_field_int(fs, "new", (int64_t)e->new_value);
 		}
 	}
 	if (e->dir)

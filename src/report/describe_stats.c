@@ -73,7 +73,7 @@ static void type_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 	for (int i = 0; i < n; i++) {
 		xls_fields_reset(fs);
 		xls_field_str(fs, "type", rows[i].type);
-		xls_field_uint(fs, "size", rows[i].size);
+		xls_field_uint(fs, "len", rows[i].size);
 		xls_field_uint(fs, "count", rows[i].count);
 		xls_field_real(fs, "dirty_pct_mean", rows[i].dirty_pct_mean);
 		xls_field_uint(fs, "dirty_pct_median", rows[i].dirty_pct_median);
@@ -170,7 +170,7 @@ static void cost_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 			continue;
 		xls_fields_reset(fs);
 		xls_field_str(fs, "type", rows[i].type);
-		xls_field_uint(fs, "size", rows[i].size);
+		xls_field_uint(fs, "len", rows[i].size);
 		xls_describe_cost(rows[i].committed, &rows[i].cost, &rows[i].shadow, fs);
 		emit(ctx, XLS_ROW_COST_BUFTYPE, fs);
 	}

@@ -42,10 +42,10 @@ sub intent_line {
 	return $s if $t =~ /^efd/;
 	for my $e (@{$o->{extents}}) {
 		if ($t =~ /^efi/) {
-			$s .= " " . x($e->{start}) . "/$e->{len}";
+			$s .= " " . h($e->{startblock}) . "/$e->{len_fsb}";
 		} else {
-			$s .= " " . x($e->{startblock}) . "/$e->{len}/" .
-				($e->{owner} // "") . "/" . ($e->{startoff} // "") . "/" .
+			$s .= " " . h($e->{startblock}) . "/$e->{len_fsb}/" .
+				($e->{owner_id} // "") . "/" . ($e->{startoff} // "") . "/" .
 				h($e->{flags});
 		}
 	}

@@ -91,7 +91,7 @@ void print_manifest(struct synth *s)
 		       " \"type\":\"%s\"", b->tid, b->index, (unsigned long long)b->blkno,
 		       (unsigned long long)bytes, type < 21 ? blft_names[type] : "?");
 		if (b->flags & XFS_BLF_INODE_BUF)
-			printf(" \"flags\":\"inode_buf\"");
+			printf(" \"flag_names\":\"inode_buf\"");
 		printf(" \"map_size\":%u \"regions\":%u \"runs\":%u \"split_runs\":%u"
 		       " \"dirty_bytes\":%llu \"dirty_pct\":%.4f \"data_bytes\":%llu"
 		       " \"log_cost\":%llu \"problems\":\"\" \"region_list\":[",
@@ -108,7 +108,7 @@ void print_manifest(struct synth *s)
 			       b->split_chunk[k] * XFS_BLF_CHUNK % 4096 ? "false" : "true");
 		printf("]\n");
 		printf("item \"tid\":\"0x%x\" \"index\":%u \"item\":\"buf\" \"type_code\":\"0x%x\""
-		       " \"size\":%u \"regions\":%u \"blkno\":\"0x%llx\" \"len_bb\":%u \"bytes\":%llu"
+		       " \"size\":%u \"regions\":%u \"blkno\":\"0x%llx\" \"len_bb\":%u \"len\":%llu"
 		       " \"map_size\":%u \"flags\":\"0x%x\" \"buf_type\":\"%s\" \"data_bytes\":%llu\n",
 		       b->tid, b->index, XFS_LI_BUF, b->blf_size, b->regions + 1,
 		       (unsigned long long)b->blkno, b->len_bb, (unsigned long long)bytes,

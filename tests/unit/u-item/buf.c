@@ -52,7 +52,7 @@ void test_item__buf(void)
 		rc = describe(&t);
 		tap_ok(&T, no_finding(rc) && f_s("item", "buf") &&
 			   f_u("blkno", 0x1234560) && f_u("len_bb", 8) &&
-			   f_u("bytes", 4096) && f_u("map_size", 1) &&
+			   f_u("len", 4096) && f_u("map_size", 1) &&
 			   f_u("flags", 0x2003) &&
 			   f_s("flag_names", "inode_buf|cancel") &&
 			   f_s("buf_type", "btree") && f_u("data_bytes", 384) &&
@@ -81,7 +81,7 @@ void test_item__buf(void)
 			   bf.blf_data_map[16] == 0,
 		       "buf (%s): 64 KiB format, map_size 16, 84-byte region", en(e));
 		rc = describe(&t);
-		tap_ok(&T, no_finding(rc) && f_u("bytes", 65536) &&
+		tap_ok(&T, no_finding(rc) && f_u("len", 65536) &&
 			   f_s("buf_type", "dir_data") && f_s("flag_names", "") &&
 			   f_u("data_bytes", 0),
 		       "buf (%s): 64 KiB format describes", en(e));

@@ -43,7 +43,7 @@ void test_item__efi(void)
 		tap_ok(&T, no_finding(rc) && t.r[0].len == 48 &&
 			   f_s("item", "efi") && f_u("id", 0xffff888012345678ULL) &&
 			   f_u("nextents", 2) &&
-			   f_s("extents", "[{\"start\":291,\"len\":8},{\"start\":1110,\"len\":1}]") &&
+			   f_s("extents", "[{\"startblock\":\"0x123\",\"len_fsb\":8},{\"startblock\":\"0x456\",\"len_fsb\":1}]") &&
 			   f_text("extents", "0x123+8 0x456+1") &&
 			   f_absent("extents_shown") && f_absent("extent_layout"),
 		       "efi (%s): two 16-byte extents", en(e));
@@ -192,7 +192,7 @@ void test_item__intents(void)
 		rc = describe(&t);
 		tap_ok(&T, no_finding(rc) && t.r[0].len == 80 && f_u("id", 0x1111) &&
 			   f_u("nextents", 2) &&
-			   f_contains("extents", "{\"owner\":131,\"startblock\":4656,\"startoff\":0,\"len\":8,\"flags\":\"0xa0000001\",\"type\":\"map\",\"flag_names\":\"attr_fork|unwritten\"}") &&
+			   f_contains("extents", "{\"owner_id\":131,\"startblock\":\"0x1230\",\"startoff\":0,\"len_fsb\":8,\"flags\":\"0xa0000001\",\"type\":\"map\",\"flag_names\":\"attr_fork|unwritten\"}") &&
 			   f_contains("extents", "\"owner_name\":\"ag\"") &&
 			   f_text("extents", "map|attr_fork|unwritten owner=131 0x1230+8@0; alloc owner=ag 0x40+1@0"),
 		       "rui (%s): map extents with flags and a special owner", en(e));
@@ -227,7 +227,7 @@ void test_item__intents(void)
 		titem_add(&t, &b);
 		rc = describe(&t);
 		tap_ok(&T, no_finding(rc) && f_u("id", 0x3333) &&
-			   f_s("extents", "[{\"startblock\":1911,\"len\":16,\"flags\":\"0x3\",\"type\":\"alloc_cow\"}]") &&
+			   f_s("extents", "[{\"startblock\":\"0x777\",\"len_fsb\":16,\"flags\":\"0x3\",\"type\":\"alloc_cow\"}]") &&
 			   f_text("extents", "alloc_cow 0x777+16"),
 		       "cui (%s): one refcount extent", en(e));
 		sweep_truncations(&t, "cui");

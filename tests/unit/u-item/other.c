@@ -245,8 +245,8 @@ void test_item__misc(void)
 		titem_add(&t, &b);
 		titem_add(&t, &q);
 		rc = describe(&t);
-		tap_ok(&T, no_finding(rc) && f_u("id", 1000) && f_u("blkno", 0x5000) &&
-			   f_i("buf_len_bb", 1) && f_u("boffset", 0x300) &&
+		tap_ok(&T, no_finding(rc) && f_u("quota_id", 1000) && f_u("blkno", 0x5000) &&
+			   f_i("buf_len_bb", 1) && f_i("boffset", 0x300) &&
 			   f_u("d_magic", 0x4451) && f_s("d_type_names", "user") &&
 			   f_u("d_id", 1000),
 		       "dquot (%s): format and dquot", en(e));

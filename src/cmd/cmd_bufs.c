@@ -16,22 +16,22 @@
 
 /* the columns of the text table, and with --stale whether the item is stale first */
 #define BUF_COLUMNS \
-	{ "tid",	"TID",		10 }, \
-	{ "lsn",	"LSN",		10 }, \
-	{ "blkno",	"BLKNO",	12 }, \
-	{ "len",	"LEN",		6 }, \
-	{ "type",	"TYPE",		-10 }, \
-	{ "flag_names",	"FLAGS",	-10 }, \
-	{ "regions",	"REGS",		4 }, \
-	{ "runs",	"RUNS",		4 }, \
-	{ "split_runs",	"SPLIT",	5 }, \
-	{ "dirty_bytes", "DIRTY",	6 }, \
-	{ "dirty_pct",	"DIRTY%",	6 }, \
-	{ "log_cost",	"COST",		6 }, \
-	{ "owner",	"OWNER",	-24 }, \
-	{ "problems",	"PROBLEMS",	-1 }
+	{ XKEY(tid),	"TID",		10 }, \
+	{ XKEY(lsn),	"LSN",		10 }, \
+	{ XKEY(blkno),	"BLKNO",	12 }, \
+	{ XKEY(len),	"LEN",		6 }, \
+	{ XKEY(type),	"TYPE",		-10 }, \
+	{ XKEY(flag_names),	"FLAGS",	-10 }, \
+	{ XKEY(regions),	"REGS",		4 }, \
+	{ XKEY(runs),	"RUNS",		4 }, \
+	{ XKEY(split_runs),	"SPLIT",	5 }, \
+	{ XKEY(dirty_bytes), "DIRTY",	6 }, \
+	{ XKEY(dirty_pct),	"DIRTY%",	6 }, \
+	{ XKEY(log_cost),	"COST",		6 }, \
+	{ XKEY(owner),	"OWNER",	-24 }, \
+	{ XKEY(problems),	"PROBLEMS",	-1 }
 static const struct xls_column buf_columns[] = { BUF_COLUMNS };
-static const struct xls_column stale_buf_columns[] = { { "stale", "STALE", -5 }, BUF_COLUMNS };
+static const struct xls_column stale_buf_columns[] = { { XKEY(stale), "STALE", -5 }, BUF_COLUMNS };
 #define NCOLS (sizeof(buf_columns) / sizeof(buf_columns[0]))
 
 /* The most buffers --svg draws, and how many by default. */
@@ -106,11 +106,11 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 		return 0;
 	c->shown++;
 	xls_fields_reset(fs);
-	xls_field_hex(fs, "tid", t->tid);
-	xls_field_lsn(fs, "lsn", t->lsn);
-	xls_field_uint(fs, "index", t->nitems);
+	xls_field_hex(fs, XK(tid), t->tid);
+	xls_field_lsn(fs, XK(lsn), t->lsn);
+	xls_field_uint(fs, XK(index), t->nitems);
 	if (c->opt->stale)
-		xls_field_bool(fs, "stale", t->stale);
+		xls_field_bool(fs, XK(stale), t->stale);
 	xls_describe_buf(&bc->ba, fs);
 	if (bc->ba.parsed)
 		xls_describe_owner(&bc->owner, c->out.fmt == XLS_FMT_TEXT, fs);
@@ -262,11 +262,11 @@ static void svg_report(struct svg_ctx *sc)
 			continue;
 		}
 		xls_fields_reset(&fs);
-		xls_field_uint(&fs, "panel", i + 1);
-		xls_field_hex(&fs, "blkno", (uint64_t)hb->h.blkno);
-		xls_field_uint(&fs, "len", (uint64_t)hb->h.len * 512);
-		xls_field_str(&fs, "type", hot_type(hb));
-		xls_field_uint(&fs, "appearances", hb->nrows);
+		xls_field_uint(&fs, XK(panel), i + 1);
+		xls_field_hex(&fs, XK(blkno), (uint64_t)hb->h.blkno);
+		xls_field_uint(&fs, XK(len), (uint64_t)hb->h.len * 512);
+		xls_field_str(&fs, XK(type), hot_type(hb));
+		xls_field_uint(&fs, XK(appearances), hb->nrows);
 		xls_cmd_record(c, "svg_panel", &fs);
 	}
 	if (c->out.fmt == XLS_FMT_TEXT)

@@ -13,13 +13,13 @@
 
 /* the columns of the text table, and with --stale whether the checkpoint is stale first */
 #define CKPT_COLUMNS \
-	{ "seq", "SEQ", 7 }, { "tid", "TID", 10 }, { "lsn", "START", 11 }, \
-	{ "commit_lsn", "COMMIT", 11 }, { "records", "RECS", 4 }, \
-	{ "log_bytes", "BYTES", 9 }, { "items", "ITEMS", 5 }, { "buffers", "BUFS", 5 }, \
-	{ "buffer_bytes", "BUF_BYTES", 10 }, { "dirty_bytes", "DIRTY", 8 }, \
-	{ "unchanged_pct", "UNCH%", 6 }, { "inode_unchanged_pct", "IUNCH%", 6 }
+	{ XKEY(seq), "SEQ", 7 }, { XKEY(tid), "TID", 10 }, { XKEY(lsn), "START", 11 }, \
+	{ XKEY(commit_lsn), "COMMIT", 11 }, { XKEY(records), "RECS", 4 }, \
+	{ XKEY(log_bytes), "BYTES", 9 }, { XKEY(items), "ITEMS", 5 }, { XKEY(buffers), "BUFS", 5 }, \
+	{ XKEY(buffer_bytes), "BUF_BYTES", 10 }, { XKEY(dirty_bytes), "DIRTY", 8 }, \
+	{ XKEY(unchanged_pct), "UNCH%", 6 }, { XKEY(inode_unchanged_pct), "IUNCH%", 6 }
 static const struct xls_column ckpt_cols[] = { CKPT_COLUMNS };
-static const struct xls_column stale_ckpt_cols[] = { { "stale", "STALE", -5 }, CKPT_COLUMNS };
+static const struct xls_column stale_ckpt_cols[] = { { XKEY(stale), "STALE", -5 }, CKPT_COLUMNS };
 #define NCOLS (sizeof(ckpt_cols) / sizeof(ckpt_cols[0]))
 
 struct ckpt_ctx {
@@ -66,7 +66,7 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 	c->shown++;
 	xls_fields_reset(&cc->fs);
 	if (c->opt->stale)
-		xls_field_bool(&cc->fs, "stale", cc->stale);
+		xls_field_bool(&cc->fs, XK(stale), cc->stale);
 	types = xls_describe_ckpt(ck, &cc->fs);
 	if (c->out.fmt != XLS_FMT_TEXT) {
 		xls_cmd_record(c, "checkpoint", &cc->fs);
@@ -98,7 +98,7 @@ static void print_relog(void *ctx, const struct xls_audit *a)
 	xls_fields_reset(&cc->fs);
 	xls_describe_relog(&r, &cc->fs);
 	if (c->opt->stale)
-		xls_field_bool(&cc->fs, "stale", cc->stale);
+		xls_field_bool(&cc->fs, XK(stale), cc->stale);
 	if (c->out.fmt == XLS_FMT_JSON) {
 		xls_cmd_record(c, "relog", &cc->fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {

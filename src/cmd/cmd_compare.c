@@ -10,28 +10,28 @@
 #include "cmd/cmd.h"
 
 static const struct xls_column bytes_cols[] = {
-	{ "category", "CATEGORY / CHECKPOINT", -24 },
-	{ "a_bytes_per_checkpoint", "A", 12 }, { "b_bytes_per_checkpoint", "B", 12 },
-	{ "bytes_per_checkpoint_delta", "DELTA", 12 }, { "bytes_per_checkpoint_ratio", "B/A", 7 },
+	{ XKEY(category), "CATEGORY / CHECKPOINT", -24 },
+	{ XKEY(a_bytes_per_checkpoint), "A", 12 }, { XKEY(b_bytes_per_checkpoint), "B", 12 },
+	{ XKEY(bytes_per_checkpoint_delta), "DELTA", 12 }, { XKEY(bytes_per_checkpoint_ratio), "B/A", 7 },
 };
 static const struct xls_column type_cols[] = {
-	{ "type", "TYPE", -10 }, { "len", "SIZE", 6 }, { "a_count", "N_A", 8 },
-	{ "b_count", "N_B", 8 }, { "a_bytes_per_checkpoint", "LOG/CK_A", 10 },
-	{ "b_bytes_per_checkpoint", "LOG/CK_B", 10 }, { "bytes_per_checkpoint_ratio", "B/A", 7 },
-	{ "a_dirty_pct_mean", "DIRTY%A", 7 }, { "b_dirty_pct_mean", "DIRTY%B", 7 },
-	{ "a_unchanged_pct", "UNCH%A", 6 }, { "b_unchanged_pct", "UNCH%B", 6 },
+	{ XKEY(type), "TYPE", -10 }, { XKEY(len), "SIZE", 6 }, { XKEY(a_count), "N_A", 8 },
+	{ XKEY(b_count), "N_B", 8 }, { XKEY(a_bytes_per_checkpoint), "LOG/CK_A", 10 },
+	{ XKEY(b_bytes_per_checkpoint), "LOG/CK_B", 10 }, { XKEY(bytes_per_checkpoint_ratio), "B/A", 7 },
+	{ XKEY(a_dirty_pct_mean), "DIRTY%A", 7 }, { XKEY(b_dirty_pct_mean), "DIRTY%B", 7 },
+	{ XKEY(a_unchanged_pct), "UNCH%A", 6 }, { XKEY(b_unchanged_pct), "UNCH%B", 6 },
 };
 static const struct xls_column type_total_cols[] = {
-	{ "type", "TYPE", -10 }, { "a_count", "N_A", 8 },
-	{ "b_count", "N_B", 8 }, { "a_bytes_per_checkpoint", "LOG/CK_A", 10 },
-	{ "b_bytes_per_checkpoint", "LOG/CK_B", 10 }, { "bytes_per_checkpoint_ratio", "B/A", 7 },
-	{ "a_dirty_pct_mean", "DIRTY%A", 7 }, { "b_dirty_pct_mean", "DIRTY%B", 7 },
-	{ "a_unchanged_pct", "UNCH%A", 6 }, { "b_unchanged_pct", "UNCH%B", 6 },
+	{ XKEY(type), "TYPE", -10 }, { XKEY(a_count), "N_A", 8 },
+	{ XKEY(b_count), "N_B", 8 }, { XKEY(a_bytes_per_checkpoint), "LOG/CK_A", 10 },
+	{ XKEY(b_bytes_per_checkpoint), "LOG/CK_B", 10 }, { XKEY(bytes_per_checkpoint_ratio), "B/A", 7 },
+	{ XKEY(a_dirty_pct_mean), "DIRTY%A", 7 }, { XKEY(b_dirty_pct_mean), "DIRTY%B", 7 },
+	{ XKEY(a_unchanged_pct), "UNCH%A", 6 }, { XKEY(b_unchanged_pct), "UNCH%B", 6 },
 };
 static const struct xls_column item_cols[] = {
-	{ "item", "ITEM", -10 }, { "a_count", "A", 10 }, { "b_count", "B", 10 },
-	{ "count_delta", "DELTA", 10 }, { "a_per_checkpoint", "A/CK", 8 },
-	{ "b_per_checkpoint", "B/CK", 8 }, { "per_checkpoint_ratio", "B/A", 7 },
+	{ XKEY(item), "ITEM", -10 }, { XKEY(a_count), "A", 10 }, { XKEY(b_count), "B", 10 },
+	{ XKEY(count_delta), "DELTA", 10 }, { XKEY(a_per_checkpoint), "A/CK", 8 },
+	{ XKEY(b_per_checkpoint), "B/CK", 8 }, { XKEY(per_checkpoint_ratio), "B/A", 7 },
 };
 
 #define SEC XLS_SECTION

@@ -14,22 +14,22 @@
 #include "semantics/files.h"
 
 static const struct xls_column event_columns[] = {
-	{ "seq",	"SEQ",		6 },
-	{ "lsn",	"LSN",		10 },
-	{ "ino",	"INO",		12 },
-	{ "event",	"EVENT",	-14 },
-	{ "path",	"PATH",		-28 },
-	{ "detail",	"DETAIL",	-1 },
+	{ XKEY(seq),	"SEQ",		6 },
+	{ XKEY(lsn),	"LSN",		10 },
+	{ XKEY(ino),	"INO",		12 },
+	{ XKEY(event),	"EVENT",	-14 },
+	{ XKEY(path),	"PATH",		-28 },
+	{ XKEY(detail),	"DETAIL",	-1 },
 };
 #define NCOLS (sizeof(event_columns) / sizeof(event_columns[0]))
 
 static const struct xls_column file_columns[] = {
-	{ "ino",	"INO",		12 },
-	{ "mode",	"MODE",		8 },
-	{ "events",	"EVENTS",	7 },
-	{ "first_seq",	"FIRST",	7 },
-	{ "last_seq",	"LAST",		7 },
-	{ "final_path",	"FINAL PATH",	-1 },
+	{ XKEY(ino),	"INO",		12 },
+	{ XKEY(mode),	"MODE",		8 },
+	{ XKEY(events),	"EVENTS",	7 },
+	{ XKEY(first_seq),	"FIRST",	7 },
+	{ XKEY(last_seq),	"LAST",		7 },
+	{ XKEY(final_path),	"FINAL PATH",	-1 },
 };
 #define NFCOLS (sizeof(file_columns) / sizeof(file_columns[0]))
 
@@ -78,7 +78,7 @@ static void write_event(void *ctx, const void *elem, const uint8_t *bytes)
 	xls_describe_file_event(&e, q->path_len ? (const char *)e.new_name + e.new_name_len : NULL,
 				c->out.fmt == XLS_FMT_TEXT, &fc->fs);
 	if (c->opt->stale)
-		xls_field_bool(&fc->fs, "stale", q->stale);
+		xls_field_bool(&fc->fs, XK(stale), q->stale);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_row(&c->out, event_columns, NCOLS, &fc->fs);
 	else
@@ -151,7 +151,7 @@ static int on_file(void *ctx, const struct xls_file_summary *s)
 	xls_fields_reset(&fc->fs);
 	xls_describe_file_summary(s, &fc->fs);
 	if (c->opt->stale)
-		xls_field_bool(&fc->fs, "stale", fc->stale);
+		xls_field_bool(&fc->fs, XK(stale), fc->stale);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_row(&c->out, file_columns, NFCOLS, &fc->fs);
 	else

@@ -22,19 +22,19 @@
 #include "semantics/owner.h"
 
 static const struct xls_column hist_columns[] = {
-	{ "seq",	"SEQ",		5 },
-	{ "tid",	"TID",		10 },
-	{ "lsn",	"LSN",		10 },
-	{ "index",	"ITEM",		5 },
-	{ "len",	"LEN",		6 },
-	{ "type",	"TYPE",		-10 },
-	{ "flag_names",	"FLAGS",	-10 },
-	{ "regions",	"REGS",		4 },
-	{ "dirty_bytes", "DIRTY",	6 },
-	{ "dirty_pct",	"DIRTY%",	6 },
-	{ "cancel_refs", "CANCEL",	6 },
-	{ "decision_text", "DECISION",	-30 },
-	{ "detail",	"DETAIL",	-1 },
+	{ XKEY(seq),	"SEQ",		5 },
+	{ XKEY(tid),	"TID",		10 },
+	{ XKEY(lsn),	"LSN",		10 },
+	{ XKEY(index),	"ITEM",		5 },
+	{ XKEY(len),	"LEN",		6 },
+	{ XKEY(type),	"TYPE",		-10 },
+	{ XKEY(flag_names),	"FLAGS",	-10 },
+	{ XKEY(regions),	"REGS",		4 },
+	{ XKEY(dirty_bytes), "DIRTY",	6 },
+	{ XKEY(dirty_pct),	"DIRTY%",	6 },
+	{ XKEY(cancel_refs), "CANCEL",	6 },
+	{ XKEY(decision_text), "DECISION",	-30 },
+	{ XKEY(detail),	"DETAIL",	-1 },
 };
 #define NHISTCOLS (sizeof(hist_columns) / sizeof(hist_columns[0]))
 
@@ -124,7 +124,7 @@ static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t s
 	add_row(h, t, seq, ri, discarded);
 	xls_fields_reset(&h->fs);
 	if (c->opt->stale)
-		xls_field_bool(&h->fs, "stale", false);
+		xls_field_bool(&h->fs, XK(stale), false);
 	xls_describe_appearance(t, seq, ri, discarded, &h->fs);
 	if (c->out.fmt != XLS_FMT_TEXT) {
 		struct xls_owner o;
@@ -151,7 +151,7 @@ static void other_appearance(struct hist_ctx *h, const struct xls_trans *t, uint
 	add_row(h, t, seq, ri, false);
 	xls_fields_reset(&h->fs);
 	if (c->opt->stale)
-		xls_field_bool(&h->fs, "stale", false);
+		xls_field_bool(&h->fs, XK(stale), false);
 	xls_describe_other_appearance(&c->src.geo, t, seq, ri, &h->fs);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
@@ -392,14 +392,14 @@ static int do_replay(struct hist_ctx *h, struct xls_error *err)
 	if (write_new_file(c->opt->replay_path, img, bytes, err))
 		return -1;
 	xls_fields_reset(fs);
-	xls_field_str(fs, "file", c->opt->replay_path);
-	xls_field_hex(fs, "blkno", (uint64_t)c->opt->blkno);
-	xls_field_uint(fs, "bytes", bytes);
-	xls_field_uint(fs, "applied", im->applied);
-	xls_field_uint(fs, "skipped", im->skipped);
-	xls_field_uint(fs, "inode_items_failed", im->inode_failed);
+	xls_field_str(fs, XK(file), c->opt->replay_path);
+	xls_field_hex(fs, XK(blkno), (uint64_t)c->opt->blkno);
+	xls_field_uint(fs, XK(bytes), bytes);
+	xls_field_uint(fs, XK(applied), im->applied);
+	xls_field_uint(fs, XK(skipped), im->skipped);
+	xls_field_uint(fs, XK(inode_items_failed), im->inode_failed);
 	if (c->src.input.md.version)
-		xls_field_uint(fs, "disk_absent_bytes", im->absent);
+		xls_field_uint(fs, XK(disk_absent_bytes), im->absent);
 	if (c->out.fmt == XLS_FMT_JSON) {
 		xls_cmd_record(c, "replayed_buffer", fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
@@ -456,7 +456,7 @@ static int do_diff(struct hist_ctx *h, struct xls_error *err)
 	xls_fields_reset(&h->fs);
 	listed = xls_describe_diff(c->opt->blkno, nchunks, changed, ranges, (uint32_t)n, &h->fs);
 	if (c->src.input.md.version)
-		xls_field_uint(&h->fs, "disk_absent_bytes", h->img.absent);
+		xls_field_uint(&h->fs, XK(disk_absent_bytes), h->img.absent);
 	if (c->out.fmt == XLS_FMT_JSON)
 		xls_cmd_record(c, "diff", &h->fs);
 	else if (c->out.fmt == XLS_FMT_TEXT)

@@ -12,36 +12,36 @@
 #include "report/verdict.h"
 
 static const struct xls_column dirent_columns[] = {
-	{ "op",		"OP",		-6 },
-	{ "dir",	"DIR",		12 },
-	{ "ino",	"INO",		12 },
-	{ "path",	"DIR PATH",	-24 },
-	{ "name",	"NAME",		-1 },
+	{ XKEY(op),		"OP",		-6 },
+	{ XKEY(dir),	"DIR",		12 },
+	{ XKEY(ino),	"INO",		12 },
+	{ XKEY(path),	"DIR PATH",	-24 },
+	{ XKEY(name),	"NAME",		-1 },
 };
 #define NDCOLS (sizeof(dirent_columns) / sizeof(dirent_columns[0]))
 
 static const struct xls_column inode_columns[] = {
-	{ "ino",	"INO",		12 },
-	{ "what",	"WHAT",		-8 },
-	{ "mode",	"MODE",		-7 },
-	{ "path",	"PATH",		-24 },
-	{ "changes",	"CHANGES (disk->recovered)", -1 },
+	{ XKEY(ino),	"INO",		12 },
+	{ XKEY(what),	"WHAT",		-8 },
+	{ XKEY(mode),	"MODE",		-7 },
+	{ XKEY(path),	"PATH",		-24 },
+	{ XKEY(changes),	"CHANGES (disk->recovered)", -1 },
 };
 #define NICOLS (sizeof(inode_columns) / sizeof(inode_columns[0]))
 
 static const struct xls_column found_columns[] = {
-	{ "ino",	"INO",		12 },
-	{ "mode",	"MODE",		-7 },
-	{ "path",	"PATH (as recovery leaves it)", -1 },
+	{ XKEY(ino),	"INO",		12 },
+	{ XKEY(mode),	"MODE",		-7 },
+	{ XKEY(path),	"PATH (as recovery leaves it)", -1 },
 };
 #define NFCOLS (sizeof(found_columns) / sizeof(found_columns[0]))
 
 static const struct xls_column xattr_columns[] = {
-	{ "op",		"OP",		-8 },
-	{ "ino",	"INO",		12 },
-	{ "parent",	"PARENT",	12 },
-	{ "path",	"PATH",		-24 },
-	{ "name",	"NAME",		-1 },
+	{ XKEY(op),		"OP",		-8 },
+	{ XKEY(ino),	"INO",		12 },
+	{ XKEY(parent),	"PARENT",	12 },
+	{ XKEY(path),	"PATH",		-24 },
+	{ XKEY(name),	"NAME",		-1 },
 };
 #define NXCOLS (sizeof(xattr_columns) / sizeof(xattr_columns[0]))
 
@@ -103,7 +103,7 @@ static bool dirent_wanted(const struct xls_cmd *c, const struct xls_lost_dirent 
 static void record(struct xls_cmd *c, const char *kind, struct xls_fieldset *fs)
 {
 	if (c->out.fmt == XLS_FMT_CSV)
-		xls_field_str(fs, "record", kind);
+		xls_field_str(fs, XK(record), kind);
 	xls_cmd_record(c, kind, fs);
 }
 

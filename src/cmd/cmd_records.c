@@ -2,15 +2,15 @@
 #include "cmd/cmd.h"
 
 static const struct xls_column record_columns[] = {
-	{ "lsn",	"LSN",		12 },
-	{ "blk",	"BLOCK",	8 },
-	{ "h_len",	"LEN",		7 },
-	{ "hblks",	"HDRS",		4 },
-	{ "ops",	"OPS",		5 },
-	{ "unused",	"UNUSED",	6 },
-	{ "tail_lsn",	"TAIL",		12 },
-	{ "crc_status",	"CRC",		5 },
-	{ "notes",	"NOTES",	-20 },
+	{ XKEY(lsn),	"LSN",		12 },
+	{ XKEY(blk),	"BLOCK",	8 },
+	{ XKEY(h_len),	"LEN",		7 },
+	{ XKEY(hblks),	"HDRS",		4 },
+	{ XKEY(ops),	"OPS",		5 },
+	{ XKEY(unused),	"UNUSED",	6 },
+	{ XKEY(tail_lsn),	"TAIL",		12 },
+	{ XKEY(crc_status),	"CRC",		5 },
+	{ XKEY(notes),	"NOTES",	-20 },
 };
 #define NCOLS (sizeof(record_columns) / sizeof(record_columns[0]))
 

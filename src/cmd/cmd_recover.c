@@ -15,22 +15,22 @@
 #include "report/verdict.h"
 
 static const struct xls_column item_columns[] = {
-	{ "order",	"ORDER",	5 },
-	{ "index",	"ITEM",		5 },
-	{ "list",	"LIST",		-6 },
-	{ "item",	"TYPE",		-7 },
-	{ "blkno",	"BLKNO",	12 },
-	{ "len",	"LEN",		6 },
-	{ "type",	"BUFTYPE",	-10 },
-	{ "decision_text", "DECISION",	-30 },
-	{ "detail",	"DETAIL",	-1 },
+	{ XKEY(order),	"ORDER",	5 },
+	{ XKEY(index),	"ITEM",		5 },
+	{ XKEY(list),	"LIST",		-6 },
+	{ XKEY(item),	"TYPE",		-7 },
+	{ XKEY(blkno),	"BLKNO",	12 },
+	{ XKEY(len),	"LEN",		6 },
+	{ XKEY(type),	"BUFTYPE",	-10 },
+	{ XKEY(decision_text), "DECISION",	-30 },
+	{ XKEY(detail),	"DETAIL",	-1 },
 };
 #define NITEMCOLS (sizeof(item_columns) / sizeof(item_columns[0]))
 
 static const struct xls_column cancel_columns[] = {
-	{ "blkno",	"BLKNO",	14 },
-	{ "len",	"LEN",		8 },
-	{ "refs",	"REFS",		6 },
+	{ XKEY(blkno),	"BLKNO",	14 },
+	{ XKEY(len),	"LEN",		8 },
+	{ XKEY(refs),	"REFS",		6 },
 };
 #define NCANCELCOLS (sizeof(cancel_columns) / sizeof(cancel_columns[0]))
 

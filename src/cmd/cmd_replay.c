@@ -298,23 +298,23 @@ static void describe_replay(const struct replay_run *rr, struct xls_fieldset *fs
 {
 	const struct xls_replay_counts *n = &rr->w.count;
 
-	xls_field_str(fs, "out", rr->c->opt->in_place ? rr->w.path : rr->c->opt->out_path);
-	xls_field_bool(fs, "in_place", rr->c->opt->in_place);
+	xls_field_str(fs, XK(out), rr->c->opt->in_place ? rr->w.path : rr->c->opt->out_path);
+	xls_field_bool(fs, XK(in_place), rr->c->opt->in_place);
 	if (rr->has_logout)
-		xls_field_str(fs, "log_out", rr->c->opt->log_out_path);
-	xls_field_uint(fs, "buffers_replayed", n->buffers);
-	xls_field_uint(fs, "inodes_replayed", n->inodes);
-	xls_field_uint(fs, "clusters_initialised", n->clusters);
-	xls_field_uint(fs, "buffers_stamped", n->stamped);
-	xls_field_uint(fs, "buffers_failed", n->failed);
-	xls_field_uint(fs, "blocks_assembled", n->assembled);
-	xls_field_uint(fs, "inode_errors", n->inode_errors);
-	xls_field_uint(fs, "bytes_written", n->bytes);
-	xls_field_bool(fs, "counters_recomputed", rr->counters);
-	xls_field_bool(fs, "log_cleaned", rr->log_cleaned);
-	xls_field_uint(fs, "cow_staged_ags", rr->cow_staged_ags);
+		xls_field_str(fs, XK(log_out), rr->c->opt->log_out_path);
+	xls_field_uint(fs, XK(buffers_replayed), n->buffers);
+	xls_field_uint(fs, XK(inodes_replayed), n->inodes);
+	xls_field_uint(fs, XK(clusters_initialised), n->clusters);
+	xls_field_uint(fs, XK(buffers_stamped), n->stamped);
+	xls_field_uint(fs, XK(buffers_failed), n->failed);
+	xls_field_uint(fs, XK(blocks_assembled), n->assembled);
+	xls_field_uint(fs, XK(inode_errors), n->inode_errors);
+	xls_field_uint(fs, XK(bytes_written), n->bytes);
+	xls_field_bool(fs, XK(counters_recomputed), rr->counters);
+	xls_field_bool(fs, XK(log_cleaned), rr->log_cleaned);
+	xls_field_uint(fs, XK(cow_staged_ags), rr->cow_staged_ags);
 	if (rr->next)
-		xls_field_str(fs, "next_step", rr->next);
+		xls_field_str(fs, XK(next_step), rr->next);
 }
 
 static void print_result(struct replay_run *rr, struct xls_fieldset *fs)

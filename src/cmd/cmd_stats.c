@@ -17,38 +17,38 @@ struct stats_ctx {
 
 /* Text tables, 100 columns at most. */
 static const struct xls_column byte_cols[] = {
-	{ "category", "CATEGORY", -24 }, { "bytes", "BYTES", 14 }, { "pct", "%", 7 },
+	{ XKEY(category), "CATEGORY", -24 }, { XKEY(bytes), "BYTES", 14 }, { XKEY(pct), "%", 7 },
 };
 static const struct xls_column item_cols[] = {
-	{ "item", "ITEM", -10 }, { "count", "COUNT", 12 },
+	{ XKEY(item), "ITEM", -10 }, { XKEY(count), "COUNT", 12 },
 };
 static const struct xls_column type_cols[] = {
-	{ "type", "TYPE", -10 }, { "len", "SIZE", 6 }, { "count", "COUNT", 9 },
-	{ "dirty_pct_mean", "MEAN%", 6 }, { "dirty_pct_median", "MED%", 5 },
-	{ "dirty_pct_p90", "P90%", 5 }, { "unchanged_pct", "UNCH%", 6 },
-	{ "regions_mean", "REGS", 6 },
-	{ "runs_mean", "RUNS", 6 }, { "split_runs", "SPLIT", 6 },
-	{ "bytes_logged", "LOGGED", 13 },
+	{ XKEY(type), "TYPE", -10 }, { XKEY(len), "SIZE", 6 }, { XKEY(count), "COUNT", 9 },
+	{ XKEY(dirty_pct_mean), "MEAN%", 6 }, { XKEY(dirty_pct_median), "MED%", 5 },
+	{ XKEY(dirty_pct_p90), "P90%", 5 }, { XKEY(unchanged_pct), "UNCH%", 6 },
+	{ XKEY(regions_mean), "REGS", 6 },
+	{ XKEY(runs_mean), "RUNS", 6 }, { XKEY(split_runs), "SPLIT", 6 },
+	{ XKEY(bytes_logged), "LOGGED", 13 },
 };
 static const struct xls_column hist_cols[] = {
-	{ "dirty_pct_bin", "DIRTY%", -7 }, { "buffers", "BUFFERS", 10 }, { "pct", "%", 7 },
+	{ XKEY(dirty_pct_bin), "DIRTY%", -7 }, { XKEY(buffers), "BUFFERS", 10 }, { XKEY(pct), "%", 7 },
 };
 static const struct xls_column hot_cols[] = {
-	{ "blkno", "BLKNO", 14 }, { "len", "LEN", 6 }, { "type", "TYPE", -10 },
-	{ "appearances", "SEEN", 8 }, { "bytes_logged", "LOGGED", 12 },
-	{ "unchanged_pct", "UNCH%", 6 },
+	{ XKEY(blkno), "BLKNO", 14 }, { XKEY(len), "LEN", 6 }, { XKEY(type), "TYPE", -10 },
+	{ XKEY(appearances), "SEEN", 8 }, { XKEY(bytes_logged), "LOGGED", 12 },
+	{ XKEY(unchanged_pct), "UNCH%", 6 },
 };
 static const struct xls_column dist_cols[] = {
-	{ "measure", "CHECKPOINTS", -14 }, { "checkpoints", "N", 8 }, { "min", "MIN", 9 },
-	{ "p50", "P50", 9 }, { "p90", "P90", 9 }, { "p99", "P99", 9 }, { "max", "MAX", 10 },
-	{ "mean", "MEAN", 12 },
+	{ XKEY(measure), "CHECKPOINTS", -14 }, { XKEY(checkpoints), "N", 8 }, { XKEY(min), "MIN", 9 },
+	{ XKEY(p50), "P50", 9 }, { XKEY(p90), "P90", 9 }, { XKEY(p99), "P99", 9 }, { XKEY(max), "MAX", 10 },
+	{ XKEY(mean), "MEAN", 12 },
 };
 static const struct xls_column cost_cols[] = {
-	{ "type", "TYPE", -10 }, { "len", "SIZE", 6 }, { "items", "ITEMS", 8 },
-	{ "bit_steps", "BIT_STEPS", 11 }, { "run_steps", "RUN_STEPS", 10 },
-	{ "steps_ratio", "RATIO", 6 }, { "bit_offset_calls", "BIT_OFFS", 11 },
-	{ "run_offset_calls", "RUN_OFFS", 10 }, { "shadow_allocs_exact", "ALLOCS", 8 },
-	{ "shadow_allocs_rounded", "ALLOC512", 8 },
+	{ XKEY(type), "TYPE", -10 }, { XKEY(len), "SIZE", 6 }, { XKEY(items), "ITEMS", 8 },
+	{ XKEY(bit_steps), "BIT_STEPS", 11 }, { XKEY(run_steps), "RUN_STEPS", 10 },
+	{ XKEY(steps_ratio), "RATIO", 6 }, { XKEY(bit_offset_calls), "BIT_OFFS", 11 },
+	{ XKEY(run_offset_calls), "RUN_OFFS", 10 }, { XKEY(shadow_allocs_exact), "ALLOCS", 8 },
+	{ XKEY(shadow_allocs_rounded), "ALLOC512", 8 },
 };
 
 #define SEC XLS_SECTION
@@ -95,7 +95,7 @@ static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 	struct stats_ctx *sc = ctx;
 
 	if (sc->c->opt->stale)
-		xls_field_bool(fs, "stale", sc->stale);
+		xls_field_bool(fs, XK(stale), sc->stale);
 	switch (sc->c->out.fmt) {
 	case XLS_FMT_TEXT:
 		emit_text(sc, kind, fs);

@@ -81,11 +81,11 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	}
 	c->shown++;
 	if (c->out.fmt != XLS_FMT_TEXT) {
-		xls_field_hex(fs, "tid", t->tid);
-		xls_field_lsn(fs, "lsn", t->lsn);
-		xls_field_uint(fs, "index", t->nitems);
+		xls_field_hex(fs, XK(tid), t->tid);
+		xls_field_lsn(fs, XK(lsn), t->lsn);
+		xls_field_uint(fs, XK(index), t->nitems);
 		if (c->opt->stale)
-			xls_field_bool(fs, "stale", t->stale);
+			xls_field_bool(fs, XK(stale), t->stale);
 	}
 	if (xls_describe_item(&tc->d, fs))
 		c->findings++;
@@ -120,7 +120,7 @@ static int on_end(void *ctx, const struct xls_trans *t)
 	xls_fields_reset(&tc->fs);
 	xls_describe_trans(t, &tc->fs);
 	if (tc->c->opt->stale)
-		xls_field_bool(&tc->fs, "stale", t->stale);
+		xls_field_bool(&tc->fs, XK(stale), t->stale);
 	xls_cmd_record(tc->c, "trans", &tc->fs);
 	return 0;
 }

@@ -17,18 +17,18 @@ static double pct_of(uint64_t part, uint64_t whole)
 
 void xls_describe_relog_split(const struct xls_relog_split *sp, struct xls_fieldset *fs)
 {
-	xls_field_uint(fs, "first_bytes", sp->first);
-	xls_field_uint(fs, "changed_bytes", sp->changed);
-	xls_field_uint(fs, "unchanged_bytes", sp->unchanged);
-	xls_field_real(fs, "unchanged_pct", pct_of(sp->unchanged, xls_relog_split_total(sp)));
+	xls_field_uint(fs, XK(first_bytes), sp->first);
+	xls_field_uint(fs, XK(changed_bytes), sp->changed);
+	xls_field_uint(fs, XK(unchanged_bytes), sp->unchanged);
+	xls_field_real(fs, XK(unchanged_pct), pct_of(sp->unchanged, xls_relog_split_total(sp)));
 }
 
 static void inode_split(const struct xls_relog_split *sp, struct xls_fieldset *fs)
 {
-	xls_field_uint(fs, "inode_first_bytes", sp->first);
-	xls_field_uint(fs, "inode_changed_bytes", sp->changed);
-	xls_field_uint(fs, "inode_unchanged_bytes", sp->unchanged);
-	xls_field_real(fs, "inode_unchanged_pct",
+	xls_field_uint(fs, XK(inode_first_bytes), sp->first);
+	xls_field_uint(fs, XK(inode_changed_bytes), sp->changed);
+	xls_field_uint(fs, XK(inode_unchanged_bytes), sp->unchanged);
+	xls_field_real(fs, XK(inode_unchanged_pct),
 		       pct_of(sp->unchanged, xls_relog_split_total(sp)));
 }
 
@@ -37,50 +37,50 @@ void xls_describe_relog(const struct xls_stats_relog *r, struct xls_fieldset *fs
 	const struct xls_ckpt_status *b = &r->bounds;
 
 	xls_describe_relog_split(&r->buf, fs);
-	xls_field_real(fs, "changed_pct", pct_of(r->buf.changed, xls_relog_split_total(&r->buf)));
-	xls_field_real(fs, "first_pct", pct_of(r->buf.first, xls_relog_split_total(&r->buf)));
+	xls_field_real(fs, XK(changed_pct), pct_of(r->buf.changed, xls_relog_split_total(&r->buf)));
+	xls_field_real(fs, XK(first_pct), pct_of(r->buf.first, xls_relog_split_total(&r->buf)));
 	inode_split(&r->inode, fs);
-	xls_field_bool(fs, "approximate", b->relog.evicted || b->dropped_trans);
-	xls_field_uint(fs, "first_bytes_max_error", b->relog.first_unsure);
-	xls_field_uint(fs, "unknown_bytes", r->unknown);
-	xls_field_uint(fs, "chunks_tracked", b->relog.tracked);
-	xls_field_uint(fs, "chunks_capacity", b->relog.capacity);
-	xls_field_uint(fs, "chunks_evicted", b->relog.evicted);
-	xls_field_uint(fs, "trans_dropped", b->dropped_trans);
+	xls_field_bool(fs, XK(approximate), b->relog.evicted || b->dropped_trans);
+	xls_field_uint(fs, XK(first_bytes_max_error), b->relog.first_unsure);
+	xls_field_uint(fs, XK(unknown_bytes), r->unknown);
+	xls_field_uint(fs, XK(chunks_tracked), b->relog.tracked);
+	xls_field_uint(fs, XK(chunks_capacity), b->relog.capacity);
+	xls_field_uint(fs, XK(chunks_evicted), b->relog.evicted);
+	xls_field_uint(fs, XK(trans_dropped), b->dropped_trans);
 }
 
 void xls_describe_cost(uint64_t items, const struct xls_cost *c,
 		       const struct xls_shadow_count *sh, struct xls_fieldset *fs)
 {
-	xls_field_uint(fs, "items", items);
-	xls_field_uint(fs, "bit_steps", c->bit_steps);
-	xls_field_uint(fs, "run_steps", c->run_steps);
-	xls_field_real(fs, "steps_ratio", c->run_steps ?
+	xls_field_uint(fs, XK(items), items);
+	xls_field_uint(fs, XK(bit_steps), c->bit_steps);
+	xls_field_uint(fs, XK(run_steps), c->run_steps);
+	xls_field_real(fs, XK(steps_ratio), c->run_steps ?
 		       (double)c->bit_steps / (double)c->run_steps : 0.0);
-	xls_field_uint(fs, "bit_offset_calls", c->bit_offset_calls);
-	xls_field_uint(fs, "run_offset_calls", c->run_offset_calls);
-	xls_field_uint(fs, "slow_items", c->slow_items);
-	xls_field_uint(fs, "shadow_allocs_exact", sh->exact);
-	xls_field_uint(fs, "shadow_allocs_rounded", sh->rounded);
+	xls_field_uint(fs, XK(bit_offset_calls), c->bit_offset_calls);
+	xls_field_uint(fs, XK(run_offset_calls), c->run_offset_calls);
+	xls_field_uint(fs, XK(slow_items), c->slow_items);
+	xls_field_uint(fs, XK(shadow_allocs_exact), sh->exact);
+	xls_field_uint(fs, XK(shadow_allocs_rounded), sh->rounded);
 }
 
 /* The keys of the byte categories in a checkpoint: "<category>_bytes". */
-static const char *const category_key[XLS_BYTES_NCATEGORIES] = {
-	[XLS_BYTES_RECORD_HEADERS]	= "record_headers_bytes",
-	[XLS_BYTES_EXT_HEADERS]		= "extended_headers_bytes",
-	[XLS_BYTES_OP_HEADERS]		= "op_headers_bytes",
-	[XLS_BYTES_TRANS_HEADERS]	= "trans_headers_bytes",
-	[XLS_BYTES_ITEM_FORMATS]	= "item_formats_bytes",
-	[XLS_BYTES_BUFFER_DATA]		= "buffer_data_bytes",
-	[XLS_BYTES_OTHER_ITEM_DATA]	= "other_item_data_bytes",
-	[XLS_BYTES_UNMOUNT_UNTRACKED]	= "unmount_and_untracked_bytes",
-	[XLS_BYTES_UNUSED]		= "unused_record_space_bytes",
-	[XLS_BYTES_PADDING]		= "padding_bytes",
+static const struct xls_key_uint *const category_key[XLS_BYTES_NCATEGORIES] = {
+	[XLS_BYTES_RECORD_HEADERS]	= XK(record_headers_bytes),
+	[XLS_BYTES_EXT_HEADERS]		= XK(extended_headers_bytes),
+	[XLS_BYTES_OP_HEADERS]		= XK(op_headers_bytes),
+	[XLS_BYTES_TRANS_HEADERS]	= XK(trans_headers_bytes),
+	[XLS_BYTES_ITEM_FORMATS]	= XK(item_formats_bytes),
+	[XLS_BYTES_BUFFER_DATA]		= XK(buffer_data_bytes),
+	[XLS_BYTES_OTHER_ITEM_DATA]	= XK(other_item_data_bytes),
+	[XLS_BYTES_UNMOUNT_UNTRACKED]	= XK(unmount_and_untracked_bytes),
+	[XLS_BYTES_UNUSED]		= XK(unused_record_space_bytes),
+	[XLS_BYTES_PADDING]		= XK(padding_bytes),
 };
 
 const char *xls_byte_category_key(enum xls_byte_category c)
 {
-	return c < XLS_BYTES_NCATEGORIES ? category_key[c] : "?";
+	return c < XLS_BYTES_NCATEGORIES ? category_key[c]->k.name : "?";
 }
 
 /* One element of items_by_type. */
@@ -97,8 +97,8 @@ static void type_count_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member type_count_members[] = {
-	XLS_MEMBER("item", XLS_FIELD_STR, struct type_count, item),
-	XLS_MEMBER("count", XLS_FIELD_UINT, struct type_count, count),
+	XLS_MEMBER(item, str, struct type_count, item),
+	XLS_MEMBER(count, uint, struct type_count, count),
 };
 
 static const struct xls_list type_count_list = {
@@ -124,7 +124,7 @@ static const struct xls_field *items_by_type(const struct xls_ckpt *ck,
 		e[n].item = xls_item_slot_name(s);
 		e[n++].count = ck->items_by_type[s];
 	}
-	xls_field_list(fs, "items_by_type", &type_count_list, e, n);
+	xls_field_list(fs, XK(items_by_type), &type_count_list, e, n);
 	return fs->n > before ? &fs->f[fs->n - 1] : NULL;
 }
 
@@ -132,32 +132,32 @@ const struct xls_field *xls_describe_ckpt(const struct xls_ckpt *ck, struct xls_
 {
 	const struct xls_field *types;
 
-	xls_field_uint(fs, "seq", ck->seq);
-	xls_field_hex(fs, "tid", ck->tid);
-	xls_field_lsn(fs, "lsn", ck->lsn);
-	xls_field_lsn(fs, "commit_lsn", ck->commit_lsn);
-	xls_field_uint(fs, "th_type", ck->th_type);
-	xls_field_uint(fs, "records", ck->records);
-	xls_field_uint(fs, "log_bytes", ck->log_bytes);
+	xls_field_uint(fs, XK(seq), ck->seq);
+	xls_field_hex(fs, XK(tid), ck->tid);
+	xls_field_lsn(fs, XK(lsn), ck->lsn);
+	xls_field_lsn(fs, XK(commit_lsn), ck->commit_lsn);
+	xls_field_uint(fs, XK(th_type), ck->th_type);
+	xls_field_uint(fs, XK(records), ck->records);
+	xls_field_uint(fs, XK(log_bytes), ck->log_bytes);
 	for (unsigned int c = 0; c < XLS_BYTES_NCATEGORIES; c++)
 		xls_field_uint(fs, category_key[c], ck->bytes[c]);
-	xls_field_uint(fs, "items", ck->items);
-	xls_field_uint(fs, "regions", ck->regions);
+	xls_field_uint(fs, XK(items), ck->items);
+	xls_field_uint(fs, XK(regions), ck->regions);
 	types = items_by_type(ck, fs);
-	xls_field_uint(fs, "buffers", ck->buffers);
-	xls_field_uint(fs, "cancels", ck->cancels);
-	xls_field_uint(fs, "buffer_bytes", ck->buffer_bytes);
-	xls_field_uint(fs, "dirty_bytes", ck->dirty_bytes);
+	xls_field_uint(fs, XK(buffers), ck->buffers);
+	xls_field_uint(fs, XK(cancels), ck->cancels);
+	xls_field_uint(fs, XK(buffer_bytes), ck->buffer_bytes);
+	xls_field_uint(fs, XK(dirty_bytes), ck->dirty_bytes);
 	xls_describe_relog_split(&ck->buf, fs);
-	xls_field_uint(fs, "inodes", ck->inodes);
+	xls_field_uint(fs, XK(inodes), ck->inodes);
 	inode_split(&ck->inode, fs);
-	xls_field_uint(fs, "unknown_bytes", ck->unknown);
-	xls_field_uint(fs, "bit_steps", ck->cost.bit_steps);
-	xls_field_uint(fs, "run_steps", ck->cost.run_steps);
-	xls_field_uint(fs, "bit_offset_calls", ck->cost.bit_offset_calls);
-	xls_field_uint(fs, "run_offset_calls", ck->cost.run_offset_calls);
-	xls_field_uint(fs, "shadow_allocs_exact", ck->shadow.exact);
-	xls_field_uint(fs, "shadow_allocs_rounded", ck->shadow.rounded);
+	xls_field_uint(fs, XK(unknown_bytes), ck->unknown);
+	xls_field_uint(fs, XK(bit_steps), ck->cost.bit_steps);
+	xls_field_uint(fs, XK(run_steps), ck->cost.run_steps);
+	xls_field_uint(fs, XK(bit_offset_calls), ck->cost.bit_offset_calls);
+	xls_field_uint(fs, XK(run_offset_calls), ck->cost.run_offset_calls);
+	xls_field_uint(fs, XK(shadow_allocs_exact), ck->shadow.exact);
+	xls_field_uint(fs, XK(shadow_allocs_rounded), ck->shadow.rounded);
 	return types;
 }
 

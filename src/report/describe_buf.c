@@ -13,29 +13,29 @@ void xls_describe_buf(const struct xls_buf_analysis *ba, struct xls_fieldset *fs
 	char buf[160];
 
 	if (!ba->parsed) {
-		xls_field_str(fs, "finding", ba->why);
+		xls_field_str(fs, XK(finding), ba->why);
 		return;
 	}
-	xls_field_hex(fs, "blkno", (uint64_t)ba->blf.blf_blkno);
-	xls_field_uint(fs, "len", ba->res.buf_bytes);
-	xls_field_str(fs, "type", xls_blft_name(ba->blft));
+	xls_field_hex(fs, XK(blkno), (uint64_t)ba->blf.blf_blkno);
+	xls_field_uint(fs, XK(len), ba->res.buf_bytes);
+	xls_field_str(fs, XK(type), xls_blft_name(ba->blft));
 	xls_blf_flags_str(ba->blf.blf_flags, buf, sizeof(buf));
-	xls_field_str(fs, "flag_names", buf);
-	xls_field_uint(fs, "map_size", ba->blf.blf_map_size);
-	xls_field_uint(fs, "regions", ba->res.nregions);
-	xls_field_uint(fs, "runs", ba->res.nruns);
-	xls_field_uint(fs, "split_runs", ba->res.nsplit_runs);
-	xls_field_uint(fs, "dirty_bytes", ba->res.dirty_bytes);
-	xls_field_real(fs, "dirty_pct", ba->dirty_pct);
-	xls_field_uint(fs, "data_bytes", ba->res.data_bytes);
-	xls_field_uint(fs, "log_cost", ba->log_cost);
+	xls_field_str(fs, XK(flag_names), buf);
+	xls_field_uint(fs, XK(map_size), ba->blf.blf_map_size);
+	xls_field_uint(fs, XK(regions), ba->res.nregions);
+	xls_field_uint(fs, XK(runs), ba->res.nruns);
+	xls_field_uint(fs, XK(split_runs), ba->res.nsplit_runs);
+	xls_field_uint(fs, XK(dirty_bytes), ba->res.dirty_bytes);
+	xls_field_real(fs, XK(dirty_pct), ba->dirty_pct);
+	xls_field_uint(fs, XK(data_bytes), ba->res.data_bytes);
+	xls_field_uint(fs, XK(log_cost), ba->log_cost);
 	xls_region_problems_str(ba->res.problems, buf, sizeof(buf));
-	xls_field_str(fs, "problems", ba->res.problems ? buf : "");
+	xls_field_str(fs, XK(problems), ba->res.problems ? buf : "");
 }
 
 static const struct xls_member place_members[] = {
-	XLS_MEMBER("offset", XLS_FIELD_UINT, struct xls_region_place, offset),
-	XLS_MEMBER("len", XLS_FIELD_UINT, struct xls_region_place, len),
+	XLS_MEMBER(offset, uint, struct xls_region_place, offset),
+	XLS_MEMBER(len, uint, struct xls_region_place, len),
 };
 
 static const struct xls_list place_list = {
@@ -43,9 +43,9 @@ static const struct xls_list place_list = {
 };
 
 static const struct xls_member split_members[] = {
-	XLS_MEMBER("chunk", XLS_FIELD_UINT, struct xls_split, chunk),
-	XLS_MEMBER("offset", XLS_FIELD_UINT, struct xls_split, offset),
-	XLS_MEMBER("page_boundary", XLS_FIELD_BOOL, struct xls_split, page_boundary),
+	XLS_MEMBER(chunk, uint, struct xls_split, chunk),
+	XLS_MEMBER(offset, uint, struct xls_split, offset),
+	XLS_MEMBER(page_boundary, bool, struct xls_split, page_boundary),
 };
 
 static const struct xls_list split_list = {
@@ -53,7 +53,7 @@ static const struct xls_list split_list = {
 };
 
 static const struct xls_member region_len_member[] = {
-	XLS_MEMBER(NULL, XLS_FIELD_UINT, struct xls_region, len),
+	XLS_MEMBER_SELF(uint, struct xls_region, len),
 };
 
 static const struct xls_list region_len_list = {
@@ -67,14 +67,14 @@ void xls_describe_buf_regions(const struct xls_buf_analysis *ba,
 	char words[200];
 	size_t wpos = 0;
 
-	xls_field_list(fs, "region_list", &place_list, r->places, r->nplaces);
-	xls_field_list(fs, "split_list", &split_list, r->splits, r->nsplits_stored);
+	xls_field_list(fs, XK(region_list), &place_list, r->places, r->nplaces);
+	xls_field_list(fs, XK(split_list), &split_list, r->splits, r->nsplits_stored);
 	words[0] = '\0';
 	for (uint32_t i = 0; i < ba->blf.map_words; i++)
 		wpos += (size_t)snprintf(words + wpos, sizeof(words) - wpos, "%s%08x",
 					 i ? " " : "", ba->blf.blf_data_map[i]);
-	xls_field_str(fs, "data_map", words);
-	xls_field_list(fs, "region_lens", &region_len_list,
+	xls_field_str(fs, XK(data_map), words);
+	xls_field_list(fs, XK(region_lens), &region_len_list,
 		       it->nregions > 1 ? it->regions + 1 : NULL,
 		       it->nregions > 1 ? it->nregions - 1 : 0);
 }
@@ -85,21 +85,21 @@ void xls_describe_owner(const struct xls_owner *o, bool text, struct xls_fieldse
 		char buf[80];
 
 		xls_owner_str(o, buf, sizeof(buf));
-		xls_field_str(fs, "owner", buf);
+		xls_field_str(fs, XK(owner), buf);
 		return;
 	}
-	xls_field_str(fs, "owner", xls_owner_kind_name(o->kind));
+	xls_field_str(fs, XK(owner), xls_owner_kind_name(o->kind));
 	if (o->btree)
-		xls_field_str(fs, "btree", o->btree);
+		xls_field_str(fs, XK(btree), o->btree);
 	if (o->has_agno)
-		xls_field_uint(fs, "agno", o->agno);
+		xls_field_uint(fs, XK(agno), o->agno);
 	if (o->has_ino)
-		xls_field_hex(fs, "owner_ino", o->ino);
+		xls_field_hex(fs, XK(owner_ino), o->ino);
 	if (o->kind == XLS_OWN_INODES) {
-		xls_field_hex(fs, "ino_first", o->ino_first);
-		xls_field_hex(fs, "ino_last", o->ino_last);
+		xls_field_hex(fs, XK(ino_first), o->ino_first);
+		xls_field_hex(fs, XK(ino_last), o->ino_last);
 	}
-	xls_field_str(fs, "owner_from", xls_owner_from_name(o->from));
+	xls_field_str(fs, XK(owner_from), xls_owner_from_name(o->from));
 }
 
 static void dirent_text(const void *elem, char *buf, size_t bufsz)
@@ -110,9 +110,9 @@ static void dirent_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member dirent_members[] = {
-	XLS_MEMBER("offset", XLS_FIELD_UINT, struct xls_dirent_field, offset),
-	XLS_MEMBER("ino", XLS_FIELD_HEX, struct xls_dirent_field, ino),
-	XLS_MEMBER("name", XLS_FIELD_STR, struct xls_dirent_field, name),
+	XLS_MEMBER(offset, uint, struct xls_dirent_field, offset),
+	XLS_MEMBER(ino, hex, struct xls_dirent_field, ino),
+	XLS_MEMBER(name, str, struct xls_dirent_field, name),
 };
 
 static const struct xls_list dirent_list = {
@@ -122,7 +122,7 @@ static const struct xls_list dirent_list = {
 void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
 			  struct xls_fieldset *fs)
 {
-	xls_field_list(fs, "dirents", &dirent_list, e,
+	xls_field_list(fs, XK(dirents), &dirent_list, e,
 		       n < XLS_DIRENTS_LIST_MAX ? n : XLS_DIRENTS_LIST_MAX);
 }
 

@@ -22,12 +22,19 @@ static double pct_of(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* a_@key, b_@key: the keys are static strings, so each pair is spelt out. */
-struct pair_keys {
-	const char	*a, *b, *delta, *ratio;
+/* a_@key, b_@key, their delta and ratio (NULL: none) */
+struct pair_keys_uint {
+	const struct xls_key_uint	*a, *b;
+	const struct xls_key_int	*delta;
+	const struct xls_key_real	*ratio;
 };
 
-static void pair_uint(struct xls_fieldset *fs, const struct pair_keys *k, uint64_t a, uint64_t b)
+struct pair_keys_real {
+	const struct xls_key_real	*a, *b, *delta, *ratio;
+};
+
+static void pair_uint(struct xls_fieldset *fs, const struct pair_keys_uint *k, uint64_t a,
+		      uint64_t b)
 {
 	xls_field_uint(fs, k->a, a);
 	xls_field_uint(fs, k->b, b);
@@ -38,8 +45,8 @@ static void pair_uint(struct xls_fieldset *fs, const struct pair_keys *k, uint64
 }
 
 /* A mean or share of each journal that has any (@has_a, @has_b). */
-static void pair_mean(struct xls_fieldset *fs, const struct pair_keys *k, bool has_a, double a,
-		      bool has_b, double b)
+static void pair_mean(struct xls_fieldset *fs, const struct pair_keys_real *k, bool has_a,
+		      double a, bool has_b, double b)
 {
 	if (has_a)
 		xls_field_real(fs, k->a, a);
@@ -49,7 +56,7 @@ static void pair_mean(struct xls_fieldset *fs, const struct pair_keys *k, bool h
 		xls_field_real(fs, k->delta, b - a);
 }
 
-static void pair_real(struct xls_fieldset *fs, const struct pair_keys *k, double a, double b)
+static void pair_real(struct xls_fieldset *fs, const struct pair_keys_real *k, double a, double b)
 {
 	xls_field_real(fs, k->a, a);
 	xls_field_real(fs, k->b, b);
@@ -59,29 +66,84 @@ static void pair_real(struct xls_fieldset *fs, const struct pair_keys *k, double
 		xls_field_real(fs, k->ratio, b / a);
 }
 
-static const struct pair_keys K_CKPTS = { "a_checkpoints", "b_checkpoints", "checkpoints_delta",
-					  "checkpoints_ratio" };
-static const struct pair_keys K_LOG = { "a_log_bytes", "b_log_bytes", "log_bytes_delta",
-					"log_bytes_ratio" };
-static const struct pair_keys K_LOGPC = { "a_bytes_per_checkpoint", "b_bytes_per_checkpoint",
-					  "bytes_per_checkpoint_delta",
-					  "bytes_per_checkpoint_ratio" };
-static const struct pair_keys K_ITEMS = { "a_items", "b_items", "items_delta", "items_ratio" };
-static const struct pair_keys K_BUFS = { "a_buffers", "b_buffers", "buffers_delta",
-					 "buffers_ratio" };
-static const struct pair_keys K_UNCH = { "a_unchanged_pct", "b_unchanged_pct",
-					 "unchanged_pct_delta", NULL };
-static const struct pair_keys K_IUNCH = { "a_inode_unchanged_pct", "b_inode_unchanged_pct",
-					  "inode_unchanged_pct_delta", NULL };
-static const struct pair_keys K_BYTES = { "a_bytes", "b_bytes", "bytes_delta", "bytes_ratio" };
-static const struct pair_keys K_COUNT = { "a_count", "b_count", "count_delta", "count_ratio" };
-static const struct pair_keys K_LOGGED = { "a_bytes_logged", "b_bytes_logged",
-					   "bytes_logged_delta", "bytes_logged_ratio" };
-static const struct pair_keys K_DIRTY = { "a_dirty_pct_mean", "b_dirty_pct_mean",
-					  "dirty_pct_mean_delta", NULL };
-static const struct pair_keys K_FIRST = { "a_first_pct", "b_first_pct", "first_pct_delta", NULL };
-static const struct pair_keys K_PERCK = { "a_per_checkpoint", "b_per_checkpoint",
-					  "per_checkpoint_delta", "per_checkpoint_ratio" };
+static const struct pair_keys_uint K_CKPTS = {
+	XK(a_checkpoints),
+	XK(b_checkpoints),
+	XK(checkpoints_delta),
+	XK(checkpoints_ratio),
+};
+static const struct pair_keys_uint K_LOG = {
+	XK(a_log_bytes),
+	XK(b_log_bytes),
+	XK(log_bytes_delta),
+	XK(log_bytes_ratio),
+};
+static const struct pair_keys_real K_LOGPC = {
+	XK(a_bytes_per_checkpoint),
+	XK(b_bytes_per_checkpoint),
+	XK(bytes_per_checkpoint_delta),
+	XK(bytes_per_checkpoint_ratio),
+};
+static const struct pair_keys_uint K_ITEMS = {
+	XK(a_items),
+	XK(b_items),
+	XK(items_delta),
+	XK(items_ratio),
+};
+static const struct pair_keys_uint K_BUFS = {
+	XK(a_buffers),
+	XK(b_buffers),
+	XK(buffers_delta),
+	XK(buffers_ratio),
+};
+static const struct pair_keys_real K_UNCH = {
+	XK(a_unchanged_pct),
+	XK(b_unchanged_pct),
+	XK(unchanged_pct_delta),
+	NULL,
+};
+static const struct pair_keys_real K_IUNCH = {
+	XK(a_inode_unchanged_pct),
+	XK(b_inode_unchanged_pct),
+	XK(inode_unchanged_pct_delta),
+	NULL,
+};
+static const struct pair_keys_uint K_BYTES = {
+	XK(a_bytes),
+	XK(b_bytes),
+	XK(bytes_delta),
+	XK(bytes_ratio),
+};
+static const struct pair_keys_uint K_COUNT = {
+	XK(a_count),
+	XK(b_count),
+	XK(count_delta),
+	XK(count_ratio),
+};
+static const struct pair_keys_uint K_LOGGED = {
+	XK(a_bytes_logged),
+	XK(b_bytes_logged),
+	XK(bytes_logged_delta),
+	XK(bytes_logged_ratio),
+};
+static const struct pair_keys_real K_DIRTY = {
+	XK(a_dirty_pct_mean),
+	XK(b_dirty_pct_mean),
+	XK(dirty_pct_mean_delta),
+	NULL,
+};
+static const struct pair_keys_real K_FIRST = {
+	XK(a_first_pct),
+	XK(b_first_pct),
+	XK(first_pct_delta),
+	NULL,
+};
+static const struct pair_keys_real K_PERCK = {
+	XK(a_per_checkpoint),
+	XK(b_per_checkpoint),
+	XK(per_checkpoint_delta),
+	XK(per_checkpoint_ratio),
+};
 
 static void totals(const struct xls_stats *a, const struct xls_stats *b, const char *na,
 		   const char *nb, struct xls_fieldset *fs)
@@ -95,8 +157,8 @@ static void totals(const struct xls_stats *a, const struct xls_stats *b, const c
 	xls_stats_totals(b, &tb);
 	xls_stats_relog(a, &ra);
 	xls_stats_relog(b, &rb);
-	xls_field_str(fs, "a_input", na);
-	xls_field_str(fs, "b_input", nb);
+	xls_field_str(fs, XK(a_input), na);
+	xls_field_str(fs, XK(b_input), nb);
 	pair_uint(fs, &K_CKPTS, ca, cb);
 	pair_uint(fs, &K_LOG, ta.log_bytes, tb.log_bytes);
 	pair_real(fs, &K_LOGPC, per(ta.log_bytes, ca), per(tb.log_bytes, cb));
@@ -106,7 +168,7 @@ static void totals(const struct xls_stats *a, const struct xls_stats *b, const c
 		  pct_of(rb.buf.unchanged, xls_relog_split_total(&rb.buf)));
 	pair_real(fs, &K_IUNCH, pct_of(ra.inode.unchanged, xls_relog_split_total(&ra.inode)),
 		  pct_of(rb.inode.unchanged, xls_relog_split_total(&rb.inode)));
-	xls_field_bool(fs, "approximate", ra.bounds.relog.evicted || ra.bounds.dropped_trans ||
+	xls_field_bool(fs, XK(approximate), ra.bounds.relog.evicted || ra.bounds.dropped_trans ||
 		       rb.bounds.relog.evicted || rb.bounds.dropped_trans);
 }
 
@@ -121,7 +183,7 @@ static void byte_rows(const struct xls_stats *a, const struct xls_stats *b,
 	xls_stats_bytes(b, bb);
 	for (unsigned int c = 0; c < XLS_BYTES_NCATEGORIES; c++) {
 		xls_fields_reset(fs);
-		xls_field_str(fs, "category", xls_byte_category_name(c));
+		xls_field_str(fs, XK(category), xls_byte_category_name(c));
 		pair_uint(fs, &K_BYTES, ba[c], bb[c]);
 		pair_real(fs, &K_LOGPC, per(ba[c], ca), per(bb[c], cb));
 		emit(ctx, XLS_ROW_COMPARE_BYTES, fs);
@@ -146,9 +208,9 @@ static void type_row(const struct xls_stats_type_row *x, const struct xls_stats_
 
 	if (!id)
 		return;
-	xls_field_str(fs, "type", id->type);
+	xls_field_str(fs, XK(type), id->type);
 	if (id->size)	/* 0: the type's sizes together */
-		xls_field_uint(fs, "len", id->size);
+		xls_field_uint(fs, XK(len), id->size);
 	pair_uint(fs, &K_COUNT, a->count, b->count);
 	pair_uint(fs, &K_LOGGED, a->bytes_logged, b->bytes_logged);
 	pair_real(fs, &K_LOGPC, per(a->bytes_logged, ca), per(b->bytes_logged, cb));
@@ -254,7 +316,7 @@ static void item_rows(const struct xls_stats *a, const struct xls_stats *b,
 		if ((!x && !y) || !xls_item_slot_name(s))
 			continue;
 		xls_fields_reset(fs);
-		xls_field_str(fs, "item", xls_item_slot_name(s));
+		xls_field_str(fs, XK(item), xls_item_slot_name(s));
 		pair_uint(fs, &K_COUNT, x, y);
 		pair_real(fs, &K_PERCK, per(x, ca), per(y, cb));
 		emit(ctx, XLS_ROW_COMPARE_ITEMS, fs);

@@ -29,8 +29,8 @@ static void free_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member free_members[] = {
-	XLS_MEMBER("startblock", XLS_FIELD_HEX, struct free_elem, start),
-	XLS_MEMBER("len_fsb", XLS_FIELD_UINT, struct free_elem, len),
+	XLS_MEMBER(startblock, hex, struct free_elem, start),
+	XLS_MEMBER(len_fsb, uint, struct free_elem, len),
 };
 
 static const struct xls_list free_list = {
@@ -65,14 +65,14 @@ static void map_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member map_members[] = {
-	XLS_MEMBER("owner_id", XLS_FIELD_UINT, struct map_elem, owner),
-	XLS_MEMBER("owner_name", XLS_FIELD_STR, struct map_elem, owner_name),
-	XLS_MEMBER("startblock", XLS_FIELD_HEX, struct map_elem, startblock),
-	XLS_MEMBER("startoff", XLS_FIELD_UINT, struct map_elem, startoff),
-	XLS_MEMBER("len_fsb", XLS_FIELD_UINT, struct map_elem, len),
-	XLS_MEMBER("flags", XLS_FIELD_HEX, struct map_elem, flags),
-	XLS_MEMBER("type", XLS_FIELD_STR, struct map_elem, type),
-	XLS_MEMBER("flag_names", XLS_FIELD_STR, struct map_elem, flag_names),
+	XLS_MEMBER(owner_id, uint, struct map_elem, owner),
+	XLS_MEMBER(owner_name, str, struct map_elem, owner_name),
+	XLS_MEMBER(startblock, hex, struct map_elem, startblock),
+	XLS_MEMBER(startoff, uint, struct map_elem, startoff),
+	XLS_MEMBER(len_fsb, uint, struct map_elem, len),
+	XLS_MEMBER(flags, hex, struct map_elem, flags),
+	XLS_MEMBER(type, str, struct map_elem, type),
+	XLS_MEMBER(flag_names, str, struct map_elem, flag_names),
 };
 
 static const struct xls_list map_list = {
@@ -95,10 +95,10 @@ static void phys_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member phys_members[] = {
-	XLS_MEMBER("startblock", XLS_FIELD_HEX, struct phys_elem, startblock),
-	XLS_MEMBER("len_fsb", XLS_FIELD_UINT, struct phys_elem, len),
-	XLS_MEMBER("flags", XLS_FIELD_HEX, struct phys_elem, flags),
-	XLS_MEMBER("type", XLS_FIELD_STR, struct phys_elem, type),
+	XLS_MEMBER(startblock, hex, struct phys_elem, startblock),
+	XLS_MEMBER(len_fsb, uint, struct phys_elem, len),
+	XLS_MEMBER(flags, hex, struct phys_elem, flags),
+	XLS_MEMBER(type, str, struct phys_elem, type),
 };
 
 static const struct xls_list phys_list = {
@@ -128,12 +128,12 @@ static void extents_field(struct xls_fieldset *fs, const struct xls_list *l,
 {
 	if (!elems)
 		n = 0;
-	xls_field_list(fs, "extents", l, elems, n);
+	xls_field_list(fs, XK(extents), l, elems, n);
 	if (n < declared)
-		xls_field_uint(fs, "extents_shown", n);
+		xls_field_uint(fs, XK(extents_shown), n);
 }
 
-static void free_extents(const struct xls_item_decoded *d, const char *id_key,
+static void free_extents(const struct xls_item_decoded *d, const struct xls_key_hex *id_key,
 			 struct xls_fieldset *fs)
 {
 	const struct xls_extent_item *x = &d->u.ext;
@@ -144,9 +144,9 @@ static void free_extents(const struct xls_item_decoded *d, const char *id_key,
 	if (!x->has_header)
 		return;
 	xls_field_hex(fs, id_key, x->id);
-	xls_field_uint(fs, "nextents", x->nextents);
+	xls_field_uint(fs, XK(nextents), x->nextents);
 	if (x->layout32 && x->nextents > 0)
-		xls_field_str(fs, "extent_layout", "32-bit");
+		xls_field_str(fs, XK(extent_layout), "32-bit");
 	e = xls_fields_alloc(fs, sizeof(*e) * (n ? n : 1));
 	for (uint32_t i = 0; e && i < n; i++) {
 		xls_extent_item_free(x, i, &fe);
@@ -168,8 +168,8 @@ static void map_extents(const struct xls_item_decoded *d, struct xls_fieldset *f
 
 	if (!x->has_header)
 		return;
-	xls_field_hex(fs, "id", x->id);
-	xls_field_uint(fs, "nextents", x->nextents);
+	xls_field_hex(fs, XK(id), x->id);
+	xls_field_uint(fs, XK(nextents), x->nextents);
 	e = xls_fields_alloc(fs, sizeof(*e) * (n ? n : 1));
 	for (uint32_t i = 0; e && i < n; i++) {
 		uint32_t code;
@@ -201,8 +201,8 @@ static void phys_extents(const struct xls_item_decoded *d, struct xls_fieldset *
 
 	if (!x->has_header)
 		return;
-	xls_field_hex(fs, "id", x->id);
-	xls_field_uint(fs, "nextents", x->nextents);
+	xls_field_hex(fs, XK(id), x->id);
+	xls_field_uint(fs, XK(nextents), x->nextents);
 	e = xls_fields_alloc(fs, sizeof(*e) * (n ? n : 1));
 	for (uint32_t i = 0; e && i < n; i++) {
 		uint32_t code;
@@ -218,17 +218,17 @@ static void phys_extents(const struct xls_item_decoded *d, struct xls_fieldset *
 }
 
 /* The key of a done item's id: its intent's name ("rui_id" for rud_rt). */
-static const char *done_id_key(uint16_t type)
+static const struct xls_key_hex *done_id_key(uint16_t type)
 {
 	switch (type) {
-	case XFS_LI_EFD: case XFS_LI_EFD_RT:	return "efi_id";
-	case XFS_LI_RUD: case XFS_LI_RUD_RT:	return "rui_id";
-	case XFS_LI_CUD: case XFS_LI_CUD_RT:	return "cui_id";
-	case XFS_LI_BUD:			return "bui_id";
-	case XFS_LI_XMD:			return "xmi_id";
-	case XFS_LI_ATTRD:			return "attri_id";
+	case XFS_LI_EFD: case XFS_LI_EFD_RT:	return XK(efi_id);
+	case XFS_LI_RUD: case XFS_LI_RUD_RT:	return XK(rui_id);
+	case XFS_LI_CUD: case XFS_LI_CUD_RT:	return XK(cui_id);
+	case XFS_LI_BUD:			return XK(bui_id);
+	case XFS_LI_XMD:			return XK(xmi_id);
+	case XFS_LI_ATTRD:			return XK(attri_id);
 	}
-	return "id";
+	return XK(id);
 }
 
 /* ---- the other families --------------------------------------------- */
@@ -240,41 +240,41 @@ static void buf_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 
 	if (!bf->parsed)
 		return;
-	xls_field_hex(fs, "blkno", (uint64_t)bf->blf_blkno);
-	xls_field_uint(fs, "len_bb", bf->blf_len);
-	xls_field_uint(fs, "len", (uint64_t)bf->blf_len * BBSIZE);
-	xls_field_uint(fs, "map_size", bf->blf_map_size);
-	xls_field_hex(fs, "flags", bf->blf_flags);
-	xls_field_flags(fs, "flag_names", bf->blf_flags & ~(uint64_t)XFS_BLFT_MASK,
+	xls_field_hex(fs, XK(blkno), (uint64_t)bf->blf_blkno);
+	xls_field_uint(fs, XK(len_bb), bf->blf_len);
+	xls_field_uint(fs, XK(len), (uint64_t)bf->blf_len * BBSIZE);
+	xls_field_uint(fs, XK(map_size), bf->blf_map_size);
+	xls_field_hex(fs, XK(flags), bf->blf_flags);
+	xls_field_flags(fs, XK(flag_names), bf->blf_flags & ~(uint64_t)XFS_BLFT_MASK,
 			&xls_blf_flag_table);
-	xls_field_str(fs, "buf_type", xls_blft_name(xls_blft(bf->blf_flags)));
+	xls_field_str(fs, XK(buf_type), xls_blft_name(xls_blft(bf->blf_flags)));
 	for (uint32_t i = 1; i < d->item->nregions; i++)
 		data_bytes += d->item->regions[i].len;
-	xls_field_uint(fs, "data_bytes", data_bytes);
+	xls_field_uint(fs, XK(data_bytes), data_bytes);
 }
 
 static void inode_core(const struct xls_inode_item *ino, struct xls_fieldset *fs)
 {
 	const struct xls_log_dinode *c = &ino->core;
 
-	xls_field_oct(fs, "mode", c->di_mode);
-	xls_field_int(fs, "di_version", c->di_version);
-	xls_field_uint(fs, "di_format", (uint8_t)c->di_format);
-	xls_field_uint(fs, "uid", c->di_uid);
-	xls_field_uint(fs, "gid", c->di_gid);
-	xls_field_uint(fs, "nlink", c->di_nlink);
-	xls_field_int(fs, "di_size", c->di_size);
-	xls_field_uint(fs, "nblocks", c->di_nblocks);
-	xls_field_uint(fs, "nextents", xls_log_dinode_nextents(c));
-	xls_field_uint(fs, "anextents", xls_log_dinode_anextents(c));
-	xls_field_uint(fs, "forkoff", c->di_forkoff);
-	xls_field_hex(fs, "di_flags", c->di_flags);
-	xls_field_uint(fs, "gen", c->di_gen);
+	xls_field_oct(fs, XK(mode), c->di_mode);
+	xls_field_int(fs, XK(di_version), c->di_version);
+	xls_field_uint(fs, XK(di_format), (uint8_t)c->di_format);
+	xls_field_uint(fs, XK(uid), c->di_uid);
+	xls_field_uint(fs, XK(gid), c->di_gid);
+	xls_field_uint(fs, XK(nlink), c->di_nlink);
+	xls_field_int(fs, XK(di_size), c->di_size);
+	xls_field_uint(fs, XK(nblocks), c->di_nblocks);
+	xls_field_uint(fs, XK(nextents), xls_log_dinode_nextents(c));
+	xls_field_uint(fs, XK(anextents), xls_log_dinode_anextents(c));
+	xls_field_uint(fs, XK(forkoff), c->di_forkoff);
+	xls_field_hex(fs, XK(di_flags), c->di_flags);
+	xls_field_uint(fs, XK(gen), c->di_gen);
 	if (c->di_version < 3) {
-		xls_field_uint(fs, "flushiter", c->di_flushiter);
+		xls_field_uint(fs, XK(flushiter), c->di_flushiter);
 	} else if (ino->core_v3) {
-		xls_field_hex(fs, "di_flags2", c->di_flags2);
-		xls_field_hex(fs, "di_ino", c->di_ino);
+		xls_field_hex(fs, XK(di_flags2), c->di_flags2);
+		xls_field_hex(fs, XK(di_ino), c->di_ino);
 	}
 }
 
@@ -284,24 +284,24 @@ static void inode_item(const struct xls_item_decoded *d, struct xls_fieldset *fs
 
 	if (!ino->has_format)
 		return;
-	xls_field_hex(fs, "ino", ino->ilf_ino);
-	xls_field_hex(fs, "fields", ino->ilf_fields);
-	xls_field_flags(fs, "field_names", ino->ilf_fields, &xls_ilog_flag_table);
-	xls_field_uint(fs, "asize", ino->ilf_asize);
-	xls_field_uint(fs, "dsize", ino->ilf_dsize);
-	xls_field_hex(fs, "blkno", (uint64_t)ino->ilf_blkno);
-	xls_field_int(fs, "buf_len_bb", ino->ilf_len);
-	xls_field_int(fs, "boffset", ino->ilf_boffset);
+	xls_field_hex(fs, XK(ino), ino->ilf_ino);
+	xls_field_hex(fs, XK(fields), ino->ilf_fields);
+	xls_field_flags(fs, XK(field_names), ino->ilf_fields, &xls_ilog_flag_table);
+	xls_field_uint(fs, XK(asize), ino->ilf_asize);
+	xls_field_uint(fs, XK(dsize), ino->ilf_dsize);
+	xls_field_hex(fs, XK(blkno), (uint64_t)ino->ilf_blkno);
+	xls_field_int(fs, XK(buf_len_bb), ino->ilf_len);
+	xls_field_int(fs, XK(boffset), ino->ilf_boffset);
 	if (ino->ilf_fields & XFS_ILOG_DEV)
-		xls_field_hex(fs, "rdev", ino->ilf_rdev);
+		xls_field_hex(fs, XK(rdev), ino->ilf_rdev);
 	if (ino->has_core && ino->core_v2)
 		inode_core(ino, fs);
 }
 
 /* Name bytes as "@key" (printable ASCII) or "@key_hex". */
 static void attr_name(struct xls_fieldset *fs, const struct xls_region *r,
-		      uint32_t name_len, const char *key, const char *hex_key,
-		      const char *shown_key)
+		      uint32_t name_len, const struct xls_key_str *key,
+		      const struct xls_key_str *hex_key, const struct xls_key_uint *shown_key)
 {
 	char buf[2 * ATTR_NAME_SHOW + 1];
 	uint32_t n = name_len;
@@ -337,35 +337,35 @@ static void attri_item(const struct xls_item_decoded *d, struct xls_fieldset *fs
 
 	if (!a->has_format)
 		return;
-	xls_field_hex(fs, "id", a->id);
-	xls_field_hex(fs, "ino", a->ino);
-	xls_field_uint(fs, "igen", a->igen);
+	xls_field_hex(fs, XK(id), a->id);
+	xls_field_hex(fs, XK(ino), a->ino);
+	xls_field_uint(fs, XK(igen), a->igen);
 	if (a->op_name)
-		xls_field_str(fs, "op", a->op_name);
+		xls_field_str(fs, XK(op), a->op_name);
 	else
-		xls_field_strf(fs, "op", "op_%u", a->op);
-	xls_field_hex(fs, "op_flags", a->op_flags);
-	xls_field_uint(fs, "name_len", a->name_len);
+		xls_field_strf(fs, XK(op), "op_%u", a->op);
+	xls_field_hex(fs, XK(op_flags), a->op_flags);
+	xls_field_uint(fs, XK(name_len), a->name_len);
 	if (replace)
-		xls_field_uint(fs, "new_name_len", a->new_name_len);
-	xls_field_uint(fs, "value_len", a->value_len);
+		xls_field_uint(fs, XK(new_name_len), a->new_name_len);
+	xls_field_uint(fs, XK(value_len), a->value_len);
 	/* xfs_attri_log_format: "the new and old values must have the same length" */
 	if (replace)
-		xls_field_uint(fs, "new_value_len", a->value_len);
-	xls_field_hex(fs, "attr_filter", a->attr_filter);
-	xls_field_flags(fs, "attr_filter_names", a->attr_filter,
+		xls_field_uint(fs, XK(new_value_len), a->value_len);
+	xls_field_hex(fs, XK(attr_filter), a->attr_filter);
+	xls_field_flags(fs, XK(attr_filter_names), a->attr_filter,
 			&xls_attr_filter_flag_table);
-	attr_name(fs, a->name, a->name_len, "name", "name_hex", "name_shown");
+	attr_name(fs, a->name, a->name_len, XK(name), XK(name_hex), XK(name_shown));
 	if (a->new_name)
-		attr_name(fs, a->new_name, a->new_name_len, "new_name", "new_name_hex",
-			  "new_name_shown");
+		attr_name(fs, a->new_name, a->new_name_len, XK(new_name), XK(new_name_hex),
+			  XK(new_name_shown));
 	if (a->has_parent) {
-		xls_field_hex(fs, "parent_ino", a->parent_ino);
-		xls_field_uint(fs, "parent_gen", a->parent_gen);
+		xls_field_hex(fs, XK(parent_ino), a->parent_ino);
+		xls_field_uint(fs, XK(parent_gen), a->parent_gen);
 	}
 	if (a->has_new_parent) {
-		xls_field_hex(fs, "new_parent_ino", a->new_parent_ino);
-		xls_field_uint(fs, "new_parent_gen", a->new_parent_gen);
+		xls_field_hex(fs, XK(new_parent_ino), a->new_parent_ino);
+		xls_field_uint(fs, XK(new_parent_gen), a->new_parent_gen);
 	}
 }
 
@@ -375,18 +375,18 @@ static void xmi_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 
 	if (!x->has_format)
 		return;
-	xls_field_hex(fs, "id", x->id);
-	xls_field_hex(fs, "ino1", x->inode1);
-	xls_field_hex(fs, "ino2", x->inode2);
-	xls_field_uint(fs, "igen1", x->igen1);
-	xls_field_uint(fs, "igen2", x->igen2);
-	xls_field_uint(fs, "startoff1", x->startoff1);
-	xls_field_uint(fs, "startoff2", x->startoff2);
-	xls_field_uint(fs, "blockcount", x->blockcount);
-	xls_field_hex(fs, "flags", x->flags);
-	xls_field_flags(fs, "flag_names", x->flags, &xls_xmi_flag_table);
-	xls_field_int(fs, "isize1", x->isize1);
-	xls_field_int(fs, "isize2", x->isize2);
+	xls_field_hex(fs, XK(id), x->id);
+	xls_field_hex(fs, XK(ino1), x->inode1);
+	xls_field_hex(fs, XK(ino2), x->inode2);
+	xls_field_uint(fs, XK(igen1), x->igen1);
+	xls_field_uint(fs, XK(igen2), x->igen2);
+	xls_field_uint(fs, XK(startoff1), x->startoff1);
+	xls_field_uint(fs, XK(startoff2), x->startoff2);
+	xls_field_uint(fs, XK(blockcount), x->blockcount);
+	xls_field_hex(fs, XK(flags), x->flags);
+	xls_field_flags(fs, XK(flag_names), x->flags, &xls_xmi_flag_table);
+	xls_field_int(fs, XK(isize1), x->isize1);
+	xls_field_int(fs, XK(isize2), x->isize2);
 }
 
 static void dquot_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
@@ -395,24 +395,24 @@ static void dquot_item(const struct xls_item_decoded *d, struct xls_fieldset *fs
 
 	if (!q->has_format)
 		return;
-	xls_field_uint(fs, "quota_id", q->qlf_id);
-	xls_field_hex(fs, "blkno", q->qlf_blkno);
-	xls_field_int(fs, "buf_len_bb", q->qlf_len);
-	xls_field_int(fs, "boffset", q->qlf_boffset);
+	xls_field_uint(fs, XK(quota_id), q->qlf_id);
+	xls_field_hex(fs, XK(blkno), q->qlf_blkno);
+	xls_field_int(fs, XK(buf_len_bb), q->qlf_len);
+	xls_field_int(fs, XK(boffset), q->qlf_boffset);
 	if (!q->has_dquot)
 		return;
-	xls_field_hex(fs, "d_magic", q->d_magic);
-	xls_field_hex(fs, "d_type", q->d_type);
-	xls_field_flags(fs, "d_type_names", q->d_type, &xls_dq_type_flag_table);
-	xls_field_uint(fs, "d_id", q->d_id);
+	xls_field_hex(fs, XK(d_magic), q->d_magic);
+	xls_field_hex(fs, XK(d_type), q->d_type);
+	xls_field_flags(fs, XK(d_type_names), q->d_type, &xls_dq_type_flag_table);
+	xls_field_uint(fs, XK(d_id), q->d_id);
 }
 
 static void quotaoff_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 {
 	if (!d->u.qoff.has_format)
 		return;
-	xls_field_hex(fs, "qflags", d->u.qoff.qf_flags);
-	xls_field_flags(fs, "qflag_names", d->u.qoff.qf_flags, &xls_qflag_table);
+	xls_field_hex(fs, XK(qflags), d->u.qoff.qf_flags);
+	xls_field_flags(fs, XK(qflag_names), d->u.qoff.qf_flags, &xls_qflag_table);
 }
 
 static void icreate_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
@@ -421,17 +421,17 @@ static void icreate_item(const struct xls_item_decoded *d, struct xls_fieldset *
 
 	if (!ic->has_format)
 		return;
-	xls_field_uint(fs, "ag", ic->icl_ag);
-	xls_field_hex(fs, "agbno", ic->icl_agbno);
-	xls_field_uint(fs, "count", ic->icl_count);
-	xls_field_uint(fs, "isize", ic->icl_isize);
-	xls_field_uint(fs, "length_fsb", ic->icl_length);
-	xls_field_uint(fs, "gen", ic->icl_gen);
+	xls_field_uint(fs, XK(ag), ic->icl_ag);
+	xls_field_hex(fs, XK(agbno), ic->icl_agbno);
+	xls_field_uint(fs, XK(count), ic->icl_count);
+	xls_field_uint(fs, XK(isize), ic->icl_isize);
+	xls_field_uint(fs, XK(length_fsb), ic->icl_length);
+	xls_field_uint(fs, XK(gen), ic->icl_gen);
 }
 
 static void free_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 {
-	free_extents(d, d->type->role == XLS_ROLE_DONE ? "efi_id" : "id", fs);
+	free_extents(d, d->type->role == XLS_ROLE_DONE ? XK(efi_id) : XK(id), fs);
 }
 
 static void done_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
@@ -460,14 +460,14 @@ int xls_describe_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 {
 	const struct xls_item *it = d->item;
 
-	xls_field_str(fs, "item", d->type ? d->type->name : "unknown");
-	xls_field_hex(fs, "type_code", it->type);
-	xls_field_uint(fs, "size", it->size);
-	xls_field_uint(fs, "regions", it->nregions);
+	xls_field_str(fs, XK(item), d->type ? d->type->name : "unknown");
+	xls_field_hex(fs, XK(type_code), it->type);
+	xls_field_uint(fs, XK(size), it->size);
+	xls_field_uint(fs, XK(regions), it->nregions);
 	if (d->has_format && d->type && family_fields[d->type->family])
 		family_fields[d->type->family](d, fs);
 	if (d->problems.count) {
-		xls_field_str(fs, "finding", d->problems.text);
+		xls_field_str(fs, XK(finding), d->problems.text);
 		return 1;
 	}
 	return 0;

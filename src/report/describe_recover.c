@@ -14,31 +14,31 @@
 
 void xls_describe_rcancel(const struct xls_rcancel *cn, struct xls_fieldset *fs)
 {
-	xls_field_hex(fs, "blkno", (uint64_t)cn->blkno);
-	xls_field_uint(fs, "len", (uint64_t)cn->len * 512);
-	xls_field_uint(fs, "refs", cn->refs);
+	xls_field_hex(fs, XK(blkno), (uint64_t)cn->blkno);
+	xls_field_uint(fs, XK(len), (uint64_t)cn->len * 512);
+	xls_field_uint(fs, XK(refs), cn->refs);
 }
 
 void xls_describe_rtrans(const struct xls_rtrans *rt, struct xls_fieldset *fs)
 {
 	const struct xls_trans *t = rt->t;
 
-	xls_field_hex(fs, "tid", t->tid);
-	xls_field_lsn(fs, "lsn", t->lsn);
+	xls_field_hex(fs, XK(tid), t->tid);
+	xls_field_lsn(fs, XK(lsn), t->lsn);
 	if (t->commit_lsn)
-		xls_field_lsn(fs, "commit_lsn", t->commit_lsn);
-	xls_field_str(fs, "state", xls_trans_state_name(t->state));
-	xls_field_str(fs, "outcome", rt->replayed ? "replayed" :
+		xls_field_lsn(fs, XK(commit_lsn), t->commit_lsn);
+	xls_field_str(fs, XK(state), xls_trans_state_name(t->state));
+	xls_field_str(fs, XK(outcome), rt->replayed ? "replayed" :
 		      t->state == XLS_TRANS_CORRUPT ? "corrupt" : "discarded");
-	xls_field_uint(fs, "seq", rt->seq);
-	xls_field_uint(fs, "items", rt->nitems);
-	xls_field_uint(fs, "buffers_written_first", rt->flushed);
+	xls_field_uint(fs, XK(seq), rt->seq);
+	xls_field_uint(fs, XK(items), rt->nitems);
+	xls_field_uint(fs, XK(buffers_written_first), rt->flushed);
 	if (t->why)
-		xls_field_str(fs, "why", t->why);
+		xls_field_str(fs, XK(why), t->why);
 }
 
 /* "inode_buf|cancel" without the "0" that no flag gives. */
-static void flags_field(struct xls_fieldset *fs, const char *key, uint16_t flags)
+static void flags_field(struct xls_fieldset *fs, const struct xls_key_str *key, uint16_t flags)
 {
 	char buf[96];
 
@@ -48,7 +48,7 @@ static void flags_field(struct xls_fieldset *fs, const char *key, uint16_t flags
 
 static void decision_text_field(const struct xls_ritem *ri, struct xls_fieldset *fs)
 {
-	xls_field_str(fs, "decision_text", xls_rdecision_text(ri));
+	xls_field_str(fs, XK(decision_text), xls_rdecision_text(ri));
 }
 
 static void unlinked_text(const void *elem, char *buf, size_t bufsz)
@@ -59,10 +59,10 @@ static void unlinked_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member unlinked_members[] = {
-	XLS_MEMBER("slot", XLS_FIELD_UINT, struct xls_runlinked, slot),
-	XLS_MEMBER("offset", XLS_FIELD_UINT, struct xls_runlinked, offset),
-	XLS_MEMBER("value", XLS_FIELD_HEX, struct xls_runlinked, value),
-	XLS_MEMBER("readable", XLS_FIELD_BOOL, struct xls_runlinked, readable),
+	XLS_MEMBER(slot, uint, struct xls_runlinked, slot),
+	XLS_MEMBER(offset, uint, struct xls_runlinked, offset),
+	XLS_MEMBER(value, hex, struct xls_runlinked, value),
+	XLS_MEMBER(readable, bool, struct xls_runlinked, readable),
 };
 
 static const struct xls_list unlinked_list = {
@@ -71,34 +71,34 @@ static const struct xls_list unlinked_list = {
 
 static void rbuf_fields(const struct xls_rbuf *b, struct xls_fieldset *fs)
 {
-	xls_field_hex(fs, "blkno", (uint64_t)b->blkno);
-	xls_field_uint(fs, "len", (uint64_t)b->len * 512);
-	xls_field_str(fs, "type", xls_blft_name(b->blft));
-	flags_field(fs, "flag_names", b->blf_flags);
-	xls_field_uint(fs, "regions", b->res->nregions);
-	xls_field_real(fs, "dirty_pct", b->dirty_pct);
-	xls_field_str(fs, "block_state", !b->block_read ? "unread" :
+	xls_field_hex(fs, XK(blkno), (uint64_t)b->blkno);
+	xls_field_uint(fs, XK(len), (uint64_t)b->len * 512);
+	xls_field_str(fs, XK(type), xls_blft_name(b->blft));
+	flags_field(fs, XK(flag_names), b->blf_flags);
+	xls_field_uint(fs, XK(regions), b->res->nregions);
+	xls_field_real(fs, XK(dirty_pct), b->dirty_pct);
+	xls_field_str(fs, XK(block_state), !b->block_read ? "unread" :
 		      b->from_replay ? "replayed" : b->block_absent ? "absent" : "disk");
 	if (b->magic_name && b->magic_name[0])
-		xls_field_str(fs, "block_magic", b->magic_name);
+		xls_field_str(fs, XK(block_magic), b->magic_name);
 	if (b->has_lsn)
-		xls_field_lsn(fs, "block_lsn", b->block_lsn);
-	xls_field_uint(fs, "cancel_refs", b->cancel_refs);
+		xls_field_lsn(fs, XK(block_lsn), b->block_lsn);
+	xls_field_uint(fs, XK(cancel_refs), b->cancel_refs);
 	if (b->kernel_warning)
-		xls_field_str(fs, "kernel_warning", b->kernel_warning);
+		xls_field_str(fs, XK(kernel_warning), b->kernel_warning);
 	if (b->compound) {
-		xls_field_uint(fs, "compound", b->compound);
-		xls_field_uint(fs, "seg", b->seg);
-		xls_field_uint(fs, "nseg", b->nseg);
-		xls_field_uint(fs, "block_bytes", b->block_bytes);
-		xls_field_uint(fs, "seg_offset", b->seg_offset);
-		xls_field_bool(fs, "seg_offset_exact", b->seg_offset_exact);
-		xls_field_bool(fs, "block_start", b->block_start);
+		xls_field_uint(fs, XK(compound), b->compound);
+		xls_field_uint(fs, XK(seg), b->seg);
+		xls_field_uint(fs, XK(nseg), b->nseg);
+		xls_field_uint(fs, XK(block_bytes), b->block_bytes);
+		xls_field_uint(fs, XK(seg_offset), b->seg_offset);
+		xls_field_bool(fs, XK(seg_offset_exact), b->seg_offset_exact);
+		xls_field_bool(fs, XK(block_start), b->block_start);
 		if (b->seg_note)
-			xls_field_str(fs, "seg_note", b->seg_note);
+			xls_field_str(fs, XK(seg_note), b->seg_note);
 	}
 	if (b->nunlinked)
-		xls_field_list(fs, "unlinked", &unlinked_list, b->unlinked, b->nunlinked);
+		xls_field_list(fs, XK(unlinked), &unlinked_list, b->unlinked, b->nunlinked);
 }
 
 static const char *item_name(uint16_t type)
@@ -112,34 +112,34 @@ static const char *item_name(uint16_t type)
 static void ritem_target_fields(const struct xls_ritem *ri, struct xls_fieldset *fs)
 {
 	if (ri->has_ino) {
-		xls_field_hex(fs, "ino", ri->ino);
-		xls_field_hex(fs, "ino_blkno", (uint64_t)ri->ino_blkno);
-		xls_field_uint(fs, "ino_boffset", ri->ino_boffset);
+		xls_field_hex(fs, XK(ino), ri->ino);
+		xls_field_hex(fs, XK(ino_blkno), (uint64_t)ri->ino_blkno);
+		xls_field_uint(fs, XK(ino_boffset), ri->ino_boffset);
 	}
 	if (ri->has_id)
-		xls_field_hex(fs, "id", ri->id);
+		xls_field_hex(fs, XK(id), ri->id);
 }
 
 void xls_describe_ritem(const struct xls_trans *t, const struct xls_ritem *ri,
 			struct xls_fieldset *fs)
 {
-	xls_field_hex(fs, "tid", t->tid);
-	xls_field_lsn(fs, "lsn", t->lsn);
-	xls_field_uint(fs, "order", ri->order);
-	xls_field_uint(fs, "index", ri->index);
-	xls_field_str(fs, "item", item_name(ri->type));
-	xls_field_str(fs, "list", xls_rlist_name(ri->list));
-	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
+	xls_field_hex(fs, XK(tid), t->tid);
+	xls_field_lsn(fs, XK(lsn), t->lsn);
+	xls_field_uint(fs, XK(order), ri->order);
+	xls_field_uint(fs, XK(index), ri->index);
+	xls_field_str(fs, XK(item), item_name(ri->type));
+	xls_field_str(fs, XK(list), xls_rlist_name(ri->list));
+	xls_field_str(fs, XK(decision), xls_rdecision_key(ri->decision));
 	decision_text_field(ri, fs);
-	xls_field_str(fs, "reason", xls_ritem_reason(ri));
+	xls_field_str(fs, XK(reason), xls_ritem_reason(ri));
 	if (ri->buf)
 		rbuf_fields(ri->buf, fs);
 	ritem_target_fields(ri, fs);
-	xls_field_str(fs, "detail", ri->detail);
+	xls_field_str(fs, XK(detail), ri->detail);
 	if (ri->fail_why)
-		xls_field_str(fs, "fail_why", ri->fail_why);
+		xls_field_str(fs, XK(fail_why), ri->fail_why);
 	if (ri->write_fails)
-		xls_field_str(fs, "write_fails", ri->write_fails);
+		xls_field_str(fs, XK(write_fails), ri->write_fails);
 }
 
 void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem *ri,
@@ -147,38 +147,38 @@ void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem 
 {
 	const struct xls_rbuf *b = ri->buf;
 
-	xls_field_hex(fs, "tid", rt->t->tid);
-	xls_field_lsn(fs, "lsn", rt->t->lsn);
-	xls_field_uint(fs, "seq", rt->seq);
-	xls_field_uint(fs, "order", ri->order);
-	xls_field_uint(fs, "index", ri->index);
-	xls_field_str(fs, "item", item_name(ri->type));
-	xls_field_str(fs, "list", xls_rlist_name(ri->list));
+	xls_field_hex(fs, XK(tid), rt->t->tid);
+	xls_field_lsn(fs, XK(lsn), rt->t->lsn);
+	xls_field_uint(fs, XK(seq), rt->seq);
+	xls_field_uint(fs, XK(order), ri->order);
+	xls_field_uint(fs, XK(index), ri->index);
+	xls_field_str(fs, XK(item), item_name(ri->type));
+	xls_field_str(fs, XK(list), xls_rlist_name(ri->list));
 	/* the columns of buffers, empty for the other items */
 	if (b) {
-		xls_field_hex(fs, "blkno", (uint64_t)b->blkno);
-		xls_field_uint(fs, "len", (uint64_t)b->len * 512);
-		xls_field_str(fs, "type", xls_blft_name(b->blft));
-		flags_field(fs, "flag_names", b->blf_flags);
+		xls_field_hex(fs, XK(blkno), (uint64_t)b->blkno);
+		xls_field_uint(fs, XK(len), (uint64_t)b->len * 512);
+		xls_field_str(fs, XK(type), xls_blft_name(b->blft));
+		flags_field(fs, XK(flag_names), b->blf_flags);
 	}
 	ritem_target_fields(ri, fs);
-	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
+	xls_field_str(fs, XK(decision), xls_rdecision_key(ri->decision));
 	decision_text_field(ri, fs);
-	xls_field_str(fs, "reason", xls_ritem_reason(ri));
+	xls_field_str(fs, XK(reason), xls_ritem_reason(ri));
 	if (b) {
-		xls_field_str(fs, "block_magic", b->magic_name ? b->magic_name : "");
+		xls_field_str(fs, XK(block_magic), b->magic_name ? b->magic_name : "");
 		if (b->has_lsn)
-			xls_field_lsn(fs, "block_lsn", b->block_lsn);
-		xls_field_uint(fs, "cancel_refs", b->cancel_refs);
-		xls_field_uint(fs, "compound", b->compound);
-		xls_field_uint(fs, "seg", b->seg);
-		xls_field_uint(fs, "nseg", b->nseg);
-		xls_field_uint(fs, "seg_offset", b->seg_offset);
-		xls_field_str(fs, "kernel_warning", b->kernel_warning ? b->kernel_warning : "");
+			xls_field_lsn(fs, XK(block_lsn), b->block_lsn);
+		xls_field_uint(fs, XK(cancel_refs), b->cancel_refs);
+		xls_field_uint(fs, XK(compound), b->compound);
+		xls_field_uint(fs, XK(seg), b->seg);
+		xls_field_uint(fs, XK(nseg), b->nseg);
+		xls_field_uint(fs, XK(seg_offset), b->seg_offset);
+		xls_field_str(fs, XK(kernel_warning), b->kernel_warning ? b->kernel_warning : "");
 	}
-	xls_field_str(fs, "fail_why", ri->fail_why ? ri->fail_why : "");
-	xls_field_str(fs, "write_fails", ri->write_fails ? ri->write_fails : "");
-	xls_field_str(fs, "detail", ri->detail);
+	xls_field_str(fs, XK(fail_why), ri->fail_why ? ri->fail_why : "");
+	xls_field_str(fs, XK(write_fails), ri->write_fails ? ri->write_fails : "");
+	xls_field_str(fs, XK(detail), ri->detail);
 }
 
 /* The short list names of the text table. */
@@ -195,69 +195,69 @@ static const char *list_short(enum xls_rlist l)
 
 void xls_describe_ritem_row(const struct xls_ritem *ri, struct xls_fieldset *fs)
 {
-	xls_field_uint(fs, "order", ri->order);
-	xls_field_uint(fs, "index", ri->index);
-	xls_field_str(fs, "list", list_short(ri->list));
-	xls_field_str(fs, "item", item_name(ri->type));
+	xls_field_uint(fs, XK(order), ri->order);
+	xls_field_uint(fs, XK(index), ri->index);
+	xls_field_str(fs, XK(list), list_short(ri->list));
+	xls_field_str(fs, XK(item), item_name(ri->type));
 	if (ri->buf) {
-		xls_field_hex(fs, "blkno", (uint64_t)ri->buf->blkno);
-		xls_field_uint(fs, "len", (uint64_t)ri->buf->len * 512);
-		xls_field_str(fs, "type", xls_blft_name(ri->buf->blft));
+		xls_field_hex(fs, XK(blkno), (uint64_t)ri->buf->blkno);
+		xls_field_uint(fs, XK(len), (uint64_t)ri->buf->len * 512);
+		xls_field_str(fs, XK(type), xls_blft_name(ri->buf->blft));
 		decision_text_field(ri, fs);
 	} else if (ri->decision != XLS_RD_NONE) {
 		decision_text_field(ri, fs);
 	}
-	xls_field_str(fs, "detail", ri->detail);
+	xls_field_str(fs, XK(detail), ri->detail);
 }
 
 void xls_describe_rintent(const struct xls_rintent *in, struct xls_fieldset *fs)
 {
-	xls_field_str(fs, "intent", in->kind);
-	xls_field_hex(fs, "id", in->id);
+	xls_field_str(fs, XK(intent), in->kind);
+	xls_field_hex(fs, XK(id), in->id);
 	if (in->type != XFS_LI_IUNLINK) {
-		xls_field_hex(fs, "tid", in->tid);
-		xls_field_lsn(fs, "lsn", in->lsn);
+		xls_field_hex(fs, XK(tid), in->tid);
+		xls_field_lsn(fs, XK(lsn), in->lsn);
 	}
-	xls_field_str(fs, "what", in->what);
+	xls_field_str(fs, XK(what), in->what);
 }
 
 void xls_describe_rsummary(const struct xls_recover_summary *s, struct xls_fieldset *fs)
 {
-	static const char *const always_keys[XLS_RR_COUNT] = {
-		[XLS_RR_V4]		= "always_v4",
-		[XLS_RR_INODE_BUF]	= "always_inode_buf",
-		[XLS_RR_DQUOT_BUF]	= "always_dquot_buf",
-		[XLS_RR_ATTR_RMT]	= "always_attr_rmt",
-		[XLS_RR_UNKNOWN_MAGIC]	= "always_unknown_magic",
-		[XLS_RR_FOREIGN_UUID]	= "always_foreign_uuid",
-		[XLS_RR_RT_NO_HEADER]	= "always_rt_no_header",
-		[XLS_RR_LSN_NULL]	= "always_lsn_null",
-		[XLS_RR_UNREAD]		= "always_unread",
+	static const struct xls_key_uint *const always_keys[XLS_RR_COUNT] = {
+		[XLS_RR_V4]		= XK(always_v4),
+		[XLS_RR_INODE_BUF]	= XK(always_inode_buf),
+		[XLS_RR_DQUOT_BUF]	= XK(always_dquot_buf),
+		[XLS_RR_ATTR_RMT]	= XK(always_attr_rmt),
+		[XLS_RR_UNKNOWN_MAGIC]	= XK(always_unknown_magic),
+		[XLS_RR_FOREIGN_UUID]	= XK(always_foreign_uuid),
+		[XLS_RR_RT_NO_HEADER]	= XK(always_rt_no_header),
+		[XLS_RR_LSN_NULL]	= XK(always_lsn_null),
+		[XLS_RR_UNREAD]		= XK(always_unread),
 	};
 
 	xls_describe_verdict(s, XLS_VERDICT_WHOLE, false, fs);
-	xls_field_uint(fs, "items", s->items);
-	xls_field_uint(fs, "buffers", s->buffers);
-	xls_field_uint(fs, "replay", s->decisions[XLS_RD_REPLAY]);
-	xls_field_uint(fs, "replay_always", s->decisions[XLS_RD_REPLAY_ALWAYS]);
+	xls_field_uint(fs, XK(items), s->items);
+	xls_field_uint(fs, XK(buffers), s->buffers);
+	xls_field_uint(fs, XK(replay), s->decisions[XLS_RD_REPLAY]);
+	xls_field_uint(fs, XK(replay_always), s->decisions[XLS_RD_REPLAY_ALWAYS]);
 	for (unsigned int i = 0; i < XLS_RR_COUNT; i++)
 		xls_field_uint(fs, always_keys[i], s->always_by_reason[i]);
-	xls_field_uint(fs, "skip_cancelled", s->decisions[XLS_RD_SKIP_CANCELLED]);
-	xls_field_uint(fs, "skip_lsn", s->decisions[XLS_RD_SKIP_LSN]);
-	xls_field_uint(fs, "cancel", s->decisions[XLS_RD_CANCEL]);
-	xls_field_uint(fs, "skip_quotaoff", s->decisions[XLS_RD_SKIP_QUOTAOFF]);
-	xls_field_uint(fs, "fail", s->decisions[XLS_RD_FAIL]);
-	xls_field_uint(fs, "cancel_table_entries", s->cancel_entries);
-	xls_field_uint(fs, "cancel_table_refs", s->cancel_refs);
-	xls_field_uint(fs, "compound_buffers", s->compound_buffers);
-	xls_field_uint(fs, "compound_segments", s->compound_segments);
-	xls_field_uint(fs, "unlinked_fields", s->unlinked_fields);
-	xls_field_uint(fs, "buffers_touched", s->buffers_touched);
+	xls_field_uint(fs, XK(skip_cancelled), s->decisions[XLS_RD_SKIP_CANCELLED]);
+	xls_field_uint(fs, XK(skip_lsn), s->decisions[XLS_RD_SKIP_LSN]);
+	xls_field_uint(fs, XK(cancel), s->decisions[XLS_RD_CANCEL]);
+	xls_field_uint(fs, XK(skip_quotaoff), s->decisions[XLS_RD_SKIP_QUOTAOFF]);
+	xls_field_uint(fs, XK(fail), s->decisions[XLS_RD_FAIL]);
+	xls_field_uint(fs, XK(cancel_table_entries), s->cancel_entries);
+	xls_field_uint(fs, XK(cancel_table_refs), s->cancel_refs);
+	xls_field_uint(fs, XK(compound_buffers), s->compound_buffers);
+	xls_field_uint(fs, XK(compound_segments), s->compound_segments);
+	xls_field_uint(fs, XK(unlinked_fields), s->unlinked_fields);
+	xls_field_uint(fs, XK(buffers_touched), s->buffers_touched);
 	if (s->fails) {
-		xls_field_uint(fs, "dry_run_trans_replayed", s->dry_run.trans_replayed);
-		xls_field_uint(fs, "dry_run_items", s->dry_run.items);
-		xls_field_uint(fs, "dry_run_buffers", s->dry_run.buffers);
-		xls_field_uint(fs, "dry_run_kernel_warnings", s->dry_run.kernel_warnings);
+		xls_field_uint(fs, XK(dry_run_trans_replayed), s->dry_run.trans_replayed);
+		xls_field_uint(fs, XK(dry_run_items), s->dry_run.items);
+		xls_field_uint(fs, XK(dry_run_buffers), s->dry_run.buffers);
+		xls_field_uint(fs, XK(dry_run_kernel_warnings), s->dry_run.kernel_warnings);
 	}
 }
 
@@ -269,8 +269,8 @@ static void bufid_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member bufid_members[] = {
-	XLS_MEMBER("blkno", XLS_FIELD_HEX, struct xls_rbufid, blkno),
-	XLS_MEMBER("len_bb", XLS_FIELD_UINT, struct xls_rbufid, len),
+	XLS_MEMBER(blkno, hex, struct xls_rbufid, blkno),
+	XLS_MEMBER(len_bb, uint, struct xls_rbufid, len),
 };
 
 static const struct xls_list bufid_list = {
@@ -279,21 +279,21 @@ static const struct xls_list bufid_list = {
 
 void xls_describe_rwriteback(const struct xls_rwriteback *wb, struct xls_fieldset *fs)
 {
-	xls_field_lsn(fs, "lsn", wb->lsn);
+	xls_field_lsn(fs, XK(lsn), wb->lsn);
 	if (wb->next_lsn)
-		xls_field_lsn(fs, "next_lsn", wb->next_lsn);
+		xls_field_lsn(fs, XK(next_lsn), wb->next_lsn);
 	else
-		xls_field_str(fs, "next_lsn", "end");
-	xls_field_uint(fs, "buffers", wb->buffers);
-	xls_field_uint(fs, "no_ops", wb->nnoops);
-	xls_field_list(fs, "no_ops_list", &bufid_list, wb->noops, wb->nnoops);
-	xls_field_bool(fs, "fails", wb->fails);
+		xls_field_lsn_text(fs, XK(next_lsn), "end");
+	xls_field_uint(fs, XK(buffers), wb->buffers);
+	xls_field_uint(fs, XK(no_ops), wb->nnoops);
+	xls_field_list(fs, XK(no_ops_list), &bufid_list, wb->noops, wb->nnoops);
+	xls_field_bool(fs, XK(fails), wb->fails);
 	if (wb->fails) {
-		xls_field_hex(fs, "fail_blkno", (uint64_t)wb->fail.blkno);
-		xls_field_uint(fs, "fail_len_bb", wb->fail.len);
-		xls_field_hex(fs, "fail_tid", wb->fail_tid);
-		xls_field_str(fs, "fail_what", wb->fail_what);
-		xls_field_uint(fs, "not_written", wb->not_written);
+		xls_field_hex(fs, XK(fail_blkno), (uint64_t)wb->fail.blkno);
+		xls_field_uint(fs, XK(fail_len_bb), wb->fail.len);
+		xls_field_hex(fs, XK(fail_tid), wb->fail_tid);
+		xls_field_str(fs, XK(fail_what), wb->fail_what);
+		xls_field_uint(fs, XK(not_written), wb->not_written);
 	}
 }
 
@@ -305,32 +305,32 @@ void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 {
 	const struct xls_rbuf *b = ri->buf;
 
-	xls_field_uint(fs, "seq", seq);
-	xls_field_hex(fs, "tid", t->tid);
-	xls_field_lsn(fs, "lsn", t->lsn);
-	xls_field_uint(fs, "index", ri->index);
-	xls_field_uint(fs, "len", (uint64_t)b->len * 512);
-	xls_field_str(fs, "type", xls_blft_name(b->blft));
-	flags_field(fs, "flag_names", b->blf_flags);
-	xls_field_uint(fs, "regions", b->res->nregions);
-	xls_field_uint(fs, "dirty_bytes", b->res->dirty_bytes);
-	xls_field_real(fs, "dirty_pct", b->dirty_pct);
-	xls_field_uint(fs, "cancel_refs", b->cancel_refs);
-	xls_field_bool(fs, "committed", !discarded);
-	xls_field_str(fs, "decision", discarded ? "discarded" : xls_rdecision_key(ri->decision));
+	xls_field_uint(fs, XK(seq), seq);
+	xls_field_hex(fs, XK(tid), t->tid);
+	xls_field_lsn(fs, XK(lsn), t->lsn);
+	xls_field_uint(fs, XK(index), ri->index);
+	xls_field_uint(fs, XK(len), (uint64_t)b->len * 512);
+	xls_field_str(fs, XK(type), xls_blft_name(b->blft));
+	flags_field(fs, XK(flag_names), b->blf_flags);
+	xls_field_uint(fs, XK(regions), b->res->nregions);
+	xls_field_uint(fs, XK(dirty_bytes), b->res->dirty_bytes);
+	xls_field_real(fs, XK(dirty_pct), b->dirty_pct);
+	xls_field_uint(fs, XK(cancel_refs), b->cancel_refs);
+	xls_field_bool(fs, XK(committed), !discarded);
+	xls_field_str(fs, XK(decision), discarded ? "discarded" : xls_rdecision_key(ri->decision));
 	if (discarded)
-		xls_field_str(fs, "decision_text", t->state == XLS_TRANS_CORRUPT ?
+		xls_field_str(fs, XK(decision_text), t->state == XLS_TRANS_CORRUPT ?
 			      "corrupt: recovery stops" : "discarded: no commit");
 	else
 		decision_text_field(ri, fs);
-	xls_field_str(fs, "reason", xls_ritem_reason(ri));
+	xls_field_str(fs, XK(reason), xls_ritem_reason(ri));
 	if (b->has_lsn)
-		xls_field_lsn(fs, "block_lsn", b->block_lsn);
+		xls_field_lsn(fs, XK(block_lsn), b->block_lsn);
 	else
-		xls_field_str(fs, "block_lsn", "");
-	xls_field_str(fs, "kernel_warning", b->kernel_warning ? b->kernel_warning : "");
-	xls_field_str(fs, "detail", ri->detail);
-	xls_field_str(fs, "write_fails", ri->write_fails ? ri->write_fails : "");
+		xls_field_lsn_text(fs, XK(block_lsn), "");
+	xls_field_str(fs, XK(kernel_warning), b->kernel_warning ? b->kernel_warning : "");
+	xls_field_str(fs, XK(detail), ri->detail);
+	xls_field_str(fs, XK(write_fails), ri->write_fails ? ri->write_fails : "");
 }
 
 void xls_describe_other_appearance(const struct xls_geometry *g,
@@ -340,43 +340,43 @@ void xls_describe_other_appearance(const struct xls_geometry *g,
 	const char *name = xls_item_type_name(ri->type);
 	uint32_t len = ri->has_ino ? ri->ino_len : xls_recover_cluster_bb(g);
 
-	xls_field_uint(fs, "seq", seq);
-	xls_field_hex(fs, "tid", t->tid);
-	xls_field_lsn(fs, "lsn", t->lsn);
-	xls_field_uint(fs, "index", ri->index);
-	xls_field_uint(fs, "len", (uint64_t)len * 512);
-	xls_field_str(fs, "type", name ? name : "?");
-	xls_field_str(fs, "flag_names", "");
-	xls_field_uint(fs, "regions", 0);
-	xls_field_uint(fs, "dirty_bytes", ri->has_ino ? g->inode_size : (uint64_t)len * 512);
-	xls_field_real(fs, "dirty_pct", ri->has_ino && len ?
+	xls_field_uint(fs, XK(seq), seq);
+	xls_field_hex(fs, XK(tid), t->tid);
+	xls_field_lsn(fs, XK(lsn), t->lsn);
+	xls_field_uint(fs, XK(index), ri->index);
+	xls_field_uint(fs, XK(len), (uint64_t)len * 512);
+	xls_field_str(fs, XK(type), name ? name : "?");
+	xls_field_str(fs, XK(flag_names), "");
+	xls_field_uint(fs, XK(regions), 0);
+	xls_field_uint(fs, XK(dirty_bytes), ri->has_ino ? g->inode_size : (uint64_t)len * 512);
+	xls_field_real(fs, XK(dirty_pct), ri->has_ino && len ?
 		       100.0 * g->inode_size / (len * 512.0) : 100.0);
-	xls_field_uint(fs, "cancel_refs", 0);
-	xls_field_bool(fs, "committed", true);
-	xls_field_str(fs, "decision", xls_rdecision_key(ri->decision));
+	xls_field_uint(fs, XK(cancel_refs), 0);
+	xls_field_bool(fs, XK(committed), true);
+	xls_field_str(fs, XK(decision), xls_rdecision_key(ri->decision));
 	decision_text_field(ri, fs);
-	xls_field_str(fs, "reason", xls_ritem_reason(ri));
-	xls_field_str(fs, "block_lsn", "");
-	xls_field_str(fs, "kernel_warning", "");
-	xls_field_str(fs, "detail", ri->detail);
+	xls_field_str(fs, XK(reason), xls_ritem_reason(ri));
+	xls_field_lsn_text(fs, XK(block_lsn), "");
+	xls_field_str(fs, XK(kernel_warning), "");
+	xls_field_str(fs, XK(detail), ri->detail);
 }
 
 void xls_describe_stale_appearance(const struct xls_stale_appearance *a,
 				   struct xls_fieldset *fs)
 {
-	xls_field_bool(fs, "stale", true);
-	xls_field_hex(fs, "tid", a->tid);
-	xls_field_lsn(fs, "lsn", a->lsn);
-	xls_field_uint(fs, "index", a->index);
-	xls_field_uint(fs, "len", (uint64_t)a->len_bb * 512);
-	xls_field_str(fs, "type", a->type);
-	flags_field(fs, "flag_names", a->blf_flags);
-	xls_field_uint(fs, "regions", a->regions);
-	xls_field_uint(fs, "dirty_bytes", a->dirty_bytes);
-	xls_field_real(fs, "dirty_pct", a->dirty_pct);
-	xls_field_bool(fs, "committed", a->committed);
-	xls_field_str(fs, "decision", "stale");
-	xls_field_str(fs, "decision_text", "stale: before the tail");
+	xls_field_bool(fs, XK(stale), true);
+	xls_field_hex(fs, XK(tid), a->tid);
+	xls_field_lsn(fs, XK(lsn), a->lsn);
+	xls_field_uint(fs, XK(index), a->index);
+	xls_field_uint(fs, XK(len), (uint64_t)a->len_bb * 512);
+	xls_field_str(fs, XK(type), a->type);
+	flags_field(fs, XK(flag_names), a->blf_flags);
+	xls_field_uint(fs, XK(regions), a->regions);
+	xls_field_uint(fs, XK(dirty_bytes), a->dirty_bytes);
+	xls_field_real(fs, XK(dirty_pct), a->dirty_pct);
+	xls_field_bool(fs, XK(committed), a->committed);
+	xls_field_str(fs, XK(decision), "stale");
+	xls_field_str(fs, XK(decision_text), "stale: before the tail");
 }
 
 static void range_text(const void *elem, char *buf, size_t bufsz)
@@ -387,10 +387,10 @@ static void range_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member range_members[] = {
-	XLS_MEMBER("first", XLS_FIELD_UINT, struct xls_image_range, first),
-	XLS_MEMBER("last", XLS_FIELD_UINT, struct xls_image_range, last),
-	XLS_MEMBER("offset", XLS_FIELD_UINT, struct xls_image_range, offset),
-	XLS_MEMBER("len", XLS_FIELD_UINT, struct xls_image_range, len),
+	XLS_MEMBER(first, uint, struct xls_image_range, first),
+	XLS_MEMBER(last, uint, struct xls_image_range, last),
+	XLS_MEMBER(offset, uint, struct xls_image_range, offset),
+	XLS_MEMBER(len, uint, struct xls_image_range, len),
 };
 
 static const struct xls_list range_list = {
@@ -403,11 +403,11 @@ const struct xls_field *xls_describe_diff(int64_t blkno, uint32_t nchunks, uint3
 {
 	unsigned int before;
 
-	xls_field_hex(fs, "blkno", (uint64_t)blkno);
-	xls_field_uint(fs, "chunks", nchunks);
-	xls_field_uint(fs, "changed", changed);
+	xls_field_hex(fs, XK(blkno), (uint64_t)blkno);
+	xls_field_uint(fs, XK(chunks), nchunks);
+	xls_field_uint(fs, XK(changed), changed);
 	before = fs->n;
-	xls_field_list(fs, "ranges", &range_list, ranges, nranges);
+	xls_field_list(fs, XK(ranges), &range_list, ranges, nranges);
 	return fs->n > before ? &fs->f[fs->n - 1] : NULL;
 }
 

@@ -13,36 +13,36 @@
 
 void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fieldset *fs)
 {
-	xls_field_uint(fs, "dirents_added", s->dirents_added);
-	xls_field_uint(fs, "dirents_removed", s->dirents_removed);
-	xls_field_uint(fs, "inodes_created", s->inodes_created);
-	xls_field_uint(fs, "inodes_freed", s->inodes_freed);
-	xls_field_uint(fs, "inodes_changed", s->inodes_changed);
-	xls_field_uint(fs, "xattrs_changed", s->xattrs_changed);
-	xls_field_uint(fs, "lost_found", s->lost_found);
-	xls_field_uint(fs, "metadata_bytes", s->metadata_bytes);
-	xls_field_uint(fs, "dirs_compared", s->dirs_compared);
-	xls_field_uint(fs, "inodes_compared", s->inodes_compared);
+	xls_field_uint(fs, XK(dirents_added), s->dirents_added);
+	xls_field_uint(fs, XK(dirents_removed), s->dirents_removed);
+	xls_field_uint(fs, XK(inodes_created), s->inodes_created);
+	xls_field_uint(fs, XK(inodes_freed), s->inodes_freed);
+	xls_field_uint(fs, XK(inodes_changed), s->inodes_changed);
+	xls_field_uint(fs, XK(xattrs_changed), s->xattrs_changed);
+	xls_field_uint(fs, XK(lost_found), s->lost_found);
+	xls_field_uint(fs, XK(metadata_bytes), s->metadata_bytes);
+	xls_field_uint(fs, XK(dirs_compared), s->dirs_compared);
+	xls_field_uint(fs, XK(inodes_compared), s->inodes_compared);
 	xls_describe_verdict(&s->recovery, XLS_VERDICT_COMPARED, s->overlay_full, fs);
-	xls_field_uint(fs, "overlay_bytes", s->overlay_bytes);
-	xls_field_uint(fs, "overlay_max_bytes", s->overlay_max);
-	xls_field_uint(fs, "overlay_spilled_bytes", s->overlay_spilled);
+	xls_field_uint(fs, XK(overlay_bytes), s->overlay_bytes);
+	xls_field_uint(fs, XK(overlay_max_bytes), s->overlay_max);
+	xls_field_uint(fs, XK(overlay_spilled_bytes), s->overlay_spilled);
 	if (s->dir_problems) {
 		char buf[160];
 
 		xls_dir_problems_str(s->dir_problems, buf, sizeof(buf));
-		xls_field_str(fs, "dir_problems", buf);
+		xls_field_str(fs, XK(dir_problems), buf);
 	}
 }
 
 void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fieldset *fs)
 {
-	xls_field_hex(fs, "dir", d->dir);
+	xls_field_hex(fs, XK(dir), d->dir);
 	if (d->dir_path)
-		xls_field_str(fs, "path", d->dir_path);
-	xls_field_str(fs, "name", d->name);
-	xls_field_hex(fs, "ino", d->ino);
-	xls_field_str(fs, "op", d->add ? "add" : "remove");
+		xls_field_str(fs, XK(path), d->dir_path);
+	xls_field_str(fs, XK(name), d->name);
+	xls_field_hex(fs, XK(ino), d->ino);
+	xls_field_str(fs, XK(op), d->add ? "add" : "remove");
 }
 
 /* A change as written: its field's name and both values in their kind. */
@@ -117,11 +117,11 @@ static void change_text(const void *elem, char *buf, size_t bufsz)
 }
 
 static const struct xls_member change_members[] = {
-	XLS_MEMBER("field", XLS_FIELD_STR, struct change_out, field),
-	XLS_MEMBER("disk", XLS_FIELD_VALUE, struct change_out, disk),
-	XLS_MEMBER("recovered", XLS_FIELD_VALUE, struct change_out, recovered),
-	XLS_MEMBER("disk_text", XLS_FIELD_STR, struct change_out, disk_text),
-	XLS_MEMBER("recovered_text", XLS_FIELD_STR, struct change_out, recovered_text),
+	XLS_MEMBER(field, str, struct change_out, field),
+	XLS_MEMBER(disk, value, struct change_out, disk),
+	XLS_MEMBER(recovered, value, struct change_out, recovered),
+	XLS_MEMBER(disk_text, str, struct change_out, disk_text),
+	XLS_MEMBER(recovered_text, str, struct change_out, recovered_text),
 };
 
 static const struct xls_list change_list = {
@@ -158,43 +158,43 @@ void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldse
 		change_side(c.field, c.recovered, &ch[i].recovered, ch[i].text[1],
 			    &ch[i].recovered_text);
 	}
-	xls_field_hex(fs, "ino", in->ino);
+	xls_field_hex(fs, XK(ino), in->ino);
 	if (in->path)
-		xls_field_str(fs, "path", in->path);
-	xls_field_str(fs, "what", in->what);
-	xls_field_oct(fs, "mode", in->mode);
-	xls_field_list(fs, "changes", &change_list, ch, n);
+		xls_field_str(fs, XK(path), in->path);
+	xls_field_str(fs, XK(what), in->what);
+	xls_field_oct(fs, XK(mode), in->mode);
+	xls_field_list(fs, XK(changes), &change_list, ch, n);
 }
 
 void xls_describe_lost_found(const struct xls_lost_found *f, struct xls_fieldset *fs)
 {
-	xls_field_hex(fs, "ino", f->ino);
-	xls_field_oct(fs, "mode", f->mode);
+	xls_field_hex(fs, XK(ino), f->ino);
+	xls_field_oct(fs, XK(mode), f->mode);
 	if (f->path)
-		xls_field_str(fs, "path", f->path);
+		xls_field_str(fs, XK(path), f->path);
 }
 
 void xls_describe_lost_xattr(const struct xls_lost_xattr *x, struct xls_fieldset *fs)
 {
-	xls_field_hex(fs, "ino", x->ino);
+	xls_field_hex(fs, XK(ino), x->ino);
 	if (x->path)
-		xls_field_str(fs, "path", x->path);
-	xls_field_str(fs, "name", x->name);
+		xls_field_str(fs, XK(path), x->path);
+	xls_field_str(fs, XK(name), x->name);
 	if (x->parent)
-		xls_field_hex(fs, "parent", x->parent);
-	xls_field_str(fs, "op", x->op);
+		xls_field_hex(fs, XK(parent), x->parent);
+	xls_field_str(fs, XK(op), x->op);
 }
 
 void xls_describe_lost_apart(const struct xls_lost_apart *a, struct xls_fieldset *fs)
 {
-	xls_field_str(fs, "apart", a->kind);
+	xls_field_str(fs, XK(apart), a->kind);
 	if (a->tid)
-		xls_field_hex(fs, "tid", a->tid);
+		xls_field_hex(fs, XK(tid), a->tid);
 	if (a->lsn)
-		xls_field_lsn(fs, "lsn", a->lsn);
+		xls_field_lsn(fs, XK(lsn), a->lsn);
 	if (a->id)
-		xls_field_hex(fs, "id", a->id);
-	xls_field_str(fs, "what", a->what);
+		xls_field_hex(fs, XK(id), a->id);
+	xls_field_str(fs, XK(what), a->what);
 }
 
 static bool is_time(enum xls_fev ev)
@@ -317,7 +317,7 @@ static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz
 		     (unsigned long long)e->new_value);
 }
 
-static void name_field(struct xls_fieldset *fs, const char *key, const uint8_t *name,
+static void name_field(struct xls_fieldset *fs, const struct xls_key_str *key, const uint8_t *name,
 		       uint32_t len)
 {
 	char buf[300];
@@ -332,52 +332,52 @@ static void name_field(struct xls_fieldset *fs, const char *key, const uint8_t *
 void xls_describe_file_event(const struct xls_file_event *e, const char *path, bool text,
 			     struct xls_fieldset *fs)
 {
-	xls_field_uint(fs, "seq", e->seq);
-	xls_field_hex(fs, "tid", e->tid);
-	xls_field_lsn(fs, "lsn", e->lsn);
-	xls_field_hex(fs, "ino", e->ino);
-	xls_field_str(fs, "event", xls_fev_name(e->ev));
+	xls_field_uint(fs, XK(seq), e->seq);
+	xls_field_hex(fs, XK(tid), e->tid);
+	xls_field_lsn(fs, XK(lsn), e->lsn);
+	xls_field_hex(fs, XK(ino), e->ino);
+	xls_field_str(fs, XK(event), xls_fev_name(e->ev));
 	if (path)
-		xls_field_str(fs, "path", path);
+		xls_field_str(fs, XK(path), path);
 	if (text) {
 		char buf[600];
 
 		event_detail(e, buf, sizeof(buf));
-		xls_field_str(fs, "detail", buf);
+		xls_field_str(fs, XK(detail), buf);
 		return;
 	}
-	xls_field_bool(fs, "replayed", e->replayed);
+	xls_field_bool(fs, XK(replayed), e->replayed);
 	if (e->ev <= XLS_FEV_CTIME && e->ev != XLS_FEV_FREED) {
 		if (is_time(e->ev)) {
 			/* nanoseconds since 1970, signed, as every time in JSON */
-			xls_field_int(fs, "old", (int64_t)e->old_value);
-			xls_field_int(fs, "new", (int64_t)e->new_value);
-			xls_field_bool(fs, "backwards", e->backwards);
-			xls_field_bool(fs, "before_crtime", e->before_crtime);
+			xls_field_int(fs, XK(old), (int64_t)e->old_value);
+			xls_field_int(fs, XK(new), (int64_t)e->new_value);
+			xls_field_bool(fs, XK(backwards), e->backwards);
+			xls_field_bool(fs, XK(before_crtime), e->before_crtime);
 		} else if (e->ev == XLS_FEV_CREATED) {
-			xls_field_oct(fs, "mode", e->old_value);
-			xls_field_uint(fs, "gen", e->new_value);
+			xls_field_oct(fs, XK(mode), e->old_value);
+			xls_field_uint(fs, XK(gen), e->new_value);
 		} else if (e->ev == XLS_FEV_MODE) {
 			/* octal, as "mode" is: "old" and "new" are numbers */
-			xls_field_oct(fs, "old_mode", e->old_value);
-			xls_field_oct(fs, "new_mode", e->new_value);
+			xls_field_oct(fs, XK(old_mode), e->old_value);
+			xls_field_oct(fs, XK(new_mode), e->new_value);
 		} else {
-			xls_field_int(fs, "old", (int64_t)e->old_value);
-			xls_field_int(fs, "new", (int64_t)e->new_value);
+			xls_field_int(fs, XK(old), (int64_t)e->old_value);
+			xls_field_int(fs, XK(new), (int64_t)e->new_value);
 		}
 	}
 	if (e->dir)
-		xls_field_hex(fs, "dir", e->dir);
+		xls_field_hex(fs, XK(dir), e->dir);
 	if (e->name_len)
-		name_field(fs, "name", e->name, e->name_len);
+		name_field(fs, XK(name), e->name, e->name_len);
 	if (e->new_dir)
-		xls_field_hex(fs, "new_dir", e->new_dir);
+		xls_field_hex(fs, XK(new_dir), e->new_dir);
 	if (e->new_name_len)
-		name_field(fs, "new_name", e->new_name, e->new_name_len);
+		name_field(fs, XK(new_name), e->new_name, e->new_name_len);
 	if (e->ev == XLS_FEV_MAP || e->ev == XLS_FEV_UNMAP) {
-		xls_field_uint(fs, "startoff", e->startoff);
-		xls_field_hex(fs, "startblock", e->startblock);
-		xls_field_uint(fs, "len_fsb", e->len);
+		xls_field_uint(fs, XK(startoff), e->startoff);
+		xls_field_hex(fs, XK(startblock), e->startblock);
+		xls_field_uint(fs, XK(len_fsb), e->len);
 	}
 }
 
@@ -386,16 +386,16 @@ void xls_describe_file_summary(const struct xls_file_summary *s, struct xls_fiel
 	char buf[XLS_NAMES_PATH_MAX];
 	uint32_t n = s->final_path_len < sizeof(buf) ? s->final_path_len : sizeof(buf) - 1;
 
-	xls_field_hex(fs, "ino", s->ino);
+	xls_field_hex(fs, XK(ino), s->ino);
 	if (s->mode)
-		xls_field_oct(fs, "mode", s->mode);
-	xls_field_uint(fs, "events", s->events);
-	xls_field_uint(fs, "first_seq", s->first_seq);
-	xls_field_uint(fs, "last_seq", s->last_seq);
+		xls_field_oct(fs, XK(mode), s->mode);
+	xls_field_uint(fs, XK(events), s->events);
+	xls_field_uint(fs, XK(first_seq), s->first_seq);
+	xls_field_uint(fs, XK(last_seq), s->last_seq);
 	if (s->final_path) {
 		memcpy(buf, s->final_path, n);
 		buf[n] = '\0';
-		xls_field_str(fs, "final_path", buf);
+		xls_field_str(fs, XK(final_path), buf);
 	}
 }
 

@@ -15,21 +15,21 @@ static double pct_of(uint64_t part, uint64_t whole)
 
 static void totals(const struct xls_stats_totals *t, struct xls_fieldset *fs)
 {
-	xls_field_uint(fs, "records", t->records);
-	xls_field_uint(fs, "log_bytes", t->log_bytes);
-	xls_field_uint(fs, "trans_committed", t->trans[XLS_TRANS_COMMITTED]);
-	xls_field_uint(fs, "trans_incomplete", t->trans[XLS_TRANS_INCOMPLETE]);
-	xls_field_uint(fs, "trans_corrupt", t->trans[XLS_TRANS_CORRUPT]);
-	xls_field_uint(fs, "unmount_records", t->trans[XLS_TRANS_UNMOUNT]);
-	xls_field_uint(fs, "items", t->items);
-	xls_field_uint(fs, "regions", t->regions);
-	xls_field_uint(fs, "th_num_items", t->th_num_items);
-	xls_field_uint(fs, "buffers", t->buffers);
-	xls_field_uint(fs, "split_runs", t->split_runs);
-	xls_field_uint(fs, "splits", t->splits);
-	xls_field_uint(fs, "splits_on_page_boundary", t->splits_on_page);
-	xls_field_uint(fs, "inconsistent_buffers", t->inconsistent_buffers);
-	xls_field_uint(fs, "unreadable_buffer_formats", t->unparsed_buffers);
+	xls_field_uint(fs, XK(records), t->records);
+	xls_field_uint(fs, XK(log_bytes), t->log_bytes);
+	xls_field_uint(fs, XK(trans_committed), t->trans[XLS_TRANS_COMMITTED]);
+	xls_field_uint(fs, XK(trans_incomplete), t->trans[XLS_TRANS_INCOMPLETE]);
+	xls_field_uint(fs, XK(trans_corrupt), t->trans[XLS_TRANS_CORRUPT]);
+	xls_field_uint(fs, XK(unmount_records), t->trans[XLS_TRANS_UNMOUNT]);
+	xls_field_uint(fs, XK(items), t->items);
+	xls_field_uint(fs, XK(regions), t->regions);
+	xls_field_uint(fs, XK(th_num_items), t->th_num_items);
+	xls_field_uint(fs, XK(buffers), t->buffers);
+	xls_field_uint(fs, XK(split_runs), t->split_runs);
+	xls_field_uint(fs, XK(splits), t->splits);
+	xls_field_uint(fs, XK(splits_on_page_boundary), t->splits_on_page);
+	xls_field_uint(fs, XK(inconsistent_buffers), t->inconsistent_buffers);
+	xls_field_uint(fs, XK(unreadable_buffer_formats), t->unparsed_buffers);
 }
 
 static const char *const row_kind_names[XLS_ROW_KINDS] = {
@@ -59,8 +59,8 @@ static void item_row(void *vctx, const char *name, uint64_t count)
 	struct items_ctx *ic = vctx;
 
 	xls_fields_reset(ic->fs);
-	xls_field_str(ic->fs, "item", name);
-	xls_field_uint(ic->fs, "count", count);
+	xls_field_str(ic->fs, XK(item), name);
+	xls_field_uint(ic->fs, XK(count), count);
 	ic->emit(ic->ctx, XLS_ROW_ITEMS, ic->fs);
 }
 
@@ -72,18 +72,18 @@ static void type_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 
 	for (int i = 0; i < n; i++) {
 		xls_fields_reset(fs);
-		xls_field_str(fs, "type", rows[i].type);
-		xls_field_uint(fs, "len", rows[i].size);
-		xls_field_uint(fs, "count", rows[i].count);
-		xls_field_real(fs, "dirty_pct_mean", rows[i].dirty_pct_mean);
-		xls_field_uint(fs, "dirty_pct_median", rows[i].dirty_pct_median);
-		xls_field_uint(fs, "dirty_pct_p90", rows[i].dirty_pct_p90);
-		xls_field_real(fs, "regions_mean", rows[i].regions_mean);
-		xls_field_real(fs, "runs_mean", rows[i].runs_mean);
-		xls_field_uint(fs, "split_runs", rows[i].split_runs);
-		xls_field_uint(fs, "dirty_bytes", rows[i].dirty_bytes);
-		xls_field_uint(fs, "bytes_logged", rows[i].bytes_logged);
-		xls_field_uint(fs, "committed_items", rows[i].committed);
+		xls_field_str(fs, XK(type), rows[i].type);
+		xls_field_uint(fs, XK(len), rows[i].size);
+		xls_field_uint(fs, XK(count), rows[i].count);
+		xls_field_real(fs, XK(dirty_pct_mean), rows[i].dirty_pct_mean);
+		xls_field_uint(fs, XK(dirty_pct_median), rows[i].dirty_pct_median);
+		xls_field_uint(fs, XK(dirty_pct_p90), rows[i].dirty_pct_p90);
+		xls_field_real(fs, XK(regions_mean), rows[i].regions_mean);
+		xls_field_real(fs, XK(runs_mean), rows[i].runs_mean);
+		xls_field_uint(fs, XK(split_runs), rows[i].split_runs);
+		xls_field_uint(fs, XK(dirty_bytes), rows[i].dirty_bytes);
+		xls_field_uint(fs, XK(bytes_logged), rows[i].bytes_logged);
+		xls_field_uint(fs, XK(committed_items), rows[i].committed);
 		xls_describe_relog_split(&rows[i].relog, fs);
 		emit(ctx, XLS_ROW_BUFTYPE, fs);
 	}
@@ -103,13 +103,13 @@ static void hot_rows(const struct xls_stats *st, enum xls_hot_order order,
 	n = xls_stats_hot(st, order, top, h, &exact);
 	for (uint32_t i = 0; i < n; i++) {
 		xls_fields_reset(fs);
-		xls_field_hex(fs, "blkno", (uint64_t)h[i].blkno);
-		xls_field_uint(fs, "len", (uint64_t)h[i].len * 512);
-		xls_field_str(fs, "type", h[i].mixed ? "mixed" : xls_blft_name(h[i].blft));
-		xls_field_uint(fs, "appearances", h[i].appearances);
-		xls_field_uint(fs, "bytes_logged", h[i].bytes_logged);
+		xls_field_hex(fs, XK(blkno), (uint64_t)h[i].blkno);
+		xls_field_uint(fs, XK(len), (uint64_t)h[i].len * 512);
+		xls_field_str(fs, XK(type), h[i].mixed ? "mixed" : xls_blft_name(h[i].blft));
+		xls_field_uint(fs, XK(appearances), h[i].appearances);
+		xls_field_uint(fs, XK(bytes_logged), h[i].bytes_logged);
 		xls_describe_relog_split(&h[i].relog, fs);
-		xls_field_bool(fs, "exact", exact);
+		xls_field_bool(fs, XK(exact), exact);
 		emit(ctx, kind, fs);
 	}
 	free(h);
@@ -136,14 +136,14 @@ static void dist_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 
 		xls_ckpt_stats_dist(cs, m, &d);
 		xls_fields_reset(fs);
-		xls_field_str(fs, "measure", xls_ckpt_measure_name(m));
-		xls_field_uint(fs, "checkpoints", d.n);
-		xls_field_uint(fs, "min", d.min);
-		xls_field_uint(fs, "p50", d.p50);
-		xls_field_uint(fs, "p90", d.p90);
-		xls_field_uint(fs, "p99", d.p99);
-		xls_field_uint(fs, "max", d.max);
-		xls_field_real(fs, "mean", d.mean);
+		xls_field_str(fs, XK(measure), xls_ckpt_measure_name(m));
+		xls_field_uint(fs, XK(checkpoints), d.n);
+		xls_field_uint(fs, XK(min), d.min);
+		xls_field_uint(fs, XK(p50), d.p50);
+		xls_field_uint(fs, XK(p90), d.p90);
+		xls_field_uint(fs, XK(p99), d.p99);
+		xls_field_uint(fs, XK(max), d.max);
+		xls_field_real(fs, XK(mean), d.mean);
 		emit(ctx, XLS_ROW_CHECKPOINT_DIST, fs);
 	}
 }
@@ -162,15 +162,15 @@ static void cost_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 	xls_stats_relog(st, &r);
 	xls_fields_reset(fs);
 	xls_describe_cost(items, &c, &sh, fs);
-	xls_field_uint(fs, "shadow_untracked", r.bounds.shadow_untracked);
+	xls_field_uint(fs, XK(shadow_untracked), r.bounds.shadow_untracked);
 	emit(ctx, XLS_ROW_COST_MODEL, fs);
 	n = xls_stats_type_rows(st, &rows);
 	for (int i = 0; i < n; i++) {
 		if (!rows[i].committed && !rows[i].shadow.exact)
 			continue;
 		xls_fields_reset(fs);
-		xls_field_str(fs, "type", rows[i].type);
-		xls_field_uint(fs, "len", rows[i].size);
+		xls_field_str(fs, XK(type), rows[i].type);
+		xls_field_uint(fs, XK(len), rows[i].size);
 		xls_describe_cost(rows[i].committed, &rows[i].cost, &rows[i].shadow, fs);
 		emit(ctx, XLS_ROW_COST_BUFTYPE, fs);
 	}
@@ -194,9 +194,9 @@ void xls_describe_stats(const struct xls_stats *st, unsigned int top,
 	xls_stats_bytes(st, bytes);
 	for (unsigned int c = 0; c < XLS_BYTES_NCATEGORIES; c++) {
 		xls_fields_reset(fs);
-		xls_field_str(fs, "category", xls_byte_category_name(c));
-		xls_field_uint(fs, "bytes", bytes[c]);
-		xls_field_real(fs, "pct", pct_of(bytes[c], t.log_bytes));
+		xls_field_str(fs, XK(category), xls_byte_category_name(c));
+		xls_field_uint(fs, XK(bytes), bytes[c]);
+		xls_field_real(fs, XK(pct), pct_of(bytes[c], t.log_bytes));
 		emit(ctx, XLS_ROW_BYTES, fs);
 	}
 	xls_stats_items(st, item_row, &ic);
@@ -204,9 +204,9 @@ void xls_describe_stats(const struct xls_stats *st, unsigned int top,
 	xls_stats_histogram(st, bins, &parsed);
 	for (unsigned int b = 0; b < XLS_STATS_HIST_BINS; b++) {
 		xls_fields_reset(fs);
-		xls_field_str(fs, "dirty_pct_bin", xls_stats_hist_bin_name(b));
-		xls_field_uint(fs, "buffers", bins[b]);
-		xls_field_real(fs, "pct", pct_of(bins[b], parsed));
+		xls_field_str(fs, XK(dirty_pct_bin), xls_stats_hist_bin_name(b));
+		xls_field_uint(fs, XK(buffers), bins[b]);
+		xls_field_real(fs, XK(pct), pct_of(bins[b], parsed));
 		emit(ctx, XLS_ROW_HISTOGRAM, fs);
 	}
 	relog_row(st, fs, emit, ctx);

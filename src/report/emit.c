@@ -220,7 +220,7 @@ static bool member_field(const struct xls_member *m, const unsigned char *elem,
 {
 	const unsigned char *p = elem + m->offset;
 
-	f->key = m->key;
+	f->key = m->key ? m->key->name : NULL;
 	f->kind = m->kind;
 	switch (m->kind) {
 	case XLS_FIELD_STR:
@@ -599,10 +599,10 @@ void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
 		const struct xls_field *fld;
 
 		/* describers add fields in their table's order: try the next one */
-		if (next < fs->n && fs->f[next].key == cols[i].key)
+		if (next < fs->n && fs->f[next].key == cols[i].key->name)
 			fld = &fs->f[next];
 		else
-			fld = xls_fields_get(fs, cols[i].key);
+			fld = xls_fields_get(fs, cols[i].key->name);
 		if (fld)
 			next = (unsigned int)(fld - fs->f) + 1;
 		if (i)

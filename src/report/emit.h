@@ -17,7 +17,7 @@ enum xls_format {
 
 /* A column of a text table: field key, heading, width (negative: left). */
 struct xls_column {
-	const char	*key;
+	const struct xls_key	*key;	/* XKEY(name) */
 	const char	*heading;
 	int		width;
 };
@@ -41,7 +41,7 @@ struct xls_column {
  * whose records differ in their fields (the items of trans).
  */
 struct xls_csv_layout {
-	const char *const	*keys;
+	const struct xls_key *const	*keys;	/* XKEY(name) each */
 	unsigned int		n;
 	bool			long_form;
 };

@@ -50,7 +50,7 @@ static void csv_header(struct xls_out *o, const struct xls_csv_layout *l)
 	for (unsigned int i = 0; i < l->n; i++) {
 		if (i)
 			out_char(o, ',');
-		csv_string(o, l->keys[i]);
+		csv_string(o, l->keys[i]->name);
 	}
 	if (l->long_form)
 		out_str(o, ",key,value");
@@ -76,7 +76,7 @@ void xls_out_csv_layout(struct xls_out *o, const struct xls_csv_layout *l)
 static int column_named(const struct xls_csv_layout *l, const char *key)
 {
 	for (unsigned int k = 0; k < l->n && k < XLS_CSV_COLS; k++)
-		if (strcmp(l->keys[k], key) == 0)
+		if (l->keys[k]->name == key || strcmp(l->keys[k]->name, key) == 0)
 			return (int)k;
 	return -1;
 }

@@ -45,7 +45,8 @@ static const char *strbuf_copy(struct xls_fieldset *fs, const char *s)
 	return dst;
 }
 
-void xls_field_str(struct xls_fieldset *fs, const char *key, const char *s)
+/* A string field under @key, whatever its kind: @s copied. */
+static void add_str(struct xls_fieldset *fs, const struct xls_key *key, const char *s)
 {
 	struct xls_field *f = xls_field_add(fs, key, XLS_FIELD_STR);
 
@@ -53,7 +54,18 @@ void xls_field_str(struct xls_fieldset *fs, const char *key, const char *s)
 		f->v.s = strbuf_copy(fs, s);
 }
 
-void xls_field_strf(struct xls_fieldset *fs, const char *key, const char *fmt, ...)
+void xls_field_str(struct xls_fieldset *fs, const struct xls_key_str *key, const char *s)
+{
+	add_str(fs, &key->k, s);
+}
+
+void xls_field_lsn_text(struct xls_fieldset *fs, const struct xls_key_lsn *key,
+			const char *text)
+{
+	add_str(fs, &key->k, text);
+}
+
+void xls_field_strf(struct xls_fieldset *fs, const struct xls_key_str *key, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -66,10 +78,10 @@ void xls_field_strf(struct xls_fieldset *fs, const char *key, const char *fmt, .
 	xls_field_str(fs, key, buf);
 }
 
-void xls_field_list(struct xls_fieldset *fs, const char *key,
+void xls_field_list(struct xls_fieldset *fs, const struct xls_key_list *key,
 		    const struct xls_list *list, const void *elems, uint32_t n)
 {
-	struct xls_field *f = xls_field_add(fs, key, XLS_FIELD_LIST);
+	struct xls_field *f = xls_field_add(fs, &key->k, XLS_FIELD_LIST);
 
 	if (!f)
 		return;
@@ -103,9 +115,9 @@ const struct xls_field *xls_fields_get(const struct xls_fieldset *fs,
 				       const char *key)
 {
 	/*
-	 * Keys are string literals, which the linker merges: the same
-	 * pointer is the same key, and comparing pointers first spares a
-	 * strcmp per column of every table row.
+	 * Every key is one name of report/keys.def: the same pointer is
+	 * the same key, and comparing pointers first spares a strcmp per
+	 * column of every table row (a caller may still name one by text).
 	 */
 	for (unsigned int i = 0; i < fs->n; i++)
 		if (fs->f[i].key == key)
@@ -116,7 +128,7 @@ const struct xls_field *xls_fields_get(const struct xls_fieldset *fs,
 	return NULL;
 }
 
-void xls_field_flags(struct xls_fieldset *fs, const char *key, uint64_t flags,
+void xls_field_flags(struct xls_fieldset *fs, const struct xls_key_str *key, uint64_t flags,
 		     const struct xls_flag_table *t)
 {
 	char names[256];
@@ -131,7 +143,7 @@ void xls_field_flags(struct xls_fieldset *fs, const char *key, uint64_t flags,
 		xls_field_str(fs, key, names);
 		return;
 	}
-	f = xls_field_add(fs, key, XLS_FIELD_STR);
+	f = xls_field_add(fs, &key->k, XLS_FIELD_STR);
 	if (!f)
 		return;
 	dst = fs->strbuf + fs->strused;

@@ -2,8 +2,10 @@
  * Report stage: a decoded object as an ordered list of named, typed
  * fields.  The describers (report/describe*.c) fill one from the typed
  * results of the stages; the text, JSON and CSV writers read it.  This is
- * the one table that drives every output format, so keys are stable and
- * documented in the man page: never rename one.
+ * the one table that drives every output format.  Its keys are those of
+ * report/keys.def, each of one kind: the adders take XK(name) of their
+ * kind only.  They are documented in the man page, and a rename is a
+ * NEWS entry.
  *
  * A field may be a list: an array of scalars or of objects, described by a
  * struct xls_list (what members each element has, where in the element
@@ -18,6 +20,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include "base/flags.h"
+#include "report/keys.h"
 
 #define XLS_FIELDS_MAX		64
 #define XLS_FIELDS_STRBUF	16384
@@ -52,15 +55,30 @@ struct xls_value {
 
 /* One member of the elements of a list. */
 struct xls_member {
-	const char		*key;	/* NULL: the element is this one value */
+	const struct xls_key	*key;	/* NULL: the element is this one value */
 	enum xls_field_kind	kind;	/* UINT, INT, HEX, OCT, BOOL, LSN, STR or VALUE */
 	uint16_t		offset;	/* of the member in the element */
 	uint8_t			size;	/* integers: 1, 2, 4 or 8 bytes */
 	/* STR: a const char * member; NULL leaves the member out */
 };
 
-#define XLS_MEMBER(key, kind, type, field) \
-	{ (key), (kind), offsetof(type, field), sizeof(((type *)0)->field) }
+/* The field kind of each key kind (report/keys.h). */
+#define XLS_KIND_uint	XLS_FIELD_UINT
+#define XLS_KIND_int	XLS_FIELD_INT
+#define XLS_KIND_hex	XLS_FIELD_HEX
+#define XLS_KIND_oct	XLS_FIELD_OCT
+#define XLS_KIND_str	XLS_FIELD_STR
+#define XLS_KIND_bool	XLS_FIELD_BOOL
+#define XLS_KIND_lsn	XLS_FIELD_LSN
+#define XLS_KIND_value	XLS_FIELD_VALUE
+
+/* Member @field of @type, under key @name, which keys.def says is of @kind. */
+#define XLS_MEMBER(name, kind, type, field) \
+	{ &XK_##name.k + 0 * sizeof(XK_##name.is_##kind), XLS_KIND_##kind, \
+	  offsetof(type, field), sizeof(((type *)0)->field) }
+/* The element is this one value (@field of @type), of field kind @kind. */
+#define XLS_MEMBER_SELF(kind, type, field) \
+	{ NULL, XLS_KIND_##kind, offsetof(type, field), sizeof(((type *)0)->field) }
 
 struct xls_list {
 	const struct xls_member	*members;
@@ -116,7 +134,7 @@ void xls_fields_discard(struct xls_fieldset *fs);
  * every item, millions of times a log.  A field that does not fit sets
  * overflow; a discarding set keeps nothing.
  */
-static inline struct xls_field *xls_field_add(struct xls_fieldset *fs, const char *key,
+static inline struct xls_field *xls_field_add(struct xls_fieldset *fs, const struct xls_key *key,
 					      enum xls_field_kind kind)
 {
 	struct xls_field *f;
@@ -128,7 +146,7 @@ static inline struct xls_field *xls_field_add(struct xls_fieldset *fs, const cha
 		return NULL;
 	}
 	f = &fs->f[fs->n++];
-	f->key = key;
+	f->key = key->name;
 	f->kind = kind;
 	f->n = 0;
 	f->list = NULL;
@@ -136,9 +154,10 @@ static inline struct xls_field *xls_field_add(struct xls_fieldset *fs, const cha
 }
 
 #define XLS_FIELD_SCALAR(name, kind, type, member)				\
-	static inline void xls_field_##name(struct xls_fieldset *fs, const char *key, type v) \
+	static inline void xls_field_##name(struct xls_fieldset *fs,		\
+					    const struct xls_key_##name *key, type v) \
 	{									\
-		struct xls_field *f = xls_field_add(fs, key, kind);		\
+		struct xls_field *f = xls_field_add(fs, &key->k, kind);		\
 										\
 		if (f)								\
 			f->v.member = v;					\
@@ -152,20 +171,23 @@ XLS_FIELD_SCALAR(bool, XLS_FIELD_BOOL, bool, b)
 XLS_FIELD_SCALAR(real, XLS_FIELD_REAL, double, d)
 XLS_FIELD_SCALAR(lsn, XLS_FIELD_LSN, uint64_t, u)
 /* @s is copied into the set's string buffer. */
-void xls_field_str(struct xls_fieldset *fs, const char *key, const char *s);
+void xls_field_str(struct xls_fieldset *fs, const struct xls_key_str *key, const char *s);
 /* printf-style string field, copied into the set's string buffer. */
-void xls_field_strf(struct xls_fieldset *fs, const char *key, const char *fmt, ...)
+void xls_field_strf(struct xls_fieldset *fs, const struct xls_key_str *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A field of the names of @flags in @t (xls_flags_to_str), up to 255 bytes. */
-void xls_field_flags(struct xls_fieldset *fs, const char *key, uint64_t flags,
+void xls_field_flags(struct xls_fieldset *fs, const struct xls_key_str *key, uint64_t flags,
 		     const struct xls_flag_table *t);
+/* An LSN key with no LSN to give: @text ("end", "") instead, as a string. */
+void xls_field_lsn_text(struct xls_fieldset *fs, const struct xls_key_lsn *key,
+			const char *text);
 
 /*
  * A list of @n elements at @elems, read when the set is written: @elems
  * must live until then -- the caller's own array, or memory from
  * xls_fields_alloc().
  */
-void xls_field_list(struct xls_fieldset *fs, const char *key,
+void xls_field_list(struct xls_fieldset *fs, const struct xls_key_list *key,
 		    const struct xls_list *list, const void *elems, uint32_t n);
 
 /*

@@ -118,39 +118,39 @@ bool xls_verdict_approximate(const struct xls_recover_summary *s)
 void xls_describe_verdict(const struct xls_recover_summary *s, enum xls_verdict_scope scope,
 			  bool approximate, struct xls_fieldset *fs)
 {
-	xls_field_bool(fs, "recovery_fails", s->fails);
+	xls_field_bool(fs, XK(recovery_fails), s->fails);
 	if (s->fails) {
 		if (s->fail_lsn)	/* 0: refused before any record is read */
-			xls_field_lsn(fs, "fail_lsn", s->fail_lsn);
-		xls_field_str(fs, "fail_stage", xls_rstop_key(s->stop));
-		xls_field_str(fs, "fail_cause", cause_key(s));
-		xls_field_int(fs, "kernel_error", s->kernel_error);
-		xls_field_str(fs, "kernel_error_name", xls_kernel_error_name(s->kernel_error));
-		xls_field_str(fs, "kernel_says", s->kernel_says);
-		xls_field_str(fs, "fail_why", s->fail_why);
-		xls_field_str(fs, "next_step", xls_verdict_next_step(s, scope));
+			xls_field_lsn(fs, XK(fail_lsn), s->fail_lsn);
+		xls_field_str(fs, XK(fail_stage), xls_rstop_key(s->stop));
+		xls_field_str(fs, XK(fail_cause), cause_key(s));
+		xls_field_int(fs, XK(kernel_error), s->kernel_error);
+		xls_field_str(fs, XK(kernel_error_name), xls_kernel_error_name(s->kernel_error));
+		xls_field_str(fs, XK(kernel_says), s->kernel_says);
+		xls_field_str(fs, XK(fail_why), s->fail_why);
+		xls_field_str(fs, XK(next_step), xls_verdict_next_step(s, scope));
 		if (s->metadump)
-			xls_field_bool(fs, "fail_block_absent", s->fail_absent);
+			xls_field_bool(fs, XK(fail_block_absent), s->fail_absent);
 	}
-	xls_field_uint(fs, "trans_replayed", s->trans_replayed);
-	xls_field_uint(fs, "trans_discarded", s->trans_discarded);
-	xls_field_uint(fs, "trans_corrupt", s->trans_corrupt);
+	xls_field_uint(fs, XK(trans_replayed), s->trans_replayed);
+	xls_field_uint(fs, XK(trans_discarded), s->trans_discarded);
+	xls_field_uint(fs, XK(trans_corrupt), s->trans_corrupt);
 	if (scope == XLS_VERDICT_WHOLE)
-		xls_field_uint(fs, "kernel_warnings", s->kernel_warnings);
-	xls_field_uint(fs, "pending_work", s->pending_work);
-	xls_field_uint(fs, "torn_records", s->torn_records);
+		xls_field_uint(fs, XK(kernel_warnings), s->kernel_warnings);
+	xls_field_uint(fs, XK(pending_work), s->pending_work);
+	xls_field_uint(fs, XK(torn_records), s->torn_records);
 	if (s->torn_records) {
-		xls_field_lsn(fs, "torn_lsn", s->torn_lsn);
-		xls_field_uint(fs, "torn_commits", s->torn_commits);
-		xls_field_list(fs, "torn_tids", &tid_list, s->torn_tids,
+		xls_field_lsn(fs, XK(torn_lsn), s->torn_lsn);
+		xls_field_uint(fs, XK(torn_commits), s->torn_commits);
+		xls_field_list(fs, XK(torn_tids), &tid_list, s->torn_tids,
 			       s->torn_commits < XLS_TORN_TIDS ? s->torn_commits : XLS_TORN_TIDS);
 	}
-	xls_field_str(fs, "log_byte_order", xls_log_byte_order(s->log_fmt));
-	xls_field_bool(fs, "no_data_device", s->no_data_device);
+	xls_field_str(fs, XK(log_byte_order), xls_log_byte_order(s->log_fmt));
+	xls_field_bool(fs, XK(no_data_device), s->no_data_device);
 	if (s->metadump)
-		xls_field_uint(fs, "absent_reads", s->absent_reads);
-	xls_field_bool(fs, "approximate", approximate || xls_verdict_approximate(s));
-	xls_field_bool(fs, "mount_fails_after", s->mount_fails_after);
+		xls_field_uint(fs, XK(absent_reads), s->absent_reads);
+	xls_field_bool(fs, XK(approximate), approximate || xls_verdict_approximate(s));
+	xls_field_bool(fs, XK(mount_fails_after), s->mount_fails_after);
 }
 
 /* ---- text --------------------------------------------------------- */

@@ -179,8 +179,8 @@ static int on_item(void *vctx, const struct xls_trans *t, const struct xls_item 
 #endif
 	/* trans: every item described */
 	xls_fields_reset(&fs);
-	xls_field_hex(&fs, "tid", t->tid);
-	xls_field_lsn(&fs, "lsn", t->lsn);
+	xls_field_hex(&fs, XK(tid), t->tid);
+	xls_field_lsn(&fs, XK(lsn), t->lsn);
 	xls_describe_raw_item(it, &fs);
 	xls_out_record(&c->out, "item", &fs);
 	xls_out_text_pairs(&c->text, &fs, 4);

@@ -12,6 +12,36 @@
 #include "items/item.h"
 #include "report/emit.h"
 
+/* The tests' own keys (report/keys.h). */
+XLS_KEY_LOCAL(t_a, list, "a");
+XLS_KEY_LOCAL(t_b, bool, "b");
+XLS_KEY_LOCAL(t_blkno, hex, "blkno");
+XLS_KEY_LOCAL(t_comma, str, "comma");
+XLS_KEY_LOCAL(t_h, hex, "h");
+XLS_KEY_LOCAL(t_i_int, int, "i");
+XLS_KEY_LOCAL(t_l_lsn, lsn, "l");
+XLS_KEY_LOCAL(t_i, uint, "i");
+XLS_KEY_LOCAL(t_k, str, "k");
+XLS_KEY_LOCAL(t_l, list, "l");
+XLS_KEY_LOCAL(t_last, str, "last");
+XLS_KEY_LOCAL(t_len, hex, "len");
+XLS_KEY_LOCAL(t_long, str, "long");
+XLS_KEY_LOCAL(t_lsn, lsn, "lsn");
+XLS_KEY_LOCAL(t_missing, str, "missing");
+XLS_KEY_LOCAL(t_name, str, "name");
+XLS_KEY_LOCAL(t_next, uint, "next");
+XLS_KEY_LOCAL(t_none, list, "none");
+XLS_KEY_LOCAL(t_ok, bool, "ok");
+XLS_KEY_LOCAL(t_pct, real, "pct");
+XLS_KEY_LOCAL(t_plain, str, "plain");
+XLS_KEY_LOCAL(t_quote, str, "quote");
+XLS_KEY_LOCAL(t_r, real, "r");
+XLS_KEY_LOCAL(t_s, str, "s");
+XLS_KEY_LOCAL(t_start, uint, "start");
+XLS_KEY_LOCAL(t_u, uint, "u");
+XLS_KEY_LOCAL(t_x, list, "x");
+XLS_KEY_LOCAL(t_z, uint, "z");
+
 /* Run @fs through a writer of @fmt and return what it wrote (static). */
 static const char *render(enum xls_format fmt, const struct xls_fieldset *fs)
 {
@@ -38,7 +68,7 @@ static void test_emit__json_escapes(struct tap *t)
 	const char *got;
 
 	xls_fields_reset(&fs);
-	xls_field_str(&fs, "s", "a\"b\\c\nd\te\001f\177g");
+	xls_field_str(&fs, XK(t_s), "a\"b\\c\nd\te\001f\177g");
 	got = render(XLS_FMT_JSON, &fs);
 	tap_ok(t, strcmp(got, "{\"kind\":\"t\",\"s\":\"a\\\"b\\\\c\\nd\\te\\u0001f\\u007fg\"}\n") == 0,
 	       "JSON strings escape quote, backslash, newline, tab and controls");
@@ -47,7 +77,7 @@ static void test_emit__json_escapes(struct tap *t)
 static void test_emit__json_numbers(struct tap *t)
 {
 	static const struct xls_member bare[] = {
-		XLS_MEMBER(NULL, XLS_FIELD_UINT, struct xls_region, len),
+		XLS_MEMBER_SELF(uint, struct xls_region, len),
 	};
 	static const struct xls_list lens = {
 		bare, 1, sizeof(struct xls_region), NULL, NULL, "1 2",
@@ -57,14 +87,14 @@ static void test_emit__json_numbers(struct tap *t)
 	const char *got;
 
 	xls_fields_reset(&fs);
-	xls_field_uint(&fs, "u", 18446744073709551615ull);
-	xls_field_int(&fs, "i", -9223372036854775807ll - 1);
-	xls_field_uint(&fs, "z", 0);
-	xls_field_hex(&fs, "h", 0xabc);
-	xls_field_lsn(&fs, "l", ((uint64_t)7 << 32) | 42);
-	xls_field_bool(&fs, "b", true);
-	xls_field_real(&fs, "r", 12.5);
-	xls_field_list(&fs, "a", &lens, regs, 2);
+	xls_field_uint(&fs, XK(t_u), 18446744073709551615ull);
+	xls_field_int(&fs, XK(t_i_int), -9223372036854775807ll - 1);
+	xls_field_uint(&fs, XK(t_z), 0);
+	xls_field_hex(&fs, XK(t_h), 0xabc);
+	xls_field_lsn(&fs, XK(t_l_lsn), ((uint64_t)7 << 32) | 42);
+	xls_field_bool(&fs, XK(t_b), true);
+	xls_field_real(&fs, XK(t_r), 12.5);
+	xls_field_list(&fs, XK(t_a), &lens, regs, 2);
 	got = render(XLS_FMT_JSON, &fs);
 	tap_ok(t, strcmp(got, "{\"kind\":\"t\",\"u\":18446744073709551615,"
 			 "\"i\":-9223372036854775808,\"z\":0,\"h\":\"0xabc\","
@@ -89,10 +119,10 @@ static void elem_text(const void *p, char *buf, size_t bufsz)
 static void test_emit__lists(struct tap *t)
 {
 	static const struct xls_member members[] = {
-		XLS_MEMBER("start", XLS_FIELD_UINT, struct elem, start),
-		XLS_MEMBER("len", XLS_FIELD_HEX, struct elem, len),
-		XLS_MEMBER("ok", XLS_FIELD_BOOL, struct elem, ok),
-		XLS_MEMBER("name", XLS_FIELD_STR, struct elem, name),
+		XLS_MEMBER(t_start, uint, struct elem, start),
+		XLS_MEMBER(t_len, hex, struct elem, len),
+		XLS_MEMBER(t_ok, bool, struct elem, ok),
+		XLS_MEMBER(t_name, str, struct elem, name),
 	};
 	static const struct xls_list list = {
 		members, 4, sizeof(struct elem), elem_text, "; ", NULL,
@@ -107,8 +137,8 @@ static void test_emit__lists(struct tap *t)
 	e = xls_fields_alloc(&fs, 2 * sizeof(*e));
 	e[0] = (struct elem){ 18, 2, true, "a\"b" };
 	e[1] = (struct elem){ 4096, 255, false, NULL };
-	xls_field_list(&fs, "x", &list, e, 2);
-	xls_field_list(&fs, "none", &list, e, 0);
+	xls_field_list(&fs, XK(t_x), &list, e, 2);
+	xls_field_list(&fs, XK(t_none), &list, e, 0);
 	got = render(XLS_FMT_JSON, &fs);
 	ok &= strcmp(got, "{\"kind\":\"t\",\"x\":[{\"start\":18,\"len\":\"0x2\","
 		     "\"ok\":true,\"name\":\"a\\\"b\"},{\"start\":4096,"
@@ -130,9 +160,9 @@ static void test_emit__csv_quoting(struct tap *t)
 	const char *got;
 
 	xls_fields_reset(&fs);
-	xls_field_str(&fs, "plain", "abc");
-	xls_field_str(&fs, "comma", "a,b");
-	xls_field_str(&fs, "quote", "say \"hi\"");
+	xls_field_str(&fs, XK(t_plain), "abc");
+	xls_field_str(&fs, XK(t_comma), "a,b");
+	xls_field_str(&fs, XK(t_quote), "say \"hi\"");
 	got = render(XLS_FMT_CSV, &fs);
 	tap_ok(t, strcmp(got, "plain,comma,quote\nabc,\"a,b\",\"say \"\"hi\"\"\"\n") == 0,
 	       "CSV header once, cells with commas or quotes quoted");
@@ -144,9 +174,9 @@ static void test_emit__text_pairs(struct tap *t)
 	const char *got;
 
 	xls_fields_reset(&fs);
-	xls_field_hex(&fs, "blkno", 0x40);
-	xls_field_lsn(&fs, "lsn", ((uint64_t)1 << 32) | 2);
-	xls_field_real(&fs, "pct", 3.125);
+	xls_field_hex(&fs, XK(t_blkno), 0x40);
+	xls_field_lsn(&fs, XK(t_lsn), ((uint64_t)1 << 32) | 2);
+	xls_field_real(&fs, XK(t_pct), 3.125);
 	got = render(XLS_FMT_TEXT, &fs);
 	tap_ok(t, strcmp(got, "t blkno=0x40 lsn=1/2 pct=3.12\n") == 0 ||
 		  strcmp(got, "t blkno=0x40 lsn=1/2 pct=3.13\n") == 0,
@@ -163,7 +193,7 @@ static void test_emit__full_field_set_fits_a_line(struct tap *t)
 	big[sizeof(big) - 1] = '\0';
 	xls_fields_reset(&fs);
 	for (int i = 0; i < 8; i++)
-		xls_field_str(&fs, "k", big);
+		xls_field_str(&fs, XK(t_k), big);
 	got = render(XLS_FMT_JSON, &fs);
 	tap_ok(t, fs.overflow && strlen(got) < XLS_LINE_MAX &&
 		  strcmp(got + strlen(got) - 2, "}\n") == 0,
@@ -203,9 +233,9 @@ static void test_fields__flags_to_str(struct tap *t)
 static void test_emit__table_row_padding(struct tap *t)
 {
 	static const struct xls_column cols[] = {
-		{ "u", "U", 6 }, { "s", "S", -5 }, { "missing", "M", 3 },
-		{ "h", "H", 4 }, { "lsn", "LSN", -8 }, { "long", "L", 3 },
-		{ "r", "R", 7 }, { "last", "Z", -1 },
+		{ XKEY(t_u), "U", 6 }, { XKEY(t_s), "S", -5 }, { XKEY(t_missing), "M", 3 },
+		{ XKEY(t_h), "H", 4 }, { XKEY(t_lsn), "LSN", -8 }, { XKEY(t_long), "L", 3 },
+		{ XKEY(t_r), "R", 7 }, { XKEY(t_last), "Z", -1 },
 	};
 	static struct xls_out o;
 	struct xls_fieldset fs;
@@ -214,13 +244,13 @@ static void test_emit__table_row_padding(struct tap *t)
 	FILE *f;
 
 	xls_fields_reset(&fs);
-	xls_field_uint(&fs, "u", 42);
-	xls_field_str(&fs, "s", "ab");
-	xls_field_hex(&fs, "h", 0x1234);
-	xls_field_lsn(&fs, "lsn", (3ull << 32) | 77);
-	xls_field_str(&fs, "long", "longer than its column");
-	xls_field_real(&fs, "r", 12.345);
-	xls_field_str(&fs, "last", "");
+	xls_field_uint(&fs, XK(t_u), 42);
+	xls_field_str(&fs, XK(t_s), "ab");
+	xls_field_hex(&fs, XK(t_h), 0x1234);
+	xls_field_lsn(&fs, XK(t_lsn), (3ull << 32) | 77);
+	xls_field_str(&fs, XK(t_long), "longer than its column");
+	xls_field_real(&fs, XK(t_r), 12.345);
+	xls_field_str(&fs, XK(t_last), "");
 	/* as printf pads, but no line ends in spaces */
 	snprintf(want, sizeof(want), "%*s %*s %*s %*s %*s %*s %*s\n",
 		 6, "42", -5, "ab", 3, "-", 4, "0x1234", -8, "3/77",
@@ -257,7 +287,7 @@ static void test_emit__json_lines_gather(struct tap *t)
 	xls_out_init(&o, f, XLS_FMT_JSON);
 	for (int i = 0; i < n; i++) {
 		xls_fields_reset(&fs);
-		xls_field_uint(&fs, "i", (uint64_t)i);
+		xls_field_uint(&fs, XK(t_i), (uint64_t)i);
 		xls_out_record(&o, "n", &fs);
 	}
 	ok &= xls_out_finish(&o) == 0;
@@ -296,10 +326,10 @@ static void test_emit__long_line_whole(struct tap *t)
 	if (ok) {
 		xls_out_init(o, f, XLS_FMT_JSON);
 		xls_fields_reset(&fs);
-		xls_field_list(&fs, "l", &vals, v, N);
+		xls_field_list(&fs, XK(t_l), &vals, v, N);
 		xls_out_record(o, "t", &fs);
 		xls_fields_reset(&fs);
-		xls_field_uint(&fs, "next", 1);
+		xls_field_uint(&fs, XK(t_next), 1);
 		xls_out_record(o, "t", &fs);
 		ok = xls_out_finish(o) == 0;
 		fclose(f);

@@ -1,0 +1,46 @@
+/*
+ * Report stage: the keys of every record, each declared once in
+ * report/keys.def with its kind.  A describer names a key as XK(name): a
+ * key of another kind than the adder's is a compile error, so a key has
+ * one type whatever writes it.  The CSV layouts and the text tables name
+ * keys as XKEY(name), of any kind.
+ */
+#ifndef XLS_KEYS_H
+#define XLS_KEYS_H
+
+struct xls_key {
+	const char	*name;
+};
+
+/* One type per kind; is_<kind> only tells the kinds apart. */
+#define XLS_KEY_KIND(kind) \
+	struct xls_key_##kind { struct xls_key k; char is_##kind; };
+XLS_KEY_KIND(uint)
+XLS_KEY_KIND(int)
+XLS_KEY_KIND(hex)
+XLS_KEY_KIND(oct)
+XLS_KEY_KIND(str)
+XLS_KEY_KIND(bool)
+XLS_KEY_KIND(real)
+XLS_KEY_KIND(lsn)
+XLS_KEY_KIND(list)
+XLS_KEY_KIND(value)
+#undef XLS_KEY_KIND
+
+#define XLS_KEY(name, kind)	extern const struct xls_key_##kind XK_##name;
+#include "report/keys.def"
+#undef XLS_KEY
+
+/*
+ * A key outside keys.def, @id in XK(@id) and XKEY(@id), @text when
+ * written: the unit tests' own.
+ */
+#define XLS_KEY_LOCAL(id, kind, text) \
+	static const struct xls_key_##kind XK_##id = { { text }, 0 }
+
+/* Key @name, typed by its kind: for the field adders. */
+#define XK(name)	(&XK_##name)
+/* Key @name whatever its kind: for the CSV layouts and the text tables. */
+#define XKEY(name)	(&XK_##name.k)
+
+#endif /* XLS_KEYS_H */

@@ -16,22 +16,22 @@
 
 /* the columns of the text table, and with --stale whether the item is stale first */
 #define BUF_COLUMNS \
-	{ XKEY(tid),	"TID",		10 }, \
-	{ XKEY(lsn),	"LSN",		10 }, \
-	{ XKEY(blkno),	"BLKNO",	12 }, \
-	{ XKEY(len),	"LEN",		6 }, \
-	{ XKEY(type),	"TYPE",		-10 }, \
-	{ XKEY(flag_names),	"FLAGS",	-10 }, \
-	{ XKEY(regions),	"REGS",		4 }, \
-	{ XKEY(runs),	"RUNS",		4 }, \
-	{ XKEY(split_runs),	"SPLIT",	5 }, \
-	{ XKEY(dirty_bytes), "DIRTY",	6 }, \
-	{ XKEY(dirty_pct),	"DIRTY%",	6 }, \
-	{ XKEY(log_cost),	"COST",		6 }, \
-	{ XKEY(owner),	"OWNER",	-24 }, \
-	{ XKEY(problems),	"PROBLEMS",	-1 }
+	XLS_COL(tid, 10), \
+	XLS_COL(lsn, 10), \
+	XLS_COL(blkno, 12), \
+	XLS_COL(len, 6), \
+	XLS_COL(type, -10), \
+	XLS_COL(flag_names, -10), \
+	XLS_COL(regions, 4), \
+	XLS_COL(runs, 4), \
+	XLS_COL(split_runs, 5), \
+	XLS_COL(dirty_bytes, 6), \
+	XLS_COL(dirty_pct, 6), \
+	XLS_COL(log_cost, 6), \
+	XLS_COL(owner, -24), \
+	XLS_COL(problems, -1)
 static const struct xls_column buf_columns[] = { BUF_COLUMNS };
-static const struct xls_column stale_buf_columns[] = { { XKEY(stale), "STALE", -5 }, BUF_COLUMNS };
+static const struct xls_column stale_buf_columns[] = { XLS_COL(stale, -5), BUF_COLUMNS };
 #define NCOLS (sizeof(buf_columns) / sizeof(buf_columns[0]))
 
 /* The most buffers --svg draws, and how many by default. */

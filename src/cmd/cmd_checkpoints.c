@@ -13,13 +13,13 @@
 
 /* the columns of the text table, and with --stale whether the checkpoint is stale first */
 #define CKPT_COLUMNS \
-	{ XKEY(seq), "SEQ", 7 }, { XKEY(tid), "TID", 10 }, { XKEY(lsn), "START", 11 }, \
-	{ XKEY(commit_lsn), "COMMIT", 11 }, { XKEY(records), "RECS", 4 }, \
-	{ XKEY(log_bytes), "BYTES", 9 }, { XKEY(items), "ITEMS", 5 }, { XKEY(buffers), "BUFS", 5 }, \
-	{ XKEY(buffer_bytes), "BUF_BYTES", 10 }, { XKEY(dirty_bytes), "DIRTY", 8 }, \
-	{ XKEY(unchanged_pct), "UNCH%", 6 }, { XKEY(inode_unchanged_pct), "IUNCH%", 6 }
+	XLS_COL(seq, 7), XLS_COL(tid, 10), XLS_COL_AS(lsn, "START", 11), \
+	XLS_COL(commit_lsn, 11), XLS_COL(records, 4), \
+	XLS_COL(log_bytes, 9), XLS_COL(items, 5), XLS_COL_AS(buffers, "BUFS", 5), \
+	XLS_COL(buffer_bytes, 10), XLS_COL(dirty_bytes, 8), \
+	XLS_COL(unchanged_pct, 6), XLS_COL(inode_unchanged_pct, 6)
 static const struct xls_column ckpt_cols[] = { CKPT_COLUMNS };
-static const struct xls_column stale_ckpt_cols[] = { { XKEY(stale), "STALE", -5 }, CKPT_COLUMNS };
+static const struct xls_column stale_ckpt_cols[] = { XLS_COL(stale, -5), CKPT_COLUMNS };
 #define NCOLS (sizeof(ckpt_cols) / sizeof(ckpt_cols[0]))
 
 struct ckpt_ctx {

@@ -10,28 +10,28 @@
 #include "cmd/cmd.h"
 
 static const struct xls_column bytes_cols[] = {
-	{ XKEY(category), "CATEGORY / CHECKPOINT", -24 },
-	{ XKEY(a_bytes_per_checkpoint), "A", 12 }, { XKEY(b_bytes_per_checkpoint), "B", 12 },
-	{ XKEY(bytes_per_checkpoint_delta), "DELTA", 12 }, { XKEY(bytes_per_checkpoint_ratio), "B/A", 7 },
+	XLS_COL_AS(category, "CATEGORY / CHECKPOINT", -24),
+	XLS_COL_AS(a_bytes_per_checkpoint, "A", 12), XLS_COL_AS(b_bytes_per_checkpoint, "B", 12),
+	XLS_COL(bytes_per_checkpoint_delta, 12), XLS_COL(bytes_per_checkpoint_ratio, 7),
 };
 static const struct xls_column type_cols[] = {
-	{ XKEY(type), "TYPE", -10 }, { XKEY(len), "SIZE", 6 }, { XKEY(a_count), "N_A", 8 },
-	{ XKEY(b_count), "N_B", 8 }, { XKEY(a_bytes_per_checkpoint), "LOG/CK_A", 10 },
-	{ XKEY(b_bytes_per_checkpoint), "LOG/CK_B", 10 }, { XKEY(bytes_per_checkpoint_ratio), "B/A", 7 },
-	{ XKEY(a_dirty_pct_mean), "DIRTY%A", 7 }, { XKEY(b_dirty_pct_mean), "DIRTY%B", 7 },
-	{ XKEY(a_unchanged_pct), "UNCH%A", 6 }, { XKEY(b_unchanged_pct), "UNCH%B", 6 },
+	XLS_COL(type, -10), XLS_COL_AS(len, "SIZE", 6), XLS_COL(a_count, 8),
+	XLS_COL(b_count, 8), XLS_COL(a_bytes_per_checkpoint, 10),
+	XLS_COL(b_bytes_per_checkpoint, 10), XLS_COL(bytes_per_checkpoint_ratio, 7),
+	XLS_COL(a_dirty_pct_mean, 7), XLS_COL(b_dirty_pct_mean, 7),
+	XLS_COL(a_unchanged_pct, 6), XLS_COL(b_unchanged_pct, 6),
 };
 static const struct xls_column type_total_cols[] = {
-	{ XKEY(type), "TYPE", -10 }, { XKEY(a_count), "N_A", 8 },
-	{ XKEY(b_count), "N_B", 8 }, { XKEY(a_bytes_per_checkpoint), "LOG/CK_A", 10 },
-	{ XKEY(b_bytes_per_checkpoint), "LOG/CK_B", 10 }, { XKEY(bytes_per_checkpoint_ratio), "B/A", 7 },
-	{ XKEY(a_dirty_pct_mean), "DIRTY%A", 7 }, { XKEY(b_dirty_pct_mean), "DIRTY%B", 7 },
-	{ XKEY(a_unchanged_pct), "UNCH%A", 6 }, { XKEY(b_unchanged_pct), "UNCH%B", 6 },
+	XLS_COL(type, -10), XLS_COL(a_count, 8),
+	XLS_COL(b_count, 8), XLS_COL(a_bytes_per_checkpoint, 10),
+	XLS_COL(b_bytes_per_checkpoint, 10), XLS_COL(bytes_per_checkpoint_ratio, 7),
+	XLS_COL(a_dirty_pct_mean, 7), XLS_COL(b_dirty_pct_mean, 7),
+	XLS_COL(a_unchanged_pct, 6), XLS_COL(b_unchanged_pct, 6),
 };
 static const struct xls_column item_cols[] = {
-	{ XKEY(item), "ITEM", -10 }, { XKEY(a_count), "A", 10 }, { XKEY(b_count), "B", 10 },
-	{ XKEY(count_delta), "DELTA", 10 }, { XKEY(a_per_checkpoint), "A/CK", 8 },
-	{ XKEY(b_per_checkpoint), "B/CK", 8 }, { XKEY(per_checkpoint_ratio), "B/A", 7 },
+	XLS_COL(item, -10), XLS_COL_AS(a_count, "A", 10), XLS_COL_AS(b_count, "B", 10),
+	XLS_COL(count_delta, 10), XLS_COL(a_per_checkpoint, 8),
+	XLS_COL(b_per_checkpoint, 8), XLS_COL(per_checkpoint_ratio, 7),
 };
 
 #define SEC XLS_SECTION

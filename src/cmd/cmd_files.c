@@ -14,22 +14,22 @@
 #include "semantics/files.h"
 
 static const struct xls_column event_columns[] = {
-	{ XKEY(seq),	"SEQ",		6 },
-	{ XKEY(lsn),	"LSN",		10 },
-	{ XKEY(ino),	"INO",		12 },
-	{ XKEY(event),	"EVENT",	-14 },
-	{ XKEY(path),	"PATH",		-28 },
-	{ XKEY(detail),	"DETAIL",	-1 },
+	XLS_COL(seq, 6),
+	XLS_COL(lsn, 10),
+	XLS_COL(ino, 12),
+	XLS_COL(event, -14),
+	XLS_COL(path, -28),
+	XLS_COL(detail, -1),
 };
 #define NCOLS (sizeof(event_columns) / sizeof(event_columns[0]))
 
 static const struct xls_column file_columns[] = {
-	{ XKEY(ino),	"INO",		12 },
-	{ XKEY(mode),	"MODE",		8 },
-	{ XKEY(events),	"EVENTS",	7 },
-	{ XKEY(first_seq),	"FIRST",	7 },
-	{ XKEY(last_seq),	"LAST",		7 },
-	{ XKEY(final_path),	"FINAL PATH",	-1 },
+	XLS_COL(ino, 12),
+	XLS_COL(mode, 8),
+	XLS_COL(events, 7),
+	XLS_COL(first_seq, 7),
+	XLS_COL(last_seq, 7),
+	XLS_COL(final_path, -1),
 };
 #define NFCOLS (sizeof(file_columns) / sizeof(file_columns[0]))
 

@@ -22,19 +22,19 @@
 #include "semantics/owner.h"
 
 static const struct xls_column hist_columns[] = {
-	{ XKEY(seq),	"SEQ",		5 },
-	{ XKEY(tid),	"TID",		10 },
-	{ XKEY(lsn),	"LSN",		10 },
-	{ XKEY(index),	"ITEM",		5 },
-	{ XKEY(len),	"LEN",		6 },
-	{ XKEY(type),	"TYPE",		-10 },
-	{ XKEY(flag_names),	"FLAGS",	-10 },
-	{ XKEY(regions),	"REGS",		4 },
-	{ XKEY(dirty_bytes), "DIRTY",	6 },
-	{ XKEY(dirty_pct),	"DIRTY%",	6 },
-	{ XKEY(cancel_refs), "CANCEL",	6 },
-	{ XKEY(decision_text), "DECISION",	-30 },
-	{ XKEY(detail),	"DETAIL",	-1 },
+	XLS_COL(seq, 5),
+	XLS_COL(tid, 10),
+	XLS_COL(lsn, 10),
+	XLS_COL(index, 5),
+	XLS_COL(len, 6),
+	XLS_COL(type, -10),
+	XLS_COL(flag_names, -10),
+	XLS_COL(regions, 4),
+	XLS_COL(dirty_bytes, 6),
+	XLS_COL(dirty_pct, 6),
+	XLS_COL(cancel_refs, 6),
+	XLS_COL(decision_text, -30),
+	XLS_COL(detail, -1),
 };
 #define NHISTCOLS (sizeof(hist_columns) / sizeof(hist_columns[0]))
 

@@ -12,36 +12,36 @@
 #include "report/verdict.h"
 
 static const struct xls_column dirent_columns[] = {
-	{ XKEY(op),		"OP",		-6 },
-	{ XKEY(dir),	"DIR",		12 },
-	{ XKEY(ino),	"INO",		12 },
-	{ XKEY(path),	"DIR PATH",	-24 },
-	{ XKEY(name),	"NAME",		-1 },
+	XLS_COL(op, -6),
+	XLS_COL(dir, 12),
+	XLS_COL(ino, 12),
+	XLS_COL_AS(path, "DIR PATH", -24),
+	XLS_COL(name, -1),
 };
 #define NDCOLS (sizeof(dirent_columns) / sizeof(dirent_columns[0]))
 
 static const struct xls_column inode_columns[] = {
-	{ XKEY(ino),	"INO",		12 },
-	{ XKEY(what),	"WHAT",		-8 },
-	{ XKEY(mode),	"MODE",		-7 },
-	{ XKEY(path),	"PATH",		-24 },
-	{ XKEY(changes),	"CHANGES (disk->recovered)", -1 },
+	XLS_COL(ino, 12),
+	XLS_COL(what, -8),
+	XLS_COL(mode, -7),
+	XLS_COL(path, -24),
+	XLS_COL(changes, -1),
 };
 #define NICOLS (sizeof(inode_columns) / sizeof(inode_columns[0]))
 
 static const struct xls_column found_columns[] = {
-	{ XKEY(ino),	"INO",		12 },
-	{ XKEY(mode),	"MODE",		-7 },
-	{ XKEY(path),	"PATH (as recovery leaves it)", -1 },
+	XLS_COL(ino, 12),
+	XLS_COL(mode, -7),
+	XLS_COL_AS(path, "PATH (as recovery leaves it)", -1),
 };
 #define NFCOLS (sizeof(found_columns) / sizeof(found_columns[0]))
 
 static const struct xls_column xattr_columns[] = {
-	{ XKEY(op),		"OP",		-8 },
-	{ XKEY(ino),	"INO",		12 },
-	{ XKEY(parent),	"PARENT",	12 },
-	{ XKEY(path),	"PATH",		-24 },
-	{ XKEY(name),	"NAME",		-1 },
+	XLS_COL(op, -8),
+	XLS_COL(ino, 12),
+	XLS_COL(parent, 12),
+	XLS_COL(path, -24),
+	XLS_COL(name, -1),
 };
 #define NXCOLS (sizeof(xattr_columns) / sizeof(xattr_columns[0]))
 

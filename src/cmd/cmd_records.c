@@ -2,15 +2,15 @@
 #include "cmd/cmd.h"
 
 static const struct xls_column record_columns[] = {
-	{ XKEY(lsn),	"LSN",		12 },
-	{ XKEY(blk),	"BLOCK",	8 },
-	{ XKEY(h_len),	"LEN",		7 },
-	{ XKEY(hblks),	"HDRS",		4 },
-	{ XKEY(ops),	"OPS",		5 },
-	{ XKEY(unused),	"UNUSED",	6 },
-	{ XKEY(tail_lsn),	"TAIL",		12 },
-	{ XKEY(crc_status),	"CRC",		5 },
-	{ XKEY(notes),	"NOTES",	-20 },
+	XLS_COL(lsn, 12),
+	XLS_COL(blk, 8),
+	XLS_COL(h_len, 7),
+	XLS_COL(hblks, 4),
+	XLS_COL(ops, 5),
+	XLS_COL(unused, 6),
+	XLS_COL(tail_lsn, 12),
+	XLS_COL(crc_status, 5),
+	XLS_COL(notes, -20),
 };
 #define NCOLS (sizeof(record_columns) / sizeof(record_columns[0]))
 

@@ -15,22 +15,22 @@
 #include "report/verdict.h"
 
 static const struct xls_column item_columns[] = {
-	{ XKEY(order),	"ORDER",	5 },
-	{ XKEY(index),	"ITEM",		5 },
-	{ XKEY(list),	"LIST",		-6 },
-	{ XKEY(item),	"TYPE",		-7 },
-	{ XKEY(blkno),	"BLKNO",	12 },
-	{ XKEY(len),	"LEN",		6 },
-	{ XKEY(type),	"BUFTYPE",	-10 },
-	{ XKEY(decision_text), "DECISION",	-30 },
-	{ XKEY(detail),	"DETAIL",	-1 },
+	XLS_COL(order, 5),
+	XLS_COL(index, 5),
+	XLS_COL(list, -6),
+	XLS_COL_AS(item, "TYPE", -7),
+	XLS_COL(blkno, 12),
+	XLS_COL(len, 6),
+	XLS_COL_AS(type, "BUFTYPE", -10),
+	XLS_COL(decision_text, -30),
+	XLS_COL(detail, -1),
 };
 #define NITEMCOLS (sizeof(item_columns) / sizeof(item_columns[0]))
 
 static const struct xls_column cancel_columns[] = {
-	{ XKEY(blkno),	"BLKNO",	14 },
-	{ XKEY(len),	"LEN",		8 },
-	{ XKEY(refs),	"REFS",		6 },
+	XLS_COL(blkno, 14),
+	XLS_COL(len, 8),
+	XLS_COL(refs, 6),
 };
 #define NCANCELCOLS (sizeof(cancel_columns) / sizeof(cancel_columns[0]))
 

@@ -17,38 +17,38 @@ struct stats_ctx {
 
 /* Text tables, 100 columns at most. */
 static const struct xls_column byte_cols[] = {
-	{ XKEY(category), "CATEGORY", -24 }, { XKEY(bytes), "BYTES", 14 }, { XKEY(pct), "%", 7 },
+	XLS_COL(category, -24), XLS_COL(bytes, 14), XLS_COL(pct, 7),
 };
 static const struct xls_column item_cols[] = {
-	{ XKEY(item), "ITEM", -10 }, { XKEY(count), "COUNT", 12 },
+	XLS_COL(item, -10), XLS_COL(count, 12),
 };
 static const struct xls_column type_cols[] = {
-	{ XKEY(type), "TYPE", -10 }, { XKEY(len), "SIZE", 6 }, { XKEY(count), "COUNT", 9 },
-	{ XKEY(dirty_pct_mean), "MEAN%", 6 }, { XKEY(dirty_pct_median), "MED%", 5 },
-	{ XKEY(dirty_pct_p90), "P90%", 5 }, { XKEY(unchanged_pct), "UNCH%", 6 },
-	{ XKEY(regions_mean), "REGS", 6 },
-	{ XKEY(runs_mean), "RUNS", 6 }, { XKEY(split_runs), "SPLIT", 6 },
-	{ XKEY(bytes_logged), "LOGGED", 13 },
+	XLS_COL(type, -10), XLS_COL_AS(len, "SIZE", 6), XLS_COL(count, 9),
+	XLS_COL(dirty_pct_mean, 6), XLS_COL(dirty_pct_median, 5),
+	XLS_COL(dirty_pct_p90, 5), XLS_COL(unchanged_pct, 6),
+	XLS_COL(regions_mean, 6),
+	XLS_COL(runs_mean, 6), XLS_COL(split_runs, 6),
+	XLS_COL(bytes_logged, 13),
 };
 static const struct xls_column hist_cols[] = {
-	{ XKEY(dirty_pct_bin), "DIRTY%", -7 }, { XKEY(buffers), "BUFFERS", 10 }, { XKEY(pct), "%", 7 },
+	XLS_COL(dirty_pct_bin, -7), XLS_COL(buffers, 10), XLS_COL(pct, 7),
 };
 static const struct xls_column hot_cols[] = {
-	{ XKEY(blkno), "BLKNO", 14 }, { XKEY(len), "LEN", 6 }, { XKEY(type), "TYPE", -10 },
-	{ XKEY(appearances), "SEEN", 8 }, { XKEY(bytes_logged), "LOGGED", 12 },
-	{ XKEY(unchanged_pct), "UNCH%", 6 },
+	XLS_COL(blkno, 14), XLS_COL(len, 6), XLS_COL(type, -10),
+	XLS_COL(appearances, 8), XLS_COL(bytes_logged, 12),
+	XLS_COL(unchanged_pct, 6),
 };
 static const struct xls_column dist_cols[] = {
-	{ XKEY(measure), "CHECKPOINTS", -14 }, { XKEY(checkpoints), "N", 8 }, { XKEY(min), "MIN", 9 },
-	{ XKEY(p50), "P50", 9 }, { XKEY(p90), "P90", 9 }, { XKEY(p99), "P99", 9 }, { XKEY(max), "MAX", 10 },
-	{ XKEY(mean), "MEAN", 12 },
+	XLS_COL(measure, -14), XLS_COL(checkpoints, 8), XLS_COL(min, 9),
+	XLS_COL(p50, 9), XLS_COL(p90, 9), XLS_COL(p99, 9), XLS_COL(max, 10),
+	XLS_COL(mean, 12),
 };
 static const struct xls_column cost_cols[] = {
-	{ XKEY(type), "TYPE", -10 }, { XKEY(len), "SIZE", 6 }, { XKEY(items), "ITEMS", 8 },
-	{ XKEY(bit_steps), "BIT_STEPS", 11 }, { XKEY(run_steps), "RUN_STEPS", 10 },
-	{ XKEY(steps_ratio), "RATIO", 6 }, { XKEY(bit_offset_calls), "BIT_OFFS", 11 },
-	{ XKEY(run_offset_calls), "RUN_OFFS", 10 }, { XKEY(shadow_allocs_exact), "ALLOCS", 8 },
-	{ XKEY(shadow_allocs_rounded), "ALLOC512", 8 },
+	XLS_COL(type, -10), XLS_COL_AS(len, "SIZE", 6), XLS_COL(items, 8),
+	XLS_COL(bit_steps, 11), XLS_COL(run_steps, 10),
+	XLS_COL(steps_ratio, 6), XLS_COL(bit_offset_calls, 11),
+	XLS_COL(run_offset_calls, 10), XLS_COL(shadow_allocs_exact, 8),
+	XLS_COL(shadow_allocs_rounded, 8),
 };
 
 #define SEC XLS_SECTION

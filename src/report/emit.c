@@ -570,11 +570,19 @@ void xls_out_record(struct xls_out *o, const char *kind,
 	}
 }
 
+/* The table's heading of @c, else its key's, else its key. */
+static const char *column_heading(const struct xls_column *c)
+{
+	if (c->heading)
+		return c->heading;
+	return c->key->heading ? c->key->heading : c->key->name;
+}
+
 void xls_out_table_heading(struct xls_out *o, const struct xls_column *cols,
 			   unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)
-		xls_out_textf(o, "%s%*s", i ? " " : "", cols[i].width, cols[i].heading);
+		xls_out_textf(o, "%s%*s", i ? " " : "", cols[i].width, column_heading(&cols[i]));
 	xls_out_text_end(o);
 }
 

@@ -17,10 +17,15 @@ enum xls_format {
 
 /* A column of a text table: field key, heading, width (negative: left). */
 struct xls_column {
-	const struct xls_key	*key;	/* XKEY(name) */
-	const char	*heading;
-	int		width;
+	const struct xls_key	*key;		/* XKEY(name) */
+	const char		*heading;	/* NULL: the key's (report/keys.def) */
+	int			width;
 };
+
+/* The column of key @name under its own heading, @width wide. */
+#define XLS_COL(name, width)		{ XKEY(name), NULL, (width) }
+/* The same, retitled @heading for this table. */
+#define XLS_COL_AS(name, heading, width)	{ XKEY(name), (heading), (width) }
 
 /*
  * Output lines are built in a buffer and written with fwrite a few hundred

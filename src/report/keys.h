@@ -2,14 +2,16 @@
  * Report stage: the keys of every record, each declared once in
  * report/keys.def with its kind.  A describer names a key as XK(name): a
  * key of another kind than the adder's is a compile error, so a key has
- * one type whatever writes it.  The CSV layouts and the text tables name
- * keys as XKEY(name), of any kind.
+ * one type whatever writes it.  The CSV layouts name keys as XKEY(name),
+ * of any kind; the text tables as XLS_COL(name, width) (report/emit.h),
+ * under the heading keys.def gives the key.
  */
 #ifndef XLS_KEYS_H
 #define XLS_KEYS_H
 
 struct xls_key {
 	const char	*name;
+	const char	*heading;	/* of its text table column; NULL: none */
 };
 
 /* One type per kind; is_<kind> only tells the kinds apart. */
@@ -27,7 +29,7 @@ XLS_KEY_KIND(list)
 XLS_KEY_KIND(value)
 #undef XLS_KEY_KIND
 
-#define XLS_KEY(name, kind)	extern const struct xls_key_##kind XK_##name;
+#define XLS_KEY(name, kind, heading)	extern const struct xls_key_##kind XK_##name;
 #include "report/keys.def"
 #undef XLS_KEY
 
@@ -36,7 +38,7 @@ XLS_KEY_KIND(value)
  * written: the unit tests' own.
  */
 #define XLS_KEY_LOCAL(id, kind, text) \
-	static const struct xls_key_##kind XK_##id = { { text }, 0 }
+	static const struct xls_key_##kind XK_##id = { { text, NULL }, 0 }
 
 /* Key @name, typed by its kind: for the field adders. */
 #define XK(name)	(&XK_##name)

@@ -20,40 +20,70 @@
 #include "report/svg.h"
 #include "report/svgchart.h"
 
+/*
+ * The filters, declared once (main.c): what bufs, recover, history,
+ * trans, checkpoints, files and lost show; the rest is still read.
+ */
+struct xls_filter_opts {
+	uint32_t		type_mask;	/* --type: 1 << XFS_BLFT_*; 0: every type */
+	bool			has_size;
+	uint32_t		size;		/* --size: buffer bytes */
+	bool			has_blkno;
+	int64_t			blkno;		/* --blkno */
+	bool			has_tid;
+	uint32_t		tid;		/* --tid */
+	bool			has_ino;
+	uint64_t		ino;		/* --ino: what concerns this inode */
+	const char		*path_prefix;	/* --path: files, lost */
+};
+
+/* --svg and --top: history, bufs, stats, checkpoints, compare. */
+struct xls_chart_opts {
+	const char		*svg_path;
+	unsigned int		top;		/* stats: hottest buffers shown */
+};
+
+/* lost, files: the overlay's memory (--blocks-mem), its bound (--blocks-max). */
+struct xls_blocks_opts {
+	uint64_t		mem;
+	uint64_t		max;
+};
+
+/* history: --replay (the buffer as recovered, to a file), --diff. */
+struct xls_history_opts {
+	const char		*replay_path;
+	bool			diff;
+};
+
+/* replay: -o is out_path. */
+struct xls_replay_opts {
+	const char		*log_out_path;	/* --log-out: the external log's copy */
+	bool			force;		/* --force: past a failure too */
+	bool			finish_repair;	/* --finish=repair: the log cleaned though work is left */
+	bool			in_place;	/* --in-place: into DEV itself */
+};
+
+/*
+ * A command's options: those of every command, then each group in a
+ * struct of its own, filled only for the commands that take it (the
+ * command table in main.c says which).
+ */
 struct xls_options {
 	struct xls_source_opts	src;
 	enum xls_format		fmt;
-	bool			all;		/* records: physical order */
 	bool			stale;		/* the records before the tail too */
 	bool			verbose;
 	bool			progress;	/* progress on stderr */
 	unsigned int		threads;	/* 0: as many as pay (1 or 2) */
-	const char		*out_path;	/* copy: destination */
-	const char		*path_b;	/* compare: the second journal */
-	/* bufs and recover filters */
-	uint32_t		type_mask;	/* 1 << XFS_BLFT_*; 0: every type */
-	bool			has_size;
-	uint32_t		size;		/* buffer bytes */
-	bool			has_blkno;
-	int64_t			blkno;
-	bool			has_tid;
-	uint32_t		tid;
-	bool			has_ino;	/* --ino: what concerns this inode */
-	uint64_t		ino;
-	const char		*path_prefix;	/* files --path */
-	unsigned int		top;		/* stats: hottest buffers shown */
-	uint64_t		blocks_mem;	/* lost, files: the overlay's memory */
-	uint64_t		blocks_max;	/* ... and its bound in all */
-	/* history */
-	const char		*replay_path;	/* --replay: buffer as recovered */
-	bool			diff;		/* --diff: chunks that change */
-	const char		*svg_path;	/* history, bufs: heat map */
-	bool			summary;	/* recover: the verdict only */
-	/* replay: -o is out_path */
-	const char		*log_out_path;	/* --log-out: the external log's copy */
-	bool			replay_force;	/* --force: past a failure too */
-	bool			finish_repair;	/* --finish=repair: the log cleaned though work is left */
-	bool			in_place;	/* --in-place: into DEV itself */
+	const char		*out_path;	/* copy: FILE; replay: -o */
+	struct xls_filter_opts	filter;
+	struct xls_chart_opts	chart;
+	struct xls_blocks_opts	blocks;
+	struct xls_history_opts	history;
+	struct xls_replay_opts	replay;
+	struct { bool all; } records;		/* -a: physical order */
+	struct { bool summary; } recover;	/* --summary: the verdict only */
+	struct { const char *path_b; } compare;	/* the second journal */
 };
 
 /* --blocks-mem, --blocks-max: below one block of the largest size nothing could be kept. */

@@ -75,11 +75,11 @@ static void logged_dirents(struct bufs_ctx *bc, const struct xls_item *it)
 static bool wanted(const struct xls_options *o, const struct xls_trans *t,
 		   const struct xls_buf_analysis *ba)
 {
-	if (o->has_tid && t->tid != o->tid)
+	if (o->filter.has_tid && t->tid != o->filter.tid)
 		return false;
-	if (o->has_blkno && (!ba->parsed || ba->blf.blf_blkno != o->blkno))
+	if (o->filter.has_blkno && (!ba->parsed || ba->blf.blf_blkno != o->filter.blkno))
 		return false;
-	if ((o->type_mask || o->has_size) &&
+	if ((o->filter.type_mask || o->filter.has_size) &&
 	    (!ba->parsed || !xls_cmd_buf_wanted(o, ba->blft, ba->res.buf_bytes)))
 		return false;
 	return true;
@@ -102,7 +102,8 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	}
 	if (bc->ba.parsed)
 		xls_owner_of_item(&bc->owners, it, &bc->ba, &bc->owner);
-	if (c->opt->has_ino && (!bc->ba.parsed || !xls_owner_has_ino(&bc->owner, c->opt->ino)))
+	if (c->opt->filter.has_ino &&
+	    (!bc->ba.parsed || !xls_owner_has_ino(&bc->owner, c->opt->filter.ino)))
 		return 0;
 	c->shown++;
 	xls_fields_reset(fs);
@@ -242,7 +243,7 @@ static int svg_write(struct svg_ctx *sc, struct xls_error *err)
 	}
 	snprintf(title, sizeof(title), "xfs_logscope bufs: the %u most often logged buffers of %s",
 		 sc->nhot, c->src.data_path ? c->src.data_path : c->src.path);
-	rc = xls_cmd_write_svg(c->opt->svg_path, title, p, sc->nhot, false, err);
+	rc = xls_cmd_write_svg(c->opt->chart.svg_path, title, p, sc->nhot, false, err);
 	free(p);
 	return rc;
 }
@@ -271,7 +272,7 @@ static void svg_report(struct svg_ctx *sc)
 	}
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_printf(&c->out, "svg: wrote the heat map of %u buffer%s to '%s'\n",
-			sc->nhot, sc->nhot == 1 ? "" : "s", c->opt->svg_path);
+			sc->nhot, sc->nhot == 1 ? "" : "s", c->opt->chart.svg_path);
 }
 
 /* The hottest buffers of pass 1, to draw in pass 2. */
@@ -295,7 +296,7 @@ static int bufs_svg(struct svg_ctx *sc, struct xls_error *err)
 	struct xls_scan_sink sink = {
 		.ctx = sc, .item = svg_count, .report = &c->report, .want_trans = true,
 	};
-	unsigned int top = c->opt->top ? c->opt->top : SVG_TOP_DEFAULT;
+	unsigned int top = c->opt->chart.top ? c->opt->chart.top : SVG_TOP_DEFAULT;
 	struct xls_scan_totals tot;
 	int rc;
 
@@ -371,7 +372,7 @@ static int run_table(struct xls_cmd *c, struct xls_error *err)
 static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 {
 	(void)ctx;
-	if (c->opt->svg_path)
+	if (c->opt->chart.svg_path)
 		return run_svg(c, err);
 	xls_cmd_filters(c, "buffer item");
 	return run_table(c, err);

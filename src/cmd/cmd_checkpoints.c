@@ -61,7 +61,7 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 	struct xls_cmd *c = cc->c;
 	const struct xls_field *types;
 
-	if (c->opt->has_tid && ck->tid != c->opt->tid)
+	if (c->opt->filter.has_tid && ck->tid != c->opt->filter.tid)
 		return;
 	c->shown++;
 	xls_fields_reset(&cc->fs);

@@ -228,7 +228,7 @@ fail:
 
 int xls_cmd_check_svg(const struct xls_options *opt, struct xls_error *err)
 {
-	return opt->svg_path ? xls_newfile_check(opt->svg_path, err) : 0;
+	return opt->chart.svg_path ? xls_newfile_check(opt->chart.svg_path, err) : 0;
 }
 
 int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err)
@@ -260,9 +260,9 @@ void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,
 
 bool xls_cmd_buf_wanted(const struct xls_options *o, unsigned int blft, uint32_t bytes)
 {
-	if (o->type_mask && (blft >= 32 || !(o->type_mask & (1u << blft))))
+	if (o->filter.type_mask && (blft >= 32 || !(o->filter.type_mask & (1u << blft))))
 		return false;
-	return !o->has_size || bytes == o->size;
+	return !o->filter.has_size || bytes == o->filter.size;
 }
 
 int xls_cmd_write_svg(const char *path, const char *title,
@@ -449,8 +449,8 @@ static int audit_part(struct xls_cmd *c, const struct xls_audit_parts *p, void *
 	rc = xls_cmd_audit_scan(c, a, stale, err);
 	if (!rc) {
 		p->report(ctx, a);
-		if (c->opt->svg_path && !stale)
-			rc = xls_cmd_write_audit_svg(c->opt->svg_path, p->set, c->src.path,
+		if (c->opt->chart.svg_path && !stale)
+			rc = xls_cmd_write_audit_svg(c->opt->chart.svg_path, p->set, c->src.path,
 						     xls_audit_stats(a), NULL, NULL, err);
 	}
 	xls_audit_free(a);
@@ -477,28 +477,28 @@ void xls_cmd_no_match(const struct xls_cmd *c, const char *what)
 	size_t n = 0;
 
 	filt[0] = '\0';
-	if (o->has_ino)
+	if (o->filter.has_ino)
 		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --ino=0x%llx",
-				      (unsigned long long)o->ino);
-	if (o->path_prefix && n < sizeof(filt))
-		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --path=%s", o->path_prefix);
-	if (o->has_blkno && n < sizeof(filt))
+				      (unsigned long long)o->filter.ino);
+	if (o->filter.path_prefix && n < sizeof(filt))
+		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --path=%s", o->filter.path_prefix);
+	if (o->filter.has_blkno && n < sizeof(filt))
 		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --blkno=0x%llx",
-				      (unsigned long long)o->blkno);
-	if (o->has_tid && n < sizeof(filt))
-		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --tid=0x%x", o->tid);
-	if (o->has_size && n < sizeof(filt))
-		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --size=%u", o->size);
-	if (o->type_mask && n < sizeof(filt))
+				      (unsigned long long)o->filter.blkno);
+	if (o->filter.has_tid && n < sizeof(filt))
+		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --tid=0x%x", o->filter.tid);
+	if (o->filter.has_size && n < sizeof(filt))
+		n += (size_t)snprintf(filt + n, sizeof(filt) - n, " --size=%u", o->filter.size);
+	if (o->filter.type_mask && n < sizeof(filt))
 		(void)snprintf(filt + n, sizeof(filt) - n, " --type");
 	fprintf(stderr, "xfs_logscope: '%s': no %s matches%s\n", c->src.path, what, filt);
 }
 
 void xls_cmd_filters(struct xls_cmd *c, const char *what)
 {
-	const struct xls_options *o = c->opt;
+	const struct xls_filter_opts *f = &c->opt->filter;
 
-	if (o->has_ino || o->path_prefix || o->has_blkno || o->has_tid || o->has_size ||
-	    o->type_mask)
+	if (f->has_ino || f->path_prefix || f->has_blkno || f->has_tid || f->has_size ||
+	    f->type_mask)
 		c->filtered = what;
 }

@@ -93,11 +93,11 @@ int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err)
 		xls_audit_free(b);
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
 	}
-	ob.src.path = opt->path_b;
+	ob.src.path = opt->compare.path_b;
 	/* no -l (the command line takes none): one external log cannot serve two journals */
 	rc = 0;
-	if (opt->svg_path)
-		rc = xls_newfile_check(opt->svg_path, err);
+	if (opt->chart.svg_path)
+		rc = xls_newfile_check(opt->chart.svg_path, err);
 	if (!rc)
 		rc = xls_cmd_open(&c, opt, err);
 	if (rc) {
@@ -120,11 +120,11 @@ int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err)
 	}
 	if (!rc) {
 		xls_describe_compare(xls_audit_stats(a), xls_audit_stats(b), opt->src.path,
-				     opt->path_b, emit_row, &cc);
-		if (opt->svg_path)
-			rc = xls_cmd_write_audit_svg(opt->svg_path, XLS_CHART_COMPARE,
+				     opt->compare.path_b, emit_row, &cc);
+		if (opt->chart.svg_path)
+			rc = xls_cmd_write_audit_svg(opt->chart.svg_path, XLS_CHART_COMPARE,
 						     opt->src.path, xls_audit_stats(a),
-						     opt->path_b, xls_audit_stats(b), err);
+						     opt->compare.path_b, xls_audit_stats(b), err);
 	}
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);

@@ -89,16 +89,16 @@ static int on_event(void *ctx, const struct xls_file_event *e)
 {
 	struct files_ctx *fc = ctx;
 	struct xls_cmd *c = fc->c;
+	const struct xls_filter_opts *f = &c->opt->filter;
 	struct queued_event *q;
 	uint8_t *bytes;
 	uint32_t path_len;
 	size_t len;
 	bool known;
 
-	if (c->opt->has_ino && e->ino != c->opt->ino && e->dir != c->opt->ino &&
-	    e->new_dir != c->opt->ino)
+	if (f->has_ino && e->ino != f->ino && e->dir != f->ino && e->new_dir != f->ino)
 		return 0;
-	if (c->opt->path_prefix && !xls_hashmap_find(&fc->match, e->ino, 0))
+	if (f->path_prefix && !xls_hashmap_find(&fc->match, e->ino, 0))
 		return 0;
 	c->shown++;
 	known = e->path != NULL;
@@ -132,9 +132,9 @@ static int on_file(void *ctx, const struct xls_file_summary *s)
 	struct files_ctx *fc = ctx;
 	struct xls_cmd *c = fc->c;
 
-	if (c->opt->has_ino && s->ino != c->opt->ino)
+	if (c->opt->filter.has_ino && s->ino != c->opt->filter.ino)
 		return 0;
-	if (c->opt->path_prefix && !xls_hashmap_find(&fc->match, s->ino, 0))
+	if (c->opt->filter.path_prefix && !xls_hashmap_find(&fc->match, s->ino, 0))
 		return 0;
 	if (c->out.fmt == XLS_FMT_CSV)
 		return 0;
@@ -189,7 +189,7 @@ static int match_event(void *ctx, const struct xls_file_event *e)
 {
 	struct files_ctx *fc = ctx;
 
-	if (e->path && under(e->path, fc->c->opt->path_prefix) &&
+	if (e->path && under(e->path, fc->c->opt->filter.path_prefix) &&
 	    !xls_hashmap_find(&fc->match, e->ino, 0) && xls_hashmap_put(&fc->match, e->ino, 0, 1))
 		return -ENOMEM;
 	return 0;
@@ -199,7 +199,7 @@ static int match_file(void *ctx, const struct xls_file_summary *s)
 {
 	struct files_ctx *fc = ctx;
 
-	if (s->final_path && under(s->final_path, fc->c->opt->path_prefix) &&
+	if (s->final_path && under(s->final_path, fc->c->opt->filter.path_prefix) &&
 	    !xls_hashmap_find(&fc->match, s->ino, 0) && xls_hashmap_put(&fc->match, s->ino, 0, 1))
 		return -ENOMEM;
 	return 0;
@@ -228,8 +228,8 @@ static int match_paths(struct files_ctx *fc, struct xls_error *err)
 	int rc = 0;
 
 	for (int stale = c->opt->stale; stale >= 0 && !rc; stale--) {
-		struct xls_files *f = xls_files_new(&c->src, c->opt->blocks_mem,
-						    c->opt->blocks_max, err);
+		struct xls_files *f = xls_files_new(&c->src, c->opt->blocks.mem,
+						    c->opt->blocks.max, err);
 
 		if (!f)
 			return -1;
@@ -264,7 +264,7 @@ static int files_part(struct files_ctx *fc, bool stale, struct xls_error *err)
 	xls_cmd_part_banner(c, stale);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_heading(&c->out, event_columns, NCOLS);
-	f = xls_files_new(&c->src, c->opt->blocks_mem, c->opt->blocks_max, err);
+	f = xls_files_new(&c->src, c->opt->blocks.mem, c->opt->blocks.max, err);
 	if (!f)
 		return -1;
 	rc = xls_files_run(f, &c->log, &c->ht, stale, &sink, err);
@@ -287,7 +287,7 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	fc->writer = xls_async_new(sizeof(struct queued_event), xls_scan_threaded(&c->log, &c->ht),
 				   &out);
 	rc = fc->writer ? 0 : xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
-	if (!rc && c->opt->path_prefix)
+	if (!rc && c->opt->filter.path_prefix)
 		rc = match_paths(fc, err);
 	if (!rc && c->opt->stale)
 		rc = files_part(fc, true, err);

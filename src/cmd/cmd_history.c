@@ -167,7 +167,7 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 		return 0;
 	if (!ri->buf) {
 		/* --ino: of the cluster's inode items, those of the inode */
-		if (!h->c->opt->has_ino || !ri->has_ino || ri->ino == h->c->opt->ino)
+		if (!h->c->opt->filter.has_ino || !ri->has_ino || ri->ino == h->c->opt->filter.ino)
 			other_appearance(h, rt->t, rt->seq, ri);
 		return 0;
 	}
@@ -185,7 +185,7 @@ static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 {
 	struct hist_ctx *h = ctx;
 	struct xls_cmd *c = h->c;
-	int64_t blkno = c->opt->blkno;
+	int64_t blkno = c->opt->filter.blkno;
 	bool noops = false;
 
 	for (uint32_t i = 0; i < wb->nnoops; i++)
@@ -224,7 +224,7 @@ static int on_discarded(void *ctx, const struct xls_trans *t, const struct xls_r
 {
 	struct hist_ctx *h = ctx;
 
-	if (ri->buf && ri->buf->blkno == h->c->opt->blkno)
+	if (ri->buf && ri->buf->blkno == h->c->opt->filter.blkno)
 		appearance(h, t, 0, ri, true);
 	return 0;
 }
@@ -241,7 +241,7 @@ static bool stale_of(struct hist_ctx *h, const struct xls_item *it,
 
 	if (it->type == XFS_LI_BUF) {
 		xls_buf_analyse(it, &h->ba);
-		if (!h->ba.parsed || h->ba.blf.blf_blkno != opt->blkno)
+		if (!h->ba.parsed || h->ba.blf.blf_blkno != opt->filter.blkno)
 			return false;
 		a->len_bb = h->ba.res.buf_bytes / 512;
 		a->type = xls_blft_name(h->ba.blft);
@@ -256,8 +256,8 @@ static bool stale_of(struct hist_ctx *h, const struct xls_item *it,
 		struct xls_item_problems p = { 0 };
 
 		xls_inode_item_parse(it, &in, &p);
-		if (!in.has_format || in.ilf_blkno != opt->blkno || in.ilf_len <= 0 ||
-		    (opt->has_ino && in.ilf_ino != opt->ino))
+		if (!in.has_format || in.ilf_blkno != opt->filter.blkno || in.ilf_len <= 0 ||
+		    (opt->filter.has_ino && in.ilf_ino != opt->filter.ino))
 			return false;
 		a->len_bb = (uint32_t)in.ilf_len;
 		a->type = "inode";
@@ -328,7 +328,7 @@ static int run_stale(struct hist_ctx *h, struct xls_error *err)
 	xls_cmd_part_banner(c, true);
 	if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_printf(&c->out, "Appearances of daddr 0x%llx before the tail, in log order\n",
-			       (unsigned long long)c->opt->blkno);
+			       (unsigned long long)c->opt->filter.blkno);
 		xls_out_table_heading(&c->out, hist_columns, NHISTCOLS);
 	}
 	rc = xls_cmd_walk(c, &sink, true, &tot, err);
@@ -361,7 +361,7 @@ static int nothing_logged(const struct xls_cmd *c, const char *what,
 {
 	return xls_error_set(err, XLS_EXIT_USAGE,
 			     "no buffer item logs daddr 0x%llx: nothing to %s",
-			     (unsigned long long)c->opt->blkno, what);
+			     (unsigned long long)c->opt->filter.blkno, what);
 }
 
 /* A block the metadump lacks is zeros on "disk", as xfs_mdrestore leaves it. */
@@ -387,13 +387,13 @@ static int do_replay(struct hist_ctx *h, struct xls_error *err)
 	if (!im->read_ok)
 		return xls_error_set(err, XLS_EXIT_INPUT,
 				     "cannot read daddr 0x%llx (%u bytes) from '%s'",
-				     (unsigned long long)c->opt->blkno, bytes,
+				     (unsigned long long)c->opt->filter.blkno, bytes,
 				     c->src.data_path ? c->src.data_path : c->src.path);
-	if (write_new_file(c->opt->replay_path, img, bytes, err))
+	if (write_new_file(c->opt->history.replay_path, img, bytes, err))
 		return -1;
 	xls_fields_reset(fs);
-	xls_field_str(fs, XK(file), c->opt->replay_path);
-	xls_field_hex(fs, XK(blkno), (uint64_t)c->opt->blkno);
+	xls_field_str(fs, XK(file), c->opt->history.replay_path);
+	xls_field_hex(fs, XK(blkno), (uint64_t)c->opt->filter.blkno);
 	xls_field_uint(fs, XK(bytes), bytes);
 	xls_field_uint(fs, XK(applied), im->applied);
 	xls_field_uint(fs, XK(skipped), im->skipped);
@@ -404,7 +404,7 @@ static int do_replay(struct hist_ctx *h, struct xls_error *err)
 		xls_cmd_record(c, "replayed_buffer", fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_printf(&c->out, "\nreplay: wrote %u bytes to '%s': the block on disk, then %u replayed item%s in recovery order (%u not replayed)\n",
-			bytes, c->opt->replay_path, im->applied, im->applied == 1 ? "" : "s",
+			bytes, c->opt->history.replay_path, im->applied, im->applied == 1 ? "" : "s",
 			im->skipped);
 		absent_text(h);
 		if (im->inode_failed)
@@ -454,7 +454,8 @@ static int do_diff(struct hist_ctx *h, struct xls_error *err)
 	if (n < 0)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	xls_fields_reset(&h->fs);
-	listed = xls_describe_diff(c->opt->blkno, nchunks, changed, ranges, (uint32_t)n, &h->fs);
+	listed = xls_describe_diff(c->opt->filter.blkno, nchunks, changed, ranges, (uint32_t)n,
+				   &h->fs);
 	if (c->src.input.md.version)
 		xls_field_uint(&h->fs, XK(disk_absent_bytes), h->img.absent);
 	if (c->out.fmt == XLS_FMT_JSON)
@@ -480,18 +481,19 @@ static int do_svg(struct hist_ctx *h, struct xls_error *err)
 		return nothing_logged(c, "draw", err);
 	memset(&p, 0, sizeof(p));
 	snprintf(p.title, sizeof(p.title), "daddr 0x%llx, %s, %u bytes: %u appearance%s",
-		 (unsigned long long)c->opt->blkno, h->type_name ? h->type_name : "?",
+		 (unsigned long long)c->opt->filter.blkno, h->type_name ? h->type_name : "?",
 		 len * 512, h->nrows, h->nrows == 1 ? "" : "s");
 	p.nchunks = len * 4;
 	p.nrows = h->nrows;
 	p.rows = h->rows;
 	snprintf(title, sizeof(title), "xfs_logscope history: buffer 0x%llx of %s",
-		 (unsigned long long)c->opt->blkno, c->src.data_path ? c->src.data_path : c->src.path);
-	if (xls_cmd_write_svg(c->opt->svg_path, title, &p, 1, true, err))
+		 (unsigned long long)c->opt->filter.blkno,
+		 c->src.data_path ? c->src.data_path : c->src.path);
+	if (xls_cmd_write_svg(c->opt->chart.svg_path, title, &p, 1, true, err))
 		return -1;
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_printf(&c->out, "\nsvg: wrote the heat map of %u appearance%s to '%s'\n",
-			h->nrows, xls_plural(h->nrows), c->opt->svg_path);
+			h->nrows, xls_plural(h->nrows), c->opt->chart.svg_path);
 	return 0;
 }
 
@@ -499,7 +501,7 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 {
 	struct xls_cmd *c = h->c;
 	const struct xls_options *opt = c->opt;
-	struct xls_recover_opts ro = { .keep = true, .keep_blkno = opt->blkno };
+	struct xls_recover_opts ro = { .keep = true, .keep_blkno = opt->filter.blkno };
 	struct xls_recover_sink sink = {
 		.ctx = h, .item = on_item, .discarded_buf = on_discarded,
 		.writeback = on_writeback,
@@ -508,12 +510,12 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	struct xls_recover *r;
 	int rc;
 
-	if ((opt->replay_path || opt->diff) && !xls_source_has_data(&c->src))
+	if ((opt->history.replay_path || opt->history.diff) && !xls_source_has_data(&c->src))
 		return xls_error_set(err, XLS_EXIT_USAGE,
 				     "--replay and --diff need the data device, not a bare log");
 	/* a file that cannot be made fails now, not after the table */
-	if ((opt->replay_path && xls_newfile_check(opt->replay_path, err)) ||
-	    (opt->svg_path && xls_newfile_check(opt->svg_path, err)))
+	if ((opt->history.replay_path && xls_newfile_check(opt->history.replay_path, err)) ||
+	    (opt->chart.svg_path && xls_newfile_check(opt->chart.svg_path, err)))
 		return -1;
 	if (opt->stale && run_stale(h, err))
 		return -1;
@@ -522,7 +524,7 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 		return -1;
 	if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_printf(&c->out, "Appearances of daddr 0x%llx in recovery order (uncommitted ones where they end)\n",
-			(unsigned long long)opt->blkno);
+			(unsigned long long)opt->filter.blkno);
 		xls_out_table_heading(&c->out, hist_columns, NHISTCOLS);
 	}
 	rc = xls_recover_run(r, &c->log, &c->ht, &sink, err);
@@ -532,18 +534,18 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	if (!rc && c->out.fmt == XLS_FMT_TEXT && !h->appearances)
 		xls_out_printf(&c->out, "no log item of this buffer between tail and head\n");
 	c->shown += h->appearances;
-	if (!rc && opt->replay_path)
+	if (!rc && opt->history.replay_path)
 		rc = do_replay(h, err);
-	if (!rc && opt->diff)
+	if (!rc && opt->history.diff)
 		rc = do_diff(h, err);
-	if (!rc && opt->svg_path)
+	if (!rc && opt->chart.svg_path)
 		rc = do_svg(h, err);
 	return rc;
 }
 
 static int check(const struct xls_options *opt, struct xls_error *err)
 {
-	if (!opt->has_blkno && !opt->has_ino)
+	if (!opt->filter.has_blkno && !opt->filter.has_ino)
 		return xls_error_set(err, XLS_EXIT_USAGE, "history needs --blkno=DADDR or --ino=INO");
 	return 0;
 }
@@ -557,20 +559,20 @@ static int run_cmd(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	xls_cmd_filters(c, "appearance");
 	/* --ino: the options from here on name its cluster buffer, which its inode items write */
 	h->opt = *c->opt;
-	if (!h->opt.has_blkno) {
-		int64_t daddr = xls_ino_cluster_daddr(&c->src.geo, h->opt.ino, NULL);
+	if (!h->opt.filter.has_blkno) {
+		int64_t daddr = xls_ino_cluster_daddr(&c->src.geo, h->opt.filter.ino, NULL);
 
 		if (daddr < 0)
 			return xls_error_set(err, XLS_EXIT_USAGE, "inode 0x%llx is not in the "
 					     "filesystem of '%s' (or its geometry is unknown)",
-					     (unsigned long long)h->opt.ino, c->src.path);
-		h->opt.has_blkno = true;
-		h->opt.blkno = daddr;
+					     (unsigned long long)h->opt.filter.ino, c->src.path);
+		h->opt.filter.has_blkno = true;
+		h->opt.filter.blkno = daddr;
 	}
 	c->opt = &h->opt;
 	h->c = c;
 	xls_owner_map_init(&h->owners, &c->src);
-	xls_image_init(&h->img, &c->src, h->opt.blkno);
+	xls_image_init(&h->img, &c->src, h->opt.filter.blkno);
 	return run(h, err);
 }
 

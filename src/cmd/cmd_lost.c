@@ -80,9 +80,9 @@ static bool wanted(const struct xls_cmd *c, uint64_t ino, uint64_t dir, const ch
 {
 	const struct xls_options *o = c->opt;
 
-	if (o->has_ino && ino != o->ino && dir != o->ino)
+	if (o->filter.has_ino && ino != o->filter.ino && dir != o->filter.ino)
 		return false;
-	return !o->path_prefix || under(path, o->path_prefix);
+	return !o->filter.path_prefix || under(path, o->filter.path_prefix);
 }
 
 /* An entry's own path: its directory's, then its name. */
@@ -90,7 +90,7 @@ static bool dirent_wanted(const struct xls_cmd *c, const struct xls_lost_dirent 
 {
 	char path[4096];
 
-	if (!c->opt->path_prefix)
+	if (!c->opt->filter.path_prefix)
 		return wanted(c, d->ino, d->dir, NULL);
 	if (!d->dir_path)
 		return false;
@@ -227,7 +227,7 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 
 	xls_out_csv_layout(&c->out, &xls_csv_lost);
 	xls_cmd_filters(c, "entry, inode or xattr");
-	lc->l = xls_lost_new(&c->src, c->opt->blocks_mem, c->opt->blocks_max, err);
+	lc->l = xls_lost_new(&c->src, c->opt->blocks.mem, c->opt->blocks.max, err);
 	if (!lc->l || xls_lost_run(lc->l, &c->log, &c->ht, &c->report, err))
 		return -1;
 	s = xls_lost_summary(lc->l);

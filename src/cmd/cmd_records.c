@@ -40,7 +40,7 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	xls_out_csv_layout(&c->out, &xls_csv_records);
 	if (c->opt->fmt == XLS_FMT_TEXT)
 		xls_out_table_heading(&c->out, record_columns, NCOLS);
-	return xls_scan(&c->log, &c->ht, c->opt->all ? XLS_ITER_PHYSICAL : XLS_ITER_LSN,
+	return xls_scan(&c->log, &c->ht, c->opt->records.all ? XLS_ITER_PHYSICAL : XLS_ITER_LSN,
 			&sink, &tot, err);
 }
 

@@ -50,20 +50,29 @@ static bool text(const struct recover_ctx *rc)
 	return rc->c->out.fmt == XLS_FMT_TEXT;
 }
 
+/*
+ * A filter of items (--blkno, --type, --size, --ino): a transaction, an
+ * intent is shown only with an item that passes it.
+ */
+static bool filters_items(const struct xls_filter_opts *f)
+{
+	return f->has_blkno || f->type_mask || f->has_size || f->has_ino;
+}
+
 static bool wanted(const struct recover_ctx *rc, const struct xls_trans *t,
 		   const struct xls_ritem *ri)
 {
 	const struct xls_options *o = rc->c->opt;
 
-	if (o->has_tid && t->tid != o->tid)
+	if (o->filter.has_tid && t->tid != o->filter.tid)
 		return false;
-	if (o->has_ino && !(ri->buf && xls_owner_has_ino(&rc->owner, o->ino)) &&
-	    !(ri->has_ino && ri->ino == o->ino))
+	if (o->filter.has_ino && !(ri->buf && xls_owner_has_ino(&rc->owner, o->filter.ino)) &&
+	    !(ri->has_ino && ri->ino == o->filter.ino))
 		return false;
-	if (o->has_blkno && !(ri->buf && ri->buf->blkno == o->blkno) &&
-	    !(ri->has_ino && ri->ino_blkno == o->blkno))
+	if (o->filter.has_blkno && !(ri->buf && ri->buf->blkno == o->filter.blkno) &&
+	    !(ri->has_ino && ri->ino_blkno == o->filter.blkno))
 		return false;
-	if ((o->type_mask || o->has_size) &&
+	if ((o->filter.type_mask || o->filter.has_size) &&
 	    !(ri->buf && xls_cmd_buf_wanted(o, ri->buf->blft, ri->buf->len * 512u)))
 		return false;
 	return true;
@@ -77,8 +86,8 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 	struct recover_ctx *rc = ctx;
 	struct xls_fieldset *fs = &rc->fs;
 
-	if (rc->c->opt->summary || rc->c->opt->has_ino ||
-	    (rc->c->opt->has_blkno && cn->blkno != rc->c->opt->blkno))
+	if (rc->c->opt->recover.summary || rc->c->opt->filter.has_ino ||
+	    (rc->c->opt->filter.has_blkno && cn->blkno != rc->c->opt->filter.blkno))
 		return 0;
 	if (rc->c->out.fmt == XLS_FMT_CSV)
 		return 0;
@@ -112,12 +121,12 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 	const struct xls_options *opt = rc->c->opt;
 
 	rc->pending = NULL;
-	if (opt->summary || (opt->has_tid && rt->t->tid != opt->tid))
+	if (opt->recover.summary || (opt->filter.has_tid && rt->t->tid != opt->filter.tid))
 		return 0;
 	if (rc->c->out.fmt == XLS_FMT_CSV)
 		return 0;
 	if (!text(rc)) {
-		if (opt->has_blkno || opt->type_mask || opt->has_size || opt->has_ino)
+		if (filters_items(&opt->filter))
 			return 0;
 		xls_fields_reset(&rc->fs);
 		xls_describe_rtrans(rt, &rc->fs);
@@ -129,7 +138,7 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 		rc->pending = rt;
 		return 0;
 	}
-	if (opt->has_blkno || opt->type_mask || opt->has_size || opt->has_ino)
+	if (filters_items(&opt->filter))
 		return 0;
 	xls_print_rtrans(&rc->c->out, rt);
 	return 0;
@@ -146,7 +155,7 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 
 	if (ri->fail_why)
 		c->findings++;
-	if (c->opt->summary)
+	if (c->opt->recover.summary)
 		return 0;
 	if (ri->buf)
 		xls_owner_of(&rc->owners, ri->buf->blkno, ri->buf->len, ri->buf->blft,
@@ -185,14 +194,14 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 
 static bool writeback_wanted(const struct xls_options *o, const struct xls_rwriteback *wb)
 {
-	if (o->has_tid || o->type_mask || o->has_size || o->has_ino)
+	if (o->filter.has_tid || o->filter.type_mask || o->filter.has_size || o->filter.has_ino)
 		return false;
-	if (!o->has_blkno)
+	if (!o->filter.has_blkno)
 		return true;
-	if (wb->fails && wb->fail.blkno == o->blkno)
+	if (wb->fails && wb->fail.blkno == o->filter.blkno)
 		return true;
 	for (uint32_t i = 0; i < wb->nnoops; i++)
-		if (wb->noops[i].blkno == o->blkno)
+		if (wb->noops[i].blkno == o->filter.blkno)
 			return true;
 	return false;
 }
@@ -201,7 +210,7 @@ static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 {
 	struct recover_ctx *rc = ctx;
 
-	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->summary ||
+	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->recover.summary ||
 	    !writeback_wanted(rc->c->opt, wb))
 		return 0;
 	if (!text(rc)) {
@@ -221,12 +230,11 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 {
 	struct recover_ctx *rc = ctx;
 	struct xls_fieldset *fs = &rc->fs;
+	const struct xls_filter_opts *f = &rc->c->opt->filter;
 
-	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->summary ||
-	    rc->c->opt->has_blkno || rc->c->opt->type_mask || rc->c->opt->has_size ||
-	    rc->c->opt->has_ino)
+	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->recover.summary || filters_items(f))
 		return 0;
-	if (rc->c->opt->has_tid && (in->type == XFS_LI_IUNLINK || in->tid != rc->c->opt->tid))
+	if (f->has_tid && (in->type == XFS_LI_IUNLINK || in->tid != f->tid))
 		return 0;
 	xls_fields_reset(fs);
 	xls_describe_rintent(in, fs);
@@ -254,7 +262,7 @@ static void print_summary(struct recover_ctx *rc, const struct xls_recover_summa
 		return;
 	}
 	if (rc->c->out.fmt == XLS_FMT_CSV) {
-		if (rc->c->opt->summary)
+		if (rc->c->opt->recover.summary)
 			xls_cmd_record(rc->c, "summary", fs);
 		else if (s->fails && at_end)
 			fprintf(stderr, "xfs_logscope: %s: recovery would fail: %s\n",
@@ -281,7 +289,7 @@ static int run_recover(struct recover_ctx *rc, struct xls_recover *r,
 	FILE *spool = NULL;
 	int status;
 
-	if (c->out.fmt != XLS_FMT_CSV && !c->opt->summary) {
+	if (c->out.fmt != XLS_FMT_CSV && !c->opt->recover.summary) {
 		spool = xls_cmd_spool();
 		if (spool && xls_out_finish(&c->out) == 0) {
 			xls_out_init(&c->out, spool, c->out.fmt);
@@ -301,12 +309,12 @@ static int run_recover(struct recover_ctx *rc, struct xls_recover *r,
 			status = xls_error_set(err, XLS_EXIT_INTERNAL,
 					       "cannot copy the spooled items to standard output: %s",
 					       strerror(errno));
-	} else if (!status && (c->opt->summary || c->out.fmt != XLS_FMT_CSV)) {
+	} else if (!status && (c->opt->recover.summary || c->out.fmt != XLS_FMT_CSV)) {
 		print_summary(rc, xls_recover_summary(r), false);
 	}
 	if (spool)
 		fclose(spool);
-	if (!status && (!c->opt->summary || c->out.fmt == XLS_FMT_TEXT))
+	if (!status && (!c->opt->recover.summary || c->out.fmt == XLS_FMT_TEXT))
 		print_summary(rc, xls_recover_summary(r), true);
 	return status;
 }
@@ -322,15 +330,15 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	int status;
 
 	rc->c = c;
-	if (!opt->summary)
+	if (!opt->recover.summary)
 		xls_cmd_filters(c, "item");
 	xls_owner_map_init(&rc->owners, &c->src);
-	if (opt->summary)
+	if (opt->recover.summary)
 		c->findings_mode = XLS_FINDINGS_COUNT;
-	xls_out_csv_layout(&c->out, !opt->summary ? &xls_csv_ritem :
+	xls_out_csv_layout(&c->out, !opt->recover.summary ? &xls_csv_ritem :
 			   c->src.input.md.version ? &xls_csv_rsummary_md : &xls_csv_rsummary);
 	/* the summary shows no item: their detail sentences go unwritten */
-	rc->r = xls_recover_new(&c->src, &(struct xls_recover_opts){ .quiet = opt->summary },
+	rc->r = xls_recover_new(&c->src, &(struct xls_recover_opts){ .quiet = opt->recover.summary },
 				err);
 	status = rc->r ? run_recover(rc, rc->r, &sink, err) : -1;
 	/* a mount that fails after recovery fails as much as recovery that fails */

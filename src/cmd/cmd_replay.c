@@ -42,14 +42,14 @@ struct replay_run {
 /* -o and --log-out: where the copies go, checked before anything is read. */
 static int check_outputs(const struct xls_options *opt, struct xls_error *err)
 {
-	if (opt->in_place && (opt->out_path || opt->log_out_path || opt->replay_force))
+	if (opt->replay.in_place && (opt->out_path || opt->replay.log_out_path || opt->replay.force))
 		return xls_error_set(err, XLS_EXIT_USAGE, "--in-place writes into DEV itself: no "
 				     "-o, --log-out or --force with it (a recovery the kernel "
 				     "would refuse is never written in place)");
-	if (opt->in_place && opt->src.bare_log)
+	if (opt->replay.in_place && opt->src.bare_log)
 		return xls_error_set(err, XLS_EXIT_USAGE, "replay writes a filesystem: '%s' is a "
 				     "bare log (-f)", opt->src.path);
-	if (opt->in_place)
+	if (opt->replay.in_place)
 		return 0;
 	if (!opt->out_path)
 		return xls_error_set(err, XLS_EXIT_USAGE, "replay needs -o OUT, the file to write "
@@ -60,7 +60,7 @@ static int check_outputs(const struct xls_options *opt, struct xls_error *err)
 				     opt->src.path);
 	if (xls_newfile_check(opt->out_path, err))
 		return -1;
-	return opt->log_out_path ? xls_newfile_check(opt->log_out_path, err) : 0;
+	return opt->replay.log_out_path ? xls_newfile_check(opt->replay.log_out_path, err) : 0;
 }
 
 /* @path read-write, and no one else's while we write (a block device: O_EXCL). */
@@ -118,11 +118,11 @@ static int open_outputs(struct replay_run *rr, struct xls_error *err)
 	int log_fd;
 
 	/* known once the superblock is read: a v2 metadump carries its external log */
-	if (g->external && !c->opt->log_out_path)
+	if (g->external && !c->opt->replay.log_out_path)
 		return xls_error_set(err, XLS_EXIT_USAGE, "the log of '%s' is external: --log-out "
 				     "OUTLOG names the file its recovered copy goes to",
 				     c->src.data_path ? c->src.data_path : c->src.path);
-	if (!g->external && c->opt->log_out_path)
+	if (!g->external && c->opt->replay.log_out_path)
 		return xls_error_set(err, XLS_EXIT_USAGE, "--log-out is the copy of an external "
 				     "log; the log of '%s' is internal",
 				     c->src.data_path ? c->src.data_path : c->src.path);
@@ -132,18 +132,18 @@ static int open_outputs(struct replay_run *rr, struct xls_error *err)
 		return -1;
 	log_fd = rr->out.fd;
 	if (g->external) {
-		if (xls_newfile_open(&rr->logout, c->opt->log_out_path, err))
+		if (xls_newfile_open(&rr->logout, c->opt->replay.log_out_path, err))
 			return -1;
 		rr->has_logout = true;
-		if (xls_replay_copy_log(&c->src, rr->logout.fd, c->opt->log_out_path, err))
+		if (xls_replay_copy_log(&c->src, rr->logout.fd, c->opt->replay.log_out_path, err))
 			return -1;
 		log_fd = rr->logout.fd;
 	}
 	if (xls_replay_write_init(&rr->w, &c->src, rr->out.fd, c->opt->out_path, log_fd,
-				  g->external ? c->opt->log_out_path : c->opt->out_path,
+				  g->external ? c->opt->replay.log_out_path : c->opt->out_path,
 				  g->log_offset, err))
 		return -1;
-	rr->w.force = c->opt->replay_force;
+	rr->w.force = c->opt->replay.force;
 	return 0;
 }
 
@@ -259,7 +259,8 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	rr->cow_staged_ags = dirty && !rr->sum.mount_fails_after ? xls_replay_write_cow_staged(&rr->w) : 0;
 	work = s->pending_work || rr->cow_staged_ags;
 	/* a mount that fails after recovery cancels the work left and cleans the log */
-	pending = work && !s->fails && !rr->c->opt->finish_repair && !rr->sum.mount_fails_after;
+	pending = work && !s->fails && !rr->c->opt->replay.finish_repair &&
+		  !rr->sum.mount_fails_after;
 	if (rr->sum.mount_fails_after)
 		rr->next = past_device_step(rr, s->pending_work);
 	else if (s->fails)
@@ -280,7 +281,7 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	/* every replayed block durable before the log says it is no longer needed */
 	if (xls_replay_write_sync(&rr->w))
 		return -1;
-	if (rr->c->opt->in_place && rr->next)
+	if (rr->c->opt->replay.in_place && rr->next)
 		rr->next = name_device(rr->next, rr->next_dev, sizeof(rr->next_dev));
 	if (pending || !dirty)
 		return 0;
@@ -298,10 +299,10 @@ static void describe_replay(const struct replay_run *rr, struct xls_fieldset *fs
 {
 	const struct xls_replay_counts *n = &rr->w.count;
 
-	xls_field_str(fs, XK(out), rr->c->opt->in_place ? rr->w.path : rr->c->opt->out_path);
-	xls_field_bool(fs, XK(in_place), rr->c->opt->in_place);
+	xls_field_str(fs, XK(out), rr->c->opt->replay.in_place ? rr->w.path : rr->c->opt->out_path);
+	xls_field_bool(fs, XK(in_place), rr->c->opt->replay.in_place);
 	if (rr->has_logout)
-		xls_field_str(fs, XK(log_out), rr->c->opt->log_out_path);
+		xls_field_str(fs, XK(log_out), rr->c->opt->replay.log_out_path);
 	xls_field_uint(fs, XK(buffers_replayed), n->buffers);
 	xls_field_uint(fs, XK(inodes_replayed), n->inodes);
 	xls_field_uint(fs, XK(clusters_initialised), n->clusters);
@@ -333,10 +334,10 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 	xls_print_verdict(o, &rr->sum, c->ht.state, XLS_VERDICT_WHOLE);
 	xls_out_printf(o, "\n%s '%s'%s%s%s: %llu buffer%s and %llu inode%s replayed, %llu "
 		       "inode cluster%s initialised, %llu buffer%s stamped by their write "
-		       "verifiers\n", c->opt->in_place ? "Recovered in place" : "Wrote",
-		       c->opt->in_place ? rr->w.path : c->opt->out_path,
+		       "verifiers\n", c->opt->replay.in_place ? "Recovered in place" : "Wrote",
+		       c->opt->replay.in_place ? rr->w.path : c->opt->out_path,
 		       rr->has_logout ? " and '" : "",
-		       rr->has_logout ? c->opt->log_out_path : "", rr->has_logout ? "'" : "",
+		       rr->has_logout ? c->opt->replay.log_out_path : "", rr->has_logout ? "'" : "",
 		       (unsigned long long)n->buffers, xls_plural(n->buffers),
 		       (unsigned long long)n->inodes, xls_plural(n->inodes),
 		       (unsigned long long)n->clusters, xls_plural(n->clusters),
@@ -399,7 +400,7 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 		return err->status;
 	}
 	rr.c = &c;
-	if (opt->in_place) {
+	if (opt->replay.in_place) {
 		/* held (O_EXCL) from before the dry run, so that what it saw is what is written */
 		rc = open_in_place(&rr, err);
 		if (!rc)
@@ -414,16 +415,16 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 	/* nothing made of a block that could not be read is written */
 	if (!rc)
 		rc = xls_cmd_io_check(&c, err);
-	if (!rc && rr.sum.fails && !opt->replay_force)
+	if (!rc && rr.sum.fails && !opt->replay.force)
 		rc = xls_error_set(err, XLS_EXIT_FINDINGS, "'%s': the kernel fails to recover this "
 				   "log (%s); nothing written: 'xfs_logscope recover' says why, "
 				   "--force writes every other block", c.src.path,
 				   rr.sum.fail_why);
 	if (!rc)
 		rc = finish(&rr, err);
-	if (!opt->in_place && !rc)
+	if (!opt->replay.in_place && !rc)
 		rc = commit_outputs(&rr, err);
-	else if (!opt->in_place)
+	else if (!opt->replay.in_place)
 		abort_outputs(&rr);
 	if (rr.logdev_fd >= 0 && rr.logdev_fd != rr.dev_fd)
 		close(rr.logdev_fd);

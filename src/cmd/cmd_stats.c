@@ -125,7 +125,7 @@ static void stats_report(void *ctx, const struct xls_audit *a)
 {
 	struct stats_ctx *sc = ctx;
 
-	xls_describe_stats(xls_audit_stats(a), sc->c->opt->top, emit_row, sc);
+	xls_describe_stats(xls_audit_stats(a), sc->c->opt->chart.top, emit_row, sc);
 }
 
 static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)

@@ -35,7 +35,7 @@ static int on_begin(void *ctx, const struct xls_trans *t)
 	struct trans_ctx *tc = ctx;
 
 	tc->shown = false;
-	if (tc->c->out.fmt == XLS_FMT_TEXT && !tc->c->opt->has_ino)
+	if (tc->c->out.fmt == XLS_FMT_TEXT && !tc->c->opt->filter.has_ino)
 		print_begin(tc, t);
 	return 0;
 }
@@ -72,8 +72,8 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 
 	xls_fields_reset(fs);
 	xls_item_decode(it, &tc->d);
-	if (c->opt->has_ino) {
-		if (!xls_item_concerns_ino(&tc->owners, it, &tc->d, &tc->ba, c->opt->ino))
+	if (c->opt->filter.has_ino) {
+		if (!xls_item_concerns_ino(&tc->owners, it, &tc->d, &tc->ba, c->opt->filter.ino))
 			return 0;
 		if (!tc->shown && c->out.fmt == XLS_FMT_TEXT)
 			print_begin(tc, t);
@@ -101,7 +101,7 @@ static int on_end(void *ctx, const struct xls_trans *t)
 	struct trans_ctx *tc = ctx;
 	struct xls_out *o = &tc->c->out;
 
-	if (tc->c->opt->has_ino && !tc->shown)
+	if (tc->c->opt->filter.has_ino && !tc->shown)
 		return 0;
 	if (tc->c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_printf(o, "  end %s", xls_trans_state_name(t->state));

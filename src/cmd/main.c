@@ -346,9 +346,9 @@ static void parse_types(struct argp_state *state, struct xls_options *o, const c
 				   "XFS_BLFT_*_BUF names, super block, inode, dquot, dir, attr, "
 				   "bmbt and the other btrees; any case, comma-separated)", w, known);
 		}
-		o->type_mask |= mask;
+		o->filter.type_mask |= mask;
 	}
-	if (!o->type_mask)
+	if (!o->filter.type_mask)
 		argp_error(state, "--type needs a buffer type");
 }
 
@@ -379,7 +379,7 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 	case OPT_JSON:	ps->json = true; break;
 	case OPT_CSV:	ps->csv = true; break;
 	case 'v':	o->verbose = true; break;
-	case 'a':	o->all = true; break;
+	case 'a':	o->records.all = true; break;
 	case OPT_TYPE:	parse_types(state, o, arg); break;
 	case OPT_SIZE:
 	{
@@ -387,44 +387,44 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 
 		if (parse_size(arg, UINT32_MAX, &bytes) || !bytes)
 			argp_error(state, "bad buffer size '%s' (bytes, or with k or m)", arg);
-		o->size = (uint32_t)bytes;
-		o->has_size = true;
+		o->filter.size = (uint32_t)bytes;
+		o->filter.has_size = true;
 		break;
 	}
 	case OPT_BLKNO:
 		if (parse_number(arg, &v) || v < 0)
 			argp_error(state, "bad daddr '%s' (a block number of 512 bytes, decimal "
 				   "or 0x hex)", arg);
-		o->has_blkno = true;
-		o->blkno = v;
+		o->filter.has_blkno = true;
+		o->filter.blkno = v;
 		break;
 	case OPT_INO:
 		if (parse_number(arg, &v) || v < 0)
 			argp_error(state, "bad inode number '%s'", arg);
-		o->has_ino = true;
-		o->ino = (uint64_t)v;
+		o->filter.has_ino = true;
+		o->filter.ino = (uint64_t)v;
 		break;
 	case OPT_PATH:
 		if (arg[0] != '/')
 			argp_error(state, "--path wants an absolute path (/dir/name), not '%s'", arg);
-		o->path_prefix = arg;
+		o->filter.path_prefix = arg;
 		break;
 	case OPT_TID:
-		if (parse_tid(arg, &o->tid))
+		if (parse_tid(arg, &o->filter.tid))
 			argp_error(state, "bad transaction id '%s' (hexadecimal, as printed)", arg);
-		o->has_tid = true;
+		o->filter.has_tid = true;
 		break;
 	case OPT_TOP: {
 		int64_t max = ps->cmd->top_max;
 
 		if (parse_number(arg, &v) || v < 1 || v > max)
 			argp_error(state, "bad count '%s' (1 to %lld)", arg, (long long)max);
-		o->top = (unsigned int)v;
+		o->chart.top = (unsigned int)v;
 		break;
 	}
 	case OPT_BLOCKS_MEM:
 	case OPT_BLOCKS_MAX: {
-		uint64_t *to = key == OPT_BLOCKS_MEM ? &o->blocks_mem : &o->blocks_max;
+		uint64_t *to = key == OPT_BLOCKS_MEM ? &o->blocks.mem : &o->blocks.max;
 
 		if (parse_size(arg, UINT64_MAX, to) || *to < XLS_BLOCKS_MEM_MIN)
 			argp_error(state, "bad size '%s' (bytes, with k, m or g; at least 64k)", arg);
@@ -435,19 +435,19 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "bad thread count '%s' (1 or 2)", arg);
 		o->threads = (unsigned int)v;
 		break;
-	case OPT_REPLAY: o->replay_path = arg; break;
+	case OPT_REPLAY: o->history.replay_path = arg; break;
 	case 'o':	o->out_path = arg; break;
-	case OPT_LOG_OUT: o->log_out_path = arg; break;
-	case OPT_REPLAY_FORCE: o->replay_force = true; break;
-	case OPT_IN_PLACE: o->in_place = true; break;
+	case OPT_LOG_OUT: o->replay.log_out_path = arg; break;
+	case OPT_REPLAY_FORCE: o->replay.force = true; break;
+	case OPT_IN_PLACE: o->replay.in_place = true; break;
 	case OPT_FINISH:
 		if (strcmp(arg, "repair") && strcmp(arg, "mount"))
 			argp_error(state, "--finish is mount or repair, not '%s'", arg);
-		o->finish_repair = !strcmp(arg, "repair");
+		o->replay.finish_repair = !strcmp(arg, "repair");
 		break;
-	case OPT_DIFF:	o->diff = true; break;
-	case OPT_SVG:	o->svg_path = arg; break;
-	case OPT_SUMMARY: o->summary = true; break;
+	case OPT_DIFF:	o->history.diff = true; break;
+	case OPT_SVG:	o->chart.svg_path = arg; break;
+	case OPT_SUMMARY: o->recover.summary = true; break;
 	case OPT_STALE:
 		if (!(ps->cmd->takes & TAKES_STALE))
 			argp_error(state, "--stale: %s follows recovery, which never uses the records before the tail", ps->cmd->name);
@@ -457,7 +457,7 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 		if (ps->nargs == 0)
 			o->src.path = arg;
 		else if (ps->nargs == 1 && (ps->cmd->takes & TAKES_TWO_LOGS))
-			o->path_b = arg;
+			o->compare.path_b = arg;
 		else if (ps->nargs == 1 && ps->cmd->nargs == 2)
 			o->out_path = arg;
 		else
@@ -516,9 +516,9 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 		if (groups[i].argp)
 			children[nchildren++] = groups[i];
 	memset(&opt, 0, sizeof(opt));
-	opt.top = 10;
-	opt.blocks_mem = XLS_OVERLAY_MEM_BYTES;
-	opt.blocks_max = XLS_OVERLAY_MAX_BYTES;
+	opt.chart.top = 10;
+	opt.blocks.mem = XLS_OVERLAY_MEM_BYTES;
+	opt.blocks.max = XLS_OVERLAY_MAX_BYTES;
 	snprintf(prog, sizeof(prog), "xfs_logscope %s", cmd->name);
 	argv[0] = prog;
 	argp_parse(&argp, argc, argv, 0, NULL, &ps);

@@ -2,8 +2,8 @@
 # The tree says each thing once (issue 28): every source file is in
 # doc/layout.md's table exactly once (each .c, and each .h with no .c of
 # its name); test numbers are unique; the README's commands are the
-# command table's (which the global help is made from); no source file is
-# over 900 lines.
+# command table's (which the global help is made from); every key
+# report/keys.def declares is used; no source file is over 900 lines.
 . "$(dirname "$0")/lib/test-lib.sh"
 
 # the files the first column of doc/layout.md's table names, one a line
@@ -24,6 +24,17 @@ test_expect_success 'doc/layout.md lists every source file once' '
 		ls */"$b" >/dev/null 2>&1 || { echo "layout.md lists $b, which is not in src/"; bad=1; }
 	done &&
 	test -z "$bad"
+'
+
+# report/keys.def declares each key once; one that nothing writes any
+# more would stay documented and declared for nothing.
+test_expect_success 'every key keys.def declares is written somewhere' '
+	sed -n "s/^XLS_KEY(\([a-z0-9_]*\),.*/\1/p" "$XLS_TOP/src/report/keys.def" >declared &&
+	test "$(wc -l <declared)" -gt 400 &&
+	cat "$XLS_TOP"/src/*/*.c | grep -o "\(XK\|XKEY\|XLS_COL\|XLS_COL_AS\|XLS_MEMBER\)([a-z0-9_]*" |
+		sed "s/.*(//" | sort -u >used &&
+	sort declared | comm -23 - used >unused &&
+	test ! -s unused || { echo "declared, never written:"; cat unused; false; }
 '
 
 test_expect_success 'every test has a number of its own' '

@@ -26,14 +26,17 @@ test_expect_success 'doc/layout.md lists every source file once' '
 	test -z "$bad"
 '
 
-# report/keys.def declares each key once; one that nothing writes any
-# more would stay documented and declared for nothing.
-test_expect_success 'every key keys.def declares is written somewhere' '
+# report/keys.def declares each key and kind of record once; one that
+# nothing writes any more would stay documented and declared for nothing.
+test_expect_success 'every key and kind keys.def declares is written somewhere' '
 	sed -n "s/^XLS_KEY(\([a-z0-9_]*\),.*/\1/p" "$XLS_TOP/src/report/keys.def" >declared &&
 	test "$(wc -l <declared)" -gt 400 &&
 	cat "$XLS_TOP"/src/*/*.c | grep -o "\(XK\|XKEY\|XLS_COL\|XLS_COL_AS\|XLS_MEMBER\)([a-z0-9_]*" |
 		sed "s/.*(//" | sort -u >used &&
-	sort declared | comm -23 - used >unused &&
+	sed -n "s/^XLS_RECORD(\([a-z0-9_]*\)).*/\1/p" "$XLS_TOP/src/report/keys.def" >kinds &&
+	test "$(wc -l <kinds)" -gt 30 &&
+	cat "$XLS_TOP"/src/*/*.c | grep -o "XR([a-z0-9_]*" | sed "s/.*(//" | sort -u >kinds.used &&
+	{ sort declared | comm -23 - used; sort kinds | comm -23 - kinds.used; } >unused &&
 	test ! -s unused || { echo "declared, never written:"; cat unused; false; }
 '
 

@@ -72,17 +72,17 @@ test_expect_success 'every kind has an entry in JSON KEYS and every key is named
 	cat images.json other.json synth.json | perl "$XLS_TOP/tests/lib/json-keys.pl" "$MAN"
 '
 
-# src/report/keys.def declares every key the tool can write, those the
-# runs above never reach too (a name too long to give, a log item no
-# image holds): each must be named in JSON KEYS.
-test_expect_success 'every key keys.def declares is named in JSON KEYS' '
+# src/report/keys.def declares every key and kind of record the tool can
+# write, those the runs above never reach too (a name too long to give, a
+# log item no image holds): each must be named in JSON KEYS.
+test_expect_success 'every key and kind keys.def declares is named in JSON KEYS' '
 	perl -e "
 		open M, q{<}, \$ARGV[0] or die; my (\$in, \$t) = (0, q{});
 		while (<M>) { \$in = 1, next if /^\\.SH JSON KEYS/; last if \$in && /^\\.SH /; \$t .= \$_ if \$in }
 		\$t =~ s/\\\\f[BIRP]//g;
 		my %w = map { \$_ => 1 } \$t =~ /([a-z][a-z0-9_]*)/g;
 		open K, q{<}, \$ARGV[1] or die; my @miss;
-		while (<K>) { push @miss, \$1 if /^XLS_KEY\\((\\w+), \\w+\\)/ && !\$w{\$1} }
+		while (<K>) { push @miss, \$1 if /^XLS_(?:KEY|RECORD)\\((\\w+)[,)]/ && !\$w{\$1} }
 		print qq{declared, not in JSON KEYS: @miss\\n} if @miss; exit(@miss ? 1 : 0);
 	" "$MAN" "$XLS_TOP/src/report/keys.def" &&
 	test "$(grep -c "^XLS_KEY(" "$XLS_TOP/src/report/keys.def")" -gt 400

@@ -163,7 +163,8 @@ int xls_cmd_check_svg(const struct xls_options *opt, struct xls_error *err);
 int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err);
 
 /* Write @fs as a record of @kind in the chosen format. */
-void xls_cmd_record(struct xls_cmd *c, const char *kind, const struct xls_fieldset *fs);
+void xls_cmd_record(struct xls_cmd *c, const struct xls_record_kind *kind,
+		    const struct xls_fieldset *fs);
 
 /*
  * The scan of every command that reads the log as it is: from the tail to

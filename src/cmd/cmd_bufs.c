@@ -135,7 +135,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 					       (unsigned long long)bc->ents[i].ino, bc->ents[i].name);
 		}
 	} else {
-		xls_cmd_record(c, "buf", fs);
+		xls_cmd_record(c, XR(buf), fs);
 	}
 	if (bc->ba.parsed && bc->ba.res.problems)
 		c->findings++;
@@ -268,7 +268,7 @@ static void svg_report(struct svg_ctx *sc)
 		xls_field_uint(&fs, XK(len), (uint64_t)hb->h.len * 512);
 		xls_field_str(&fs, XK(type), hot_type(hb));
 		xls_field_uint(&fs, XK(appearances), hb->nrows);
-		xls_cmd_record(c, "svg_panel", &fs);
+		xls_cmd_record(c, XR(svg_panel), &fs);
 	}
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_printf(&c->out, "svg: wrote the heat map of %u buffer%s to '%s'\n",

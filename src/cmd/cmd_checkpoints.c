@@ -69,7 +69,7 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 		xls_field_bool(&cc->fs, XK(stale), cc->stale);
 	types = xls_describe_ckpt(ck, &cc->fs);
 	if (c->out.fmt != XLS_FMT_TEXT) {
-		xls_cmd_record(c, "checkpoint", &cc->fs);
+		xls_cmd_record(c, XR(checkpoint), &cc->fs);
 		return;
 	}
 	if (!cc->heading) {
@@ -100,7 +100,7 @@ static void print_relog(void *ctx, const struct xls_audit *a)
 	if (c->opt->stale)
 		xls_field_bool(&cc->fs, XK(stale), cc->stale);
 	if (c->out.fmt == XLS_FMT_JSON) {
-		xls_cmd_record(c, "relog", &cc->fs);
+		xls_cmd_record(c, XR(relog), &cc->fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_printf(&c->out, "\n%llu checkpoints; relogged bytes of the %s:\n",
 			       (unsigned long long)xls_ckpt_stats_count(

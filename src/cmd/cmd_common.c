@@ -56,7 +56,7 @@ static int cmd_finding(void *ctx, const struct xls_finding *f)
 	case XLS_FMT_JSON:
 		xls_fields_reset(&fs);
 		xls_describe_finding(f, &fs);
-		xls_out_record(&c->out, "finding", &fs);
+		xls_out_record(&c->out, XR(finding), &fs);
 		break;
 	}
 	return 0;
@@ -242,7 +242,8 @@ int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err)
 	return xls_error_set(err, XLS_EXIT_INPUT, "%s", msg);
 }
 
-void xls_cmd_record(struct xls_cmd *c, const char *kind, const struct xls_fieldset *fs)
+void xls_cmd_record(struct xls_cmd *c, const struct xls_record_kind *kind,
+		    const struct xls_fieldset *fs)
 {
 	xls_out_record(&c->out, kind, fs);
 }
@@ -352,7 +353,7 @@ int xls_cmd_stale_gap(void *ctx, const struct xls_stale_gap *g)
 	}
 	xls_fields_reset(&fs);
 	xls_describe_stale_gap(g, &fs);
-	xls_cmd_record(c, "stale_gap", &fs);
+	xls_cmd_record(c, XR(stale_gap), &fs);
 	return 0;
 }
 

@@ -71,11 +71,11 @@ static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 		emit_text(cc, kind, fs);
 		break;
 	case XLS_FMT_JSON:
-		xls_cmd_record(cc->c, xls_row_kind_name(kind), fs);
+		xls_cmd_record(cc->c, xls_row_kind_record(kind), fs);
 		break;
 	case XLS_FMT_CSV:
 		if (kind == XLS_ROW_COMPARE_BUFTYPE)
-			xls_cmd_record(cc->c, xls_row_kind_name(kind), fs);
+			xls_cmd_record(cc->c, xls_row_kind_record(kind), fs);
 		break;
 	}
 }

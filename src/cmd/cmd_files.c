@@ -82,7 +82,7 @@ static void write_event(void *ctx, const void *elem, const uint8_t *bytes)
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_row(&c->out, event_columns, NCOLS, &fc->fs);
 	else
-		xls_cmd_record(c, "event", &fc->fs);
+		xls_cmd_record(c, XR(event), &fc->fs);
 }
 
 static int on_event(void *ctx, const struct xls_file_event *e)
@@ -155,7 +155,7 @@ static int on_file(void *ctx, const struct xls_file_summary *s)
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_row(&c->out, file_columns, NFCOLS, &fc->fs);
 	else
-		xls_cmd_record(c, "file", &fc->fs);
+		xls_cmd_record(c, XR(file), &fc->fs);
 	return 0;
 }
 

@@ -131,7 +131,7 @@ static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t s
 
 		xls_owner_of(&h->owners, b->blkno, b->len, b->blft, b->head, b->head_len, &o);
 		xls_describe_owner(&o, false, &h->fs);
-		xls_cmd_record(c, "appearance", &h->fs);
+		xls_cmd_record(c, XR(appearance), &h->fs);
 		return;
 	}
 	xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
@@ -156,7 +156,7 @@ static void other_appearance(struct hist_ctx *h, const struct xls_trans *t, uint
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
 	else
-		xls_cmd_record(c, "appearance", &h->fs);
+		xls_cmd_record(c, XR(appearance), &h->fs);
 }
 
 static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_ritem *ri)
@@ -204,7 +204,7 @@ static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 	if (c->out.fmt == XLS_FMT_JSON) {
 		xls_fields_reset(&h->fs);
 		xls_describe_rwriteback(wb, &h->fs);
-		xls_cmd_record(c, "writeback", &h->fs);
+		xls_cmd_record(c, XR(writeback), &h->fs);
 	} else if (c->out.fmt == XLS_FMT_CSV) {
 		return 0;	/* one layout: the appearances */
 	} else if (noops) {
@@ -309,7 +309,7 @@ static int stale_end(void *ctx, const struct xls_trans *t)
 		if (c->out.fmt == XLS_FMT_TEXT)
 			xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
 		else
-			xls_cmd_record(c, "appearance", &h->fs);
+			xls_cmd_record(c, XR(appearance), &h->fs);
 	}
 	h->npending = kept;
 	return 0;
@@ -401,7 +401,7 @@ static int do_replay(struct hist_ctx *h, struct xls_error *err)
 	if (c->src.input.md.version)
 		xls_field_uint(fs, XK(disk_absent_bytes), im->absent);
 	if (c->out.fmt == XLS_FMT_JSON) {
-		xls_cmd_record(c, "replayed_buffer", fs);
+		xls_cmd_record(c, XR(replayed_buffer), fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
 		xls_out_printf(&c->out, "\nreplay: wrote %u bytes to '%s': the block on disk, then %u replayed item%s in recovery order (%u not replayed)\n",
 			bytes, c->opt->history.replay_path, im->applied, im->applied == 1 ? "" : "s",
@@ -459,7 +459,7 @@ static int do_diff(struct hist_ctx *h, struct xls_error *err)
 	if (c->src.input.md.version)
 		xls_field_uint(&h->fs, XK(disk_absent_bytes), h->img.absent);
 	if (c->out.fmt == XLS_FMT_JSON)
-		xls_cmd_record(c, "diff", &h->fs);
+		xls_cmd_record(c, XR(diff), &h->fs);
 	else if (c->out.fmt == XLS_FMT_TEXT)
 		diff_text(h, nchunks, changed, ranges, (uint32_t)n, listed);
 	free(ranges);

@@ -48,7 +48,7 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	if (c->opt->fmt == XLS_FMT_TEXT)
 		xls_cmd_print_pairs(c, &fs, 22, "");
 	else
-		xls_cmd_record(c, "info", &fs);
+		xls_cmd_record(c, XR(info), &fs);
 	return rc;
 }
 

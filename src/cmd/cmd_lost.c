@@ -53,7 +53,7 @@ static void print_summary(struct xls_cmd *c, const struct xls_lost_summary *s,
 	xls_fields_reset(fs);
 	xls_describe_lost_summary(s, fs);
 	if (c->out.fmt == XLS_FMT_JSON) {
-		xls_cmd_record(c, "lost_summary", fs);
+		xls_cmd_record(c, XR(lost_summary), fs);
 		return;
 	}
 	if (c->out.fmt != XLS_FMT_TEXT)
@@ -100,10 +100,11 @@ static bool dirent_wanted(const struct xls_cmd *c, const struct xls_lost_dirent 
 }
 
 /* One record; in CSV, where every kind shares one header, its kind is a column. */
-static void record(struct xls_cmd *c, const char *kind, struct xls_fieldset *fs)
+static void record(struct xls_cmd *c, const struct xls_record_kind *kind,
+		   struct xls_fieldset *fs)
 {
 	if (c->out.fmt == XLS_FMT_CSV)
-		xls_field_str(fs, XK(record), kind);
+		xls_field_str(fs, XK(record), kind->name);
 	xls_cmd_record(c, kind, fs);
 }
 
@@ -132,7 +133,7 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 		if (text)
 			xls_out_table_row(&c->out, dirent_columns, NDCOLS, fs);
 		else
-			record(c, "lost_dirent", fs);
+			record(c, XR(lost_dirent), fs);
 	}
 	in = xls_lost_inodes(l, &n);
 	heading = false;
@@ -150,7 +151,7 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 		if (text)
 			xls_out_table_row(&c->out, inode_columns, NICOLS, fs);
 		else
-			record(c, "lost_inode", fs);
+			record(c, XR(lost_inode), fs);
 	}
 	{
 		const struct xls_lost_found *lf = xls_lost_founds(l, &n);
@@ -171,7 +172,7 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 			if (text)
 				xls_out_table_row(&c->out, found_columns, NFCOLS, fs);
 			else
-				record(c, "lost_found", fs);
+				record(c, XR(lost_found), fs);
 		}
 	}
 	{
@@ -193,7 +194,7 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 			if (text)
 				xls_out_table_row(&c->out, xattr_columns, NXCOLS, fs);
 			else
-				record(c, "lost_xattr", fs);
+				record(c, XR(lost_xattr), fs);
 		}
 	}
 	a = xls_lost_aparts(l, &n);
@@ -203,7 +204,7 @@ static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xl
 		xls_fields_reset(fs);
 		xls_describe_lost_apart(&a[i], fs);
 		if (!text) {
-			record(c, "apart", fs);
+			record(c, XR(apart), fs);
 			continue;
 		}
 		if (a[i].tid)

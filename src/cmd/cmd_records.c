@@ -25,7 +25,7 @@ static int on_record(void *ctx, const struct xls_rec *rec,
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_row(&c->out, record_columns, NCOLS, &fs);
 	else
-		xls_cmd_record(c, "record", &fs);
+		xls_cmd_record(c, XR(record), &fs);
 	return 0;
 }
 

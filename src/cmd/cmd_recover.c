@@ -94,7 +94,7 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 	xls_fields_reset(fs);
 	xls_describe_rcancel(cn, fs);
 	if (!text(rc)) {
-		xls_cmd_record(rc->c, "cancel", fs);
+		xls_cmd_record(rc->c, XR(cancel), fs);
 		return 0;
 	}
 	if (!rc->cancel_heading) {
@@ -130,7 +130,7 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 			return 0;
 		xls_fields_reset(&rc->fs);
 		xls_describe_rtrans(rt, &rc->fs);
-		xls_cmd_record(rc->c, "rtrans", &rc->fs);
+		xls_cmd_record(rc->c, XR(rtrans), &rc->fs);
 		return 0;
 	}
 	if (rt->replayed) {
@@ -168,14 +168,14 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 		xls_describe_ritem_csv(rt, ri, fs);
 		if (ri->buf)
 			xls_describe_owner(&rc->owner, false, fs);
-		xls_cmd_record(c, "ritem", fs);
+		xls_cmd_record(c, XR(ritem), fs);
 		return 0;
 	}
 	if (!text(rc)) {
 		xls_describe_ritem(rt->t, ri, fs);
 		if (ri->buf)
 			xls_describe_owner(&rc->owner, false, fs);
-		xls_cmd_record(c, "ritem", fs);
+		xls_cmd_record(c, XR(ritem), fs);
 		return 0;
 	}
 	if (rc->pending == rt) {
@@ -216,7 +216,7 @@ static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 	if (!text(rc)) {
 		xls_fields_reset(&rc->fs);
 		xls_describe_rwriteback(wb, &rc->fs);
-		xls_cmd_record(rc->c, "writeback", &rc->fs);
+		xls_cmd_record(rc->c, XR(writeback), &rc->fs);
 		return 0;
 	}
 	xls_print_rwriteback(&rc->c->out, wb);
@@ -239,7 +239,7 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 	xls_fields_reset(fs);
 	xls_describe_rintent(in, fs);
 	if (!text(rc)) {
-		xls_cmd_record(rc->c, "intent", fs);
+		xls_cmd_record(rc->c, XR(intent), fs);
 		return 0;
 	}
 	xls_print_rintent(&rc->c->out, in, !rc->intent_heading);
@@ -258,12 +258,12 @@ static void print_summary(struct recover_ctx *rc, const struct xls_recover_summa
 	xls_describe_rsummary(s, fs);
 	if (rc->c->out.fmt == XLS_FMT_JSON) {
 		if (!at_end)
-			xls_cmd_record(rc->c, "summary", fs);
+			xls_cmd_record(rc->c, XR(summary), fs);
 		return;
 	}
 	if (rc->c->out.fmt == XLS_FMT_CSV) {
 		if (rc->c->opt->recover.summary)
-			xls_cmd_record(rc->c, "summary", fs);
+			xls_cmd_record(rc->c, XR(summary), fs);
 		else if (s->fails && at_end)
 			fprintf(stderr, "xfs_logscope: %s: recovery would fail: %s\n",
 				rc->c->src.path, s->fail_why);

@@ -328,7 +328,7 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 	xls_describe_verdict(&rr->sum, XLS_VERDICT_WHOLE, false, fs);
 	describe_replay(rr, fs);
 	if (c->out.fmt != XLS_FMT_TEXT) {
-		xls_cmd_record(c, "replay", fs);
+		xls_cmd_record(c, XR(replay), fs);
 		return;
 	}
 	xls_print_verdict(o, &rr->sum, c->ht.state, XLS_VERDICT_WHOLE);

@@ -101,12 +101,12 @@ static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 		emit_text(sc, kind, fs);
 		break;
 	case XLS_FMT_JSON:
-		xls_cmd_record(sc->c, xls_row_kind_name(kind), fs);
+		xls_cmd_record(sc->c, xls_row_kind_record(kind), fs);
 		break;
 	case XLS_FMT_CSV:
 		/* One layout per CSV stream: the buffer type table. */
 		if (kind == XLS_ROW_BUFTYPE)
-			xls_cmd_record(sc->c, xls_row_kind_name(kind), fs);
+			xls_cmd_record(sc->c, xls_row_kind_record(kind), fs);
 		break;
 	}
 }

@@ -92,7 +92,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	if (c->out.fmt == XLS_FMT_TEXT)
 		print_item_text(&c->out, t->nitems, &tc->d, fs);
 	else
-		xls_cmd_record(c, "item", fs);
+		xls_cmd_record(c, XR(item), fs);
 	return 0;
 }
 
@@ -121,7 +121,7 @@ static int on_end(void *ctx, const struct xls_trans *t)
 	xls_describe_trans(t, &tc->fs);
 	if (tc->c->opt->stale)
 		xls_field_bool(&tc->fs, XK(stale), t->stale);
-	xls_cmd_record(tc->c, "trans", &tc->fs);
+	xls_cmd_record(tc->c, XR(trans), &tc->fs);
 	return 0;
 }
 

@@ -110,8 +110,8 @@ void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
 
 /*
  * The kinds of the rows of stats and compare: a value the emitter tests,
- * never a name matched back; xls_row_kind_name() gives the "kind" of its
- * JSON record.
+ * never a name matched back; xls_row_kind_record() gives the kind of its
+ * record.
  */
 enum xls_row_kind {
 	XLS_ROW_TOTAL, XLS_ROW_BYTES, XLS_ROW_ITEMS, XLS_ROW_BUFTYPE, XLS_ROW_HISTOGRAM,
@@ -122,7 +122,7 @@ enum xls_row_kind {
 	XLS_ROW_KINDS
 };
 
-const char *xls_row_kind_name(enum xls_row_kind kind);
+const struct xls_record_kind *xls_row_kind_record(enum xls_row_kind kind);
 
 /* Called for each row of a report, with the row's kind. */
 /* @fs is the emitter's to add to (a command's own keys) before it writes it. */

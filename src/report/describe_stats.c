@@ -32,20 +32,22 @@ static void totals(const struct xls_stats_totals *t, struct xls_fieldset *fs)
 	xls_field_uint(fs, XK(unreadable_buffer_formats), t->unparsed_buffers);
 }
 
-static const char *const row_kind_names[XLS_ROW_KINDS] = {
-	[XLS_ROW_TOTAL] = "total", [XLS_ROW_BYTES] = "bytes", [XLS_ROW_ITEMS] = "items",
-	[XLS_ROW_BUFTYPE] = "buftype", [XLS_ROW_HISTOGRAM] = "histogram",
-	[XLS_ROW_RELOG] = "relog", [XLS_ROW_CHECKPOINT_DIST] = "checkpoint_dist",
-	[XLS_ROW_COST_MODEL] = "cost_model", [XLS_ROW_COST_BUFTYPE] = "cost_buftype",
-	[XLS_ROW_HOT] = "hot", [XLS_ROW_HOT_BYTES] = "hot_bytes",
-	[XLS_ROW_COMPARE_TOTAL] = "compare_total", [XLS_ROW_COMPARE_BYTES] = "compare_bytes",
-	[XLS_ROW_COMPARE_TYPE] = "compare_type", [XLS_ROW_COMPARE_BUFTYPE] = "compare_buftype",
-	[XLS_ROW_COMPARE_ITEMS] = "compare_items",
+static const struct xls_record_kind *const row_kinds[XLS_ROW_KINDS] = {
+	[XLS_ROW_TOTAL] = XR(total), [XLS_ROW_BYTES] = XR(bytes), [XLS_ROW_ITEMS] = XR(items),
+	[XLS_ROW_BUFTYPE] = XR(buftype), [XLS_ROW_HISTOGRAM] = XR(histogram),
+	[XLS_ROW_RELOG] = XR(relog), [XLS_ROW_CHECKPOINT_DIST] = XR(checkpoint_dist),
+	[XLS_ROW_COST_MODEL] = XR(cost_model), [XLS_ROW_COST_BUFTYPE] = XR(cost_buftype),
+	[XLS_ROW_HOT] = XR(hot), [XLS_ROW_HOT_BYTES] = XR(hot_bytes),
+	[XLS_ROW_COMPARE_TOTAL] = XR(compare_total), [XLS_ROW_COMPARE_BYTES] = XR(compare_bytes),
+	[XLS_ROW_COMPARE_TYPE] = XR(compare_type), [XLS_ROW_COMPARE_BUFTYPE] = XR(compare_buftype),
+	[XLS_ROW_COMPARE_ITEMS] = XR(compare_items),
 };
 
-const char *xls_row_kind_name(enum xls_row_kind kind)
+const struct xls_record_kind *xls_row_kind_record(enum xls_row_kind kind)
 {
-	return (unsigned int)kind < XLS_ROW_KINDS ? row_kind_names[kind] : "?";
+	static const struct xls_record_kind unknown = { "?" };
+
+	return (unsigned int)kind < XLS_ROW_KINDS ? row_kinds[kind] : &unknown;
 }
 
 struct items_ctx {

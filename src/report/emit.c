@@ -551,18 +551,18 @@ void xls_out_text_end(struct xls_out *o)
 	out_end_line(o);
 }
 
-void xls_out_record(struct xls_out *o, const char *kind,
+void xls_out_record(struct xls_out *o, const struct xls_record_kind *kind,
 		    const struct xls_fieldset *fs)
 {
 	switch (o->fmt) {
 	case XLS_FMT_JSON:
-		out_json(o, kind, fs);
+		out_json(o, kind->name, fs);
 		break;
 	case XLS_FMT_CSV:
-		xls_out_csv_record(o, kind, fs);
+		xls_out_csv_record(o, kind->name, fs);
 		break;
 	case XLS_FMT_TEXT:
-		out_str(o, kind);
+		out_str(o, kind->name);
 		out_char(o, ' ');
 		xls_out_text_pairs(o, fs, 0);
 		xls_out_text_end(o);

@@ -94,7 +94,7 @@ void xls_out_csv_layout(struct xls_out *o, const struct xls_csv_layout *l);
  * the field keys as the header on the first call (callers keep one field
  * layout per CSV stream); text as "kind key=value ..." on one line.
  */
-void xls_out_record(struct xls_out *o, const char *kind,
+void xls_out_record(struct xls_out *o, const struct xls_record_kind *kind,
 		    const struct xls_fieldset *fs);
 
 /*

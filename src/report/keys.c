@@ -7,5 +7,7 @@
 
 #define XLS_KEY(name, kind, heading) \
 	const struct xls_key_##kind XK_##name = { { #name, heading }, 0 };
+#define XLS_RECORD(name)	const struct xls_record_kind XR_##name = { #name };
 #include "report/keys.def"
 #undef XLS_KEY
+#undef XLS_RECORD

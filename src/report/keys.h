@@ -29,9 +29,16 @@ XLS_KEY_KIND(list)
 XLS_KEY_KIND(value)
 #undef XLS_KEY_KIND
 
+/* A kind of record (keys.def, XLS_RECORD), as XR(name). */
+struct xls_record_kind {
+	const char	*name;
+};
+
 #define XLS_KEY(name, kind, heading)	extern const struct xls_key_##kind XK_##name;
+#define XLS_RECORD(name)		extern const struct xls_record_kind XR_##name;
 #include "report/keys.def"
 #undef XLS_KEY
+#undef XLS_RECORD
 
 /*
  * A key outside keys.def, @id in XK(@id) and XKEY(@id), @text when
@@ -39,10 +46,15 @@ XLS_KEY_KIND(value)
  */
 #define XLS_KEY_LOCAL(id, kind, text) \
 	static const struct xls_key_##kind XK_##id = { { text, NULL }, 0 }
+/* A kind of record outside keys.def, XR(@id), @text when written. */
+#define XLS_RECORD_LOCAL(id, text) \
+	static const struct xls_record_kind XR_##id = { text }
 
 /* Key @name, typed by its kind: for the field adders. */
 #define XK(name)	(&XK_##name)
 /* Key @name whatever its kind: for the CSV layouts and the text tables. */
 #define XKEY(name)	(&XK_##name.k)
+/* The kind of record @name. */
+#define XR(name)	(&XR_##name)
 
 #endif /* XLS_KEYS_H */

@@ -61,6 +61,9 @@
 #endif
 #if __has_include("report/svg.h")
 #include "report/svg.h"
+
+/* this harness's own kind of record */
+XLS_RECORD_LOCAL(fuzz_rintent, "rintent");
 #define FUZZ_SVG 1
 #define FUZZ_SVG_ROWS 256
 #endif
@@ -115,7 +118,7 @@ static int on_record(void *vctx, const struct xls_rec *rec,
 		xls_stats_record(c->st, rec, s);
 	xls_fields_reset(&fs);
 	xls_describe_record(rec, s, &fs);
-	xls_out_record(&c->out, "record", &fs);
+	xls_out_record(&c->out, XR(record), &fs);
 	return 0;
 }
 
@@ -182,7 +185,7 @@ static int on_item(void *vctx, const struct xls_trans *t, const struct xls_item 
 	xls_field_hex(&fs, XK(tid), t->tid);
 	xls_field_lsn(&fs, XK(lsn), t->lsn);
 	xls_describe_raw_item(it, &fs);
-	xls_out_record(&c->out, "item", &fs);
+	xls_out_record(&c->out, XR(item), &fs);
 	xls_out_text_pairs(&c->text, &fs, 4);
 	xls_out_text_end(&c->text);
 
@@ -201,7 +204,7 @@ static int on_item(void *vctx, const struct xls_trans *t, const struct xls_item 
 	xls_describe_buf(ba, &fs);
 	if (ba->parsed)
 		xls_describe_buf_regions(ba, it, &fs);
-	xls_out_record(&c->out, "buf", &fs);
+	xls_out_record(&c->out, XR(buf), &fs);
 	xls_out_text_pairs(&c->text, &fs, 0);
 	xls_out_text_end(&c->text);
 	if (ba->parsed) {
@@ -243,7 +246,7 @@ static int on_finding(void *vctx, const struct xls_finding *f)
 
 	xls_fields_reset(&fs);
 	xls_describe_finding(f, &fs);
-	xls_out_record(&c->out, "finding", &fs);
+	xls_out_record(&c->out, XR(finding), &fs);
 	return 0;
 }
 
@@ -251,7 +254,7 @@ static void on_stats_row(void *vctx, enum xls_row_kind kind, struct xls_fieldset
 {
 	struct fuzz_ctx *c = vctx;
 
-	xls_out_record(&c->out, xls_row_kind_name(kind), fs);
+	xls_out_record(&c->out, xls_row_kind_record(kind), fs);
 }
 
 #ifdef FUZZ_RECOVER
@@ -270,14 +273,14 @@ static int on_ritem(void *vctx, const struct xls_rtrans *rt,
 
 	xls_fields_reset(&fs);
 	xls_describe_ritem(rt->t, ri, &fs);
-	xls_out_record(&c->out, "ritem", &fs);
+	xls_out_record(&c->out, XR(ritem), &fs);
 	xls_fields_reset(&fs);
 	xls_describe_ritem_row(ri, &fs);
-	xls_out_record(&c->text, "ritem", &fs);
+	xls_out_record(&c->text, XR(ritem), &fs);
 	if (ri->buf) {
 		xls_fields_reset(&fs);
 		xls_describe_ritem_csv(rt, ri, &fs);
-		xls_out_record(&c->out, "ritem", &fs);
+		xls_out_record(&c->out, XR(ritem), &fs);
 	}
 	if (c->img)
 		xls_image_take(c->img, rt, ri);
@@ -291,7 +294,7 @@ static int on_rintent(void *vctx, const struct xls_rintent *in)
 
 	xls_fields_reset(&fs);
 	xls_describe_rintent(in, &fs);
-	xls_out_record(&c->out, "rintent", &fs);
+	xls_out_record(&c->out, XR(fuzz_rintent), &fs);
 	return 0;
 }
 
@@ -303,7 +306,7 @@ static int on_rdiscarded(void *vctx, const struct xls_trans *t,
 
 	xls_fields_reset(&fs);
 	xls_describe_ritem(t, ri, &fs);
-	xls_out_record(&c->out, "ritem", &fs);
+	xls_out_record(&c->out, XR(ritem), &fs);
 	return 0;
 }
 
@@ -315,10 +318,10 @@ static int on_fevent(void *vctx, const struct xls_file_event *e)
 
 	xls_fields_reset(&fs);
 	xls_describe_file_event(e, NULL, false, &fs);
-	xls_out_record(&c->out, "event", &fs);
+	xls_out_record(&c->out, XR(event), &fs);
 	xls_fields_reset(&fs);
 	xls_describe_file_event(e, NULL, true, &fs);
-	xls_out_record(&c->text, "event", &fs);
+	xls_out_record(&c->text, XR(event), &fs);
 	return 0;
 }
 
@@ -379,7 +382,7 @@ static void recover(struct fuzz_ctx *c, const struct xls_source *src,
 	xls_recover_run(r, log, ht, &rs, &err);
 	xls_fields_reset(&fs);
 	xls_describe_rsummary(xls_recover_summary(r), &fs);
-	xls_out_record(&c->out, "summary", &fs);
+	xls_out_record(&c->out, XR(summary), &fs);
 	xls_recover_free(r);
 	if (keep && xls_image_final(&img, &bytes, NULL)) {
 		n = xls_image_diff(&img, &ranges, &changed, &nchunks);
@@ -387,8 +390,8 @@ static void recover(struct fuzz_ctx *c, const struct xls_source *src,
 			xls_fields_reset(&fs);
 			xls_describe_diff(c->last_blkno, nchunks, changed, ranges,
 					  (uint32_t)n, &fs);
-			xls_out_record(&c->out, "diff", &fs);
-			xls_out_record(&c->text, "diff", &fs);
+			xls_out_record(&c->out, XR(diff), &fs);
+			xls_out_record(&c->text, XR(diff), &fs);
 			free(ranges);
 		}
 	}
@@ -439,7 +442,7 @@ static int on_stale_gap(void *ctx, const struct xls_stale_gap *g)
 
 	xls_fields_reset(&fs);
 	xls_describe_stale_gap(g, &fs);
-	xls_out_record(&c->out, "stale_gap", &fs);
+	xls_out_record(&c->out, XR(stale_gap), &fs);
 	return 0;
 }
 

@@ -12,7 +12,9 @@
 #include "items/item.h"
 #include "report/emit.h"
 
-/* The tests' own keys (report/keys.h). */
+/* The tests' own keys and kinds of record (report/keys.h). */
+XLS_RECORD_LOCAL(t_t, "t");
+XLS_RECORD_LOCAL(t_n, "n");
 XLS_KEY_LOCAL(t_a, list, "a");
 XLS_KEY_LOCAL(t_b, bool, "b");
 XLS_KEY_LOCAL(t_blkno, hex, "blkno");
@@ -56,7 +58,7 @@ static const char *render(enum xls_format fmt, const struct xls_fieldset *fs)
 	if (!f)
 		return "";
 	xls_out_init(&o, f, fmt);
-	xls_out_record(&o, "t", fs);
+	xls_out_record(&o, XR(t_t), fs);
 	xls_out_finish(&o);
 	fclose(f);
 	return out ? out : "";
@@ -288,7 +290,7 @@ static void test_emit__json_lines_gather(struct tap *t)
 	for (int i = 0; i < n; i++) {
 		xls_fields_reset(&fs);
 		xls_field_uint(&fs, XK(t_i), (uint64_t)i);
-		xls_out_record(&o, "n", &fs);
+		xls_out_record(&o, XR(t_n), &fs);
 	}
 	ok &= xls_out_finish(&o) == 0;
 	fclose(f);
@@ -327,10 +329,10 @@ static void test_emit__long_line_whole(struct tap *t)
 		xls_out_init(o, f, XLS_FMT_JSON);
 		xls_fields_reset(&fs);
 		xls_field_list(&fs, XK(t_l), &vals, v, N);
-		xls_out_record(o, "t", &fs);
+		xls_out_record(o, XR(t_t), &fs);
 		xls_fields_reset(&fs);
 		xls_field_uint(&fs, XK(t_next), 1);
-		xls_out_record(o, "t", &fs);
+		xls_out_record(o, XR(t_t), &fs);
 		ok = xls_out_finish(o) == 0;
 		fclose(f);
 		w = (size_t)sprintf(want, "{\"kind\":\"t\",\"l\":[");

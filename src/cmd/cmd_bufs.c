@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/ondisk.h"
+#include "base/vec.h"
 #include "analysis/analysis.h"
 #include "analysis/stats.h"
 #include "cmd/cmd.h"
@@ -174,16 +175,7 @@ static int svg_count(void *ctx, const struct xls_trans *t, const struct xls_item
 
 static struct xls_heat_row *add_row(struct hot_buf *hb)
 {
-	if (hb->nrows == hb->caprows) {
-		uint32_t cap = hb->caprows ? hb->caprows * 2 : 64;
-		struct xls_heat_row *n = realloc(hb->rows, sizeof(*n) * cap);
-
-		if (!n)
-			return NULL;
-		hb->rows = n;
-		hb->caprows = cap;
-	}
-	return &hb->rows[hb->nrows++];
+	return xls_vec_push((void **)&hb->rows, &hb->nrows, &hb->caprows, sizeof(*hb->rows));
 }
 
 /* Pass 2: a row for every appearance of a hot buffer. */
@@ -336,7 +328,7 @@ static int run_svg(struct xls_cmd *c, struct xls_error *err)
 	c->findings_mode = XLS_FINDINGS_COUNT;
 	rc = bufs_svg(sc, err);
 	for (uint32_t i = 0; sc->hot && i < sc->nhot; i++)
-		free(sc->hot[i].rows);
+		xls_vec_free(sc->hot[i].rows);
 	free(sc->hot);
 	xls_stats_free(sc->st);
 	free(sc);

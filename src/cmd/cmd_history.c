@@ -16,6 +16,7 @@
 
 #include "base/ondisk.h"
 #include "base/strfmt.h"
+#include "base/vec.h"
 #include "cmd/cmd.h"
 #include "recover/recover.h"
 #include "replay/replay.h"
@@ -82,16 +83,9 @@ static void add_row(struct hist_ctx *h, const struct xls_trans *t, uint32_t seq,
 	uint32_t isize = g->inode_size;
 	struct xls_heat_row *row;
 
-	if (h->nrows == h->caprows) {
-		uint32_t cap = h->caprows ? h->caprows * 2 : 64;
-		struct xls_heat_row *n = realloc(h->rows, sizeof(*n) * cap);
-
-		if (!n)
-			return;
-		h->rows = n;
-		h->caprows = cap;
-	}
-	row = &h->rows[h->nrows++];
+	row = xls_vec_push((void **)&h->rows, &h->nrows, &h->caprows, sizeof(*row));
+	if (!row)
+		return;
 	memset(row, 0, sizeof(*row));
 	row->lsn = t->lsn;
 	row->tid = t->tid;
@@ -272,19 +266,14 @@ static int stale_item(void *ctx, const struct xls_trans *t, const struct xls_ite
 {
 	struct hist_ctx *h = ctx;
 	struct xls_stale_appearance a = { .tid = t->tid, .lsn = t->lsn, .index = t->nitems };
+	struct xls_stale_appearance *slot;
 
 	if (!stale_of(h, it, &a))
 		return 0;
-	if (h->npending == h->cappending) {
-		uint32_t cap = h->cappending ? h->cappending * 2 : 16;
-		struct xls_stale_appearance *n = realloc(h->pending, sizeof(*n) * cap);
-
-		if (!n)
-			return -ENOMEM;
-		h->pending = n;
-		h->cappending = cap;
-	}
-	h->pending[h->npending++] = a;
+	slot = xls_vec_push((void **)&h->pending, &h->npending, &h->cappending, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	*slot = a;
 	return 0;
 }
 
@@ -582,8 +571,8 @@ static void release(void *ctx)
 
 	xls_image_release(&h->img);
 	xls_owner_map_release(&h->owners);
-	free(h->rows);
-	free(h->pending);
+	xls_vec_free(h->rows);
+	xls_vec_free(h->pending);
 }
 
 int xls_cmd_history(const struct xls_options *opt, struct xls_error *err)

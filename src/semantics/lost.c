@@ -564,11 +564,12 @@ static bool unfound(struct xls_lost *l, uint64_t ino)
  * The inodes that entries recovery adds name and that recovery does not
  * touch, sorted and each once: read in inode order, one read of the
  * device's cluster serves all of its inodes (the entries name them in
- * no order).  Returns how many, in *@out (free()), or -1 out of memory.
+ * no order).  Returns how many, in *@out (xls_vec_free()), or -1 out
+ * of memory.
  */
 static int64_t untouched_named(struct xls_lost *l, uint64_t **out)
 {
-	uint64_t *v = NULL;
+	uint64_t *v = NULL, *slot;
 	uint32_t n = 0, cap = 0, u = 0;
 
 	for (uint32_t i = 0; i < l->ndirents; i++) {
@@ -576,16 +577,11 @@ static int64_t untouched_named(struct xls_lost *l, uint64_t **out)
 
 		if (!d->add || xls_hashmap_find(&l->touched, d->ino, 0))
 			continue;
-		if (n == cap) {
-			uint64_t *grown = realloc(v, sizeof(*v) * (cap = cap ? 2 * cap : 64));
-
-			if (!grown) {
-				free(v);
-				return -1;
-			}
-			v = grown;
+		if (!(slot = xls_vec_push((void **)&v, &n, &cap, sizeof(*v)))) {
+			xls_vec_free(v);
+			return -1;
 		}
-		v[n++] = d->ino;
+		*slot = d->ino;
 	}
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_u64);
@@ -633,7 +629,7 @@ static uint32_t add_unfound(struct xls_lost *l, uint64_t **inos, uint32_t n, uin
 			qsort(*inos, n, sizeof(**inos), cmp_u64);
 		}
 	}
-	free(cand);
+	xls_vec_free(cand);
 	return n;
 }
 

@@ -569,11 +569,12 @@ static bool unfound(struct xls_lost *l, uint64_t ino)
  */
 static int64_t untouched_named(struct xls_lost *l, uint64_t **out)
 {
-	uint64_t *v = NULL, *slot;
+	uint64_t *v = NULL;
 	uint32_t n = 0, cap = 0, u = 0;
 
 	for (uint32_t i = 0; i < l->ndirents; i++) {
 		const struct xls_lost_dirent *d = &l->dirents[i];
+		uint64_t *slot;
 
 		if (!d->add || xls_hashmap_find(&l->touched, d->ino, 0))
 			continue;

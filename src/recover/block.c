@@ -21,53 +21,75 @@
 #define DIR3(f)	offsetof(struct xfs_dir3_blk_hdr, f)
 #define DA3(f)	offsetof(struct xfs_da3_blkinfo, f)
 
+/*
+ * The kernel's names for a block's verifier (b_ops->name, and the
+ * functions whose address a verifier failure logs: the read verifier's for
+ * a bad CRC, the structure check's for corruption).
+ */
+#define VFY_AS(ops, fn) \
+	{ "xfs_" ops, "xfs_" fn "_read_verify", "xfs_" fn "_verify" }
+#define VFY(ops)	VFY_AS(ops, ops)
+
 static const struct {
-	uint32_t	magic;
-	const char	*name;
-	uint32_t	lsn_off, uuid_off, crc_off, blkno_off;
+	uint32_t			magic;
+	const char			*name;
+	struct xls_blk_verifier		verifier;
+	uint32_t			lsn_off, uuid_off, crc_off, blkno_off;
 } magic32_table[] = {
-	{ XFS_RTBITMAP_MAGIC,	"rtbitmap",	RTBUF_LSN_OFF, RTBUF_UUID_OFF, 4, 16 },
-	{ XFS_RTSUMMARY_MAGIC,	"rtsummary",	RTBUF_LSN_OFF, RTBUF_UUID_OFF, 4, 16 },
-	{ XFS_ABTB_CRC_MAGIC,	"AB3B",	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
-	{ XFS_ABTC_CRC_MAGIC,	"AB3C",	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
-	{ XFS_ABTB_MAGIC,	"ABTB",	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
-	{ XFS_ABTC_MAGIC,	"ABTC",	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
-	{ XFS_RMAP_CRC_MAGIC,	"RMB3",	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
-	{ XFS_REFC_CRC_MAGIC,	"R3FC",	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
-	{ XFS_FIBT_CRC_MAGIC,	"FIB3",	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
-	{ XFS_FIBT_MAGIC,	"FIBT",	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
-	{ XFS_IBT_CRC_MAGIC,	"IAB3",	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
-	{ XFS_IBT_MAGIC,	"IABT",	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
-	{ XFS_RTRMAP_CRC_MAGIC,	"MAPR",	BTL(bb_lsn), BTL(bb_uuid), BTL(bb_crc), BTL(bb_blkno) },
-	{ XFS_RTREFC_CRC_MAGIC,	"RCNT",	BTL(bb_lsn), BTL(bb_uuid), BTL(bb_crc), BTL(bb_blkno) },
-	{ XFS_BMAP_CRC_MAGIC,	"BMA3",	BTL(bb_lsn), BTL(bb_uuid), BTL(bb_crc), BTL(bb_blkno) },
-	{ XFS_BMAP_MAGIC,	"BMAP",	BTL(bb_lsn), BTL(bb_uuid), BTL(bb_crc), BTL(bb_blkno) },
-	{ XFS_AGF_MAGIC,	"XAGF",	offsetof(struct xfs_agf, agf_lsn),
+	{ XFS_RTBITMAP_MAGIC,	"rtbitmap", { NULL },	RTBUF_LSN_OFF, RTBUF_UUID_OFF, 4, 16 },
+	{ XFS_RTSUMMARY_MAGIC,	"rtsummary", { NULL },	RTBUF_LSN_OFF, RTBUF_UUID_OFF, 4, 16 },
+	{ XFS_ABTB_CRC_MAGIC,	"AB3B", VFY_AS("bnobt", "allocbt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
+	{ XFS_ABTC_CRC_MAGIC,	"AB3C", VFY_AS("cntbt", "allocbt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
+	{ XFS_ABTB_MAGIC,	"ABTB", VFY_AS("bnobt", "allocbt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
+	{ XFS_ABTC_MAGIC,	"ABTC", VFY_AS("cntbt", "allocbt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
+	{ XFS_RMAP_CRC_MAGIC,	"RMB3", VFY("rmapbt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
+	{ XFS_REFC_CRC_MAGIC,	"R3FC", VFY("refcountbt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
+	{ XFS_FIBT_CRC_MAGIC,	"FIB3", VFY_AS("finobt", "inobt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
+	{ XFS_FIBT_MAGIC,	"FIBT", VFY_AS("finobt", "inobt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
+	{ XFS_IBT_CRC_MAGIC,	"IAB3", VFY("inobt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
+	{ XFS_IBT_MAGIC,	"IABT", VFY("inobt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
+	{ XFS_RTRMAP_CRC_MAGIC,	"MAPR", VFY("rtrmapbt"),	BTL(bb_lsn), BTL(bb_uuid), BTL(bb_crc), BTL(bb_blkno) },
+	{ XFS_RTREFC_CRC_MAGIC,	"RCNT", VFY("rtrefcountbt"),	BTL(bb_lsn), BTL(bb_uuid), BTL(bb_crc), BTL(bb_blkno) },
+	{ XFS_BMAP_CRC_MAGIC,	"BMA3", VFY("bmbt"),	BTL(bb_lsn), BTL(bb_uuid), BTL(bb_crc), BTL(bb_blkno) },
+	{ XFS_BMAP_MAGIC,	"BMAP", VFY("bmbt"),	BTL(bb_lsn), BTL(bb_uuid), BTL(bb_crc), BTL(bb_blkno) },
+	{ XFS_AGF_MAGIC,	"XAGF", VFY("agf"),	offsetof(struct xfs_agf, agf_lsn),
 					offsetof(struct xfs_agf, agf_uuid),
 					offsetof(struct xfs_agf, agf_crc), 0 },
-	{ XFS_AGFL_MAGIC,	"XAFL",	offsetof(struct xfs_agfl, agfl_lsn),
+	{ XFS_AGFL_MAGIC,	"XAFL", VFY("agfl"),	offsetof(struct xfs_agfl, agfl_lsn),
 					offsetof(struct xfs_agfl, agfl_uuid),
 					offsetof(struct xfs_agfl, agfl_crc), 0 },
-	{ XFS_AGI_MAGIC,	"XAGI",	offsetof(struct xfs_agi, agi_lsn),
+	{ XFS_AGI_MAGIC,	"XAGI", VFY("agi"),	offsetof(struct xfs_agi, agi_lsn),
 					offsetof(struct xfs_agi, agi_uuid),
 					offsetof(struct xfs_agi, agi_crc), 0 },
-	{ XFS_SYMLINK_MAGIC,	"XSLM",	offsetof(struct xfs_dsymlink_hdr, sl_lsn),
+	{ XFS_SYMLINK_MAGIC,	"XSLM", VFY("symlink"),	offsetof(struct xfs_dsymlink_hdr, sl_lsn),
 					offsetof(struct xfs_dsymlink_hdr, sl_uuid),
 					offsetof(struct xfs_dsymlink_hdr, sl_crc),
 					offsetof(struct xfs_dsymlink_hdr, sl_blkno) },
-	{ XFS_DIR3_BLOCK_MAGIC,	"XDB3",	DIR3(lsn), DIR3(uuid), DIR3(crc), DIR3(blkno) },
-	{ XFS_DIR3_DATA_MAGIC,	"XDD3",	DIR3(lsn), DIR3(uuid), DIR3(crc), DIR3(blkno) },
-	{ XFS_DIR3_FREE_MAGIC,	"XDF3",	DIR3(lsn), DIR3(uuid), DIR3(crc), DIR3(blkno) },
+	{ XFS_DIR3_BLOCK_MAGIC,	"XDB3", VFY("dir3_block"),	DIR3(lsn), DIR3(uuid), DIR3(crc), DIR3(blkno) },
+	{ XFS_DIR3_DATA_MAGIC,	"XDD3", VFY("dir3_data"),	DIR3(lsn), DIR3(uuid), DIR3(crc), DIR3(blkno) },
+	{ XFS_DIR3_FREE_MAGIC,	"XDF3", VFY("dir3_free"),	DIR3(lsn), DIR3(uuid), DIR3(crc), DIR3(blkno) },
 };
 
 static const struct {
-	uint16_t	magic;
-	const char	*name;
+	uint16_t			magic;
+	const char			*name;
+	struct xls_blk_verifier		verifier;
 } magicda_table[] = {
-	{ XFS_DIR3_LEAF1_MAGIC,	"3DF1" },
-	{ XFS_DIR3_LEAFN_MAGIC,	"3DFF" },
-	{ XFS_ATTR3_LEAF_MAGIC,	"3BEE" },
-	{ XFS_DA3_NODE_MAGIC,	"3EBE" },
+	{ XFS_DIR3_LEAF1_MAGIC,	"3DF1", VFY_AS("dir3_leaf1", "dir3_leaf") },
+	{ XFS_DIR3_LEAFN_MAGIC,	"3DFF", VFY_AS("dir3_leafn", "dir3_leaf") },
+	{ XFS_ATTR3_LEAF_MAGIC,	"3BEE", VFY("attr3_leaf") },
+	{ XFS_DA3_NODE_MAGIC,	"3EBE", VFY("da3_node") },
+};
+
+static const struct xls_blk_verifier attr3_rmt_verifier = VFY("attr3_rmt");
+static const struct xls_blk_verifier sb_verifier = {
+	"xfs_sb", "xfs_sb_read_verify", "xfs_sb_write_verify"
+};
+static const struct xls_blk_verifier dquot_verifier = {
+	"xfs_dquot", "xfs_dquot_buf_read_verify", "xfs_dquot_buf_verify"
+};
+static const struct xls_blk_verifier dinode_verifier = {
+	"xfs_inode", "xfs_inode_buf_read_verify", "xfs_inode_buf_verify"
 };
 
 void xls_blk_identify(const struct xls_geometry *g, const uint8_t *blk, uint32_t len,
@@ -86,6 +108,7 @@ void xls_blk_identify(const struct xls_geometry *g, const uint8_t *blk, uint32_t
 			continue;
 		id->kind = BLK_LSN;
 		id->name = magic32_table[i].name;
+		id->verifier = &magic32_table[i].verifier;
 		id->lsn_off = magic32_table[i].lsn_off;
 		id->uuid_off = magic32_table[i].uuid_off;
 		id->crc_off = magic32_table[i].crc_off;
@@ -95,11 +118,13 @@ void xls_blk_identify(const struct xls_geometry *g, const uint8_t *blk, uint32_t
 	if (m32 == XFS_ATTR3_RMT_MAGIC) {
 		id->kind = BLK_ATTR_RMT;
 		id->name = "XARM";
+		id->verifier = &attr3_rmt_verifier;
 		return;
 	}
 	if (m32 == XFS_SB_MAGIC) {
 		id->kind = BLK_LSN;
 		id->name = "XFSB";
+		id->verifier = &sb_verifier;
 		id->lsn_off = SB_OFF(sb_lsn);
 		id->crc_off = SB_OFF(sb_crc);
 		/* sb_meta_uuid when the filesystem has one (xfs_has_metauuid) */
@@ -112,6 +137,7 @@ void xls_blk_identify(const struct xls_geometry *g, const uint8_t *blk, uint32_t
 		id->kind = BLK_LSN;
 		id->magic = mda;
 		id->name = magicda_table[i].name;
+		id->verifier = &magicda_table[i].verifier;
 		id->lsn_off = DA3(lsn);
 		id->uuid_off = DA3(uuid);
 		id->crc_off = DA3(crc);
@@ -122,6 +148,7 @@ void xls_blk_identify(const struct xls_geometry *g, const uint8_t *blk, uint32_t
 		id->kind = m16 == XFS_DQUOT_MAGIC ? BLK_DQUOT : BLK_DINODE;
 		id->magic = m16;
 		id->name = m16 == XFS_DQUOT_MAGIC ? "DQ" : "IN";
+		id->verifier = m16 == XFS_DQUOT_MAGIC ? &dquot_verifier : &dinode_verifier;
 	}
 	return;
 check:
@@ -166,60 +193,12 @@ void xls_recover_stamp(const struct xls_geometry *g, uint8_t *buf, uint32_t len,
 	update_cksum(buf, len, id.crc_off);
 }
 
-/*
- * The kernel's names for a block's verifiers (b_ops->name, and the
- * functions whose address a verifier failure logs: the read verifier's for
- * a bad CRC, the structure check's for corruption), by the block's magic.
- */
-static const struct xls_blk_verifier {
-	const char *magic, *ops, *read_fn, *verify_fn;
-} blk_verifiers[] = {
-	{ "AB3B", "xfs_bnobt", "xfs_allocbt_read_verify", "xfs_allocbt_verify" },
-	{ "AB3C", "xfs_cntbt", "xfs_allocbt_read_verify", "xfs_allocbt_verify" },
-	{ "ABTB", "xfs_bnobt", "xfs_allocbt_read_verify", "xfs_allocbt_verify" },
-	{ "ABTC", "xfs_cntbt", "xfs_allocbt_read_verify", "xfs_allocbt_verify" },
-	{ "RMB3", "xfs_rmapbt", "xfs_rmapbt_read_verify", "xfs_rmapbt_verify" },
-	{ "R3FC", "xfs_refcountbt", "xfs_refcountbt_read_verify", "xfs_refcountbt_verify" },
-	{ "FIB3", "xfs_finobt", "xfs_inobt_read_verify", "xfs_inobt_verify" },
-	{ "FIBT", "xfs_finobt", "xfs_inobt_read_verify", "xfs_inobt_verify" },
-	{ "IAB3", "xfs_inobt", "xfs_inobt_read_verify", "xfs_inobt_verify" },
-	{ "IABT", "xfs_inobt", "xfs_inobt_read_verify", "xfs_inobt_verify" },
-	{ "MAPR", "xfs_rtrmapbt", "xfs_rtrmapbt_read_verify", "xfs_rtrmapbt_verify" },
-	{ "RCNT", "xfs_rtrefcountbt", "xfs_rtrefcountbt_read_verify",
-	  "xfs_rtrefcountbt_verify" },
-	{ "BMA3", "xfs_bmbt", "xfs_bmbt_read_verify", "xfs_bmbt_verify" },
-	{ "BMAP", "xfs_bmbt", "xfs_bmbt_read_verify", "xfs_bmbt_verify" },
-	{ "XAGF", "xfs_agf", "xfs_agf_read_verify", "xfs_agf_verify" },
-	{ "XAFL", "xfs_agfl", "xfs_agfl_read_verify", "xfs_agfl_verify" },
-	{ "XAGI", "xfs_agi", "xfs_agi_read_verify", "xfs_agi_verify" },
-	{ "XSLM", "xfs_symlink", "xfs_symlink_read_verify", "xfs_symlink_verify" },
-	{ "XDB3", "xfs_dir3_block", "xfs_dir3_block_read_verify", "xfs_dir3_block_verify" },
-	{ "XDD3", "xfs_dir3_data", "xfs_dir3_data_read_verify", "xfs_dir3_data_verify" },
-	{ "XDF3", "xfs_dir3_free", "xfs_dir3_free_read_verify", "xfs_dir3_free_verify" },
-	{ "3DF1", "xfs_dir3_leaf1", "xfs_dir3_leaf_read_verify", "xfs_dir3_leaf_verify" },
-	{ "3DFF", "xfs_dir3_leafn", "xfs_dir3_leaf_read_verify", "xfs_dir3_leaf_verify" },
-	{ "3BEE", "xfs_attr3_leaf", "xfs_attr3_leaf_read_verify", "xfs_attr3_leaf_verify" },
-	{ "3EBE", "xfs_da3_node", "xfs_da3_node_read_verify", "xfs_da3_node_verify" },
-	{ "XARM", "xfs_attr3_rmt", "xfs_attr3_rmt_read_verify", "xfs_attr3_rmt_verify" },
-	{ "XFSB", "xfs_sb", "xfs_sb_read_verify", "xfs_sb_write_verify" },
-	{ "IN", "xfs_inode", "xfs_inode_buf_read_verify", "xfs_inode_buf_verify" },
-	{ "DQ", "xfs_dquot", "xfs_dquot_buf_read_verify", "xfs_dquot_buf_verify" },
-};
-
-static const struct xls_blk_verifier *blk_verifier(const struct blk_id *id)
-{
-	for (size_t i = 0; i < sizeof(blk_verifiers) / sizeof(blk_verifiers[0]); i++)
-		if (id->name && !strcmp(blk_verifiers[i].magic, id->name))
-			return &blk_verifiers[i];
-	return NULL;
-}
-
 void xls_blk_verifier_says(const struct blk_id *id, int64_t blkno, bool crc, char *buf,
 			   size_t size)
 {
-	const struct xls_blk_verifier *v = blk_verifier(id);
+	const struct xls_blk_verifier *v = id->verifier;
 
-	if (v)
+	if (v && v->ops)
 		snprintf(buf, size, "Metadata %s detected at %s, %s block 0x%llx",
 			 crc ? "CRC error" : "corruption", crc ? v->read_fn : v->verify_fn,
 			 v->ops, (unsigned long long)blkno);

@@ -369,10 +369,16 @@ enum blk_kind {
 	BLK_UNKNOWN,
 };
 
+/* The kernel's names for a block's verifier (block.c); ops NULL: none. */
+struct xls_blk_verifier {
+	const char	*ops, *read_fn, *verify_fn;
+};
+
 struct blk_id {
 	enum blk_kind	kind;
 	uint32_t	magic;
 	const char	*name;
+	const struct xls_blk_verifier *verifier;
 	uint32_t	lsn_off;
 	uint32_t	uuid_off;
 	uint32_t	crc_off;	/* where the read verifier finds the CRC */

@@ -37,13 +37,13 @@ void xls_describe_rtrans(const struct xls_rtrans *rt, struct xls_fieldset *fs)
 		xls_field_str(fs, XK(why), t->why);
 }
 
-/* "inode_buf|cancel" without the "0" that no flag gives. */
-static void flags_field(struct xls_fieldset *fs, const struct xls_key_str *key, uint16_t flags)
+/* flag_names: "inode_buf|cancel", without the "0" that no flag gives. */
+static void flag_names_field(struct xls_fieldset *fs, uint16_t flags)
 {
 	char buf[96];
 
 	xls_blf_flags_str(flags, buf, sizeof(buf));
-	xls_field_str(fs, key, strcmp(buf, "0") == 0 ? "" : buf);
+	xls_field_str(fs, XK(flag_names), strcmp(buf, "0") == 0 ? "" : buf);
 }
 
 static void decision_text_field(const struct xls_ritem *ri, struct xls_fieldset *fs)
@@ -74,7 +74,7 @@ static void rbuf_fields(const struct xls_rbuf *b, struct xls_fieldset *fs)
 	xls_field_hex(fs, XK(blkno), (uint64_t)b->blkno);
 	xls_field_uint(fs, XK(len), (uint64_t)b->len * 512);
 	xls_field_str(fs, XK(type), xls_blft_name(b->blft));
-	flags_field(fs, XK(flag_names), b->blf_flags);
+	flag_names_field(fs, b->blf_flags);
 	xls_field_uint(fs, XK(regions), b->res->nregions);
 	xls_field_real(fs, XK(dirty_pct), b->dirty_pct);
 	xls_field_str(fs, XK(block_state), !b->block_read ? "unread" :
@@ -159,7 +159,7 @@ void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem 
 		xls_field_hex(fs, XK(blkno), (uint64_t)b->blkno);
 		xls_field_uint(fs, XK(len), (uint64_t)b->len * 512);
 		xls_field_str(fs, XK(type), xls_blft_name(b->blft));
-		flags_field(fs, XK(flag_names), b->blf_flags);
+		flag_names_field(fs, b->blf_flags);
 	}
 	ritem_target_fields(ri, fs);
 	xls_field_str(fs, XK(decision), xls_rdecision_key(ri->decision));
@@ -311,7 +311,7 @@ void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 	xls_field_uint(fs, XK(index), ri->index);
 	xls_field_uint(fs, XK(len), (uint64_t)b->len * 512);
 	xls_field_str(fs, XK(type), xls_blft_name(b->blft));
-	flags_field(fs, XK(flag_names), b->blf_flags);
+	flag_names_field(fs, b->blf_flags);
 	xls_field_uint(fs, XK(regions), b->res->nregions);
 	xls_field_uint(fs, XK(dirty_bytes), b->res->dirty_bytes);
 	xls_field_real(fs, XK(dirty_pct), b->dirty_pct);
@@ -370,7 +370,7 @@ void xls_describe_stale_appearance(const struct xls_stale_appearance *a,
 	xls_field_uint(fs, XK(index), a->index);
 	xls_field_uint(fs, XK(len), (uint64_t)a->len_bb * 512);
 	xls_field_str(fs, XK(type), a->type);
-	flags_field(fs, XK(flag_names), a->blf_flags);
+	flag_names_field(fs, a->blf_flags);
 	xls_field_uint(fs, XK(regions), a->regions);
 	xls_field_uint(fs, XK(dirty_bytes), a->dirty_bytes);
 	xls_field_real(fs, XK(dirty_pct), a->dirty_pct);

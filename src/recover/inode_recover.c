@@ -333,18 +333,28 @@ static void init_inodes(const struct xls_geometry *g, const struct xls_ricreate 
 	}
 }
 
-uint32_t xls_recover_icreate_clusters(const struct xls_geometry *g, const struct xls_ritem *ri,
-				      int64_t *daddrs, uint32_t max)
+int xls_recover_icreate_each(const struct xls_geometry *g, const struct xls_ritem *ri,
+			     xls_icreate_cluster_fn cluster, void *ctx)
 {
 	const struct xls_ricreate *ic = ri->icreate;
-	uint32_t n = 0;
+	uint32_t bb = xls_recover_cluster_bb(g);
+	int done = 0;
 
 	if (!ic || ri->decision != XLS_RD_REPLAY || !g->inode_cluster_blocks || !g->ag_blocks ||
-	    !g->inode_size || !xls_recover_cluster_bb(g))
+	    !g->inode_size || !bb)
 		return 0;
-	for (uint32_t j = 0; j < ic->length / g->inode_cluster_blocks && n < max; j++)
-		daddrs[n++] = (int64_t)icreate_daddr(g, ic, j);
-	return n;
+	for (uint32_t j = 0; j < ic->length / g->inode_cluster_blocks; j++) {
+		uint8_t *buf = NULL;
+		int got = cluster(ctx, (int64_t)icreate_daddr(g, ic, j), bb, &buf);
+
+		if (got < 0)
+			return -1;
+		if (got == 0 || !buf)
+			continue;
+		init_inodes(g, ic, j, buf, bb * BBSIZE);
+		done++;
+	}
+	return done;
 }
 
 bool xls_recover_apply_icreate(const struct xls_geometry *g, const struct xls_ritem *ri,

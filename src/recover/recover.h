@@ -484,11 +484,18 @@ int xls_recover_apply_dinode(const struct xls_geometry *g, const struct xls_rino
 uint32_t xls_recover_cluster_bb(const struct xls_geometry *g);
 
 /*
- * The daddrs of the inode cluster buffers replayed icreate item @ri
- * initialises, at most @max of them into @daddrs; how many.
+ * The buffer of the inode cluster at @daddr (@bb 512-byte blocks long) into
+ * *@buf: 1, or 0 to leave this cluster alone, or -1 to stop.
  */
-uint32_t xls_recover_icreate_clusters(const struct xls_geometry *g, const struct xls_ritem *ri,
-				      int64_t *daddrs, uint32_t max);
+typedef int (*xls_icreate_cluster_fn)(void *ctx, int64_t daddr, uint32_t bb, uint8_t **buf);
+
+/*
+ * xfs_ialloc_inode_init() for replayed icreate item @ri: each cluster
+ * buffer it initialises, as @cluster gives it, written.  Returns how many
+ * were, or -1 when @cluster said stop.
+ */
+int xls_recover_icreate_each(const struct xls_geometry *g, const struct xls_ritem *ri,
+			     xls_icreate_cluster_fn cluster, void *ctx);
 
 /*
  * When replayed icreate item @ri initialises the cluster buffer at @blkno,

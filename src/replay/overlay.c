@@ -343,24 +343,18 @@ static void take_inode(struct xls_overlay *o, const struct xls_rtrans *rt,
 		b->written = true;
 }
 
-/* xfs_ialloc_inode_init() for every cluster of the chunk. */
-static void take_icreate(struct xls_overlay *o, const struct xls_ritem *ri)
+static int icreate_cluster(void *ctx, int64_t daddr, uint32_t bb, uint8_t **buf)
 {
-	const struct xls_geometry *g = &o->src->geo;
-	uint32_t bb = xls_recover_cluster_bb(g);
-	int64_t daddrs[64];
-	uint32_t n = xls_recover_icreate_clusters(g, ri, daddrs, 64);
+	struct xls_overlay *o = ctx;
+	struct xls_ovl_block *b = get_block(o, daddr, bb, true);
 
-	for (uint32_t j = 0; j < n; j++) {
-		struct xls_ovl_block *b = get_block(o, daddrs[j], bb, true);
-
-		if (!b) {
-			o->not_taken++;
-			continue;
-		}
-		if (xls_recover_apply_icreate(g, ri, daddrs[j], b->img, bb * BBSIZE))
-			b->written = true;
+	if (!b) {
+		o->not_taken++;
+		return 0;
 	}
+	b->written = true;
+	*buf = b->img;
+	return 1;
 }
 
 void xls_overlay_take(struct xls_overlay *o, const struct xls_rtrans *rt,
@@ -380,7 +374,7 @@ void xls_overlay_take(struct xls_overlay *o, const struct xls_rtrans *rt,
 		return;
 	}
 	if (ri->icreate && ri->decision == XLS_RD_REPLAY)
-		take_icreate(o, ri);
+		xls_recover_icreate_each(&o->src->geo, ri, icreate_cluster, o);
 }
 
 void xls_overlay_forget(struct xls_overlay *o, int64_t blkno)

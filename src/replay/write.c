@@ -212,24 +212,23 @@ static int write_inode_item(struct xls_replay_write *w, const struct xls_rtrans 
 	return 0;
 }
 
+static int icreate_cluster(void *ctx, int64_t daddr, uint32_t bb, uint8_t **buf)
+{
+	struct xls_replay_write *w = ctx;
+
+	if (!sane(daddr, bb))
+		return 0;
+	*buf = hold(w, daddr, bb, true);
+	return *buf ? 1 : -1;
+}
+
 static int write_icreate(struct xls_replay_write *w, const struct xls_ritem *ri)
 {
-	const struct xls_geometry *g = &w->src->geo;
-	uint32_t bb = xls_recover_cluster_bb(g);
-	int64_t daddrs[64];
-	uint32_t n = xls_recover_icreate_clusters(g, ri, daddrs, 64);
+	int n = xls_recover_icreate_each(&w->src->geo, ri, icreate_cluster, w);
 
-	for (uint32_t j = 0; j < n; j++) {
-		uint8_t *img;
-
-		if (!sane(daddrs[j], bb))
-			continue;
-		img = hold(w, daddrs[j], bb, true);
-		if (!img)
-			return -1;
-		if (xls_recover_apply_icreate(g, ri, daddrs[j], img, bb * BBSIZE))
-			w->count.clusters++;
-	}
+	if (n < 0)
+		return -1;
+	w->count.clusters += (uint64_t)n;
 	return 0;
 }
 

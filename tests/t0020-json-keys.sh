@@ -88,6 +88,19 @@ test_expect_success 'every key and kind keys.def declares is named in JSON KEYS'
 	test "$(grep -c "^XLS_KEY(" "$XLS_TOP/src/report/keys.def")" -gt 400
 '
 
+# Each number's unit is declared once, in keys.def, and the key's name
+# says it by the rule JSON KEYS states (tests/lib/key-units.pl).
+test_expect_success 'the unit keys.def declares for each key is the one its name says' '
+	perl "$XLS_TOP/tests/lib/key-units.pl" "$XLS_TOP/src/report/keys.def"
+'
+
+test_expect_success 'the unit checker finds a unit the name does not say' '
+	sed "s/^XLS_KEY(log_bbs, uint, bb,/XLS_KEY(log_bbs, uint, bytes,/" \
+		"$XLS_TOP/src/report/keys.def" >keys.def &&
+	test_must_fail perl "$XLS_TOP/tests/lib/key-units.pl" keys.def >out &&
+	grep -q "^log_bbs: bytes, its name says bb" out
+'
+
 test_expect_success 'the checker finds a key the man page does not name' '
 	echo "{\"kind\":\"info\",\"no_such_key\":1}" >bogus.json &&
 	test_must_fail perl "$XLS_TOP/tests/lib/json-keys.pl" "$MAN" <bogus.json >out &&

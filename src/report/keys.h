@@ -1,6 +1,6 @@
 /*
  * Report stage: the keys of every record, each declared once in
- * report/keys.def with its kind.  A describer names a key as XK(name): a
+ * report/keys.def with its kind and unit.  A describer names a key as XK(name): a
  * key of another kind than the adder's is a compile error, so a key has
  * one type whatever writes it.  The CSV layouts name keys as XKEY(name),
  * of any kind; the text tables as XLS_COL(name, width) (report/emit.h),
@@ -9,8 +9,22 @@
 #ifndef XLS_KEYS_H
 #define XLS_KEYS_H
 
+/* What a number counts in (keys.def): the man page's JSON KEYS says each. */
+enum xls_unit {
+	XLS_UNIT_none,		/* a count, an id, flags, a name, a ratio */
+	XLS_UNIT_bytes,
+	XLS_UNIT_bb,		/* 512-byte basic blocks: daddrs, log blocks */
+	XLS_UNIT_fsb,		/* filesystem blocks */
+	XLS_UNIT_chunk,		/* 128-byte chunks of a buffer (XFS_BLF_CHUNK) */
+	XLS_UNIT_words32,	/* 32-bit words, as the field is logged */
+	XLS_UNIT_words64,	/* 64-bit words, as the field is logged */
+	XLS_UNIT_pct,		/* percent */
+	XLS_UNIT_measure,	/* the unit of the row's measure */
+};
+
 struct xls_key {
 	const char	*name;
+	enum xls_unit	unit;
 	const char	*heading;	/* of its text table column; NULL: none */
 };
 
@@ -34,7 +48,7 @@ struct xls_record_kind {
 	const char	*name;
 };
 
-#define XLS_KEY(name, kind, heading)	extern const struct xls_key_##kind XK_##name;
+#define XLS_KEY(name, kind, unit, heading) extern const struct xls_key_##kind XK_##name;
 #define XLS_RECORD(name)		extern const struct xls_record_kind XR_##name;
 #include "report/keys.def"
 #undef XLS_KEY
@@ -45,7 +59,7 @@ struct xls_record_kind {
  * written: the unit tests' own.
  */
 #define XLS_KEY_LOCAL(id, kind, text) \
-	static const struct xls_key_##kind XK_##id = { { text, NULL }, 0 }
+	static const struct xls_key_##kind XK_##id = { { text, XLS_UNIT_none, NULL }, 0 }
 /* A kind of record outside keys.def, XR(@id), @text when written. */
 #define XLS_RECORD_LOCAL(id, text) \
 	static const struct xls_record_kind XR_##id = { text }

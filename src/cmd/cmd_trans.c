@@ -2,8 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base/ondisk.h"
-#include "base/strfmt.h"
 #include "cmd/cmd.h"
 #include "semantics/owner.h"
 
@@ -17,51 +15,14 @@ struct trans_ctx {
 	bool			shown;
 };
 
-static void print_begin(struct trans_ctx *tc, const struct xls_trans *t)
-{
-	struct xls_out *o = &tc->c->out;
-
-	xls_out_printf(o, "trans 0x%08x  lsn %u/%u", t->tid,
-		xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn));
-	if (t->has_header)
-		xls_out_printf(o, "  th_num_items %u", t->th_num_items);
-	if (t->stale)
-		xls_out_printf(o, "  stale%s", t->partial ? ", partial: its start is lost" : "");
-	xls_out_printf(o, "\n");
-}
-
 static int on_begin(void *ctx, const struct xls_trans *t)
 {
 	struct trans_ctx *tc = ctx;
 
 	tc->shown = false;
 	if (tc->c->out.fmt == XLS_FMT_TEXT && !tc->c->opt->filter.has_ino)
-		print_begin(tc, t);
+		xls_print_trans_begin(&tc->c->out, t);
 	return 0;
-}
-
-/*
- * "  12 buf      blkno=0x..." -- the common fields (item, type_code, size,
- * regions) are folded into the name, and the region count is shown only
- * when it disagrees with what the format declares.
- */
-static void print_item_text(struct xls_out *o, uint32_t index,
-			    const struct xls_item_decoded *d,
-			    const struct xls_fieldset *fs)
-{
-	const struct xls_item *it = d->item;
-
-	xls_out_text_str(o, "  ", 0);
-	xls_out_text_uint(o, index, 4);
-	xls_out_text_str(o, " ", 0);
-	xls_out_text_str(o, d->type ? d->type->name : "unknown", -9);
-	if (it->nregions != it->size)
-		xls_out_textf(o, " regions=%u/%u", it->nregions, it->size);
-	if (!d->type)
-		xls_out_textf(o, " type=0x%04x", it->type);
-	xls_out_text_str(o, " ", 0);
-	xls_out_text_pairs(o, fs, 4);
-	xls_out_text_end(o);
 }
 
 static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
@@ -76,7 +37,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 		if (!xls_item_concerns_ino(&tc->owners, it, &tc->d, &tc->ba, c->opt->filter.ino))
 			return 0;
 		if (!tc->shown && c->out.fmt == XLS_FMT_TEXT)
-			print_begin(tc, t);
+			xls_print_trans_begin(&tc->c->out, t);
 		tc->shown = true;
 	}
 	c->shown++;
@@ -90,7 +51,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	if (xls_describe_item(&tc->d, fs))
 		c->findings++;
 	if (c->out.fmt == XLS_FMT_TEXT)
-		print_item_text(&c->out, t->nitems, &tc->d, fs);
+		xls_print_item(&c->out, t->nitems, &tc->d, fs);
 	else
 		xls_cmd_record(c, XR(item), fs);
 	return 0;
@@ -99,22 +60,11 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 static int on_end(void *ctx, const struct xls_trans *t)
 {
 	struct trans_ctx *tc = ctx;
-	struct xls_out *o = &tc->c->out;
 
 	if (tc->c->opt->filter.has_ino && !tc->shown)
 		return 0;
 	if (tc->c->out.fmt == XLS_FMT_TEXT) {
-		xls_out_printf(o, "  end %s", xls_trans_state_name(t->state));
-		if (t->commit_lsn)
-			xls_out_printf(o, " at %u/%u", xls_lsn_cycle(t->commit_lsn),
-				xls_lsn_block(t->commit_lsn));
-		xls_out_printf(o, ": %u item%s, %u region%s, %u record%s%s%s\n",
-			t->nitems, xls_plural(t->nitems), t->nregions, xls_plural(t->nregions),
-			t->nrecords, xls_plural(t->nrecords),
-			t->why ? ": " : "", t->why ? t->why : "");
-		if (t->partial)
-			xls_out_printf(o, "  the items of its first %u op%s are lost with its start\n",
-				t->skipped_ops, xls_plural(t->skipped_ops));
+		xls_print_trans_end(&tc->c->out, t);
 		return 0;
 	}
 	xls_fields_reset(&tc->fs);

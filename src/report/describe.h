@@ -47,6 +47,9 @@ void xls_describe_record(const struct xls_rec *rec, const struct xls_rec_summary
 
 /* One transaction as it ended. */
 void xls_describe_trans(const struct xls_trans *t, struct xls_fieldset *fs);
+/* trans's text: "trans 0x...  lsn c/b", and the line that ends it. */
+void xls_print_trans_begin(struct xls_out *o, const struct xls_trans *t);
+void xls_print_trans_end(struct xls_out *o, const struct xls_trans *t);
 
 /*
  * Text, -v: a buffer's dirty map as a line of characters, its regions
@@ -68,6 +71,9 @@ void xls_describe_finding(const struct xls_finding *f, struct xls_fieldset *fs);
  * family's fields, and "finding" when a check failed (then returns 1).
  */
 int xls_describe_item(const struct xls_item_decoded *d, struct xls_fieldset *fs);
+/* trans's text line of item @d, the @index'th of its transaction, @fs described. */
+void xls_print_item(struct xls_out *o, uint32_t index, const struct xls_item_decoded *d,
+		    const struct xls_fieldset *fs);
 
 /* xls_item_decode(), then xls_describe_item(). */
 int xls_describe_raw_item(const struct xls_item *it, struct xls_fieldset *fs);

@@ -480,3 +480,26 @@ int xls_describe_raw_item(const struct xls_item *it, struct xls_fieldset *fs)
 	xls_item_decode(it, &d);
 	return xls_describe_item(&d, fs);
 }
+
+/*
+ * "  12 buf      blkno=0x..." -- the common fields (item, type_code, size,
+ * regions) are folded into the name, and the region count is shown only
+ * when it disagrees with what the format declares.
+ */
+void xls_print_item(struct xls_out *o, uint32_t index, const struct xls_item_decoded *d,
+		    const struct xls_fieldset *fs)
+{
+	const struct xls_item *it = d->item;
+
+	xls_out_text_str(o, "  ", 0);
+	xls_out_text_uint(o, index, 4);
+	xls_out_text_str(o, " ", 0);
+	xls_out_text_str(o, d->type ? d->type->name : "unknown", -9);
+	if (it->nregions != it->size)
+		xls_out_textf(o, " regions=%u/%u", it->nregions, it->size);
+	if (!d->type)
+		xls_out_textf(o, " type=0x%04x", it->type);
+	xls_out_text_str(o, " ", 0);
+	xls_out_text_pairs(o, fs, 4);
+	xls_out_text_end(o);
+}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <uuid/uuid.h>
 
+#include "base/strfmt.h"
 #include "report/describe.h"
 
 const char *xls_log_state_name(enum xls_log_state s)
@@ -175,6 +176,32 @@ void xls_describe_trans(const struct xls_trans *t, struct xls_fieldset *fs)
 		xls_field_bool(fs, XK(partial), true);
 		xls_field_uint(fs, XK(skipped_ops), t->skipped_ops);
 	}
+}
+
+void xls_print_trans_begin(struct xls_out *o, const struct xls_trans *t)
+{
+	xls_out_printf(o, "trans 0x%08x  lsn %u/%u", t->tid,
+		xls_lsn_cycle(t->lsn), xls_lsn_block(t->lsn));
+	if (t->has_header)
+		xls_out_printf(o, "  th_num_items %u", t->th_num_items);
+	if (t->stale)
+		xls_out_printf(o, "  stale%s", t->partial ? ", partial: its start is lost" : "");
+	xls_out_printf(o, "\n");
+}
+
+void xls_print_trans_end(struct xls_out *o, const struct xls_trans *t)
+{
+	xls_out_printf(o, "  end %s", xls_trans_state_name(t->state));
+	if (t->commit_lsn)
+		xls_out_printf(o, " at %u/%u", xls_lsn_cycle(t->commit_lsn),
+			xls_lsn_block(t->commit_lsn));
+	xls_out_printf(o, ": %u item%s, %u region%s, %u record%s%s%s\n",
+		t->nitems, xls_plural(t->nitems), t->nregions, xls_plural(t->nregions),
+		t->nrecords, xls_plural(t->nrecords),
+		t->why ? ": " : "", t->why ? t->why : "");
+	if (t->partial)
+		xls_out_printf(o, "  the items of its first %u op%s are lost with its start\n",
+			t->skipped_ops, xls_plural(t->skipped_ops));
 }
 
 void xls_describe_stale_gap(const struct xls_stale_gap *g, struct xls_fieldset *fs)

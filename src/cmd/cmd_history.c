@@ -14,30 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/ondisk.h"
-#include "base/strfmt.h"
 #include "base/vec.h"
 #include "cmd/cmd.h"
 #include "recover/recover.h"
 #include "replay/replay.h"
 #include "semantics/owner.h"
-
-static const struct xls_column hist_columns[] = {
-	XLS_COL(seq, 5),
-	XLS_COL(tid, 10),
-	XLS_COL(lsn, 10),
-	XLS_COL(index, 5),
-	XLS_COL(len, 6),
-	XLS_COL(type, -10),
-	XLS_COL(flag_names, -10),
-	XLS_COL(regions, 4),
-	XLS_COL(dirty_bytes, 6),
-	XLS_COL(dirty_pct, 6),
-	XLS_COL(cancel_refs, 6),
-	XLS_COL(decision_text, -30),
-	XLS_COL(detail, -1),
-};
-#define NHISTCOLS (sizeof(hist_columns) / sizeof(hist_columns[0]))
 
 struct hist_ctx {
 	struct xls_cmd		*c;
@@ -128,7 +109,7 @@ static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t s
 		xls_cmd_record(c, XR(appearance), &h->fs);
 		return;
 	}
-	xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
+	xls_print_appearance(&c->out, &h->fs);
 	/* under the row, six columns in */
 	xls_print_ritem_warnings(&c->out, ri, 5);
 	if (c->opt->verbose)
@@ -148,7 +129,7 @@ static void other_appearance(struct hist_ctx *h, const struct xls_trans *t, uint
 		xls_field_bool(&h->fs, XK(stale), false);
 	xls_describe_other_appearance(&c->src.geo, t, seq, ri, &h->fs);
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
+		xls_print_appearance(&c->out, &h->fs);
 	else
 		xls_cmd_record(c, XR(appearance), &h->fs);
 }
@@ -201,15 +182,8 @@ static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 		xls_cmd_record(c, XR(writeback), &h->fs);
 	} else if (c->out.fmt == XLS_FMT_CSV) {
 		return 0;	/* one layout: the appearances */
-	} else if (noops) {
-		xls_out_printf(&c->out, "      ! written at LSN %u/%u without a verifier: the kernel warns "
-			       "\"no buf ops on daddr 0x%llx\"\n", xls_lsn_cycle(wb->lsn),
-			       xls_lsn_block(wb->lsn), (unsigned long long)blkno);
 	} else {
-		xls_out_printf(&c->out, "      ! written at LSN %u/%u: the write verifier fails: %s "
-			       "(replayed by transaction 0x%08x): metadata corruption, recovery fails\n",
-			       xls_lsn_cycle(wb->lsn), xls_lsn_block(wb->lsn), wb->fail_what,
-			       wb->fail_tid);
+		xls_print_appearance_writeback(&c->out, wb, blkno, noops);
 	}
 	return 0;
 }
@@ -296,7 +270,7 @@ static int stale_end(void *ctx, const struct xls_trans *t)
 		xls_fields_reset(&h->fs);
 		xls_describe_stale_appearance(a, &h->fs);
 		if (c->out.fmt == XLS_FMT_TEXT)
-			xls_out_table_row(&c->out, hist_columns, NHISTCOLS, &h->fs);
+			xls_print_appearance(&c->out, &h->fs);
 		else
 			xls_cmd_record(c, XR(appearance), &h->fs);
 	}
@@ -316,9 +290,7 @@ static int run_stale(struct hist_ctx *h, struct xls_error *err)
 
 	xls_cmd_part_banner(c, true);
 	if (c->out.fmt == XLS_FMT_TEXT) {
-		xls_out_printf(&c->out, "Appearances of daddr 0x%llx before the tail, in log order\n",
-			       (unsigned long long)c->opt->filter.blkno);
-		xls_out_table_heading(&c->out, hist_columns, NHISTCOLS);
+		xls_print_appearances_heading(&c->out, c->opt->filter.blkno, true);
 	}
 	rc = xls_cmd_walk(c, &sink, true, &tot, err);
 	if (rc == -ENOMEM)
@@ -353,15 +325,6 @@ static int nothing_logged(const struct xls_cmd *c, const char *what,
 			     (unsigned long long)c->opt->filter.blkno, what);
 }
 
-/* A block the metadump lacks is zeros on "disk", as xfs_mdrestore leaves it. */
-static void absent_text(struct hist_ctx *h)
-{
-	if (h->img.absent)
-		xls_out_printf(&h->c->out, "note: %llu bytes of the block on disk are absent from "
-			       "the metadump: they read as zeros, as xfs_mdrestore leaves them\n",
-			       (unsigned long long)h->img.absent);
-}
-
 static int do_replay(struct hist_ctx *h, struct xls_error *err)
 {
 	const struct xls_image *im = &h->img;
@@ -392,41 +355,9 @@ static int do_replay(struct hist_ctx *h, struct xls_error *err)
 	if (c->out.fmt == XLS_FMT_JSON) {
 		xls_cmd_record(c, XR(replayed_buffer), fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
-		xls_out_printf(&c->out, "\nreplay: wrote %u bytes to '%s': the block on disk, then %u replayed item%s in recovery order (%u not replayed)\n",
-			bytes, c->opt->history.replay_path, im->applied, im->applied == 1 ? "" : "s",
-			im->skipped);
-		absent_text(h);
-		if (im->inode_failed)
-			xls_out_printf(&c->out, "replay: %u inode item%s could not be applied: %s\n",
-				im->inode_failed, im->inode_failed == 1 ? "" : "s",
-				im->inode_why ? im->inode_why : "?");
+		xls_print_replayed_buffer(&c->out, im, c->opt->history.replay_path, bytes);
 	}
 	return 0;
-}
-
-/* The text of the ranges, as the JSON list's text form gives it. */
-static void diff_text(struct hist_ctx *h, uint32_t nchunks, uint32_t changed,
-		      const struct xls_image_range *r, uint32_t n,
-		      const struct xls_field *ranges)
-{
-	struct xls_buf_format blf;
-	char map[160], txt[2048];
-
-	memset(&blf, 0, sizeof(blf));
-	blf.blf_len = (uint16_t)(nchunks / 4);
-	blf.map_words = XFS_BLF_DATAMAP_SIZE;
-	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t k = r[i].first; k <= r[i].last && k < XFS_BLF_DATAMAP_SIZE * 32; k++)
-			blf.blf_data_map[k / 32] |= 1u << (k % 32);
-	txt[0] = '\0';
-	if (ranges)
-		xls_field_format(ranges, txt, sizeof(txt));
-	xls_region_map_str(&blf, NULL, 128, map, sizeof(map));
-	xls_out_printf(&h->c->out, "\ndiff: %u of %u chunk%s differ%s from the block on disk%s%s\n",
-		changed, nchunks, xls_plural(nchunks), changed == 1 ? "s" : "",
-		changed ? ": " : "", txt);
-	xls_out_printf(&h->c->out, "      map [%s]\n", map);
-	absent_text(h);
 }
 
 static int do_diff(struct hist_ctx *h, struct xls_error *err)
@@ -450,7 +381,7 @@ static int do_diff(struct hist_ctx *h, struct xls_error *err)
 	if (c->out.fmt == XLS_FMT_JSON)
 		xls_cmd_record(c, XR(diff), &h->fs);
 	else if (c->out.fmt == XLS_FMT_TEXT)
-		diff_text(h, nchunks, changed, ranges, (uint32_t)n, listed);
+		xls_print_diff(&c->out, nchunks, changed, ranges, (uint32_t)n, listed, h->img.absent);
 	free(ranges);
 	return 0;
 }
@@ -481,8 +412,7 @@ static int do_svg(struct hist_ctx *h, struct xls_error *err)
 	if (xls_cmd_write_svg(c->opt->chart.svg_path, title, &p, 1, true, err))
 		return -1;
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_printf(&c->out, "\nsvg: wrote the heat map of %u appearance%s to '%s'\n",
-			h->nrows, xls_plural(h->nrows), c->opt->chart.svg_path);
+		xls_print_heat_map_written(&c->out, h->nrows, c->opt->chart.svg_path);
 	return 0;
 }
 
@@ -512,16 +442,14 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	if (!r)
 		return -1;
 	if (c->out.fmt == XLS_FMT_TEXT) {
-		xls_out_printf(&c->out, "Appearances of daddr 0x%llx in recovery order (uncommitted ones where they end)\n",
-			(unsigned long long)opt->filter.blkno);
-		xls_out_table_heading(&c->out, hist_columns, NHISTCOLS);
+		xls_print_appearances_heading(&c->out, opt->filter.blkno, false);
 	}
 	rc = xls_recover_run(r, &c->log, &c->ht, &sink, err);
 	xls_recover_free(r);
 	if (!rc && h->img.out_of_memory)
 		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	if (!rc && c->out.fmt == XLS_FMT_TEXT && !h->appearances)
-		xls_out_printf(&c->out, "no log item of this buffer between tail and head\n");
+		xls_print_no_appearance(&c->out);
 	c->shown += h->appearances;
 	if (!rc && opt->history.replay_path)
 		rc = do_replay(h, err);

@@ -220,6 +220,10 @@ void xls_print_ritem_notes(struct xls_out *o, const struct xls_ritem *ri, bool v
 void xls_print_ritem_warnings(struct xls_out *o, const struct xls_ritem *ri, int indent);
 void xls_print_rwriteback(struct xls_out *o, const struct xls_rwriteback *wb);
 void xls_print_rintent(struct xls_out *o, const struct xls_rintent *in, bool first);
+/* flag_names of a buffer's blf_flags: "inode_buf|cancel", "" for none. */
+void xls_describe_blf_flag_names(uint16_t flags, struct xls_fieldset *fs);
+
+/* ---- history (describe_history.c) --------------------------------- */
 
 /* history: a buffer item of the buffer, in recovery order or discarded. */
 void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
@@ -255,6 +259,34 @@ void xls_describe_other_appearance(const struct xls_geometry *g,
 const struct xls_field *xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
 					  const struct xls_image_range *ranges, uint32_t nranges,
 					  struct xls_fieldset *fs);
+
+/*
+ * history's text: the heading of the appearances of @blkno (@stale: those
+ * before the tail) and its table; a row (an appearance's fields); the
+ * line when there is none.
+ */
+void xls_print_appearances_heading(struct xls_out *o, int64_t blkno, bool stale);
+void xls_print_appearance(struct xls_out *o, const struct xls_fieldset *fs);
+void xls_print_no_appearance(struct xls_out *o);
+/*
+ * Under an appearance's row: the buffer's write at @wb->lsn warns for
+ * want of a verifier (@noops) or fails the write verifier.
+ */
+void xls_print_appearance_writeback(struct xls_out *o, const struct xls_rwriteback *wb,
+				    int64_t blkno, bool noops);
+/* --replay wrote @bytes of @im to @path. */
+void xls_print_replayed_buffer(struct xls_out *o, const struct xls_image *im, const char *path,
+			       uint32_t bytes);
+/*
+ * --diff: @changed of @nchunks differ, in @n ranges @r, listed as field
+ * @ranges (xls_describe_diff()); @absent bytes of the block on disk are
+ * absent from the metadump.
+ */
+void xls_print_diff(struct xls_out *o, uint32_t nchunks, uint32_t changed,
+		    const struct xls_image_range *r, uint32_t n, const struct xls_field *ranges,
+		    uint64_t absent);
+/* --svg wrote the heat map of @nrows appearances to @path. */
+void xls_print_heat_map_written(struct xls_out *o, uint32_t nrows, const char *path);
 
 /* ---- semantics (describe_semantics.c) ----------------------------- */
 

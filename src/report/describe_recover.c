@@ -1,8 +1,7 @@
 /*
  * Report stage: what recovery does (recover/recover.h) as fields -- the
  * cancel table, transactions, items with their decisions, the work left
- * after replay, the summary -- and a buffer's appearances and replayed
- * image for history; recover's text lines besides its table rows.
+ * after replay, the summary; recover's text lines besides its table rows.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,8 +36,7 @@ void xls_describe_rtrans(const struct xls_rtrans *rt, struct xls_fieldset *fs)
 		xls_field_str(fs, XK(why), t->why);
 }
 
-/* flag_names: "inode_buf|cancel", without the "0" that no flag gives. */
-static void flag_names_field(struct xls_fieldset *fs, uint16_t flags)
+void xls_describe_blf_flag_names(uint16_t flags, struct xls_fieldset *fs)
 {
 	char buf[96];
 
@@ -74,7 +72,7 @@ static void rbuf_fields(const struct xls_rbuf *b, struct xls_fieldset *fs)
 	xls_field_hex(fs, XK(blkno), (uint64_t)b->blkno);
 	xls_field_uint(fs, XK(len), (uint64_t)b->len * 512);
 	xls_field_str(fs, XK(type), xls_blft_name(b->blft));
-	flag_names_field(fs, b->blf_flags);
+	xls_describe_blf_flag_names(b->blf_flags, fs);
 	xls_field_uint(fs, XK(regions), b->res->nregions);
 	xls_field_real(fs, XK(dirty_pct), b->dirty_pct);
 	xls_field_str(fs, XK(block_state), !b->block_read ? "unread" :
@@ -159,7 +157,7 @@ void xls_describe_ritem_csv(const struct xls_rtrans *rt, const struct xls_ritem 
 		xls_field_hex(fs, XK(blkno), (uint64_t)b->blkno);
 		xls_field_uint(fs, XK(len), (uint64_t)b->len * 512);
 		xls_field_str(fs, XK(type), xls_blft_name(b->blft));
-		flag_names_field(fs, b->blf_flags);
+		xls_describe_blf_flag_names(b->blf_flags, fs);
 	}
 	ritem_target_fields(ri, fs);
 	xls_field_str(fs, XK(decision), xls_rdecision_key(ri->decision));
@@ -295,120 +293,6 @@ void xls_describe_rwriteback(const struct xls_rwriteback *wb, struct xls_fieldse
 		xls_field_str(fs, XK(fail_what), wb->fail_what);
 		xls_field_uint(fs, XK(not_written), wb->not_written);
 	}
-}
-
-/* ---- history ------------------------------------------------------ */
-
-void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
-			     const struct xls_ritem *ri, bool discarded,
-			     struct xls_fieldset *fs)
-{
-	const struct xls_rbuf *b = ri->buf;
-
-	xls_field_uint(fs, XK(seq), seq);
-	xls_field_hex(fs, XK(tid), t->tid);
-	xls_field_lsn(fs, XK(lsn), t->lsn);
-	xls_field_uint(fs, XK(index), ri->index);
-	xls_field_uint(fs, XK(len), (uint64_t)b->len * 512);
-	xls_field_str(fs, XK(type), xls_blft_name(b->blft));
-	flag_names_field(fs, b->blf_flags);
-	xls_field_uint(fs, XK(regions), b->res->nregions);
-	xls_field_uint(fs, XK(dirty_bytes), b->res->dirty_bytes);
-	xls_field_real(fs, XK(dirty_pct), b->dirty_pct);
-	xls_field_uint(fs, XK(cancel_refs), b->cancel_refs);
-	xls_field_bool(fs, XK(committed), !discarded);
-	xls_field_str(fs, XK(decision), discarded ? "discarded" : xls_rdecision_key(ri->decision));
-	if (discarded)
-		xls_field_str(fs, XK(decision_text), t->state == XLS_TRANS_CORRUPT ?
-			      "corrupt: recovery stops" : "discarded: no commit");
-	else
-		decision_text_field(ri, fs);
-	xls_field_str(fs, XK(reason), xls_ritem_reason(ri));
-	if (b->has_lsn)
-		xls_field_lsn(fs, XK(block_lsn), b->block_lsn);
-	else
-		xls_field_lsn_text(fs, XK(block_lsn), "");
-	xls_field_str(fs, XK(kernel_warning), b->kernel_warning ? b->kernel_warning : "");
-	xls_field_str(fs, XK(detail), ri->detail);
-	xls_field_str(fs, XK(write_fails), ri->write_fails ? ri->write_fails : "");
-}
-
-void xls_describe_other_appearance(const struct xls_geometry *g,
-				   const struct xls_trans *t, uint32_t seq,
-				   const struct xls_ritem *ri, struct xls_fieldset *fs)
-{
-	const char *name = xls_item_type_name(ri->type);
-	uint32_t len = ri->has_ino ? ri->ino_len : xls_recover_cluster_bb(g);
-
-	xls_field_uint(fs, XK(seq), seq);
-	xls_field_hex(fs, XK(tid), t->tid);
-	xls_field_lsn(fs, XK(lsn), t->lsn);
-	xls_field_uint(fs, XK(index), ri->index);
-	xls_field_uint(fs, XK(len), (uint64_t)len * 512);
-	xls_field_str(fs, XK(type), name ? name : "?");
-	xls_field_str(fs, XK(flag_names), "");
-	xls_field_uint(fs, XK(regions), 0);
-	xls_field_uint(fs, XK(dirty_bytes), ri->has_ino ? g->inode_size : (uint64_t)len * 512);
-	xls_field_real(fs, XK(dirty_pct), ri->has_ino && len ?
-		       100.0 * g->inode_size / (len * 512.0) : 100.0);
-	xls_field_uint(fs, XK(cancel_refs), 0);
-	xls_field_bool(fs, XK(committed), true);
-	xls_field_str(fs, XK(decision), xls_rdecision_key(ri->decision));
-	decision_text_field(ri, fs);
-	xls_field_str(fs, XK(reason), xls_ritem_reason(ri));
-	xls_field_lsn_text(fs, XK(block_lsn), "");
-	xls_field_str(fs, XK(kernel_warning), "");
-	xls_field_str(fs, XK(detail), ri->detail);
-}
-
-void xls_describe_stale_appearance(const struct xls_stale_appearance *a,
-				   struct xls_fieldset *fs)
-{
-	xls_field_bool(fs, XK(stale), true);
-	xls_field_hex(fs, XK(tid), a->tid);
-	xls_field_lsn(fs, XK(lsn), a->lsn);
-	xls_field_uint(fs, XK(index), a->index);
-	xls_field_uint(fs, XK(len), (uint64_t)a->len_bb * 512);
-	xls_field_str(fs, XK(type), a->type);
-	flag_names_field(fs, a->blf_flags);
-	xls_field_uint(fs, XK(regions), a->regions);
-	xls_field_uint(fs, XK(dirty_bytes), a->dirty_bytes);
-	xls_field_real(fs, XK(dirty_pct), a->dirty_pct);
-	xls_field_bool(fs, XK(committed), a->committed);
-	xls_field_str(fs, XK(decision), "stale");
-	xls_field_str(fs, XK(decision_text), "stale: before the tail");
-}
-
-static void range_text(const void *elem, char *buf, size_t bufsz)
-{
-	const struct xls_image_range *r = elem;
-
-	snprintf(buf, bufsz, "%u-%u", r->first, r->last);
-}
-
-static const struct xls_member range_members[] = {
-	XLS_MEMBER(first, uint, struct xls_image_range, first),
-	XLS_MEMBER(last, uint, struct xls_image_range, last),
-	XLS_MEMBER(offset, uint, struct xls_image_range, offset),
-	XLS_MEMBER(len, uint, struct xls_image_range, len),
-};
-
-static const struct xls_list range_list = {
-	range_members, 4, sizeof(struct xls_image_range), range_text, " ", NULL,
-};
-
-const struct xls_field *xls_describe_diff(int64_t blkno, uint32_t nchunks, uint32_t changed,
-					  const struct xls_image_range *ranges, uint32_t nranges,
-					  struct xls_fieldset *fs)
-{
-	unsigned int before;
-
-	xls_field_hex(fs, XK(blkno), (uint64_t)blkno);
-	xls_field_uint(fs, XK(chunks), nchunks);
-	xls_field_uint(fs, XK(changed), changed);
-	before = fs->n;
-	xls_field_list(fs, XK(ranges), &range_list, ranges, nranges);
-	return fs->n > before ? &fs->f[fs->n - 1] : NULL;
 }
 
 /* ------------------------------------------------------------------ */

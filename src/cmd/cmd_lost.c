@@ -9,58 +9,16 @@
 
 #include "cmd/cmd.h"
 #include "semantics/lost.h"
-#include "report/verdict.h"
-
-static const struct xls_column dirent_columns[] = {
-	XLS_COL(op, -6),
-	XLS_COL(dir, 12),
-	XLS_COL(ino, 12),
-	XLS_COL_AS(path, "DIR PATH", -24),
-	XLS_COL(name, -1),
-};
-#define NDCOLS (sizeof(dirent_columns) / sizeof(dirent_columns[0]))
-
-static const struct xls_column inode_columns[] = {
-	XLS_COL(ino, 12),
-	XLS_COL(what, -8),
-	XLS_COL(mode, -7),
-	XLS_COL(path, -24),
-	XLS_COL(changes, -1),
-};
-#define NICOLS (sizeof(inode_columns) / sizeof(inode_columns[0]))
-
-static const struct xls_column found_columns[] = {
-	XLS_COL(ino, 12),
-	XLS_COL(mode, -7),
-	XLS_COL_AS(path, "PATH (as recovery leaves it)", -1),
-};
-#define NFCOLS (sizeof(found_columns) / sizeof(found_columns[0]))
-
-static const struct xls_column xattr_columns[] = {
-	XLS_COL(op, -8),
-	XLS_COL(ino, 12),
-	XLS_COL(parent, 12),
-	XLS_COL(path, -24),
-	XLS_COL(name, -1),
-};
-#define NXCOLS (sizeof(xattr_columns) / sizeof(xattr_columns[0]))
 
 static void print_summary(struct xls_cmd *c, const struct xls_lost_summary *s,
 			  struct xls_fieldset *fs)
 {
-	struct xls_out *o = &c->out;
-
 	xls_fields_reset(fs);
 	xls_describe_lost_summary(s, fs);
-	if (c->out.fmt == XLS_FMT_JSON) {
+	if (c->out.fmt == XLS_FMT_JSON)
 		xls_cmd_record(c, XR(lost_summary), fs);
-		return;
-	}
-	if (c->out.fmt != XLS_FMT_TEXT)
-		return;
-	xls_print_lost_summary(o, s);
-	xls_out_printf(o, "\n");
-	xls_print_verdict(o, &s->recovery, c->ht.state, XLS_VERDICT_COMPARED);
+	else if (c->out.fmt == XLS_FMT_TEXT)
+		xls_print_lost_summary(&c->out, s, c->ht.state);
 }
 
 /* Is @path @prefix or below it? */
@@ -108,111 +66,77 @@ static void record(struct xls_cmd *c, const struct xls_record_kind *kind,
 	xls_cmd_record(c, kind, fs);
 }
 
+/*
+ * One record of @part, described in @fs: in text, a row under the part's
+ * heading, written before its first row (@shown counts them).
+ */
+static void show(struct xls_cmd *c, enum xls_lost_part part, const struct xls_record_kind *kind,
+		 struct xls_fieldset *fs, uint32_t *shown)
+{
+	c->shown++;
+	if (c->out.fmt != XLS_FMT_TEXT) {
+		record(c, kind, fs);
+		return;
+	}
+	if (!(*shown)++)
+		xls_print_lost_heading(&c->out, part);
+	xls_print_lost_row(&c->out, part, fs);
+}
+
 static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xls_fieldset *fs)
 {
-	bool text = c->out.fmt == XLS_FMT_TEXT;
 	const struct xls_lost_dirent *d;
 	const struct xls_lost_inode *in;
+	const struct xls_lost_found *lf;
+	const struct xls_lost_xattr *x;
 	const struct xls_lost_apart *a;
-	uint32_t n;
-
-	bool heading = false;
+	uint32_t n, shown;
 
 	d = xls_lost_dirents(l, &n);
+	shown = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		if (!dirent_wanted(c, &d[i]))
 			continue;
-		c->shown++;
-		if (text && !heading) {
-			xls_out_printf(&c->out, "\nDirectory entries recovery adds or removes\n");
-			xls_out_table_heading(&c->out, dirent_columns, NDCOLS);
-			heading = true;
-		}
 		xls_fields_reset(fs);
 		xls_describe_lost_dirent(&d[i], fs);
-		if (text)
-			xls_out_table_row(&c->out, dirent_columns, NDCOLS, fs);
-		else
-			record(c, XR(lost_dirent), fs);
+		show(c, XLS_LOST_DIRENTS, XR(lost_dirent), fs, &shown);
 	}
 	in = xls_lost_inodes(l, &n);
-	heading = false;
+	shown = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		if (!wanted(c, in[i].ino, 0, in[i].path))
 			continue;
-		c->shown++;
-		if (text && !heading) {
-			xls_out_printf(&c->out, "\nInodes whose core recovery writes\n");
-			xls_out_table_heading(&c->out, inode_columns, NICOLS);
-			heading = true;
-		}
 		xls_fields_reset(fs);
 		xls_describe_lost_inode(&in[i], fs);
-		if (text)
-			xls_out_table_row(&c->out, inode_columns, NICOLS, fs);
-		else
-			record(c, XR(lost_inode), fs);
+		show(c, XLS_LOST_INODES, XR(lost_inode), fs, &shown);
 	}
-	{
-		const struct xls_lost_found *lf = xls_lost_founds(l, &n);
-
-		heading = false;
-		for (uint32_t i = 0; i < n; i++) {
-			if (!wanted(c, lf[i].ino, 0, lf[i].path))
-				continue;
-			c->shown++;
-			if (text && !heading) {
-				xls_out_printf(&c->out, "\nInodes xfs_repair -L moves to lost+found (in "
-					       "use on the disk, named only by entries recovery adds)\n");
-				xls_out_table_heading(&c->out, found_columns, NFCOLS);
-				heading = true;
-			}
-			xls_fields_reset(fs);
-			xls_describe_lost_found(&lf[i], fs);
-			if (text)
-				xls_out_table_row(&c->out, found_columns, NFCOLS, fs);
-			else
-				record(c, XR(lost_found), fs);
-		}
+	lf = xls_lost_founds(l, &n);
+	shown = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!wanted(c, lf[i].ino, 0, lf[i].path))
+			continue;
+		xls_fields_reset(fs);
+		xls_describe_lost_found(&lf[i], fs);
+		show(c, XLS_LOST_FOUND, XR(lost_found), fs, &shown);
 	}
-	{
-		const struct xls_lost_xattr *x = xls_lost_xattrs(l, &n);
-
-		heading = false;
-		for (uint32_t i = 0; i < n; i++) {
-			if (!wanted(c, x[i].ino, x[i].parent, x[i].path))
-				continue;
-			c->shown++;
-			if (text && !heading) {
-				xls_out_printf(&c->out, "\nXattrs and parent pointers recovery sets or "
-					       "removes\n");
-				xls_out_table_heading(&c->out, xattr_columns, NXCOLS);
-				heading = true;
-			}
-			xls_fields_reset(fs);
-			xls_describe_lost_xattr(&x[i], fs);
-			if (text)
-				xls_out_table_row(&c->out, xattr_columns, NXCOLS, fs);
-			else
-				record(c, XR(lost_xattr), fs);
-		}
+	x = xls_lost_xattrs(l, &n);
+	shown = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!wanted(c, x[i].ino, x[i].parent, x[i].path))
+			continue;
+		xls_fields_reset(fs);
+		xls_describe_lost_xattr(&x[i], fs);
+		show(c, XLS_LOST_XATTRS, XR(lost_xattr), fs, &shown);
 	}
 	a = xls_lost_aparts(l, &n);
-	if (text && n)
-		xls_out_printf(&c->out, "\nApart: what recovery drops anyway or finishes after replay\n");
 	for (uint32_t i = 0; i < n; i++) {
-		xls_fields_reset(fs);
-		xls_describe_lost_apart(&a[i], fs);
-		if (!text) {
-			record(c, XR(apart), fs);
+		if (c->out.fmt == XLS_FMT_TEXT) {
+			xls_print_lost_apart(&c->out, &a[i], i == 0);
 			continue;
 		}
-		if (a[i].tid)
-			xls_out_printf(&c->out, "  %-10s trans 0x%08x lsn %u/%u: %s\n", a[i].kind,
-				       a[i].tid, xls_lsn_cycle(a[i].lsn), xls_lsn_block(a[i].lsn),
-				       a[i].what);
-		else
-			xls_out_printf(&c->out, "  %-10s %s\n", a[i].kind, a[i].what);
+		xls_fields_reset(fs);
+		xls_describe_lost_apart(&a[i], fs);
+		record(c, XR(apart), fs);
 	}
 }
 

@@ -292,8 +292,21 @@ void xls_print_heat_map_written(struct xls_out *o, uint32_t nrows, const char *p
 
 /* lost: the summary, each entry, inode and what is listed apart. */
 void xls_describe_lost_summary(const struct xls_lost_summary *s, struct xls_fieldset *fs);
-/* lost's text: the summary's sentences, before the verdict. */
-void xls_print_lost_summary(struct xls_out *o, const struct xls_lost_summary *s);
+/* lost's text: the summary's sentences, then the verdict of a log in @state. */
+void xls_print_lost_summary(struct xls_out *o, const struct xls_lost_summary *s,
+			    enum xls_log_state state);
+/* The parts of lost's text after the summary, each a table under its title. */
+enum xls_lost_part {
+	XLS_LOST_DIRENTS,
+	XLS_LOST_INODES,
+	XLS_LOST_FOUND,
+	XLS_LOST_XATTRS,
+	XLS_LOST_NPARTS
+};
+void xls_print_lost_heading(struct xls_out *o, enum xls_lost_part part);
+void xls_print_lost_row(struct xls_out *o, enum xls_lost_part part, const struct xls_fieldset *fs);
+/* The last part: what is listed apart, under its title when @first. */
+void xls_print_lost_apart(struct xls_out *o, const struct xls_lost_apart *a, bool first);
 void xls_describe_lost_dirent(const struct xls_lost_dirent *d, struct xls_fieldset *fs);
 void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldset *fs);
 void xls_describe_lost_xattr(const struct xls_lost_xattr *x, struct xls_fieldset *fs);

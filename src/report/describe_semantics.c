@@ -399,7 +399,8 @@ void xls_describe_file_summary(const struct xls_file_summary *s, struct xls_fiel
 	}
 }
 
-void xls_print_lost_summary(struct xls_out *o, const struct xls_lost_summary *s)
+void xls_print_lost_summary(struct xls_out *o, const struct xls_lost_summary *s,
+			    enum xls_log_state state)
 {
 	xls_out_printf(o, "Zeroing the log loses %llu directory entr%s added and %llu removed, "
 		       "%llu inode%s created, %llu freed and %llu changed, %llu xattr change%s "
@@ -422,4 +423,76 @@ void xls_print_lost_summary(struct xls_out *o, const struct xls_lost_summary *s)
 		xls_out_printf(o, "  approximate: more than %llu bytes of replayed blocks; blocks "
 			       "past the bound are read as on disk\n",
 			       (unsigned long long)s->overlay_max);
+	xls_out_printf(o, "\n");
+	xls_print_verdict(o, &s->recovery, state, XLS_VERDICT_COMPARED);
+}
+
+static const struct xls_column dirent_columns[] = {
+	XLS_COL(op, -6),
+	XLS_COL(dir, 12),
+	XLS_COL(ino, 12),
+	XLS_COL_AS(path, "DIR PATH", -24),
+	XLS_COL(name, -1),
+};
+
+static const struct xls_column inode_columns[] = {
+	XLS_COL(ino, 12),
+	XLS_COL(what, -8),
+	XLS_COL(mode, -7),
+	XLS_COL(path, -24),
+	XLS_COL(changes, -1),
+};
+
+static const struct xls_column found_columns[] = {
+	XLS_COL(ino, 12),
+	XLS_COL(mode, -7),
+	XLS_COL_AS(path, "PATH (as recovery leaves it)", -1),
+};
+
+static const struct xls_column xattr_columns[] = {
+	XLS_COL(op, -8),
+	XLS_COL(ino, 12),
+	XLS_COL(parent, 12),
+	XLS_COL(path, -24),
+	XLS_COL(name, -1),
+};
+
+#define NCOLS(cols)	(sizeof(cols) / sizeof(cols[0]))
+
+static const struct {
+	const char			*title;
+	const struct xls_column		*cols;
+	size_t				ncols;
+} lost_parts[XLS_LOST_NPARTS] = {
+	[XLS_LOST_DIRENTS] = { "Directory entries recovery adds or removes",
+			       dirent_columns, NCOLS(dirent_columns) },
+	[XLS_LOST_INODES] = { "Inodes whose core recovery writes",
+			      inode_columns, NCOLS(inode_columns) },
+	[XLS_LOST_FOUND] = { "Inodes xfs_repair -L moves to lost+found (in use on the disk, "
+			     "named only by entries recovery adds)",
+			     found_columns, NCOLS(found_columns) },
+	[XLS_LOST_XATTRS] = { "Xattrs and parent pointers recovery sets or removes",
+			      xattr_columns, NCOLS(xattr_columns) },
+};
+
+void xls_print_lost_heading(struct xls_out *o, enum xls_lost_part part)
+{
+	xls_out_printf(o, "\n%s\n", lost_parts[part].title);
+	xls_out_table_heading(o, lost_parts[part].cols, lost_parts[part].ncols);
+}
+
+void xls_print_lost_row(struct xls_out *o, enum xls_lost_part part, const struct xls_fieldset *fs)
+{
+	xls_out_table_row(o, lost_parts[part].cols, lost_parts[part].ncols, fs);
+}
+
+void xls_print_lost_apart(struct xls_out *o, const struct xls_lost_apart *a, bool first)
+{
+	if (first)
+		xls_out_printf(o, "\nApart: what recovery drops anyway or finishes after replay\n");
+	if (a->tid)
+		xls_out_printf(o, "  %-10s trans 0x%08x lsn %u/%u: %s\n", a->kind, a->tid,
+			       xls_lsn_cycle(a->lsn), xls_lsn_block(a->lsn), a->what);
+	else
+		xls_out_printf(o, "  %-10s %s\n", a->kind, a->what);
 }

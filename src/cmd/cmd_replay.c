@@ -295,76 +295,30 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	return 0;
 }
 
-static void describe_replay(const struct replay_run *rr, struct xls_fieldset *fs)
-{
-	const struct xls_replay_counts *n = &rr->w.count;
-
-	xls_field_str(fs, XK(out), rr->c->opt->replay.in_place ? rr->w.path : rr->c->opt->out_path);
-	xls_field_bool(fs, XK(in_place), rr->c->opt->replay.in_place);
-	if (rr->has_logout)
-		xls_field_str(fs, XK(log_out), rr->c->opt->replay.log_out_path);
-	xls_field_uint(fs, XK(buffers_replayed), n->buffers);
-	xls_field_uint(fs, XK(inodes_replayed), n->inodes);
-	xls_field_uint(fs, XK(clusters_initialised), n->clusters);
-	xls_field_uint(fs, XK(buffers_stamped), n->stamped);
-	xls_field_uint(fs, XK(buffers_failed), n->failed);
-	xls_field_uint(fs, XK(blocks_assembled), n->assembled);
-	xls_field_uint(fs, XK(inode_errors), n->inode_errors);
-	xls_field_uint(fs, XK(bytes_written), n->bytes);
-	xls_field_bool(fs, XK(counters_recomputed), rr->counters);
-	xls_field_bool(fs, XK(log_cleaned), rr->log_cleaned);
-	xls_field_uint(fs, XK(cow_staged_ags), rr->cow_staged_ags);
-	if (rr->next)
-		xls_field_str(fs, XK(next_step), rr->next);
-}
-
 static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 {
 	struct xls_cmd *c = rr->c;
-	const struct xls_replay_counts *n = &rr->w.count;
-	struct xls_out *o = &c->out;
+	const struct xls_replay_outcome r = {
+		.out = c->opt->replay.in_place ? rr->w.path : c->opt->out_path,
+		.in_place = c->opt->replay.in_place,
+		.log_out = rr->has_logout ? c->opt->replay.log_out_path : NULL,
+		.count = &rr->w.count,
+		.failed = rr->w.failed,
+		.counters = rr->counters,
+		.log_cleaned = rr->log_cleaned,
+		.cow_staged_ags = rr->cow_staged_ags,
+		.next = rr->next,
+	};
 
 	xls_fields_reset(fs);
 	xls_describe_verdict(&rr->sum, XLS_VERDICT_WHOLE, false, fs);
-	describe_replay(rr, fs);
+	xls_describe_replay(&r, fs);
 	if (c->out.fmt != XLS_FMT_TEXT) {
 		xls_cmd_record(c, XR(replay), fs);
 		return;
 	}
-	xls_print_verdict(o, &rr->sum, c->ht.state, XLS_VERDICT_WHOLE);
-	xls_out_printf(o, "\n%s '%s'%s%s%s: %llu buffer%s and %llu inode%s replayed, %llu "
-		       "inode cluster%s initialised, %llu buffer%s stamped by their write "
-		       "verifiers\n", c->opt->replay.in_place ? "Recovered in place" : "Wrote",
-		       c->opt->replay.in_place ? rr->w.path : c->opt->out_path,
-		       rr->has_logout ? " and '" : "",
-		       rr->has_logout ? c->opt->replay.log_out_path : "", rr->has_logout ? "'" : "",
-		       (unsigned long long)n->buffers, xls_plural(n->buffers),
-		       (unsigned long long)n->inodes, xls_plural(n->inodes),
-		       (unsigned long long)n->clusters, xls_plural(n->clusters),
-		       (unsigned long long)n->stamped, xls_plural(n->stamped));
-	if (rr->counters)
-		xls_out_printf(o, "  superblock counters summed from the AG headers, as a mount "
-			       "after recovery sums them\n");
-	if (rr->log_cleaned && rr->sum.mount_fails_after)
-		xls_out_printf(o, "  log clean, as the kernel's failed mount leaves it\n");
-	else if (rr->log_cleaned)
-		xls_out_printf(o, "  log clean, as an unmount leaves it: the kernel mounts the "
-			       "copy without recovery\n");
-	if (n->assembled)
-		xls_out_printf(o, "  %llu directory block%s on discontiguous extents written whole, "
-			       "though the kernel's verifier refuses %s first segment (a limit of its "
-			       "recovery): each block's CRC over all its segments\n",
-			       (unsigned long long)n->assembled, xls_plural(n->assembled),
-			       n->assembled == 1 ? "its" : "their");
-	if (rr->cow_staged_ags)
-		xls_out_printf(o, "  CoW staging extents left in the refcount btree of %u AG%s\n",
-			       rr->cow_staged_ags, xls_plural(rr->cow_staged_ags));
-	for (uint64_t i = 0; i < n->failed && i < 8; i++)
-		xls_out_printf(o, "  left as on disk: buffer 0x%llx (%u bytes), its write "
-			       "verifier fails\n", (unsigned long long)rr->w.failed[i].blkno,
-			       rr->w.failed[i].len * 512);
-	if (rr->next)
-		xls_out_printf(o, "  next: %s\n", rr->next);
+	xls_print_verdict(&c->out, &rr->sum, c->ht.state, XLS_VERDICT_WHOLE);
+	xls_print_replay(&c->out, &r, rr->sum.mount_fails_after);
 }
 
 static void abort_outputs(struct replay_run *rr)

@@ -44,6 +44,9 @@ struct xls_replay_compound {
 	} piece[XLS_COMPOUND_PIECES];
 };
 
+/* How many of the buffers whose write verifier fails are named. */
+#define XLS_REPLAY_FAILED_KEPT	8
+
 /* What a replay wrote, by kind. */
 struct xls_replay_counts {
 	uint64_t	buffers;	/* buffer items replayed */
@@ -85,7 +88,7 @@ struct xls_replay_write {
 	struct xls_arena	images;
 	struct xls_replay_counts count;
 	/* the buffers whose write verifier fails (kept as on disk): first ones */
-	struct xls_rbufid	failed[8];
+	struct xls_rbufid	failed[XLS_REPLAY_FAILED_KEPT];
 	/* the compounds the log places, by the daddr of their first segment */
 	struct xls_hashmap	compound_idx;
 	struct xls_replay_compound *compounds;

@@ -20,6 +20,7 @@
 #include "analysis/stats.h"
 #include "recover/recover.h"
 #include "replay/replay.h"
+#include "replay/write.h"
 #include "semantics/owner.h"
 #include "semantics/lost.h"
 #include "semantics/dirent.h"
@@ -222,6 +223,23 @@ void xls_print_rwriteback(struct xls_out *o, const struct xls_rwriteback *wb);
 void xls_print_rintent(struct xls_out *o, const struct xls_rintent *in, bool first);
 /* flag_names of a buffer's blf_flags: "inode_buf|cancel", "" for none. */
 void xls_describe_blf_flag_names(uint16_t flags, struct xls_fieldset *fs);
+
+/* replay: what was written, where, and what was done after recovery. */
+struct xls_replay_outcome {
+	const char			*out;		/* the copy, or DEV in place */
+	bool				in_place;
+	const char			*log_out;	/* the external log's copy, or NULL */
+	const struct xls_replay_counts	*count;
+	const struct xls_rbufid		*failed;	/* the first XLS_REPLAY_FAILED_KEPT */
+	bool				counters;	/* superblock counters summed */
+	bool				log_cleaned;
+	uint32_t			cow_staged_ags;	/* AGs whose refcount btree stages CoW */
+	const char			*next;		/* what the user must do next, or NULL */
+};
+void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset *fs);
+/* replay's text after the verdict; @mount_fails_after: the verdict's. */
+void xls_print_replay(struct xls_out *o, const struct xls_replay_outcome *r,
+		      bool mount_fails_after);
 
 /* ---- history (describe_history.c) --------------------------------- */
 

@@ -1,7 +1,8 @@
 /*
  * Report stage: what recovery does (recover/recover.h) as fields -- the
  * cancel table, transactions, items with their decisions, the work left
- * after replay, the summary; recover's text lines besides its table rows.
+ * after replay, the summary, what replay wrote; recover's and replay's text
+ * lines besides their table rows.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -412,4 +413,69 @@ void xls_print_rintent(struct xls_out *o, const struct xls_rintent *in, bool fir
 	else
 		xls_out_printf(o, "  %s  (trans 0x%08x, lsn %u/%u)\n", in->what, in->tid,
 			       xls_lsn_cycle(in->lsn), xls_lsn_block(in->lsn));
+}
+
+/* ------------------------------------------------------------------ */
+/* replay */
+
+void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset *fs)
+{
+	const struct xls_replay_counts *n = r->count;
+
+	xls_field_str(fs, XK(out), r->out);
+	xls_field_bool(fs, XK(in_place), r->in_place);
+	if (r->log_out)
+		xls_field_str(fs, XK(log_out), r->log_out);
+	xls_field_uint(fs, XK(buffers_replayed), n->buffers);
+	xls_field_uint(fs, XK(inodes_replayed), n->inodes);
+	xls_field_uint(fs, XK(clusters_initialised), n->clusters);
+	xls_field_uint(fs, XK(buffers_stamped), n->stamped);
+	xls_field_uint(fs, XK(buffers_failed), n->failed);
+	xls_field_uint(fs, XK(blocks_assembled), n->assembled);
+	xls_field_uint(fs, XK(inode_errors), n->inode_errors);
+	xls_field_uint(fs, XK(bytes_written), n->bytes);
+	xls_field_bool(fs, XK(counters_recomputed), r->counters);
+	xls_field_bool(fs, XK(log_cleaned), r->log_cleaned);
+	xls_field_uint(fs, XK(cow_staged_ags), r->cow_staged_ags);
+	if (r->next)
+		xls_field_str(fs, XK(next_step), r->next);
+}
+
+void xls_print_replay(struct xls_out *o, const struct xls_replay_outcome *r,
+		      bool mount_fails_after)
+{
+	const struct xls_replay_counts *n = r->count;
+
+	xls_out_printf(o, "\n%s '%s'%s%s%s: %llu buffer%s and %llu inode%s replayed, %llu "
+		       "inode cluster%s initialised, %llu buffer%s stamped by their write "
+		       "verifiers\n", r->in_place ? "Recovered in place" : "Wrote", r->out,
+		       r->log_out ? " and '" : "", r->log_out ? r->log_out : "",
+		       r->log_out ? "'" : "",
+		       (unsigned long long)n->buffers, xls_plural(n->buffers),
+		       (unsigned long long)n->inodes, xls_plural(n->inodes),
+		       (unsigned long long)n->clusters, xls_plural(n->clusters),
+		       (unsigned long long)n->stamped, xls_plural(n->stamped));
+	if (r->counters)
+		xls_out_printf(o, "  superblock counters summed from the AG headers, as a mount "
+			       "after recovery sums them\n");
+	if (r->log_cleaned && mount_fails_after)
+		xls_out_printf(o, "  log clean, as the kernel's failed mount leaves it\n");
+	else if (r->log_cleaned)
+		xls_out_printf(o, "  log clean, as an unmount leaves it: the kernel mounts the "
+			       "copy without recovery\n");
+	if (n->assembled)
+		xls_out_printf(o, "  %llu directory block%s on discontiguous extents written whole, "
+			       "though the kernel's verifier refuses %s first segment (a limit of its "
+			       "recovery): each block's CRC over all its segments\n",
+			       (unsigned long long)n->assembled, xls_plural(n->assembled),
+			       n->assembled == 1 ? "its" : "their");
+	if (r->cow_staged_ags)
+		xls_out_printf(o, "  CoW staging extents left in the refcount btree of %u AG%s\n",
+			       r->cow_staged_ags, xls_plural(r->cow_staged_ags));
+	for (uint64_t i = 0; i < n->failed && i < XLS_REPLAY_FAILED_KEPT; i++)
+		xls_out_printf(o, "  left as on disk: buffer 0x%llx (%u bytes), its write "
+			       "verifier fails\n", (unsigned long long)r->failed[i].blkno,
+			       r->failed[i].len * 512);
+	if (r->next)
+		xls_out_printf(o, "  next: %s\n", r->next);
 }

@@ -187,29 +187,7 @@ void xls_cmd_no_match(const struct xls_cmd *c, const char *what);
 /* A command that filters: @what it counts in c->shown, when a filter is given. */
 void xls_cmd_filters(struct xls_cmd *c, const char *what);
 
-/* "key   value" lines of every field of @fs, keys padded to @width. */
-void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,
-			 int width, const char *indent);
 
-
-/* A titled text table of the rows of one kind (stats, compare). */
-struct xls_section {
-	enum xls_row_kind		kind;
-	const char			*title;
-	const struct xls_column		*cols;
-	unsigned int			ncols;
-};
-
-#define XLS_SECTION(k, t, c) { k, t, c, sizeof(c) / sizeof(c[0]) }
-
-/*
- * Print @fs, a row of @kind, in its section of @secs: the title and the
- * heading first when the section changes (*@current, which starts NULL).
- * Returns false when no section has that kind.
- */
-bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size_t nsecs,
-			 const struct xls_section **current, enum xls_row_kind kind,
-			 const struct xls_fieldset *fs);
 
 /*
  * Scan c's log into @a, from tail to head or (@stale) the records before

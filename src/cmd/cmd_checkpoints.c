@@ -107,7 +107,7 @@ static void print_relog(void *ctx, const struct xls_audit *a)
 				       xls_stats_checkpoints(xls_audit_stats(a))),
 			       !c->opt->stale ? "whole log" : cc->stale ? "records before the tail" :
 			       "records from the tail to the head");
-		xls_cmd_print_pairs(c, &cc->fs, 28, "  ");
+		xls_out_pairs(&c->out, &cc->fs, 28, "  ");
 	}
 }
 

@@ -248,17 +248,6 @@ void xls_cmd_record(struct xls_cmd *c, const struct xls_record_kind *kind,
 	xls_out_record(&c->out, kind, fs);
 }
 
-void xls_cmd_print_pairs(struct xls_cmd *c, const struct xls_fieldset *fs,
-			 int width, const char *indent)
-{
-	char buf[XLS_FIELDS_STRBUF];
-
-	for (unsigned int i = 0; i < fs->n; i++) {
-		xls_field_format(&fs->f[i], buf, sizeof(buf));
-		xls_out_printf(&c->out, "%s%-*s %s\n", indent, width, fs->f[i].key, buf);
-	}
-}
-
 bool xls_cmd_buf_wanted(const struct xls_options *o, unsigned int blft, uint32_t bytes)
 {
 	if (o->filter.type_mask && (blft >= 32 || !(o->filter.type_mask & (1u << blft))))
@@ -317,26 +306,6 @@ int xls_cmd_write_audit_svg(const char *path, enum xls_chart_set set, const char
 	return rc;
 }
 
-bool xls_cmd_section_row(struct xls_cmd *c, const struct xls_section *secs, size_t nsecs,
-			 const struct xls_section **current, enum xls_row_kind kind,
-			 const struct xls_fieldset *fs)
-{
-	for (size_t i = 0; i < nsecs; i++) {
-		const struct xls_section *s = &secs[i];
-
-		if (kind != s->kind)
-			continue;
-		if (*current != s) {
-			xls_out_printf(&c->out, "\n%s\n", s->title);
-			xls_out_table_heading(&c->out, s->cols, s->ncols);
-			*current = s;
-		}
-		xls_out_table_row(&c->out, s->cols, s->ncols, fs);
-		return true;
-	}
-	return false;
-}
-
 int xls_cmd_stale_gap(void *ctx, const struct xls_stale_gap *g)
 {
 	struct xls_cmd *c = ctx;
@@ -346,9 +315,7 @@ int xls_cmd_stale_gap(void *ctx, const struct xls_stale_gap *g)
 	if (c->out.fmt == XLS_FMT_CSV || c->findings_mode == XLS_FINDINGS_IGNORE)
 		return 0;
 	if (c->out.fmt == XLS_FMT_TEXT) {
-		xls_out_printf(&c->out, "stale: log blocks %u..%u skipped (%u): %s\n", g->blk,
-			       (uint32_t)(((uint64_t)g->blk + g->blks - 1) % c->log.nblks),
-			       g->blks, g->why);
+		xls_print_stale_gap(&c->out, g, c->log.nblks);
 		return 0;
 	}
 	xls_fields_reset(&fs);
@@ -375,12 +342,7 @@ void xls_cmd_part_banner(struct xls_cmd *c, bool stale)
 {
 	if (!c->opt->stale || c->out.fmt != XLS_FMT_TEXT || c->findings_mode == XLS_FINDINGS_IGNORE)
 		return;
-	if (stale)
-		xls_out_printf(&c->out, "stale: the records before the tail, from the head (block %u) to the tail (block %u)\n",
-			       c->ht.head_blk, c->ht.tail_blk);
-	else
-		xls_out_printf(&c->out, "active: from the tail (block %u) to the head (block %u)\n",
-			       c->ht.tail_blk, c->ht.head_blk);
+	xls_print_part_banner(&c->out, &c->ht, stale);
 }
 
 int xls_cmd_scan(struct xls_cmd *c, const struct xls_scan_sink *sink,

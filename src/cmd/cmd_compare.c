@@ -55,11 +55,11 @@ static void emit_text(struct compare_ctx *cc, enum xls_row_kind kind,
 
 	if (kind == XLS_ROW_COMPARE_TOTAL) {
 		xls_out_printf(o, "Journals (a_: A, b_: B; ratios are B over A)\n");
-		xls_cmd_print_pairs(cc->c, fs, 28, "  ");
+		xls_out_pairs(&cc->c->out, fs, 28, "  ");
 		return;
 	}
-	xls_cmd_section_row(cc->c, sections, sizeof(sections) / sizeof(sections[0]),
-			    &cc->section, kind, fs);
+	xls_print_section_row(&cc->c->out, sections, sizeof(sections) / sizeof(sections[0]),
+			      &cc->section, kind, fs);
 }
 
 static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)

@@ -46,7 +46,7 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	xls_describe_geometry(&c->src, &c->log, &c->ht, &fs);
 	xls_describe_scan_totals(&tot, c->findings, &fs);
 	if (c->opt->fmt == XLS_FMT_TEXT)
-		xls_cmd_print_pairs(c, &fs, 22, "");
+		xls_out_pairs(&c->out, &fs, 22, "");
 	else
 		xls_cmd_record(c, XR(info), &fs);
 	return rc;

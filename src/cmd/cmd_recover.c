@@ -274,7 +274,7 @@ static void print_summary(struct recover_ctx *rc, const struct xls_recover_summa
 		return;
 	}
 	xls_out_printf(o, "\nSummary\n");
-	xls_cmd_print_pairs(rc->c, fs, 24, "  ");
+	xls_out_pairs(&rc->c->out, fs, 24, "  ");
 }
 
 /*

@@ -72,22 +72,22 @@ static void emit_text(struct stats_ctx *sc, enum xls_row_kind kind,
 
 	if (kind == XLS_ROW_TOTAL) {
 		xls_out_printf(o, "Totals\n");
-		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
+		xls_out_pairs(&sc->c->out, fs, 28, "  ");
 		return;
 	}
 	if (kind == XLS_ROW_RELOG) {
 		xls_out_printf(o, "\nRelogged bytes: each 128-byte chunk of a committed item against the bytes\n"
 			       "last logged at its address (buffers; inode_*: inode cores and forks)\n");
-		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
+		xls_out_pairs(&sc->c->out, fs, 28, "  ");
 		return;
 	}
 	if (kind == XLS_ROW_COST_MODEL) {
 		xls_out_printf(o, "\nFormatting cost model, all committed buffer items\n");
-		xls_cmd_print_pairs(sc->c, fs, 28, "  ");
+		xls_out_pairs(&sc->c->out, fs, 28, "  ");
 		return;
 	}
-	xls_cmd_section_row(sc->c, sections, sizeof(sections) / sizeof(sections[0]),
-			    &sc->section, kind, fs);
+	xls_print_section_row(&sc->c->out, sections, sizeof(sections) / sizeof(sections[0]),
+			      &sc->section, kind, fs);
 }
 
 static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)

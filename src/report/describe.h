@@ -46,6 +46,11 @@ void xls_describe_scan_totals(const struct xls_scan_totals *tot, uint64_t findin
 void xls_describe_record(const struct xls_rec *rec, const struct xls_rec_summary *s,
 			 struct xls_fieldset *fs);
 
+/* A stale boundary, as a text line (@nblks: the log's length in blocks). */
+void xls_print_stale_gap(struct xls_out *o, const struct xls_stale_gap *g, uint32_t nblks);
+/* With --stale: the line that says which part of the log follows. */
+void xls_print_part_banner(struct xls_out *o, const struct xls_head_tail *ht, bool stale);
+
 /* One transaction as it ended. */
 void xls_describe_trans(const struct xls_trans *t, struct xls_fieldset *fs);
 /* trans's text: "trans 0x...  lsn c/b", and the line that ends it. */
@@ -130,6 +135,25 @@ enum xls_row_kind {
 };
 
 const struct xls_record_kind *xls_row_kind_record(enum xls_row_kind kind);
+
+/* A titled text table of the rows of one kind (stats, compare). */
+struct xls_section {
+	enum xls_row_kind		kind;
+	const char			*title;
+	const struct xls_column		*cols;
+	unsigned int			ncols;
+};
+
+#define XLS_SECTION(k, t, c) { k, t, c, sizeof(c) / sizeof(c[0]) }
+
+/*
+ * Print @fs, a row of @kind, in its section of @secs: the title and the
+ * heading first when the section changes (*@current, which starts NULL).
+ * Returns false when no section has that kind.
+ */
+bool xls_print_section_row(struct xls_out *o, const struct xls_section *secs, size_t nsecs,
+			   const struct xls_section **current, enum xls_row_kind kind,
+			   const struct xls_fieldset *fs);
 
 /* Called for each row of a report, with the row's kind. */
 /* @fs is the emitter's to add to (a command's own keys) before it writes it. */

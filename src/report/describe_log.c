@@ -154,6 +154,22 @@ void xls_describe_record(const struct xls_rec *rec, const struct xls_rec_summary
 	xls_field_str(fs, XK(notes), notes);
 }
 
+void xls_print_stale_gap(struct xls_out *o, const struct xls_stale_gap *g, uint32_t nblks)
+{
+	xls_out_printf(o, "stale: log blocks %u..%u skipped (%u): %s\n", g->blk,
+		       (uint32_t)(((uint64_t)g->blk + g->blks - 1) % nblks), g->blks, g->why);
+}
+
+void xls_print_part_banner(struct xls_out *o, const struct xls_head_tail *ht, bool stale)
+{
+	if (stale)
+		xls_out_printf(o, "stale: the records before the tail, from the head (block %u) "
+			       "to the tail (block %u)\n", ht->head_blk, ht->tail_blk);
+	else
+		xls_out_printf(o, "active: from the tail (block %u) to the head (block %u)\n",
+			       ht->tail_blk, ht->head_blk);
+}
+
 void xls_describe_trans(const struct xls_trans *t, struct xls_fieldset *fs)
 {
 	xls_field_hex(fs, XK(tid), t->tid);

@@ -218,3 +218,23 @@ void xls_describe_stats(const struct xls_stats *st, unsigned int top,
 	hot_rows(st, XLS_HOT_BY_BYTES, top, XLS_ROW_HOT_BYTES, fs, emit, ctx);
 	free(fs);
 }
+
+bool xls_print_section_row(struct xls_out *o, const struct xls_section *secs, size_t nsecs,
+			   const struct xls_section **current, enum xls_row_kind kind,
+			   const struct xls_fieldset *fs)
+{
+	for (size_t i = 0; i < nsecs; i++) {
+		const struct xls_section *s = &secs[i];
+
+		if (kind != s->kind)
+			continue;
+		if (*current != s) {
+			xls_out_printf(o, "\n%s\n", s->title);
+			xls_out_table_heading(o, s->cols, s->ncols);
+			*current = s;
+		}
+		xls_out_table_row(o, s->cols, s->ncols, fs);
+		return true;
+	}
+	return false;
+}

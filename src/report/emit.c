@@ -638,3 +638,13 @@ int xls_out_finish(struct xls_out *o)
 	return 0;
 }
 
+void xls_out_pairs(struct xls_out *o, const struct xls_fieldset *fs, int width,
+		   const char *indent)
+{
+	char buf[XLS_FIELDS_STRBUF];
+
+	for (unsigned int i = 0; i < fs->n; i++) {
+		xls_field_format(&fs->f[i], buf, sizeof(buf));
+		xls_out_printf(o, "%s%-*s %s\n", indent, width, fs->f[i].key, buf);
+	}
+}

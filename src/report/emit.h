@@ -115,6 +115,10 @@ void xls_out_text_str(struct xls_out *o, const char *s, int width);
 void xls_out_text_uint(struct xls_out *o, uint64_t v, int width);
 void xls_out_text_end(struct xls_out *o);
 
+/* "key   value" lines of every field of @fs, @indent in, keys padded to @width. */
+void xls_out_pairs(struct xls_out *o, const struct xls_fieldset *fs, int width,
+		   const char *indent);
+
 /* Text table heading and row for @cols; missing keys print "-". */
 void xls_out_table_heading(struct xls_out *o, const struct xls_column *cols,
 			   unsigned int n);

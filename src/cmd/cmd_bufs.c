@@ -130,10 +130,7 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 			xls_out_table_row(&c->out, buf_columns, NCOLS, fs);
 		if (c->opt->verbose && bc->ba.parsed) {
 			xls_print_regions(&c->out, &bc->ba.blf, &bc->ba.res, true);
-			for (uint32_t i = 0; i < bc->nents; i++)
-				xls_out_printf(&c->out, "      entry  offset %6u  ino 0x%llx  %s\n",
-					       bc->ents[i].offset,
-					       (unsigned long long)bc->ents[i].ino, bc->ents[i].name);
+			xls_print_dirents(&c->out, bc->fents, bc->nents);
 		}
 	} else {
 		xls_cmd_record(c, XR(buf), fs);

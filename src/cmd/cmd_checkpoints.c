@@ -29,32 +29,6 @@ struct ckpt_ctx {
 	bool			stale;		/* the part being scanned */
 };
 
-/* -v: where the bytes went and the items by type, under the row. */
-static void print_detail(struct xls_out *o, const struct xls_ckpt *ck,
-			 const struct xls_field *types)
-{
-	xls_out_textf(o, "        bytes ");
-	for (unsigned int c = 0; c < XLS_BYTES_NCATEGORIES; c++)
-		if (ck->bytes[c])
-			xls_out_textf(o, " %s=%llu", xls_byte_category_name(c),
-				      (unsigned long long)ck->bytes[c]);
-	xls_out_text_end(o);
-	if (types) {
-		char buf[1024];
-
-		xls_field_format(types, buf, sizeof(buf));
-		xls_out_textf(o, "        items  %s", buf);
-		xls_out_text_end(o);
-	}
-	xls_out_textf(o, "        relog  first=%llu changed=%llu unchanged=%llu"
-		      "  inode first=%llu changed=%llu unchanged=%llu",
-		      (unsigned long long)ck->buf.first, (unsigned long long)ck->buf.changed,
-		      (unsigned long long)ck->buf.unchanged, (unsigned long long)ck->inode.first,
-		      (unsigned long long)ck->inode.changed,
-		      (unsigned long long)ck->inode.unchanged);
-	xls_out_text_end(o);
-}
-
 static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 {
 	struct ckpt_ctx *cc = ctx;
@@ -84,7 +58,7 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 	else
 		xls_out_table_row(&c->out, ckpt_cols, NCOLS, &cc->fs);
 	if (c->opt->verbose)
-		print_detail(&c->out, ck, types);
+		xls_print_ckpt_detail(&c->out, ck, types);
 }
 
 /* After the rows: the bounds of the relog figures, which only the end knows. */

@@ -117,6 +117,8 @@ struct xls_dirent_field {
 #define XLS_DIRENTS_LIST_MAX	4096
 void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
 			  struct xls_fieldset *fs);
+/* bufs -v: the directory entries logged in a buffer, a line each, under its regions. */
+void xls_print_dirents(struct xls_out *o, const struct xls_dirent_field *d, uint32_t n);
 
 /* ---- statistics (describe_stats.c) -------------------------------- */
 
@@ -175,6 +177,9 @@ void xls_describe_stats(const struct xls_stats *st, unsigned int top,
  * when it did not fit.
  */
 const struct xls_field *xls_describe_ckpt(const struct xls_ckpt *ck, struct xls_fieldset *fs);
+/* checkpoints -v: where the bytes went, the items by type (@types), the relog split. */
+void xls_print_ckpt_detail(struct xls_out *o, const struct xls_ckpt *ck,
+			   const struct xls_field *types);
 
 /* first_bytes, changed_bytes, unchanged_bytes, unchanged_pct. */
 void xls_describe_relog_split(const struct xls_relog_split *sp, struct xls_fieldset *fs);

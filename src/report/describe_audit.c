@@ -205,3 +205,28 @@ void xls_describe_chart_log_release(struct xls_chart_log *l)
 	free((void *)l->types);
 	l->types = NULL;
 }
+
+void xls_print_ckpt_detail(struct xls_out *o, const struct xls_ckpt *ck,
+			   const struct xls_field *types)
+{
+	xls_out_textf(o, "        bytes ");
+	for (unsigned int c = 0; c < XLS_BYTES_NCATEGORIES; c++)
+		if (ck->bytes[c])
+			xls_out_textf(o, " %s=%llu", xls_byte_category_name(c),
+				      (unsigned long long)ck->bytes[c]);
+	xls_out_text_end(o);
+	if (types) {
+		char buf[1024];
+
+		xls_field_format(types, buf, sizeof(buf));
+		xls_out_textf(o, "        items  %s", buf);
+		xls_out_text_end(o);
+	}
+	xls_out_textf(o, "        relog  first=%llu changed=%llu unchanged=%llu"
+		      "  inode first=%llu changed=%llu unchanged=%llu",
+		      (unsigned long long)ck->buf.first, (unsigned long long)ck->buf.changed,
+		      (unsigned long long)ck->buf.unchanged, (unsigned long long)ck->inode.first,
+		      (unsigned long long)ck->inode.changed,
+		      (unsigned long long)ck->inode.unchanged);
+	xls_out_text_end(o);
+}

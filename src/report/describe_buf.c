@@ -143,3 +143,10 @@ void xls_print_regions(struct xls_out *o, const struct xls_buf_format *blf,
 			r->splits[i].chunk, r->splits[i].offset,
 			r->splits[i].page_boundary ? " on a 4 KiB page boundary" : "");
 }
+
+void xls_print_dirents(struct xls_out *o, const struct xls_dirent_field *d, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		xls_out_printf(o, "      entry  offset %6u  ino 0x%llx  %s\n", d[i].offset,
+			       (unsigned long long)d[i].ino, d[i].name);
+}

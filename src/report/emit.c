@@ -64,45 +64,10 @@ static void json_string(struct xls_out *o, const char *s)
 	out_char(o, '"');
 }
 
-/* Keys this short are copied a byte at a time, with no strlen or memcpy call. */
-#define SHORT_KEY	48u
-
-/* ,"key": -- keys are identifiers, never escaped. */
-static void json_key(struct xls_out *o, const char *key)
+/* ,"key": -- as keys.def made it. */
+static void json_key(struct xls_out *o, const struct xls_key *key)
 {
-	size_t n;
-
-	if (o->limit - o->len >= SHORT_KEY + 4) {
-		char *p = o->line + o->len;
-
-		p[0] = ',';
-		p[1] = '"';
-		for (n = 0; n < SHORT_KEY && key[n]; n++)
-			p[n + 2] = key[n];
-		if (!key[n]) {
-			p[n + 2] = '"';
-			p[n + 3] = ':';
-			o->len += n + 4;
-			return;
-		}
-	}
-	n = strlen(key);
-	if (o->limit - o->len >= n + 4) {
-		char *p = o->line + o->len;
-
-		p[0] = ',';
-		p[1] = '"';
-		memcpy(p + 2, key, n);
-		p[n + 2] = '"';
-		p[n + 3] = ':';
-		o->len += n + 4;
-		return;
-	}
-	out_char(o, ',');
-	out_char(o, '"');
-	out_mem(o, key, n);
-	out_char(o, '"');
-	out_char(o, ':');
+	out_mem(o, key->json, key->json_len);
 }
 
 static void out_real4(struct xls_out *o, double d)
@@ -220,7 +185,7 @@ static bool member_field(const struct xls_member *m, const unsigned char *elem,
 {
 	const unsigned char *p = elem + m->offset;
 
-	f->key = m->key ? m->key->name : NULL;
+	f->key = m->key;
 	f->kind = m->kind;
 	switch (m->kind) {
 	case XLS_FIELD_STR:
@@ -271,7 +236,7 @@ static void json_list(struct xls_out *o, const struct xls_field *fld)
 			if (object) {
 				if (!first)
 					out_char(o, ',');
-				json_string(o, f.key);
+				json_string(o, f.key->name);
 				out_char(o, ':');
 			}
 			json_value(o, &f);
@@ -327,18 +292,14 @@ void xls_field_format_json(const struct xls_field *fld, char *buf, size_t bufsz)
 #define FAST_ROOM	(1u + XLS_KEY_TEXT + 64u)
 
 /*
- * A field's key, rendered, at @p, which has room for XLS_KEY_TEXT bytes:
- * the slot's whole text is copied, a fixed size, and the end returned;
- * NULL when the key has no slot or is too long.
+ * A field's key at @p, which has room for XLS_KEY_TEXT bytes: the key's
+ * whole text is copied, a fixed size, and the end returned.
  */
-static inline __attribute__((always_inline)) char *put_key(struct xls_out *o, char *p, const char *key, bool json)
+static inline __attribute__((always_inline)) char *put_key(char *p, const struct xls_key *key,
+							    bool json)
 {
-	struct xls_key_slot *k = key_slot(o, key);
-
-	if (!k || ((!k->len || k->json != json) && !xls_outbuf_render_key(k, json)) || k->len == 255)
-		return NULL;
-	memcpy(p, k->text, XLS_KEY_TEXT);
-	return p + k->len;
+	memcpy(p, json ? key->json : key->text, XLS_KEY_TEXT);
+	return p + (json ? key->json_len : key->text_len);
 }
 
 /*
@@ -400,8 +361,7 @@ static inline __attribute__((always_inline)) bool pair_fast(struct xls_out *o,
 		return false;
 	if (space)
 		*p++ = ' ';
-	if (!(p = put_key(o, p, f->key, json)))
-		return false;
+	p = put_key(p, f->key, json);
 	p = put_value_fast(p, 64, f, json);
 	if (!p)
 		return false;
@@ -481,8 +441,7 @@ void xls_out_text_pairs(struct xls_out *o, const struct xls_fieldset *fs,
 			continue;
 		if (i > nskip)
 			out_char(o, ' ');
-		out_str(o, fs->f[i].key);
-		out_char(o, '=');
+		out_mem(o, fs->f[i].key->text, fs->f[i].key->text_len);
 		text_value(o, &fs->f[i]);
 	}
 }
@@ -607,10 +566,10 @@ void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
 		const struct xls_field *fld;
 
 		/* describers add fields in their table's order: try the next one */
-		if (next < fs->n && fs->f[next].key == cols[i].key->name)
+		if (next < fs->n && fs->f[next].key == cols[i].key)
 			fld = &fs->f[next];
 		else
-			fld = xls_fields_get(fs, cols[i].key->name);
+			fld = xls_fields_get(fs, cols[i].key);
 		if (fld)
 			next = (unsigned int)(fld - fs->f) + 1;
 		if (i)
@@ -645,6 +604,6 @@ void xls_out_pairs(struct xls_out *o, const struct xls_fieldset *fs, int width,
 
 	for (unsigned int i = 0; i < fs->n; i++) {
 		xls_field_format(&fs->f[i], buf, sizeof(buf));
-		xls_out_printf(o, "%s%-*s %s\n", indent, width, fs->f[i].key, buf);
+		xls_out_printf(o, "%s%-*s %s\n", indent, width, fs->f[i].key->name, buf);
 	}
 }

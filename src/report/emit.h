@@ -52,21 +52,15 @@ struct xls_csv_layout {
 };
 
 /*
- * What the writers know of a key, by the key's address (keys are static
- * strings): its CSV column, and its start as JSON or text renders it, to
- * be copied whole.  Once an address has been seen, a field's key costs
- * no string compare and no byte loop.
+ * What the CSV writer knows of a key, by the key's address: its column in
+ * the stream's layout, looked up on the key's first sight.
  */
 #define XLS_KEY_SLOTS	256u	/* a power of two; small, to stay in L1 */
-#define XLS_KEY_TEXT	32u	/* ,"key": -- keys up to 28 bytes */
 #define XLS_CSV_COLS	256u	/* columns of a layout; past them, none (a bug, said) */
 
 struct xls_key_slot {
-	const char	*key;		/* NULL: free */
-	int16_t		col;		/* CSV column; -1 none; -2 not looked up */
-	uint8_t		len;		/* bytes of text; 0 not rendered; 255 too long */
-	bool		json;		/* text is ,"key": (else key=) */
-	char		text[XLS_KEY_TEXT];
+	const struct xls_key	*key;	/* NULL: free */
+	int16_t			col;	/* CSV column; -1 none; -2 not looked up */
 };
 
 struct xls_out {

@@ -73,16 +73,16 @@ void xls_out_csv_layout(struct xls_out *o, const struct xls_csv_layout *l)
  * past XLS_CSV_COLS is none: its fields are counted as having no column,
  * the internal error the tests watch for, rather than handled apart.
  */
-static int column_named(const struct xls_csv_layout *l, const char *key)
+static int column_named(const struct xls_csv_layout *l, const struct xls_key *key)
 {
 	for (unsigned int k = 0; k < l->n && k < XLS_CSV_COLS; k++)
-		if (l->keys[k]->name == key || strcmp(l->keys[k]->name, key) == 0)
+		if (l->keys[k] == key || strcmp(l->keys[k]->name, key->name) == 0)
 			return (int)k;
 	return -1;
 }
 
 /* The layout's column of @key, or -1. */
-static int column_of(struct xls_out *o, const char *key)
+static int column_of(struct xls_out *o, const struct xls_key *key)
 {
 	struct xls_key_slot *k = key_slot(o, key);
 
@@ -154,7 +154,7 @@ static void out_csv_long(struct xls_out *o, const char *kind, const struct xls_f
 			plen = (size_t)(out_pos(o) - at);
 		}
 		out_char(o, ',');
-		csv_string(o, fs->f[i].key);
+		csv_string(o, fs->f[i].key->name);
 		out_char(o, ',');
 		csv_value(o, &fs->f[i]);
 		out_char(o, '\n');
@@ -198,7 +198,7 @@ void xls_out_csv_record(struct xls_out *o, const char *kind, const struct xls_fi
 		for (unsigned int i = 0; i < fs->n; i++) {
 			if (i)
 				out_char(o, ',');
-			csv_string(o, fs->f[i].key);
+			csv_string(o, fs->f[i].key->name);
 		}
 		out_char(o, '\n');
 		out_end_line(o);

@@ -112,18 +112,10 @@ const char *xls_fields_strdup(struct xls_fieldset *fs, const char *s)
 }
 
 const struct xls_field *xls_fields_get(const struct xls_fieldset *fs,
-				       const char *key)
+				       const struct xls_key *key)
 {
-	/*
-	 * Every key is one name of report/keys.def: the same pointer is
-	 * the same key, and comparing pointers first spares a strcmp per
-	 * column of every table row (a caller may still name one by text).
-	 */
 	for (unsigned int i = 0; i < fs->n; i++)
 		if (fs->f[i].key == key)
-			return &fs->f[i];
-	for (unsigned int i = 0; i < fs->n; i++)
-		if (fs->f[i].key[0] == key[0] && strcmp(fs->f[i].key, key) == 0)
 			return &fs->f[i];
 	return NULL;
 }

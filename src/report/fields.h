@@ -94,7 +94,7 @@ struct xls_list {
 };
 
 struct xls_field {
-	const char		*key;	/* static string */
+	const struct xls_key	*key;	/* NULL: a list element's one value */
 	enum xls_field_kind	kind;
 	uint32_t		n;	/* LIST: elements */
 	union {
@@ -146,7 +146,7 @@ static inline struct xls_field *xls_field_add(struct xls_fieldset *fs, const str
 		return NULL;
 	}
 	f = &fs->f[fs->n++];
-	f->key = key->name;
+	f->key = key;
 	f->kind = kind;
 	f->n = 0;
 	f->list = NULL;
@@ -199,9 +199,9 @@ void *xls_fields_alloc(struct xls_fieldset *fs, size_t bytes);
 /* @s copied into the set's string buffer ("" when full). */
 const char *xls_fields_strdup(struct xls_fieldset *fs, const char *s);
 
-/* The field named @key, or NULL. */
+/* The field of @key (each key is one object, keys.def's), or NULL. */
 const struct xls_field *xls_fields_get(const struct xls_fieldset *fs,
-				       const char *key);
+				       const struct xls_key *key);
 
 /* Element @i of list field @fld. */
 static inline const void *xls_field_list_elem(const struct xls_field *fld, uint32_t i)

@@ -6,7 +6,8 @@
 #include "report/keys.h"
 
 #define XLS_KEY(name, kind, unit, heading) \
-	const struct xls_key_##kind XK_##name = { { #name, XLS_UNIT_##unit, heading }, 0 };
+	const struct xls_key_##kind XK_##name = \
+		{ XLS_KEY_INIT(#name, XLS_UNIT_##unit, heading), 0 };
 #define XLS_RECORD(name)	const struct xls_record_kind XR_##name = { #name };
 #include "report/keys.def"
 #undef XLS_KEY

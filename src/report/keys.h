@@ -9,6 +9,8 @@
 #ifndef XLS_KEYS_H
 #define XLS_KEYS_H
 
+#include <stdint.h>
+
 /* What a number counts in (keys.def): the man page's JSON KEYS says each. */
 enum xls_unit {
 	XLS_UNIT_none,		/* a count, an id, flags, a name, a ratio */
@@ -22,11 +24,25 @@ enum xls_unit {
 	XLS_UNIT_measure,	/* the unit of the row's measure */
 };
 
+/* Room for a key as the writers put it: ,"key": -- keys up to 28 bytes. */
+#define XLS_KEY_TEXT	32u
+
 struct xls_key {
 	const char	*name;
 	enum xls_unit	unit;
 	const char	*heading;	/* of its text table column; NULL: none */
+	/*
+	 * The key as JSON (,"key":) and text (key=) put it before a value,
+	 * made by the compiler: the writers copy it whole, a fixed size.
+	 */
+	uint8_t		json_len, text_len;
+	char		json[XLS_KEY_TEXT];
+	char		text[XLS_KEY_TEXT];
 };
+
+/* The struct xls_key of string literal @text (a longer key does not compile). */
+#define XLS_KEY_INIT(text, unit, heading) \
+	{ text, unit, heading, sizeof(text) + 3, sizeof(text), ",\"" text "\":", text "=" }
 
 /* One type per kind; is_<kind> only tells the kinds apart. */
 #define XLS_KEY_KIND(kind) \
@@ -59,7 +75,8 @@ struct xls_record_kind {
  * written: the unit tests' own.
  */
 #define XLS_KEY_LOCAL(id, kind, text) \
-	static const struct xls_key_##kind XK_##id = { { text, XLS_UNIT_none, NULL }, 0 }
+	static const struct xls_key_##kind XK_##id = \
+		{ XLS_KEY_INIT(text, XLS_UNIT_none, NULL), 0 }
 /* A kind of record outside keys.def, XR(@id), @text when written. */
 #define XLS_RECORD_LOCAL(id, text) \
 	static const struct xls_record_kind XR_##id = { text }

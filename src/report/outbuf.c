@@ -17,27 +17,3 @@ bool xls_outbuf_spill(struct xls_out *o)
 	o->limit = XLS_LINE_MAX;
 	return true;
 }
-
-bool xls_outbuf_render_key(struct xls_key_slot *k, bool json)
-{
-	size_t n = strlen(k->key);
-	char *p = k->text;
-
-	memset(k->text, 0, sizeof(k->text));
-	k->json = json;
-	if (n + (json ? 4 : 1) > sizeof(k->text)) {
-		k->len = 255;
-		return false;
-	}
-	if (json) {
-		*p++ = ',';
-		*p++ = '"';
-	}
-	memcpy(p, k->key, n);
-	p += n;
-	if (json)
-		*p++ = '"';
-	*p++ = json ? ':' : '=';
-	k->len = (uint8_t)(p - k->text);
-	return true;
-}

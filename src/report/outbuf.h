@@ -1,7 +1,7 @@
 /*
  * Report stage, private to the writers (emit.c, emit_csv.c): the line
  * buffer's appenders, inline because they are the writers' inner loop,
- * and what the writers know of each key.
+ * and what the CSV writer knows of each key.
  */
 #ifndef XLS_OUTBUF_H
 #define XLS_OUTBUF_H
@@ -21,9 +21,6 @@
  * line is cut.
  */
 bool xls_outbuf_spill(struct xls_out *o);
-
-/* @k's key as JSON (,"key":) or text (key=) starts a field: false if too long. */
-bool xls_outbuf_render_key(struct xls_key_slot *k, bool json);
 
 /* The CSV writer (emit_csv.c): one record, in the stream's layout. */
 void xls_out_csv_record(struct xls_out *o, const char *kind, const struct xls_fieldset *fs);
@@ -192,7 +189,7 @@ static inline uint64_t out_pos(const struct xls_out *o)
 }
 
 /* The slot of @key, made on the first sight of its address; NULL when full. */
-static inline struct xls_key_slot *key_slot(struct xls_out *o, const char *key)
+static inline struct xls_key_slot *key_slot(struct xls_out *o, const struct xls_key *key)
 {
 	uint32_t mask = XLS_KEY_SLOTS - 1;
 	uint32_t h = (uint32_t)(((uintptr_t)key * 0x9e3779b97f4a7c15ull) >> 40) & mask;
@@ -208,7 +205,6 @@ static inline struct xls_key_slot *key_slot(struct xls_out *o, const char *key)
 			return NULL;
 		k->key = key;
 		k->col = -2;
-		k->len = 0;
 		o->nkeys++;
 		return k;
 	}

@@ -122,7 +122,7 @@ void test_item__efi(void)
 	rc = describe(&t);
 	{
 		const char *f = f_string("extents");
-		const struct xls_field *s = xls_fields_get(&FS, "extents_shown");
+		const struct xls_field *s = field_named("extents_shown");
 		size_t l = f ? strlen(f) : 0;
 
 		tap_ok(&T, no_finding(rc) && f && s && s->v.u > 0 && s->v.u <= 32 &&

@@ -134,17 +134,26 @@ int describe(const struct titem *t)
 	rc = xls_describe_raw_item(&t->it, &FS);
 	for (unsigned int i = 0; i < FS.n; i++)
 		for (unsigned int j = i + 1; j < FS.n; j++)
-			if (strcmp(FS.f[i].key, FS.f[j].key) == 0) {
+			if (strcmp(FS.f[i].key->name, FS.f[j].key->name) == 0) {
 				if (!dup_keys++)
 					tap_diag("duplicate key %s in %s item",
-						 FS.f[i].key, FS.f[0].v.s);
+						 FS.f[i].key->name, FS.f[0].v.s);
 			}
 	return rc;
 }
 
+/* The field whose key is named @name: found by its name, as a script would. */
+const struct xls_field *field_named(const char *name)
+{
+	for (unsigned int i = 0; i < FS.n; i++)
+		if (strcmp(FS.f[i].key->name, name) == 0)
+			return &FS.f[i];
+	return NULL;
+}
+
 bool f_u(const char *key, uint64_t want)
 {
-	const struct xls_field *f = xls_fields_get(&FS, key);
+	const struct xls_field *f = field_named(key);
 
 	if (!f || (f->kind != XLS_FIELD_UINT && f->kind != XLS_FIELD_HEX)) {
 		tap_diag("field %s missing or not unsigned", key);
@@ -158,7 +167,7 @@ bool f_u(const char *key, uint64_t want)
 
 bool f_i(const char *key, int64_t want)
 {
-	const struct xls_field *f = xls_fields_get(&FS, key);
+	const struct xls_field *f = field_named(key);
 
 	if (!f || f->kind != XLS_FIELD_INT) {
 		tap_diag("field %s missing or not signed", key);
@@ -174,7 +183,7 @@ bool f_i(const char *key, int64_t want)
 const char *f_string(const char *key)
 {
 	static char json[16384];
-	const struct xls_field *f = xls_fields_get(&FS, key);
+	const struct xls_field *f = field_named(key);
 
 	if (!f || (f->kind != XLS_FIELD_STR && f->kind != XLS_FIELD_LIST &&
 		   f->kind != XLS_FIELD_OCT))
@@ -204,7 +213,7 @@ bool f_s(const char *key, const char *want)
 /* The text form of a list field. */
 bool f_text(const char *key, const char *want)
 {
-	const struct xls_field *f = xls_fields_get(&FS, key);
+	const struct xls_field *f = field_named(key);
 	char text[4096];
 
 	if (!f || f->kind != XLS_FIELD_LIST) {
@@ -232,7 +241,7 @@ bool f_contains(const char *key, const char *sub)
 
 bool f_absent(const char *key)
 {
-	const struct xls_field *f = xls_fields_get(&FS, key);
+	const struct xls_field *f = field_named(key);
 
 	if (f)
 		tap_diag("field %s unexpectedly present", key);
@@ -241,7 +250,7 @@ bool f_absent(const char *key)
 
 bool no_finding(int rc)
 {
-	const struct xls_field *f = xls_fields_get(&FS, "finding");
+	const struct xls_field *f = field_named("finding");
 
 	if (f)
 		tap_diag("unexpected finding: %s", f->v.s);
@@ -276,8 +285,8 @@ void sweep_truncations(struct titem *t, const char *what)
 		for (uint32_t len = 0; len < full; len++) {
 			titem_cut(t, i, len);
 			describe(t);
-			if (!xls_fields_get(&FS, "item") ||
-			    !xls_fields_get(&FS, "regions"))
+			if (!field_named("item") ||
+			    !field_named("regions"))
 				ok = false;
 			/* restore the full region for the next cut */
 			free(t->mem[i]);

@@ -163,7 +163,7 @@ static void test_item__random(void)
 			}
 			titem_add_raw(&t, buf, len);
 		}
-		if (describe(&t) < 0 || !xls_fields_get(&FS, "item"))
+		if (describe(&t) < 0 || !field_named("item"))
 			ok = false;
 		if (type == XFS_LI_BUF) {
 			int rc = xls_buf_format_parse(&t.it, &bf, &why);

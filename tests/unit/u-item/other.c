@@ -171,7 +171,7 @@ void test_item__attri(void)
 		titem_add_raw(&t, big, 300);
 		rc = describe(&t);
 		tap_ok(&T, no_finding(rc) && f_u("name_shown", 256) &&
-			   strlen(xls_fields_get(&FS, "name")->v.s) == 256,
+			   strlen(field_named("name")->v.s) == 256,
 		       "attri (%s): long name is cut at 256 bytes", en(e));
 		titem_free(&t);
 		make_attri(&b, e, 2, XFS_ATTRI_OP_FLAGS_REMOVE, 200, 0, 0, 0);

@@ -50,6 +50,8 @@ void titem_add_raw(struct titem *t, const uint8_t *p, size_t len);
 void titem_add(struct titem *t, const struct bytes *b);
 void titem_free(struct titem *t);
 int describe(const struct titem *t);
+/* The field whose key is named @name, or NULL. */
+const struct xls_field *field_named(const char *name);
 bool f_u(const char *key, uint64_t want);
 bool f_i(const char *key, int64_t want);
 const char *f_string(const char *key);

@@ -45,8 +45,10 @@ bool xls_pool_add(struct xls_pool *pl, const void *src, uint32_t len, uint32_t *
 		pl->p = p;
 		pl->cap = (uint32_t)ncap;
 	}
-	if (len)
+	if (len && src)
 		memcpy(pl->p + pl->used, src, len);
+	else if (len)
+		memset(pl->p + pl->used, 0, len);
 	*off = pl->used;
 	pl->used += len;
 	return true;

@@ -26,8 +26,8 @@ struct xls_pool {
 };
 
 /*
- * Append @len bytes of @src; their offset in *@off.  False when out of
- * memory or past 4 GiB (the pool is then as it was).
+ * Append @len bytes of @src (NULL: @len zero bytes); their offset in *@off.
+ * False when out of memory or past 4 GiB (the pool is then as it was).
  */
 bool xls_pool_add(struct xls_pool *pl, const void *src, uint32_t len, uint32_t *off);
 

@@ -244,7 +244,7 @@ static void item_head(struct xls_recover *r, const struct tstore *ts,
 	for (uint32_t c = 0; c < HEAD_CHUNKS; c++)
 		if (rec->patch_mask & (1u << c))
 			memcpy(out + (c << XFS_BLF_SHIFT),
-			       ts->bytes + rec->patch_off + (c << XFS_BLF_SHIFT),
+			       ts->bytes.p + rec->patch_off + (c << XFS_BLF_SHIFT),
 			       XFS_BLF_CHUNK);
 	(void)r;
 }
@@ -615,8 +615,8 @@ void xls_rbuf_fill(struct decide_ctx *d, const struct rrec *rec)
 			100.0 * (double)r->res->dirty_bytes / (double)r->res->buf_bytes : 0;
 	rb->nunlinked = rec->nunl;
 	rb->unlinked = rec->nunl ? d->ts->unl + rec->unl_off : NULL;
-	rb->data = rec->data_off != UINT32_MAX && d->ts->bytes ?
-		   d->ts->bytes + rec->data_off : NULL;
+	rb->data = rec->data_off != UINT32_MAX && d->ts->bytes.p ?
+		   d->ts->bytes.p + rec->data_off : NULL;
 	d->ri.buf = rb;
 }
 

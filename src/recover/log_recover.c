@@ -174,7 +174,7 @@ static bool kept(const struct xls_recover *r, const struct rrec *rec)
  */
 static const uint8_t *stored(const struct tstore *ts, uint32_t off)
 {
-	return off != UINT32_MAX && ts->bytes ? ts->bytes + off : NULL;
+	return off != UINT32_MAX && ts->bytes.p ? ts->bytes.p + off : NULL;
 }
 
 static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t order,

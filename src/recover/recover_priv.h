@@ -118,8 +118,7 @@ struct tstore {
 	uint32_t	nrecs, caprecs;
 	uint32_t	*rlens;
 	uint32_t	nrlens, caprlens;
-	uint8_t		*bytes;
-	uint32_t	nbytes, capbytes;
+	struct xls_pool	bytes;
 	struct xls_runlinked *unl;
 	uint32_t	nunl, capunl;
 };

@@ -12,30 +12,14 @@
 
 uint32_t xls_rstore_bytes(struct tstore *ts, const void *src, uint32_t len)
 {
-	uint32_t off = ts->nbytes;
+	uint32_t off;
 
 	/* nothing to copy, and the pool may not exist yet */
 	if (len == 0)
-		return off;
-	if ((uint64_t)ts->nbytes + len > UINT32_MAX / 2)
+		return ts->bytes.used;
+	if ((uint64_t)ts->bytes.used + len > UINT32_MAX / 2 ||
+	    !xls_pool_add(&ts->bytes, src, len, &off))
 		return UINT32_MAX;
-	if (ts->nbytes + len > ts->capbytes) {
-		uint32_t ncap = ts->capbytes ? ts->capbytes : 65536;
-		uint8_t *p;
-
-		while (ncap < ts->nbytes + len)
-			ncap *= 2;
-		p = realloc(ts->bytes, ncap);
-		if (!p)
-			return UINT32_MAX;
-		ts->bytes = p;
-		ts->capbytes = ncap;
-	}
-	if (src)
-		memcpy(ts->bytes + off, src, len);
-	else
-		memset(ts->bytes + off, 0, len);
-	ts->nbytes += len;
 	return off;
 }
 
@@ -88,7 +72,7 @@ struct tstore *xls_rstore_find(struct xls_recover *r, const struct xls_trans *t,
 	ts->used = true;
 	ts->tid = t->tid;
 	ts->lsn = t->lsn;
-	ts->nrecs = ts->nrlens = ts->nbytes = ts->nunl = 0;
+	ts->nrecs = ts->nrlens = ts->bytes.used = ts->nunl = 0;
 	return r->last_store = ts;
 }
 
@@ -115,7 +99,7 @@ void xls_rstore_free_all(struct xls_recover *r)
 	for (uint32_t i = 0; i < r->nstores; i++) {
 		xls_vec_free(r->stores[i]->recs);
 		xls_vec_free(r->stores[i]->rlens);
-		free(r->stores[i]->bytes);
+		xls_pool_free(&r->stores[i]->bytes);
 		xls_vec_free(r->stores[i]->unl);
 		free(r->stores[i]);
 	}

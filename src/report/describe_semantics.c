@@ -62,32 +62,38 @@ static const char *const fork_formats[] = {
 	"dev", "local", "extents", "btree", "uuid", "meta_btree",
 };
 
-static bool is_time_field(const char *f)
-{
-	return !strcmp(f, "mtime") || !strcmp(f, "ctime") || !strcmp(f, "atime") ||
-	       !strcmp(f, "crtime");
-}
-
 /* How the field is shown: a mode in octal, a time in nanoseconds (signed), a fork format by name. */
-static void change_value(const char *field, uint64_t v, struct xls_value *out)
+static void change_value(enum xls_lost_field field, uint64_t v, struct xls_value *out)
 {
-	if (!strcmp(field, "mode")) {
+	switch (field) {
+	case XLS_LF_MODE:
 		out->kind = XLS_FIELD_OCT;
 		out->v.u = v;
-	} else if (!strcmp(field, "flags")) {
+		return;
+	case XLS_LF_FLAGS:
 		out->kind = XLS_FIELD_HEX;
 		out->v.u = v;
-	} else if (is_time_field(field)) {
+		return;
+	case XLS_LF_MTIME:
+	case XLS_LF_CTIME:
+	case XLS_LF_ATIME:
+	case XLS_LF_CRTIME:
 		out->kind = XLS_FIELD_INT;
 		out->v.i = (int64_t)v;
-	} else if ((!strcmp(field, "format") || !strcmp(field, "aformat")) &&
-		   v < sizeof(fork_formats) / sizeof(fork_formats[0])) {
-		out->kind = XLS_FIELD_STR;
-		out->v.s = fork_formats[v];
-	} else {
-		out->kind = XLS_FIELD_UINT;
-		out->v.u = v;
+		return;
+	case XLS_LF_FORMAT:
+	case XLS_LF_AFORMAT:
+		if (v < sizeof(fork_formats) / sizeof(fork_formats[0])) {
+			out->kind = XLS_FIELD_STR;
+			out->v.s = fork_formats[v];
+			return;
+		}
+		break;
+	default:
+		break;
 	}
+	out->kind = XLS_FIELD_UINT;
+	out->v.u = v;
 }
 
 static size_t value_text(const struct xls_value *v, char *buf, size_t bufsz)
@@ -129,7 +135,7 @@ static const struct xls_list change_list = {
 };
 
 /* Value @v of @field into @num (a number) and @text (as it is shown). */
-static void change_side(const char *field, uint64_t v, struct xls_value *num, char *text,
+static void change_side(enum xls_lost_field field, uint64_t v, struct xls_value *num, char *text,
 			const char **textp)
 {
 	struct xls_value shown;
@@ -153,7 +159,7 @@ void xls_describe_lost_inode(const struct xls_lost_inode *in, struct xls_fieldse
 		struct xls_lost_change c;
 
 		xls_lost_inode_change(in, i, &c);
-		ch[i].field = c.field;
+		ch[i].field = xls_lost_field_name(c.field);
 		change_side(c.field, c.disk, &ch[i].disk, ch[i].text[0], &ch[i].disk_text);
 		change_side(c.field, c.recovered, &ch[i].recovered, ch[i].text[1],
 			    &ch[i].recovered_text);

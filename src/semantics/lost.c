@@ -394,12 +394,21 @@ static void compare_attrs(struct xls_lost *l, uint64_t ino, bool unfound)
 /* ------------------------------------------------------------------ */
 /* one inode, both sides */
 
-/* The fields compared, in the order the changes list them. */
-static const char *const field_names[] = {
-	"mode", "gen", "nlink", "uid", "gid", "size", "nblocks", "nextents", "anextents",
-	"format", "aformat", "flags", "mtime", "ctime", "atime", "crtime",
-};
-#define NFIELDS	(sizeof(field_names) / sizeof(field_names[0]))
+#define NFIELDS	XLS_LF_NFIELDS
+
+const char *xls_lost_field_name(enum xls_lost_field f)
+{
+	static const char *const names[NFIELDS] = {
+		[XLS_LF_MODE] = "mode", [XLS_LF_GEN] = "gen", [XLS_LF_NLINK] = "nlink",
+		[XLS_LF_UID] = "uid", [XLS_LF_GID] = "gid", [XLS_LF_SIZE] = "size",
+		[XLS_LF_NBLOCKS] = "nblocks", [XLS_LF_NEXTENTS] = "nextents",
+		[XLS_LF_ANEXTENTS] = "anextents", [XLS_LF_FORMAT] = "format",
+		[XLS_LF_AFORMAT] = "aformat", [XLS_LF_FLAGS] = "flags", [XLS_LF_MTIME] = "mtime",
+		[XLS_LF_CTIME] = "ctime", [XLS_LF_ATIME] = "atime", [XLS_LF_CRTIME] = "crtime",
+	};
+
+	return f < NFIELDS ? names[f] : "?";
+}
 
 void xls_lost_inode_change(const struct xls_lost_inode *in, uint32_t i,
 			   struct xls_lost_change *ch)
@@ -409,7 +418,7 @@ void xls_lost_inode_change(const struct xls_lost_inode *in, uint32_t i,
 	for (; f < NFIELDS; f++)
 		if ((in->fields & (1u << f)) && k++ == i)
 			break;
-	ch->field = f < NFIELDS ? field_names[f] : "?";
+	ch->field = (enum xls_lost_field)f;
 	ch->disk = in->disk ? in->disk[i] : 0;
 	ch->recovered = in->recovered[i];
 }
@@ -426,13 +435,17 @@ static const uint64_t *keep_values(struct xls_lost *l, const uint64_t *v, uint32
 	return k;
 }
 
-/* The values of @c's fields, in field_names' order. */
+/* The values of @c's fields, by enum xls_lost_field. */
 static void core_values(const struct xls_inode_core *c, uint64_t v[NFIELDS])
 {
 	const uint64_t all[NFIELDS] = {
-		c->mode, c->gen, c->nlink, c->uid, c->gid, c->size, c->nblocks,
-		c->nextents, c->anextents, c->format, c->aformat, c->flags,
-		c->mtime, c->ctime, c->atime, c->crtime,
+		[XLS_LF_MODE] = c->mode, [XLS_LF_GEN] = c->gen, [XLS_LF_NLINK] = c->nlink,
+		[XLS_LF_UID] = c->uid, [XLS_LF_GID] = c->gid, [XLS_LF_SIZE] = c->size,
+		[XLS_LF_NBLOCKS] = c->nblocks, [XLS_LF_NEXTENTS] = c->nextents,
+		[XLS_LF_ANEXTENTS] = c->anextents, [XLS_LF_FORMAT] = c->format,
+		[XLS_LF_AFORMAT] = c->aformat, [XLS_LF_FLAGS] = c->flags,
+		[XLS_LF_MTIME] = c->mtime, [XLS_LF_CTIME] = c->ctime,
+		[XLS_LF_ATIME] = c->atime, [XLS_LF_CRTIME] = c->crtime,
 	};
 
 	memcpy(v, all, sizeof(all));

@@ -33,8 +33,19 @@ struct xls_lost_dirent {
 	const char	*dir_path;	/* "/a/b", or NULL when unknown */
 };
 
+/* The fields of an inode core lost compares, in the order its changes list them. */
+enum xls_lost_field {
+	XLS_LF_MODE, XLS_LF_GEN, XLS_LF_NLINK, XLS_LF_UID, XLS_LF_GID, XLS_LF_SIZE,
+	XLS_LF_NBLOCKS, XLS_LF_NEXTENTS, XLS_LF_ANEXTENTS, XLS_LF_FORMAT, XLS_LF_AFORMAT,
+	XLS_LF_FLAGS, XLS_LF_MTIME, XLS_LF_CTIME, XLS_LF_ATIME, XLS_LF_CRTIME,
+	XLS_LF_NFIELDS
+};
+
+/* "mode", "size", "mtime", ...: the field's name in lost's changes. */
+const char *xls_lost_field_name(enum xls_lost_field f);
+
 struct xls_lost_change {
-	const char	*field;		/* "mode", "size", "nlink", "mtime", ... */
+	enum xls_lost_field field;
 	uint64_t	disk;
 	uint64_t	recovered;
 };

@@ -225,8 +225,11 @@ static void print_byte_order(struct xls_out *o, const struct xls_recover_summary
 	bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	uint32_t host = host_be ? XLOG_FMT_LINUX_BE : XLOG_FMT_LINUX_LE;
 
-	if (state != XLS_LOG_DIRTY || s->log_fmt == host ||
-	    !strcmp(xls_log_byte_order(s->log_fmt), "unknown"))
+	/* the kernel recovers only its own h_fmt, XLOG_FMT (xlog_header_check_recover) */
+	bool known = s->log_fmt == XLOG_FMT_LINUX_LE || s->log_fmt == XLOG_FMT_LINUX_BE ||
+		     s->log_fmt == XLOG_FMT_IRIX_BE;
+
+	if (state != XLS_LOG_DIRTY || s->log_fmt == host || !known)
 		return;
 	xls_out_printf(o, "  written by a %s kernel: that is whose recovery this is; a %s one, as "
 		       "this machine's, refuses the log (\"dirty log written in incompatible "

@@ -36,8 +36,8 @@ static const struct {
 	struct xls_blk_verifier		verifier;
 	uint32_t			lsn_off, uuid_off, crc_off, blkno_off;
 } magic32_table[] = {
-	{ XFS_RTBITMAP_MAGIC,	"rtbitmap", { NULL },	RTBUF_LSN_OFF, RTBUF_UUID_OFF, 4, 16 },
-	{ XFS_RTSUMMARY_MAGIC,	"rtsummary", { NULL },	RTBUF_LSN_OFF, RTBUF_UUID_OFF, 4, 16 },
+	{ XFS_RTBITMAP_MAGIC,	"rtbitmap", { NULL, NULL, NULL },	RTBUF_LSN_OFF, RTBUF_UUID_OFF, 4, 16 },
+	{ XFS_RTSUMMARY_MAGIC,	"rtsummary", { NULL, NULL, NULL },	RTBUF_LSN_OFF, RTBUF_UUID_OFF, 4, 16 },
 	{ XFS_ABTB_CRC_MAGIC,	"AB3B", VFY_AS("bnobt", "allocbt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
 	{ XFS_ABTC_CRC_MAGIC,	"AB3C", VFY_AS("cntbt", "allocbt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },
 	{ XFS_ABTB_MAGIC,	"ABTB", VFY_AS("bnobt", "allocbt"),	BTS(bb_lsn), BTS(bb_uuid), BTS(bb_crc), BTS(bb_blkno) },

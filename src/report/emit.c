@@ -540,8 +540,16 @@ static const char *column_heading(const struct xls_column *c)
 void xls_out_table_heading(struct xls_out *o, const struct xls_column *cols,
 			   unsigned int n)
 {
-	for (unsigned int i = 0; i < n; i++)
-		xls_out_textf(o, "%s%*s", i ? " " : "", cols[i].width, column_heading(&cols[i]));
+	/* as "%s%*s" would, without a printf: recover heads every transaction */
+	for (unsigned int i = 0; i < n; i++) {
+		uint64_t start;
+
+		if (i)
+			out_char(o, ' ');
+		start = out_pos(o);
+		out_str(o, column_heading(&cols[i]));
+		pad_from(o, start, cols[i].width);
+	}
 	xls_out_text_end(o);
 }
 

@@ -289,9 +289,8 @@ static int run_stale(struct hist_ctx *h, struct xls_error *err)
 	int rc;
 
 	xls_cmd_part_banner(c, true);
-	if (c->out.fmt == XLS_FMT_TEXT) {
+	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_print_appearances_heading(&c->out, c->opt->filter.blkno, true);
-	}
 	rc = xls_cmd_walk(c, &sink, true, &tot, err);
 	if (rc == -ENOMEM)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
@@ -441,9 +440,8 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	r = xls_recover_new(&c->src, &ro, err);
 	if (!r)
 		return -1;
-	if (c->out.fmt == XLS_FMT_TEXT) {
+	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_print_appearances_heading(&c->out, opt->filter.blkno, false);
-	}
 	rc = xls_recover_run(r, &c->log, &c->ht, &sink, err);
 	xls_recover_free(r);
 	if (!rc && h->img.out_of_memory)

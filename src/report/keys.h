@@ -1,8 +1,8 @@
 /*
  * Report stage: the keys of every record, each declared once in
- * report/keys.def with its kind and unit.  A describer names a key as XK(name): a
- * key of another kind than the adder's is a compile error, so a key has
- * one type whatever writes it.  The CSV layouts name keys as XKEY(name),
+ * report/keys.def with its kind and unit.  A describer names a key as
+ * XK(name): a key of another kind than the adder's is a compile error, so
+ * a key has one type whatever writes it.  The CSV layouts name keys as XKEY(name),
  * of any kind; the text tables as XLS_COL(name, width) (report/emit.h),
  * under the heading keys.def gives the key.
  */

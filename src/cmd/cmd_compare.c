@@ -36,6 +36,7 @@ static const struct xls_column item_cols[] = {
 
 #define SEC XLS_SECTION
 static const struct xls_section sections[] = {
+	XLS_SECTION_PAIRS(XLS_ROW_COMPARE_TOTAL, "Journals (a_: A, b_: B; ratios are B over A)"),
 	SEC(XLS_ROW_COMPARE_BYTES, "Log bytes per checkpoint by category", bytes_cols),
 	SEC(XLS_ROW_COMPARE_BUFTYPE, "Buffers by type and size: count, log bytes per checkpoint, "
 	    "dirty %, unchanged %", type_cols),
@@ -48,27 +49,14 @@ struct compare_ctx {
 	const struct xls_section *section;
 };
 
-static void emit_text(struct compare_ctx *cc, enum xls_row_kind kind,
-		      const struct xls_fieldset *fs)
-{
-	struct xls_out *o = &cc->c->out;
-
-	if (kind == XLS_ROW_COMPARE_TOTAL) {
-		xls_out_printf(o, "Journals (a_: A, b_: B; ratios are B over A)\n");
-		xls_out_pairs(&cc->c->out, fs, 28, "  ");
-		return;
-	}
-	xls_print_section_row(&cc->c->out, sections, sizeof(sections) / sizeof(sections[0]),
-			      &cc->section, kind, fs);
-}
-
 static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 {
 	struct compare_ctx *cc = ctx;
 
 	switch (cc->c->out.fmt) {
 	case XLS_FMT_TEXT:
-		emit_text(cc, kind, fs);
+		xls_print_section_row(&cc->c->out, sections, sizeof(sections) / sizeof(sections[0]),
+				      &cc->section, kind, fs);
 		break;
 	case XLS_FMT_JSON:
 		xls_cmd_record(cc->c, xls_row_kind_record(kind), fs);

@@ -53,6 +53,11 @@ static const struct xls_column cost_cols[] = {
 
 #define SEC XLS_SECTION
 static const struct xls_section sections[] = {
+	XLS_SECTION_PAIRS(XLS_ROW_TOTAL, "Totals"),
+	XLS_SECTION_PAIRS(XLS_ROW_RELOG, "Relogged bytes: each 128-byte chunk of a committed item "
+			  "against the bytes\nlast logged at its address (buffers; inode_*: inode "
+			  "cores and forks)"),
+	XLS_SECTION_PAIRS(XLS_ROW_COST_MODEL, "Formatting cost model, all committed buffer items"),
 	SEC(XLS_ROW_BYTES, "Log bytes by category", byte_cols),
 	SEC(XLS_ROW_ITEMS, "Log items by type", item_cols),
 	SEC(XLS_ROW_BUFTYPE, "Buffers by type and size (dirty % to 1 % resolution)", type_cols),
@@ -65,31 +70,6 @@ static const struct xls_section sections[] = {
 	SEC(XLS_ROW_HOT_BYTES, "Hottest buffers, by bytes logged", hot_cols),
 };
 
-static void emit_text(struct stats_ctx *sc, enum xls_row_kind kind,
-		      const struct xls_fieldset *fs)
-{
-	struct xls_out *o = &sc->c->out;
-
-	if (kind == XLS_ROW_TOTAL) {
-		xls_out_printf(o, "Totals\n");
-		xls_out_pairs(&sc->c->out, fs, 28, "  ");
-		return;
-	}
-	if (kind == XLS_ROW_RELOG) {
-		xls_out_printf(o, "\nRelogged bytes: each 128-byte chunk of a committed item against the bytes\n"
-			       "last logged at its address (buffers; inode_*: inode cores and forks)\n");
-		xls_out_pairs(&sc->c->out, fs, 28, "  ");
-		return;
-	}
-	if (kind == XLS_ROW_COST_MODEL) {
-		xls_out_printf(o, "\nFormatting cost model, all committed buffer items\n");
-		xls_out_pairs(&sc->c->out, fs, 28, "  ");
-		return;
-	}
-	xls_print_section_row(&sc->c->out, sections, sizeof(sections) / sizeof(sections[0]),
-			      &sc->section, kind, fs);
-}
-
 static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 {
 	struct stats_ctx *sc = ctx;
@@ -98,7 +78,8 @@ static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 		xls_field_bool(fs, XK(stale), sc->stale);
 	switch (sc->c->out.fmt) {
 	case XLS_FMT_TEXT:
-		emit_text(sc, kind, fs);
+		xls_print_section_row(&sc->c->out, sections, sizeof(sections) / sizeof(sections[0]),
+				      &sc->section, kind, fs);
 		break;
 	case XLS_FMT_JSON:
 		xls_cmd_record(sc->c, xls_row_kind_record(kind), fs);

@@ -147,11 +147,14 @@ struct xls_section {
 };
 
 #define XLS_SECTION(k, t, c) { k, t, c, sizeof(c) / sizeof(c[0]) }
+/* A titled block of "key value" lines, one row's fields (a total). */
+#define XLS_SECTION_PAIRS(k, t) { k, t, NULL, 0 }
 
 /*
- * Print @fs, a row of @kind, in its section of @secs: the title and the
- * heading first when the section changes (*@current, which starts NULL).
- * Returns false when no section has that kind.
+ * Print @fs, a row of @kind, in its section of @secs: the title (after a
+ * blank line but for the first section) and the heading first when the
+ * section changes (*@current, which starts NULL).  Returns false when no
+ * section has that kind.
  */
 bool xls_print_section_row(struct xls_out *o, const struct xls_section *secs, size_t nsecs,
 			   const struct xls_section **current, enum xls_row_kind kind,

@@ -229,11 +229,15 @@ bool xls_print_section_row(struct xls_out *o, const struct xls_section *secs, si
 		if (kind != s->kind)
 			continue;
 		if (*current != s) {
-			xls_out_printf(o, "\n%s\n", s->title);
-			xls_out_table_heading(o, s->cols, s->ncols);
+			xls_out_printf(o, "%s%s\n", *current ? "\n" : "", s->title);
+			if (s->cols)
+				xls_out_table_heading(o, s->cols, s->ncols);
 			*current = s;
 		}
-		xls_out_table_row(o, s->cols, s->ncols, fs);
+		if (s->cols)
+			xls_out_table_row(o, s->cols, s->ncols, fs);
+		else
+			xls_out_pairs(o, fs, 28, "  ");
 		return true;
 	}
 	return false;

@@ -3,7 +3,8 @@
 # doc/layout.md's table exactly once (each .c, and each .h with no .c of
 # its name); test numbers are unique; the README's commands are the
 # command table's (which the global help is made from); every key
-# report/keys.def declares is used; no source file is over 900 lines.
+# report/keys.def declares is used; no source file is over 900 lines; the
+# commands leave text to report/.
 . "$(dirname "$0")/lib/test-lib.sh"
 
 # the files the first column of doc/layout.md's table names, one a line
@@ -51,6 +52,15 @@ test_expect_success 'the README lists the commands of the command table, in its 
 	sed -n "/^Commands\$/,/^[A-Z][a-z ]*\$/p" "$XLS_TOP/README" |
 		awk "/^    [a-z]+ / { print \$1 }" >readme.cmds &&
 	grep -vx help help.cmds | cmp - readme.cmds
+'
+
+# A command picks what to show and hands it over; the report stage words
+# and formats it (report/describe*.c, emit.c).  A command may name a
+# title (xls_out_title) or a table's columns, never format a line.
+test_expect_success 'no command formats text itself' '
+	grep -n "xls_out_printf\|xls_out_textf\|xls_out_text_str\|xls_out_text_uint" \
+		"$XLS_TOP"/src/cmd/*.c >formats ||:
+	test ! -s formats || { cat formats; false; }
 '
 
 test_expect_success 'no source file over 900 lines' '

@@ -244,24 +244,21 @@ static void svg_report(struct svg_ctx *sc)
 
 	for (uint32_t i = 0; i < sc->nhot; i++) {
 		const struct hot_buf *hb = &sc->hot[i];
+		const struct xls_svg_panel p = {
+			.panel = i + 1, .blkno = hb->h.blkno, .len = hb->h.len * 512,
+			.type = hot_type(hb), .appearances = hb->nrows,
+		};
 
 		if (c->out.fmt == XLS_FMT_TEXT) {
-			xls_out_printf(&c->out, "%3u  daddr 0x%-10llx %6u bytes  %-10s %u appearances\n",
-				i + 1, (unsigned long long)hb->h.blkno, hb->h.len * 512,
-				hot_type(hb), hb->nrows);
+			xls_print_svg_panel(&c->out, &p);
 			continue;
 		}
 		xls_fields_reset(&fs);
-		xls_field_uint(&fs, XK(panel), i + 1);
-		xls_field_hex(&fs, XK(blkno), (uint64_t)hb->h.blkno);
-		xls_field_uint(&fs, XK(len), (uint64_t)hb->h.len * 512);
-		xls_field_str(&fs, XK(type), hot_type(hb));
-		xls_field_uint(&fs, XK(appearances), hb->nrows);
+		xls_describe_svg_panel(&p, &fs);
 		xls_cmd_record(c, XR(svg_panel), &fs);
 	}
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_printf(&c->out, "svg: wrote the heat map of %u buffer%s to '%s'\n",
-			sc->nhot, sc->nhot == 1 ? "" : "s", c->opt->chart.svg_path);
+		xls_print_heat_map_written(&c->out, false, sc->nhot, "buffer", c->opt->chart.svg_path);
 }
 
 /* The hottest buffers of pass 1, to draw in pass 2. */

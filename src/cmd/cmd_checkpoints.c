@@ -76,12 +76,9 @@ static void print_relog(void *ctx, const struct xls_audit *a)
 	if (c->out.fmt == XLS_FMT_JSON) {
 		xls_cmd_record(c, XR(relog), &cc->fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
-		xls_out_printf(&c->out, "\n%llu checkpoints; relogged bytes of the %s:\n",
-			       (unsigned long long)xls_ckpt_stats_count(
-				       xls_stats_checkpoints(xls_audit_stats(a))),
-			       !c->opt->stale ? "whole log" : cc->stale ? "records before the tail" :
-			       "records from the tail to the head");
-		xls_out_pairs(&c->out, &cc->fs, 28, "  ");
+		xls_print_relog(&c->out, xls_ckpt_stats_count(xls_stats_checkpoints(xls_audit_stats(a))),
+				!c->opt->stale ? "whole log" : cc->stale ? "records before the tail" :
+				"records from the tail to the head", &cc->fs);
 	}
 }
 

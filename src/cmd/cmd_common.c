@@ -428,7 +428,7 @@ int xls_cmd_audit_parts(struct xls_cmd *c, const struct xls_audit_parts *p, void
 	if (c->opt->stale) {
 		rc = audit_part(c, p, ctx, true, err);
 		if (!rc && c->out.fmt == XLS_FMT_TEXT)
-			xls_out_printf(&c->out, "\n");
+			xls_out_blank(&c->out);
 	}
 	return rc ? rc : audit_part(c, p, ctx, false, err);
 }

@@ -142,8 +142,9 @@ static int on_file(void *ctx, const struct xls_file_summary *s)
 		xls_async_drain(fc->writer);
 		fc->files_begun = true;
 		if (c->out.fmt == XLS_FMT_TEXT) {
-			xls_out_printf(&c->out, "\nWhere %s each inode\n", fc->stale ?
-				       "the records before the tail leave" : "recovery leaves");
+			xls_out_title(&c->out, true, fc->stale ?
+				      "Where the records before the tail leave each inode" :
+				      "Where recovery leaves each inode");
 			xls_out_table_heading(&c->out, file_columns, NFCOLS);
 		}
 	}
@@ -260,7 +261,7 @@ static int files_part(struct files_ctx *fc, bool stale, struct xls_error *err)
 	if (c->opt->stale)
 		xls_async_drain(fc->writer);
 	if (!stale && c->opt->stale && c->out.fmt == XLS_FMT_TEXT)
-		xls_out_printf(&c->out, "\n");
+		xls_out_blank(&c->out);
 	xls_cmd_part_banner(c, stale);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_out_table_heading(&c->out, event_columns, NCOLS);

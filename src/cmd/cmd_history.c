@@ -411,7 +411,8 @@ static int do_svg(struct hist_ctx *h, struct xls_error *err)
 	if (xls_cmd_write_svg(c->opt->chart.svg_path, title, &p, 1, true, err))
 		return -1;
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_print_heat_map_written(&c->out, h->nrows, c->opt->chart.svg_path);
+		xls_print_heat_map_written(&c->out, true, h->nrows, "appearance",
+					   c->opt->chart.svg_path);
 	return 0;
 }
 

@@ -98,7 +98,8 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 		return 0;
 	}
 	if (!rc->cancel_heading) {
-		xls_out_printf(&rc->c->out, "Cancel table after pass 1 (buffers whose earlier log items are not replayed)\n");
+		xls_out_title(&rc->c->out, false, "Cancel table after pass 1 (buffers whose earlier "
+			      "log items are not replayed)");
 		xls_out_table_heading(&rc->c->out, cancel_columns, NCANCELCOLS);
 		rc->cancel_heading = true;
 	}
@@ -273,7 +274,7 @@ static void print_summary(struct recover_ctx *rc, const struct xls_recover_summa
 		xls_print_verdict(o, s, rc->c->ht.state, XLS_VERDICT_WHOLE);
 		return;
 	}
-	xls_out_printf(o, "\nSummary\n");
+	xls_out_title(o, true, "Summary");
 	xls_out_pairs(&rc->c->out, fs, 24, "  ");
 }
 

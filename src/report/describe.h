@@ -117,6 +117,16 @@ struct xls_dirent_field {
 #define XLS_DIRENTS_LIST_MAX	4096
 void xls_describe_dirents(const struct xls_dirent_field *e, uint32_t n,
 			  struct xls_fieldset *fs);
+/* bufs --svg: a buffer drawn, the @panel'th. */
+struct xls_svg_panel {
+	uint32_t	panel;
+	int64_t		blkno;
+	uint32_t	len;		/* bytes */
+	const char	*type;
+	uint32_t	appearances;
+};
+void xls_describe_svg_panel(const struct xls_svg_panel *p, struct xls_fieldset *fs);
+void xls_print_svg_panel(struct xls_out *o, const struct xls_svg_panel *p);
 /* bufs -v: the directory entries logged in a buffer, a line each, under its regions. */
 void xls_print_dirents(struct xls_out *o, const struct xls_dirent_field *d, uint32_t n);
 
@@ -189,6 +199,9 @@ void xls_describe_relog_split(const struct xls_relog_split *sp, struct xls_field
 
 /* The relog split of a log, inode items too, and what the bounds made of it. */
 void xls_describe_relog(const struct xls_stats_relog *r, struct xls_fieldset *fs);
+/* checkpoints' text: that split (@fs) of @nckpts checkpoints of the @scope. */
+void xls_print_relog(struct xls_out *o, uint64_t nckpts, const char *scope,
+		     const struct xls_fieldset *fs);
 
 /* The cost model's figures over @items buffer items. */
 void xls_describe_cost(uint64_t items, const struct xls_cost *c,
@@ -335,8 +348,9 @@ void xls_print_replayed_buffer(struct xls_out *o, const struct xls_image *im, co
 void xls_print_diff(struct xls_out *o, uint32_t nchunks, uint32_t changed,
 		    const struct xls_image_range *r, uint32_t n, const struct xls_field *ranges,
 		    uint64_t absent);
-/* --svg wrote the heat map of @nrows appearances to @path. */
-void xls_print_heat_map_written(struct xls_out *o, uint32_t nrows, const char *path);
+/* --svg (history, bufs) wrote the heat map of @n @what(s) to @path, after a blank line if @blank. */
+void xls_print_heat_map_written(struct xls_out *o, bool blank, uint32_t n, const char *what,
+				const char *path);
 
 /* ---- semantics (describe_semantics.c) ----------------------------- */
 

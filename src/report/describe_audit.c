@@ -230,3 +230,11 @@ void xls_print_ckpt_detail(struct xls_out *o, const struct xls_ckpt *ck,
 		      (unsigned long long)ck->inode.unchanged);
 	xls_out_text_end(o);
 }
+
+void xls_print_relog(struct xls_out *o, uint64_t nckpts, const char *scope,
+		     const struct xls_fieldset *fs)
+{
+	xls_out_printf(o, "\n%llu checkpoints; relogged bytes of the %s:\n",
+		       (unsigned long long)nckpts, scope);
+	xls_out_pairs(o, fs, 28, "  ");
+}

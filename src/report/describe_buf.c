@@ -150,3 +150,18 @@ void xls_print_dirents(struct xls_out *o, const struct xls_dirent_field *d, uint
 		xls_out_printf(o, "      entry  offset %6u  ino 0x%llx  %s\n", d[i].offset,
 			       (unsigned long long)d[i].ino, d[i].name);
 }
+
+void xls_describe_svg_panel(const struct xls_svg_panel *p, struct xls_fieldset *fs)
+{
+	xls_field_uint(fs, XK(panel), p->panel);
+	xls_field_hex(fs, XK(blkno), (uint64_t)p->blkno);
+	xls_field_uint(fs, XK(len), p->len);
+	xls_field_str(fs, XK(type), p->type);
+	xls_field_uint(fs, XK(appearances), p->appearances);
+}
+
+void xls_print_svg_panel(struct xls_out *o, const struct xls_svg_panel *p)
+{
+	xls_out_printf(o, "%3u  daddr 0x%-10llx %6u bytes  %-10s %u appearances\n", p->panel,
+		       (unsigned long long)p->blkno, p->len, p->type, p->appearances);
+}

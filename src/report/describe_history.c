@@ -225,8 +225,9 @@ void xls_print_diff(struct xls_out *o, uint32_t nchunks, uint32_t changed,
 	print_absent(o, absent);
 }
 
-void xls_print_heat_map_written(struct xls_out *o, uint32_t nrows, const char *path)
+void xls_print_heat_map_written(struct xls_out *o, bool blank, uint32_t n, const char *what,
+				const char *path)
 {
-	xls_out_printf(o, "\nsvg: wrote the heat map of %u appearance%s to '%s'\n",
-		       nrows, xls_plural(nrows), path);
+	xls_out_printf(o, "%ssvg: wrote the heat map of %u %s%s to '%s'\n", blank ? "\n" : "",
+		       n, what, xls_plural(n), path);
 }

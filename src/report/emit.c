@@ -615,3 +615,18 @@ void xls_out_pairs(struct xls_out *o, const struct xls_fieldset *fs, int width,
 		xls_out_printf(o, "%s%-*s %s\n", indent, width, fs->f[i].key->name, buf);
 	}
 }
+
+void xls_out_title(struct xls_out *o, bool blank, const char *title)
+{
+	if (blank)
+		out_char(o, '\n');
+	out_str(o, title);
+	out_char(o, '\n');
+	out_end_line(o);
+}
+
+void xls_out_blank(struct xls_out *o)
+{
+	out_char(o, '\n');
+	out_end_line(o);
+}

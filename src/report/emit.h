@@ -109,6 +109,10 @@ void xls_out_text_str(struct xls_out *o, const char *s, int width);
 void xls_out_text_uint(struct xls_out *o, uint64_t v, int width);
 void xls_out_text_end(struct xls_out *o);
 
+/* A line of its own: @title, after a blank line when @blank; or the blank line alone. */
+void xls_out_title(struct xls_out *o, bool blank, const char *title);
+void xls_out_blank(struct xls_out *o);
+
 /* "key   value" lines of every field of @fs, @indent in, keys padded to @width. */
 void xls_out_pairs(struct xls_out *o, const struct xls_fieldset *fs, int width,
 		   const char *indent);

@@ -532,6 +532,47 @@ static uint32_t inobuf_verify(const struct xls_geometry *g, const uint8_t *buf, 
 	return INOBUF_GOOD;
 }
 
+/* The slot of the inode at @blkno, @boffset among those kept. */
+static struct rdisk_ino *disk_slot(struct xls_recover *r, int64_t blkno, uint32_t boffset)
+{
+	uint64_t h = ((uint64_t)blkno * 0x9e3779b97f4a7c15ull) ^ boffset;
+
+	if (!r->diskinos &&
+	    !(r->diskinos = calloc(XLS_RECOVER_DISKINO_SLOTS, sizeof(*r->diskinos))))
+		return NULL;
+	return &r->diskinos[(h ^ (h >> 29)) & (XLS_RECOVER_DISKINO_SLOTS - 1)];
+}
+
+/* What the decision reads of the inode @dino, at @boffset of cluster @blkno. */
+static void disk_fields(const uint8_t *dino, int64_t blkno, uint32_t boffset,
+			struct rdisk_ino *out)
+{
+	out->blkno = blkno;
+	out->boffset = boffset;
+	out->magic = xls_be16(dino) == XFS_DINODE_MAGIC;
+	out->version = dino[offsetof(struct xfs_dinode, di_version)];
+	out->lsn = xls_be64(dino + offsetof(struct xfs_dinode, di_lsn));
+	out->flushiter = xls_be16(dino + offsetof(struct xfs_dinode, di_flushiter));
+	out->used = true;
+}
+
+/*
+ * The inodes of cluster @blkno, just read (@bytes of @buf), kept for
+ * disk_inode(): an item of any of them finds its inode without a read of
+ * its own.  The device does not change, so what is kept stays true.
+ */
+static void keep_cluster(struct xls_recover *r, int64_t blkno, const uint8_t *buf,
+			 uint64_t bytes)
+{
+	for (uint32_t off = 0; off + sizeof(struct xfs_dinode) <= bytes; off += r->g->inode_size) {
+		struct rdisk_ino *slot = disk_slot(r, blkno, off);
+
+		if (!slot)
+			return;
+		disk_fields(buf + off, blkno, off, slot);
+	}
+}
+
 /*
  * The first inode item of a cluster buffer reads it from the device with
  * the inode buffer verifier (xfs_buf_read(..., &xfs_inode_buf_ops)); the
@@ -557,23 +598,14 @@ static uint32_t inobuf_check(struct xls_recover *r, int64_t blkno, uint32_t len)
 		r->err = -ENOMEM;
 		return INOBUF_GOOD;
 	}
-	if (xls_source_read_data(r->src, (uint64_t)blkno * BBSIZE, buf, bytes) == 0)
+	if (xls_source_read_data(r->src, (uint64_t)blkno * BBSIZE, buf, bytes) == 0) {
 		verdict = inobuf_verify(r->g, buf, (uint32_t)bytes);
+		keep_cluster(r, blkno, buf, bytes);
+	}
 	free(buf);
 	if (xls_hashmap_put(&r->inobufs, (uint64_t)blkno, len, verdict))
 		r->err = -ENOMEM;
 	return verdict;
-}
-
-/* The slot of the inode at @blkno, @boffset among those kept. */
-static struct rdisk_ino *disk_slot(struct xls_recover *r, int64_t blkno, uint32_t boffset)
-{
-	uint64_t h = ((uint64_t)blkno * 0x9e3779b97f4a7c15ull) ^ boffset;
-
-	if (!r->diskinos &&
-	    !(r->diskinos = calloc(XLS_RECOVER_DISKINO_SLOTS, sizeof(*r->diskinos))))
-		return NULL;
-	return &r->diskinos[(h ^ (h >> 29)) & (XLS_RECOVER_DISKINO_SLOTS - 1)];
 }
 
 /*
@@ -594,13 +626,7 @@ static const struct rdisk_ino *disk_inode(struct xls_recover *r, const struct rr
 	    xls_source_read_data(r->src, (uint64_t)rec->iblkno * BBSIZE + rec->iboff, dino,
 				 sizeof(dino)))
 		return NULL;
-	buf->blkno = rec->iblkno;
-	buf->boffset = rec->iboff;
-	buf->magic = xls_be16(dino) == XFS_DINODE_MAGIC;
-	buf->version = dino[offsetof(struct xfs_dinode, di_version)];
-	buf->lsn = xls_be64(dino + offsetof(struct xfs_dinode, di_lsn));
-	buf->flushiter = xls_be16(dino + offsetof(struct xfs_dinode, di_flushiter));
-	buf->used = true;
+	disk_fields(dino, rec->iblkno, rec->iboff, buf);
 	return buf;
 }
 

@@ -157,7 +157,7 @@ struct rorder {
 };
 
 /* The fields of an inode on the device that recovery's decision reads. */
-#define XLS_RECOVER_DISKINO_SLOTS	16384u	/* a power of two: 512 KiB */
+#define XLS_RECOVER_DISKINO_SLOTS	65536u	/* a power of two: 2 MiB */
 struct rdisk_ino {
 	int64_t		blkno;		/* where it was read: the item's cluster */
 	uint32_t	boffset;	/* and offset */

@@ -40,7 +40,7 @@ struct xls_key {
 	char		text[XLS_KEY_TEXT];
 };
 
-/* The struct xls_key of string literal @text (a longer key does not compile). */
+/* The struct xls_key of string literal @text (keys.c asserts that it fits). */
 #define XLS_KEY_INIT(text, unit, heading) \
 	{ text, unit, heading, sizeof(text) + 3, sizeof(text), ",\"" text "\":", text "=" }
 

@@ -83,49 +83,81 @@ static void show(struct xls_cmd *c, enum xls_lost_part part, const struct xls_re
 	xls_print_lost_row(&c->out, part, fs);
 }
 
-static void print_records(struct xls_cmd *c, const struct xls_lost *l, struct xls_fieldset *fs)
+/*
+ * A path per record, asked of @l as it is printed (xls_lost_path); the
+ * same directory's or inode's as the record before is asked once.
+ */
+struct lost_path {
+	uint64_t	ino;		/* of @path; 0 none yet */
+	const char	*path;		/* @buf, or NULL: not known */
+	char		buf[4096];
+};
+
+static const char *path_of(struct xls_lost *l, struct lost_path *p, uint64_t ino)
+{
+	if (p->ino != ino) {
+		p->ino = ino;
+		p->path = xls_lost_path(l, ino, p->buf, sizeof(p->buf));
+	}
+	return p->path;
+}
+
+static void print_records(struct xls_cmd *c, struct xls_lost *l, struct xls_fieldset *fs)
 {
 	const struct xls_lost_dirent *d;
 	const struct xls_lost_inode *in;
 	const struct xls_lost_found *lf;
 	const struct xls_lost_xattr *x;
 	const struct xls_lost_apart *a;
+	struct lost_path p = { 0 };
 	uint32_t n, shown;
 
 	d = xls_lost_dirents(l, &n);
 	shown = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		if (!dirent_wanted(c, &d[i]))
+		struct xls_lost_dirent one = d[i];
+
+		one.dir_path = path_of(l, &p, one.dir);
+		if (!dirent_wanted(c, &one))
 			continue;
 		xls_fields_reset(fs);
-		xls_describe_lost_dirent(&d[i], fs);
+		xls_describe_lost_dirent(&one, fs);
 		show(c, XLS_LOST_DIRENTS, XR(lost_dirent), fs, &shown);
 	}
 	in = xls_lost_inodes(l, &n);
 	shown = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		if (!wanted(c, in[i].ino, 0, in[i].path))
+		struct xls_lost_inode one = in[i];
+
+		one.path = path_of(l, &p, one.ino);
+		if (!wanted(c, one.ino, 0, one.path))
 			continue;
 		xls_fields_reset(fs);
-		xls_describe_lost_inode(&in[i], fs);
+		xls_describe_lost_inode(&one, fs);
 		show(c, XLS_LOST_INODES, XR(lost_inode), fs, &shown);
 	}
 	lf = xls_lost_founds(l, &n);
 	shown = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		if (!wanted(c, lf[i].ino, 0, lf[i].path))
+		struct xls_lost_found one = lf[i];
+
+		one.path = path_of(l, &p, one.ino);
+		if (!wanted(c, one.ino, 0, one.path))
 			continue;
 		xls_fields_reset(fs);
-		xls_describe_lost_found(&lf[i], fs);
+		xls_describe_lost_found(&one, fs);
 		show(c, XLS_LOST_FOUND, XR(lost_found), fs, &shown);
 	}
 	x = xls_lost_xattrs(l, &n);
 	shown = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		if (!wanted(c, x[i].ino, x[i].parent, x[i].path))
+		struct xls_lost_xattr one = x[i];
+
+		one.path = path_of(l, &p, one.ino);
+		if (!wanted(c, one.ino, one.parent, one.path))
 			continue;
 		xls_fields_reset(fs);
-		xls_describe_lost_xattr(&x[i], fs);
+		xls_describe_lost_xattr(&one, fs);
 		show(c, XLS_LOST_XATTRS, XR(lost_xattr), fs, &shown);
 	}
 	a = xls_lost_aparts(l, &n);

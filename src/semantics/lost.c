@@ -357,8 +357,11 @@ static void add_xattr(struct xls_lost *l, uint64_t ino, const struct xls_xattr_s
 	l->sum.xattrs_changed++;
 }
 
-/* @unfound: repair -L never finds the inode (unfound()): no disk side. */
-static void compare_attrs(struct xls_lost *l, uint64_t ino, bool unfound)
+/*
+ * @unfound: repair -L never finds the inode (unfound()): no disk side.
+ * @is_freed: recovery frees it (freed()): no recovered side.
+ */
+static void compare_attrs(struct xls_lost *l, uint64_t ino, bool unfound, bool is_freed)
 {
 	struct xls_xattr_set d = { 0 }, f = { 0 };
 	uint32_t i = 0, j = 0;
@@ -366,7 +369,7 @@ static void compare_attrs(struct xls_lost *l, uint64_t ino, bool unfound)
 	if (!unfound)
 		l->sum.dir_problems |= xls_fsview_attrs(&l->disk, ino, xls_xattr_set_add, &d) &
 				       ~XLS_FSVIEW_NOT_DIR;
-	if (!freed(l, ino))
+	if (!is_freed)
 		l->sum.dir_problems |= xls_fsview_attrs(&l->final, ino, xls_xattr_set_add, &f) &
 				       ~XLS_FSVIEW_NOT_DIR;
 	if (d.nomem || f.nomem)
@@ -542,7 +545,7 @@ static void compare_parents(struct xls_lost *l, const uint64_t *inos, uint32_t n
 }
 
 /* Both cores of @ino, zeroed where a view has none (or leaves it free). */
-static void read_cores(struct xls_lost *l, uint64_t ino, uint8_t *dino,
+static void read_cores(struct xls_lost *l, uint64_t ino, uint8_t *dino, bool is_freed,
 		       struct xls_inode_core *dc, struct xls_inode_core *fc)
 {
 	const struct xls_geometry *g = &l->src->geo;
@@ -551,7 +554,7 @@ static void read_cores(struct xls_lost *l, uint64_t ino, uint8_t *dino,
 	memset(fc, 0, sizeof(*fc));
 	if (xls_fsview_read_inode(&l->disk, ino, dino, NULL) == 0)
 		xls_fsview_core(g, dino, dc);
-	if (xls_fsview_read_inode(&l->final, ino, dino, &fc->written) == 0 && !freed(l, ino))
+	if (xls_fsview_read_inode(&l->final, ino, dino, &fc->written) == 0 && !is_freed)
 		xls_fsview_core(g, dino, fc);
 }
 
@@ -665,7 +668,7 @@ static void compare_dirs(struct xls_lost *l, const uint64_t *inos, uint32_t n, u
 	for (uint32_t i = 0; i < n; i++) {
 		struct xls_inode_core dc, fc;
 
-		read_cores(l, inos[i], dino, &dc, &fc);
+		read_cores(l, inos[i], dino, freed(l, inos[i]), &dc, &fc);
 		if ((!xls_inode_core_free(&dc) && S_ISDIR(dc.mode)) ||
 		    (!xls_inode_core_free(&fc) && S_ISDIR(fc.mode)))
 			dirs[ndirs++] = inos[i];
@@ -684,6 +687,7 @@ static void compare_all(struct xls_lost *l)
 {
 	const struct xls_geometry *g = &l->src->geo;
 	uint64_t *inos, a, b;
+	bool *is_freed;
 	uint32_t n = 0, pos = 0, v;
 	uint8_t dino[2048];
 
@@ -700,17 +704,32 @@ static void compare_all(struct xls_lost *l)
 	compare_dirs(l, inos, n, dino);
 	compare_parents(l, inos, n);
 	n = add_unfound(l, &inos, n, dino);
+	/*
+	 * The answer grows from here: what recovery touched goes, but for a
+	 * flag per inode of @inos (6 MB of hash table on a 2 GiB log, 160 KB
+	 * of flags).
+	 */
+	is_freed = malloc(sizeof(*is_freed) * (n ? n : 1));
+	if (!is_freed) {
+		l->nomem = true;
+		free(inos);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		is_freed[i] = freed(l, inos[i]);
+	xls_hashmap_free(&l->touched);
 	for (uint32_t i = 0; i < n && !l->nomem; i++) {
+		bool fr = is_freed[i], gone;
 		struct xls_inode_core dc, fc;
-		bool gone;
 
-		read_cores(l, inos[i], dino, &dc, &fc);
+		read_cores(l, inos[i], dino, fr, &dc, &fc);
 		gone = !xls_inode_core_free(&dc) && unfound(l, inos[i]);
 		if (gone)
 			memset(&dc, 0, sizeof(dc));
 		compare_inode(l, inos[i], &dc, &fc);
-		compare_attrs(l, inos[i], gone);
+		compare_attrs(l, inos[i], gone, fr);
 	}
+	free(is_freed);
 	free(inos);
 }
 
@@ -722,23 +741,16 @@ static void compare_all(struct xls_lost *l)
  * of it) and whose core on the disk is in use (repair trusts the core over
  * the record's free bit) and that repair does not clear (repair_clears),
  * so that repair finds it with no parent.  Directories the log
- * does not touch are not read: a link there is not seen.  Inode @ino,
- * unless seen before.
+ * does not touch are not read: a link there is not seen.
  */
-static void found_unlinked(struct xls_lost *l, uint64_t ino, struct xls_hashmap *seen,
-			   uint8_t *dino)
+static void found_unlinked(struct xls_lost *l, uint64_t ino, uint8_t *dino)
 {
 	const struct xls_geometry *g = &l->src->geo;
 	struct xls_lost_found *lf;
 	struct xls_inode_core c;
 
-	if (ino == g->root_ino || xls_hashmap_find(&l->disk_linked, ino, 0) ||
-	    xls_hashmap_find(seen, ino, 0))
+	if (ino == g->root_ino || xls_hashmap_find(&l->disk_linked, ino, 0))
 		return;
-	if (xls_hashmap_put(seen, ino, 0, 1)) {
-		l->nomem = true;
-		return;
-	}
 	/* repair finds it in its chunk: a record holds it, or it checks a sibling */
 	if ((!xls_hashmap_find(&l->disk_chunks, ino & ~(uint64_t)(XFS_INODES_PER_CHUNK - 1), 0) &&
 	     xls_fsview_inode_chunk(&l->disk, ino) != 1) ||
@@ -756,54 +768,44 @@ static void found_unlinked(struct xls_lost *l, uint64_t ino, struct xls_hashmap 
 	l->sum.lost_found++;
 }
 
+/*
+ * The inodes entries added name and those recovery frees, each once, in
+ * inode order: an array of them is a third of a hash set's size (this
+ * ran at lost's peak of memory), and their cores are read cluster by
+ * cluster.
+ */
 static void find_lost_found(struct xls_lost *l)
 {
 	const struct xls_geometry *g = &l->src->geo;
-	struct xls_hashmap seen = XLS_HASHMAP_INIT;
+	uint64_t *inos;
+	uint32_t n = 0, k = 0;
 	uint8_t dino[2048];
 
 	if (!g->inode_size || g->inode_size > sizeof(dino))
 		return;
-	for (uint32_t i = 0; i < l->ndirents && !l->nomem; i++)
+	inos = malloc(sizeof(*inos) * ((size_t)l->ndirents + l->nfreed + 1));
+	if (!inos) {
+		l->nomem = true;
+		return;
+	}
+	for (uint32_t i = 0; i < l->ndirents; i++)
 		if (l->dirents[i].add)
-			found_unlinked(l, l->dirents[i].ino, &seen, dino);
-	for (uint32_t i = 0; i < l->nfreed && !l->nomem; i++)
-		found_unlinked(l, l->freed[i], &seen, dino);
-	xls_hashmap_free(&seen);
+			inos[n++] = l->dirents[i].ino;
+	for (uint32_t i = 0; i < l->nfreed; i++)
+		inos[n++] = l->freed[i];
+	qsort(inos, n, sizeof(*inos), cmp_u64);
+	for (uint32_t i = 0; i < n && !l->nomem; i++) {
+		if (k && inos[i] == inos[k - 1])
+			continue;
+		inos[k++] = inos[i];
+		found_unlinked(l, inos[i], dino);
+	}
+	free(inos);
 }
 
-static int cmp_found(const void *a, const void *b)
+const char *xls_lost_path(struct xls_lost *l, uint64_t ino, char *buf, size_t bufsz)
 {
-	const struct xls_lost_found *x = a, *y = b;
-
-	return (x->ino > y->ino) - (x->ino < y->ino);
-}
-
-/* Paths, once every directory compared has taught its names. */
-static void name_all(struct xls_lost *l)
-{
-	char path[4096];
-
-	for (uint32_t i = 0; i < l->ndirents; i++) {
-		/* a directory's entries come together: its path kept once */
-		if (i && l->dirents[i].dir == l->dirents[i - 1].dir)
-			l->dirents[i].dir_path = l->dirents[i - 1].dir_path;
-		else if (xls_names_path(&l->names, l->dirents[i].dir, path, sizeof(path), NULL))
-			l->dirents[i].dir_path = keep_str(l, path, strlen(path));
-	}
-	for (uint32_t i = 0; i < l->ninodes; i++)
-		if (xls_names_path(&l->names, l->inodes[i].ino, path, sizeof(path), NULL))
-			l->inodes[i].path = keep_str(l, path, strlen(path));
-	for (uint32_t i = 0; i < l->nxattrs; i++) {
-		/* and an inode's xattrs */
-		if (i && l->xattrs[i].ino == l->xattrs[i - 1].ino)
-			l->xattrs[i].path = l->xattrs[i - 1].path;
-		else if (xls_names_path(&l->names, l->xattrs[i].ino, path, sizeof(path), NULL))
-			l->xattrs[i].path = keep_str(l, path, strlen(path));
-	}
-	for (uint32_t i = 0; i < l->nfounds; i++)
-		if (xls_names_path(&l->names, l->founds[i].ino, path, sizeof(path), NULL))
-			l->founds[i].path = keep_str(l, path, strlen(path));
+	return xls_names_path(&l->names, ino, buf, bufsz, NULL) ? buf : NULL;
 }
 
 int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_tail *ht,
@@ -846,9 +848,6 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 		return rc;
 	compare_all(l);
 	find_lost_found(l);
-	if (l->nfounds)
-		qsort(l->founds, l->nfounds, sizeof(*l->founds), cmp_found);
-	name_all(l);
 	l->sum.metadata_bytes = l->ovl.replayed_bytes;
 	l->sum.overlay_full = l->ovl.full;
 	l->sum.overlay_bytes = l->ovl.bytes;

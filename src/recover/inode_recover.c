@@ -404,26 +404,15 @@ void xls_recover_inode_crc(uint8_t *buf, uint32_t len, uint32_t inodesize,
 /* The LSN the last replay of inode @ino wrote into it, or 0. */
 static uint64_t ino_replayed_lsn(const struct xls_recover *r, uint64_t ino)
 {
-	const uint32_t *idx = xls_hashmap_find(&r->inolsn, ino, 0);
+	const uint64_t *lsn = xls_inomap_find(&r->inolsn, ino);
 
-	return idx ? r->inolsns[*idx] : 0;
+	return lsn ? *lsn : 0;
 }
 
 static void ino_set_lsn(struct xls_recover *r, uint64_t ino, uint64_t lsn)
 {
-	uint32_t *idx = xls_hashmap_find(&r->inolsn, ino, 0);
-	uint64_t *l;
-
-	if (idx) {
-		r->inolsns[*idx] = lsn;
-		return;
-	}
-	l = xls_vec_push((void **)&r->inolsns, &r->ninolsns, &r->capinolsns, sizeof(*l));
-	if (!l || xls_hashmap_put(&r->inolsn, ino, 0, r->ninolsns - 1)) {
+	if (xls_inomap_put(&r->inolsn, ino, lsn))
 		r->err = -ENOMEM;
-		return;
-	}
-	*l = lsn;
 }
 
 bool xls_rstate_icreated(struct xls_recover *r, int64_t blkno, uint32_t len)

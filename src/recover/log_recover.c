@@ -502,7 +502,7 @@ void xls_recover_free(struct xls_recover *r)
 	xls_hashmap_free(&r->cancel);
 	xls_hashmap_free(&r->bufidx);
 	xls_hashmap_free(&r->intidx);
-	xls_hashmap_free(&r->inolsn);
+	xls_inomap_free(&r->inolsn);
 	xls_hashmap_free(&r->inobufs);
 	free(r->diskinos);
 	xls_vec_free(r->states);
@@ -510,7 +510,6 @@ void xls_recover_free(struct xls_recover *r)
 	free(r->order);
 	xls_vec_free(r->noops);
 	xls_vec_free(r->intents);
-	xls_vec_free(r->inolsns);
 	free(r->ba);
 	free(r->res);
 	free(r->regs);

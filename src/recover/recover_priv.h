@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "base/hashmap.h"
+#include "base/inomap.h"
 #include "base/vec.h"
 #include "base/ondisk.h"
 #include "analysis/analysis.h"
@@ -203,10 +204,8 @@ struct xls_recover {
 	struct xls_hashmap		intidx;		/* (type, id) -> intents */
 	struct rintent			*intents;
 	uint32_t			nintents, capintents;
-	struct xls_hashmap		inolsn;		/* ino -> inolsns[] */
+	struct xls_inomap		inolsn;		/* ino -> LSN of its last replay */
 	struct xls_hashmap		inobufs;	/* (blkno, len) -> read verdict */
-	uint64_t			*inolsns;	/* LSN of its last replay */
-	uint32_t			ninolsns, capinolsns;
 	/*
 	 * What the device says of an inode an item read it for and did not
 	 * replay: an inode whose disk copy is newer is skipped item after

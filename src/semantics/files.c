@@ -30,9 +30,9 @@ const char *xls_fev_name(enum xls_fev e)
 static const uint8_t *log_dir_inode(void *ctx, uint64_t ino)
 {
 	struct xls_files *f = ctx;
-	uint32_t *idx = xls_hashmap_find(&f->idx, ino, 0);
+	const uint64_t *idx = xls_inomap_find(&f->idx, ino);
 
-	return idx ? f->inos[*idx].dino : NULL;
+	return idx ? xls_ino_forks(&f->inos[*idx])->dino : NULL;
 }
 
 struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes,
@@ -77,11 +77,16 @@ void xls_files_free(struct xls_files *f)
 	xls_overlay_release(&f->view);
 	xls_fsview_clusters_release(&f->clusters);
 	xls_names_release(&f->names);
-	xls_hashmap_free(&f->idx);
+	xls_inomap_free(&f->idx);
 	for (uint32_t i = 0; i < f->ninos; i++) {
-		free(f->inos[i].sf);
-		free(f->inos[i].asf);
-		free(f->inos[i].dino);
+		struct ino_forks *fk = f->inos[i].fk;
+
+		if (fk) {
+			free(fk->sf);
+			free(fk->asf);
+			free(fk->dino);
+			free(fk);
+		}
 	}
 	xls_xattr_set_free(&f->abefore);
 	xls_xattr_set_free(&f->aafter);
@@ -183,14 +188,14 @@ static void cancel_dir_buf(struct xls_files *f, const struct xls_ritem *ri)
 
 static struct ino_state *state_of(struct xls_files *f, uint64_t ino, bool *fresh)
 {
-	uint32_t *idx = xls_hashmap_find(&f->idx, ino, 0);
+	const uint64_t *idx = xls_inomap_find(&f->idx, ino);
 	struct ino_state *s;
 
 	*fresh = false;
 	if (idx)
 		return &f->inos[*idx];
 	if (!xls_vec_grow((void **)&f->inos, f->ninos, &f->capinos, sizeof(*s)) ||
-	    xls_hashmap_put(&f->idx, ino, 0, f->ninos)) {
+	    xls_inomap_put(&f->idx, ino, f->ninos)) {
 		f->nomem = true;
 		return NULL;
 	}
@@ -253,11 +258,11 @@ static void baseline(struct xls_files *f, uint64_t ino, uint64_t lsn, struct ino
 	s->known = true;
 	fork = xls_fsview_attr_fork(g, dino, &flen);
 	if (fork && !xls_inode_core_free(&s->c) && s->c.aformat == XFS_DINODE_FMT_LOCAL)
-		xls_files_keep_fork(f, &s->asf, &s->asf_len, fork, flen);
+		xls_files_keep_fork(f, s, true, fork, flen);
 	fork = xls_fsview_data_fork(g, dino, &flen);
 	if (!xls_inode_core_free(&s->c) && S_ISDIR(s->c.mode) &&
 	    s->c.format == XFS_DINODE_FMT_LOCAL)
-		xls_files_keep_fork(f, &s->sf, &s->sf_len, fork,
+		xls_files_keep_fork(f, s, false, fork,
 				    s->c.size < flen ? (uint32_t)s->c.size : flen);
 }
 
@@ -334,6 +339,7 @@ static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 		      const struct xls_rinode *in, const struct xls_inode_core *now)
 {
 	const struct xls_geometry *g = &f->src->geo;
+	const struct ino_forks *fk = xls_ino_forks(s);
 	bool local = !xls_inode_core_free(now) && S_ISDIR(now->mode) &&
 		     now->format == XFS_DINODE_FMT_LOCAL;
 	/* what the kernel reads of the fork: di_size bytes (xfs_iformat_local) */
@@ -344,28 +350,28 @@ static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 
 	if (local && !(in->fields & XFS_ILOG_DDATA))
 		return;		/* the fork is not logged: as it was */
-	if (local && in->dfork && xls_files_fork_same(s->sf, s->sf_len, in->dfork, used))
+	if (local && in->dfork && xls_files_fork_same(fk->sf, fk->sf_len, in->dfork, used))
 		return;		/* logged again as it was: the same entries */
 	xls_dirent_set_reset(&f->before);
 	xls_dirent_set_reset(&f->after);
-	if (s->sf)
-		xls_dir_sf_walk(g, s->sf, s->sf_len, &parent, xls_dirent_set_add, &f->before);
+	if (fk->sf)
+		xls_dir_sf_walk(g, fk->sf, fk->sf_len, &parent, xls_dirent_set_add, &f->before);
 	if (local && in->dfork)
 		xls_files_malformed(f, XLS_FILES_SF_DIR, ino,
 				    xls_dir_sf_walk(g, in->dfork, used, &parent,
 						    xls_dirent_set_add, &f->after));
 	first = f->npend;
-	if (s->known && (s->sf || local))
+	if (s->known && (fk->sf || local))
 		xls_files_diff_entries(f, ino);
 	/*
 	 * Before the tail, a block that becomes this fork is not known whole
 	 * (its freeing tells no entry): its entries here are unsure adds,
 	 * kept only where the transaction creates or moves the inode.
 	 */
-	if (f->stale && !s->sf && local)
+	if (f->stale && !fk->sf && local)
 		for (uint32_t i = first; i < f->npend; i++)
 			f->pend[i].unsure = true;
-	xls_files_keep_fork(f, &s->sf, &s->sf_len, local ? in->dfork : NULL, used);
+	xls_files_keep_fork(f, s, false, local ? in->dfork : NULL, used);
 }
 
 /*
@@ -377,29 +383,35 @@ static void keep_dir_inode(struct xls_files *f, const struct xls_ritem *ri,
 			   struct ino_state *s, const struct xls_inode_core *now)
 {
 	const struct xls_geometry *g = &f->src->geo;
+	struct ino_forks *fk;
 	const char *why;
 
 	if (xls_inode_core_free(now) || !S_ISDIR(now->mode) || !g->inode_size ||
 	    g->inode_size > 2048) {
-		free(s->dino);
-		s->dino = NULL;
+		if (s->fk) {
+			free(s->fk->dino);
+			s->fk->dino = NULL;
+		}
 		return;
 	}
-	if (!s->dino) {
-		s->dino = malloc(g->inode_size);
-		if (!s->dino) {
+	fk = xls_files_forks(f, s);
+	if (!fk)
+		return;
+	if (!fk->dino) {
+		fk->dino = malloc(g->inode_size);
+		if (!fk->dino) {
 			f->nomem = true;
 			return;
 		}
-		if (xls_fsview_read_inode(&f->disk, ri->ino, s->dino, NULL) ||
-		    xls_be16(s->dino) != XFS_DINODE_MAGIC) {
-			memset(s->dino, 0, g->inode_size);
-			s->dino[0] = XFS_DINODE_MAGIC >> 8;
-			s->dino[1] = XFS_DINODE_MAGIC & 0xff;
+		if (xls_fsview_read_inode(&f->disk, ri->ino, fk->dino, NULL) ||
+		    xls_be16(fk->dino) != XFS_DINODE_MAGIC) {
+			memset(fk->dino, 0, g->inode_size);
+			fk->dino[0] = XFS_DINODE_MAGIC >> 8;
+			fk->dino[1] = XFS_DINODE_MAGIC & 0xff;
 		}
 	}
 	(void)xls_recover_apply_dinode(g, ri->inode, 0,
-				       s->dino, &why);
+				       fk->dino, &why);
 	xls_names_view_changed(&f->names);
 }
 
@@ -542,7 +554,7 @@ static void sweep_dirs(struct xls_files *f)
 		struct xls_names_dir d = { &f->names, f->inos[i].ino };
 		uint64_t parent;
 
-		if (f->inos[i].dino)
+		if (xls_ino_forks(&f->inos[i])->dino)
 			xls_fsview_dir(&f->logview, d.dir, &parent, xls_names_learn_entry, &d);
 	}
 	f->logview.skip_held = false;

@@ -126,7 +126,7 @@ void xls_files_free(struct xls_files *f);
 
 /*
  * The memory of the events waiting for a path, past which they wait in a
- * temporary file (XLS_FILES_HOLD_MEM, 8 MiB, by default): the fuzz target
+ * temporary file (XLS_FILES_HOLD_MEM, 4 MiB, by default): the fuzz target
  * makes it small, so that hostile logs go through the file too.
  */
 void xls_files_set_hold_mem(struct xls_files *f, uint64_t bytes);

@@ -116,21 +116,23 @@ void xls_files_asf_events(struct xls_files *f, uint64_t ino, struct ino_state *s
 	bool local = !xls_inode_core_free(now) && now->aformat == XFS_DINODE_FMT_LOCAL &&
 		     now->forkoff;
 
+	const struct ino_forks *fk = xls_ino_forks(s);
+
 	if (local && !(in->fields & XFS_ILOG_ADATA))
 		return;		/* the fork is not logged: as it was */
-	if (!local && !s->asf)
+	if (!local && !fk->asf)
 		return;
 	if (local && in->afork &&
-	    xls_files_fork_same(s->asf, s->asf_len, in->afork, in->afork_len))
+	    xls_files_fork_same(fk->asf, fk->asf_len, in->afork, in->afork_len))
 		return;		/* logged again as it was: the same attrs */
 	xls_files_attrs_reset(f);
-	if (s->asf)
-		xls_attr_sf_walk(s->asf, s->asf_len, xls_xattr_set_add, &f->abefore);
+	if (fk->asf)
+		xls_attr_sf_walk(fk->asf, fk->asf_len, xls_xattr_set_add, &f->abefore);
 	if (local && in->afork)
 		xls_files_malformed(f, XLS_FILES_SF_ATTR, ino,
 				    xls_attr_sf_walk(in->afork, in->afork_len, xls_xattr_set_add,
 						     &f->aafter));
 	if (s->known)
 		xls_files_diff_attrs(f, ino);
-	xls_files_keep_fork(f, &s->asf, &s->asf_len, local ? in->afork : NULL, in->afork_len);
+	xls_files_keep_fork(f, s, true, local ? in->afork : NULL, in->afork_len);
 }

@@ -250,8 +250,18 @@ uint8_t *xls_files_scratch(struct xls_files *f, uint32_t bytes)
  * Keep @len bytes of a shortform fork at @fork (NULL: none) as *@kept, for
  * the next item of the inode to compare with; the copy's memory is reused.
  */
-void xls_files_keep_fork(struct xls_files *f, uint8_t **kept, uint32_t *kept_len,
-			 const uint8_t *fork, uint32_t len)
+struct ino_forks *xls_files_forks(struct xls_files *f, struct ino_state *s)
+{
+	if (!s->fk) {
+		s->fk = calloc(1, sizeof(*s->fk));
+		if (!s->fk)
+			f->nomem = true;
+	}
+	return s->fk;
+}
+
+static void keep_bytes(struct xls_files *f, uint8_t **kept, uint32_t *kept_len,
+		       const uint8_t *fork, uint32_t len)
 {
 	uint8_t *p = *kept;
 
@@ -269,6 +279,23 @@ void xls_files_keep_fork(struct xls_files *f, uint8_t **kept, uint32_t *kept_len
 	memcpy(p, fork, len);
 	*kept = p;
 	*kept_len = len;
+}
+
+void xls_files_keep_fork(struct xls_files *f, struct ino_state *s, bool attr,
+			 const uint8_t *fork, uint32_t len)
+{
+	struct ino_forks *fk = s->fk;
+
+	/* most inodes keep no fork: they get no struct ino_forks for none */
+	if (!fk && !fork)
+		return;
+	fk = xls_files_forks(f, s);
+	if (!fk)
+		return;
+	if (attr)
+		keep_bytes(f, &fk->asf, &fk->asf_len, fork, len);
+	else
+		keep_bytes(f, &fk->sf, &fk->sf_len, fork, len);
 }
 
 bool xls_files_fork_same(const uint8_t *kept, uint32_t kept_len, const uint8_t *fork,

@@ -27,7 +27,7 @@ struct xls_held_event {
 
 void xls_files_out_release(struct xls_files_out *o)
 {
-	xls_hashmap_free(&o->idx);
+	xls_inomap_free(&o->idx);
 	xls_vec_free(o->files);
 	xls_vec_free(o->q);
 	xls_pool_free(&o->pool);
@@ -41,8 +41,8 @@ void xls_files_out_release(struct xls_files_out *o)
 static void count(struct xls_files *f, const struct xls_file_event *e)
 {
 	struct xls_files_out *o = &f->out;
-	uint32_t *idx;
-	struct xls_file_summary *s;
+	const uint64_t *idx;
+	struct xls_file_count *s;
 
 	/* an inode's events mostly come together */
 	if (o->nfiles && o->files[o->last].ino == e->ino) {
@@ -51,16 +51,16 @@ static void count(struct xls_files *f, const struct xls_file_event *e)
 		s->last_seq = e->seq;
 		return;
 	}
-	idx = xls_hashmap_find(&o->idx, e->ino, 0);
+	idx = xls_inomap_find(&o->idx, e->ino);
 	if (idx) {
-		o->last = *idx;
+		o->last = (uint32_t)*idx;
 		s = &o->files[*idx];
 		s->events++;
 		s->last_seq = e->seq;
 		return;
 	}
 	if (!xls_vec_grow((void **)&o->files, o->nfiles, &o->capfiles, sizeof(*s)) ||
-	    xls_hashmap_put(&o->idx, e->ino, 0, o->nfiles)) {
+	    xls_inomap_put(&o->idx, e->ino, o->nfiles)) {
 		f->nomem = true;
 		return;
 	}
@@ -328,7 +328,7 @@ void xls_files_out_drain(struct xls_files *f, bool final)
 
 static int cmp_ino(const void *a, const void *b)
 {
-	const struct xls_file_summary *x = a, *y = b;
+	const struct xls_file_count *x = a, *y = b;
 
 	return (x->ino > y->ino) - (x->ino < y->ino);
 }
@@ -342,19 +342,21 @@ void xls_files_out_summaries(struct xls_files *f)
 	if (o->nfiles)
 		qsort(o->files, o->nfiles, sizeof(*o->files), cmp_ino);
 	for (uint32_t i = 0; i < o->nfiles && !f->rc; i++) {
-		struct xls_file_summary *s = &o->files[i];
-		uint32_t *idx = xls_hashmap_find(&f->idx, s->ino, 0);
+		const struct xls_file_count *fc = &o->files[i];
+		const uint64_t *idx = xls_inomap_find(&f->idx, fc->ino);
 		const struct ino_state *st = idx ? &f->inos[*idx] : NULL;
 		size_t len;
 		bool live = !st || !st->known || !xls_inode_core_free(&st->c);
+		struct xls_file_summary s = {
+			.ino = fc->ino, .events = fc->events,
+			.first_seq = fc->first_seq, .last_seq = fc->last_seq,
+			.mode = st && st->known && live ? st->c.mode : 0,
+		};
 
-		s->mode = st && st->known && live ? st->c.mode : 0;
-		s->final_path = NULL;
-		s->final_path_len = 0;
-		if (live && xls_names_final_path(&f->names, s->ino, f->path, sizeof(f->path), &len)) {
-			s->final_path = f->path;
-			s->final_path_len = (uint32_t)len;
+		if (live && xls_names_final_path(&f->names, s.ino, f->path, sizeof(f->path), &len)) {
+			s.final_path = f->path;
+			s.final_path_len = (uint32_t)len;
 		}
-		f->rc = f->sink->file(f->sink->ctx, s);
+		f->rc = f->sink->file(f->sink->ctx, &s);
 	}
 }

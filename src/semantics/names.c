@@ -16,7 +16,7 @@ void xls_names_init(struct xls_names *m, const struct xls_fsview *view)
 
 void xls_names_release(struct xls_names *m)
 {
-	xls_hashmap_free(&m->idx);
+	xls_inomap_free(&m->idx);
 	xls_hashmap_free(&m->alt);
 	xls_vec_free(m->links);
 	xls_hashmap_free(&m->tried);
@@ -121,7 +121,7 @@ static void promote_other(struct xls_names *m, uint64_t ino, struct xls_name *e)
 static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint8_t *name,
 		  uint32_t len, enum xls_name_level level)
 {
-	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0);
+	const uint64_t *idx = xls_inomap_find(&m->idx, ino);
 	struct xls_name *e;
 	uint32_t off;
 
@@ -161,7 +161,7 @@ static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint
 		/* grown by moving pages (base/bigmem.h): it reaches tens of MiB */
 		if (!xls_vec_grow((void **)&m->names, m->n, &m->cap, sizeof(*m->names)))
 			return;
-		if (xls_hashmap_put(&m->idx, ino, 0, m->n))
+		if (xls_inomap_put(&m->idx, ino, m->n))
 			return;
 		e = &m->names[m->n++];
 	}
@@ -190,7 +190,8 @@ void xls_names_learn_weak(struct xls_names *m, uint64_t ino, uint64_t parent,
 void xls_names_removed(struct xls_names *m, uint64_t ino, uint64_t parent,
 		       const uint8_t *name, uint32_t len)
 {
-	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0), prev, other;
+	const uint64_t *idx = xls_inomap_find(&m->idx, ino);
+	uint32_t prev, other;
 	struct xls_name *e;
 
 	if (!idx)
@@ -217,7 +218,7 @@ int xls_names_learn_entry(void *ctx, const struct xls_dirent *e)
 
 bool xls_names_unlinked(const struct xls_names *m, uint64_t ino)
 {
-	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0);
+	const uint64_t *idx = xls_inomap_find(&m->idx, ino);
 
 	/* a removed name is the one the path goes by only when no other link is there */
 	return idx && m->names[*idx].len && m->names[*idx].level == XLS_NAME_REMOVED;
@@ -226,7 +227,7 @@ bool xls_names_unlinked(const struct xls_names *m, uint64_t ino)
 bool xls_names_link(const struct xls_names *m, uint64_t ino, uint64_t *parent,
 		    const uint8_t **name, uint32_t *len)
 {
-	uint32_t *idx = xls_hashmap_find(&m->idx, ino, 0);
+	const uint64_t *idx = xls_inomap_find(&m->idx, ino);
 
 	if (!idx || !named(m, *idx))
 		return false;
@@ -280,23 +281,23 @@ static uint32_t look_up(struct xls_names *m, uint64_t ino)
 {
 	struct xls_names_dir d = { .m = m, .dir = ino };
 	uint64_t parent = 0, pp;
-	uint32_t *idx;
+	const uint64_t *idx;
 
 	if (!m->view || tried_lately(m, ino))
 		return UINT32_MAX;
 	m->lookups++;
 	if (m->view->src->geo.has_parent)
 		xls_fsview_attrs(m->view, ino, learn_pptr, &d);
-	idx = xls_hashmap_find(&m->idx, ino, 0);
+	idx = xls_inomap_find(&m->idx, ino);
 	if (idx && named(m, *idx))
-		return *idx;
+		return (uint32_t)*idx;
 	xls_fsview_dir(m->view, ino, &parent, xls_dirent_ignore, NULL);
 	if (!parent || parent == ino)
 		return UINT32_MAX;
 	d.dir = parent;
 	xls_fsview_dir(m->view, parent, &pp, xls_names_learn_entry, &d);
-	idx = xls_hashmap_find(&m->idx, ino, 0);
-	return idx ? *idx : UINT32_MAX;
+	idx = xls_inomap_find(&m->idx, ino);
+	return idx ? (uint32_t)*idx : UINT32_MAX;
 }
 
 /* ------------------------------------------------------------------ */
@@ -316,12 +317,13 @@ static int chain_of(struct xls_names *m, uint64_t ino, bool current, uint32_t *c
 	*depth = 0;
 	*stuck = 0;
 	while (*depth < XLS_NAMES_MAX_DEPTH) {
-		uint32_t *idx, i;
+		const uint64_t *idx;
+		uint32_t i;
 
 		if (at == root)
 			return 0;
-		idx = xls_hashmap_find(&m->idx, at, 0);
-		i = idx ? *idx : UINT32_MAX;
+		idx = xls_inomap_find(&m->idx, at);
+		i = idx ? (uint32_t)*idx : UINT32_MAX;
 		if (!named(m, i))
 			i = look_up(m, at);
 		if (!named(m, i)) {

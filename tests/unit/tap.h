@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 struct tap {
 	unsigned int	n;
@@ -44,6 +45,22 @@ static inline void tap_diag(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
+}
+
+/*
+ * Pseudo-random numbers (xorshift64) from a seed the test keeps in
+ * *@state, never 0: the same seed gives the same sequence, so a failure
+ * repeats.
+ */
+static inline uint64_t tap_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	return x;
 }
 
 /* Print the plan last (allowed by TAP) and return the exit status. */

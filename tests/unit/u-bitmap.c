@@ -93,18 +93,6 @@ u_ref_popcount_bits(const struct u_ref *r, unsigned int nbits)
 
 /* ---- map construction ---- */
 
-static uint64_t
-u_xorshift64(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*state = x;
-	return x;
-}
-
 static void
 u_set_bit(uint32_t *map, unsigned int i)
 {
@@ -122,10 +110,10 @@ u_set_run(uint32_t *map, unsigned int first, unsigned int len)
 static void
 u_random_density(uint32_t *map, unsigned int words, uint64_t *rng)
 {
-	uint64_t k = u_xorshift64(rng) % 65;
+	uint64_t k = tap_rand(rng) % 65;
 
 	for (unsigned int i = 0; i < words * 32; i++)
-		if (u_xorshift64(rng) % 64 < k)
+		if (tap_rand(rng) % 64 < k)
 			u_set_bit(map, i);
 }
 
@@ -135,10 +123,10 @@ u_random_runs(uint32_t *map, unsigned int words, uint64_t *rng)
 {
 	unsigned int nbits = words * 32;
 	unsigned int i = 0;
-	bool set = u_xorshift64(rng) & 1;
+	bool set = tap_rand(rng) & 1;
 
 	while (i < nbits) {
-		unsigned int len = 1 + (unsigned int)(u_xorshift64(rng) % 96);
+		unsigned int len = 1 + (unsigned int)(tap_rand(rng) % 96);
 
 		if (len > nbits - i)
 			len = nbits - i;
@@ -248,7 +236,7 @@ u_test_random(struct tap *t, uint64_t *rng, struct u_totals *tot)
 		unsigned int words = 1 + i % U_MAX_WORDS;
 
 		memset(map, 0, sizeof(map));
-		if (u_xorshift64(rng) & 1)
+		if (tap_rand(rng) & 1)
 			u_random_density(map, words, rng);
 		else
 			u_random_runs(map, words, rng);

@@ -23,23 +23,11 @@ struct u_impl {
 	u_crc_fn	fn;
 };
 
-static uint64_t
-u_xorshift64(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*state = x;
-	return x;
-}
-
 static void
 u_fill_random(unsigned char *buf, size_t len, uint64_t *rng)
 {
 	for (size_t i = 0; i < len; i++)
-		buf[i] = (unsigned char)(u_xorshift64(rng) >> 56);
+		buf[i] = (unsigned char)(tap_rand(rng) >> 56);
 }
 
 /* RFC 3720 B.4 vectors plus the usual check string. */
@@ -82,9 +70,9 @@ u_test_sw_vs_hw(struct tap *t, unsigned char *pool, uint64_t *rng)
 	uint64_t total = 0;
 
 	for (int i = 0; i < U_RANDOM_BUFS; i++) {
-		size_t len = u_xorshift64(rng) % (U_MAX_LEN + 1);
-		size_t off = u_xorshift64(rng) % U_MAX_MISALIGN;
-		uint32_t seed = (uint32_t)u_xorshift64(rng);
+		size_t len = tap_rand(rng) % (U_MAX_LEN + 1);
+		size_t off = tap_rand(rng) % U_MAX_MISALIGN;
+		uint32_t seed = (uint32_t)tap_rand(rng);
 		uint32_t sw, hw;
 
 		u_fill_random(pool + off, len, rng);
@@ -108,9 +96,9 @@ u_test_chaining(struct tap *t, const struct u_impl *impl,
 	unsigned int bad = 0;
 
 	for (int i = 0; i < 500; i++) {
-		size_t len = u_xorshift64(rng) % 5000;
-		size_t cut = len ? u_xorshift64(rng) % (len + 1) : 0;
-		uint32_t seed = (uint32_t)u_xorshift64(rng);
+		size_t len = tap_rand(rng) % 5000;
+		size_t cut = len ? tap_rand(rng) % (len + 1) : 0;
+		uint32_t seed = (uint32_t)tap_rand(rng);
 		uint32_t whole, parts;
 
 		u_fill_random(pool, len, rng);

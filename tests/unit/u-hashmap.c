@@ -19,15 +19,6 @@ struct model {
 	bool		in[NKEYS];
 };
 
-/* xorshift64: deterministic, so a failure repeats */
-static uint64_t next_rand(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* Keys with few distinct bits, as daddrs and tids are, and some equal a. */
 static void model_init(struct model *m)
 {
@@ -62,7 +53,7 @@ static void test_hashmap__random(struct tap *t)
 
 	model_init(&m);
 	for (uint32_t step = 0; step < 200000 && ok; step++) {
-		uint32_t i = (uint32_t)(next_rand(&seed) % NKEYS);
+		uint32_t i = (uint32_t)(tap_rand(&seed) % NKEYS);
 
 		if (m.in[i]) {
 			xls_hashmap_del(&h, m.a[i], m.b[i]);

@@ -17,15 +17,6 @@ struct model {
 	bool		in[NKEYS];
 };
 
-/* xorshift64: deterministic, so a failure repeats */
-static uint64_t next_rand(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /*
  * Inode numbers as a log names them: runs of 64 in a chunk, chunks far
  * apart; key 0 too, and values with their high bits set.
@@ -62,11 +53,11 @@ static void test_inomap__random(struct tap *t)
 
 	model_init(&m);
 	for (uint32_t step = 0; step < 3 * NKEYS; step++) {
-		uint32_t i = (uint32_t)(next_rand(&seed) % NKEYS);
+		uint32_t i = (uint32_t)(tap_rand(&seed) % NKEYS);
 
 		/* a third of the puts overwrite a key that is there */
 		if (m.in[i])
-			m.v[i] ^= next_rand(&seed);
+			m.v[i] ^= tap_rand(&seed);
 		put_ok &= xls_inomap_put(&h, m.key[i], m.v[i]) == 0;
 		m.in[i] = true;
 		full_ok &= (uint64_t)h.used * 4 < (uint64_t)h.cap * 3;

@@ -123,5 +123,11 @@ void xls_relog_run(struct xls_relog *rl, uint64_t key, uint32_t n, const uint64_
 void xls_relog_prefetch(const struct xls_relog *rl, uint64_t key);
 
 void xls_relog_status(const struct xls_relog *rl, struct xls_relog_status *st);
+/*
+ * The longest run of occupied slots, which a probe may walk: what keeps
+ * a look-up short, for the tests (a table evenly filled three quarters
+ * keeps it to tens of slots).
+ */
+uint32_t xls_relog_longest_run(const struct xls_relog *rl);
 
 #endif /* XLS_RELOG_H */

@@ -159,6 +159,37 @@ static void test_relog(struct tap *t)
 	xls_relog_free(rl);
 }
 
+/*
+ * A full table takes new groups by the hundred thousand, each logged once
+ * (a log of many inodes, each changed once): what it drops to make room
+ * must leave it evenly filled.  Dropping at one hand sweeping the table
+ * while the new groups land everywhere filled the slots ahead of the hand
+ * until a probe walked most of the table (stats took 109 s on a log of
+ * 600,000 inodes).
+ */
+static void test_relog_spread(struct tap *t)
+{
+	struct xls_relog *rl = xls_relog_new(64u << 10);	/* 1024 groups */
+	struct xls_relog_split got = { 0 };
+	uint32_t longest = 0;
+	uint64_t hash[2] = { 1, 2 };
+
+	for (uint64_t ino = 1; ino <= 200000; ino++) {
+		xls_relog_run(rl, xls_relog_inode_key(ino * 37, XLS_INODE_CORE, 0), 2, hash,
+			      XLS_RELOG_CHUNK, &got, NULL);
+		if (ino % 1000 == 0) {
+			uint32_t run = xls_relog_longest_run(rl);
+
+			longest = run > longest ? run : longest;
+		}
+	}
+	tap_ok(t, longest <= 64, "a full table taking 200,000 new groups stays evenly filled: "
+	       "the longest run of slots %u of 1024", longest);
+	tap_ok(t, got.first == 200000ull * 2 * XLS_RELOG_CHUNK,
+	       "and every one of them counts as first");
+	xls_relog_free(rl);
+}
+
 /* ---- the cost model against the kernel's loops ------------------------- */
 
 /*
@@ -451,6 +482,7 @@ int main(void)
 
 	test_hash(&t);
 	test_relog(&t);
+	test_relog_spread(&t);
 	test_costmodel(&t);
 	test_shadow(&t);
 	return tap_done(&t);

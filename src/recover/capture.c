@@ -70,7 +70,7 @@ int xls_recover_capture(void *ctx, const struct xls_trans *t,
 		r->err = -ENOMEM;
 		return 0;
 	}
-	memset(rec, 0, RREC_CLEAR);
+	memset(rec, 0, sizeof(*rec));
 	rec->type = it->type;
 	rec->index = t->nitems + 1;
 	rec->unknown_type = !type || !type->recovers;

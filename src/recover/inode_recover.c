@@ -38,7 +38,8 @@ static void rinode_capture(struct xls_recover *r, struct tstore *ts, struct rrec
 {
 	struct xls_item_problems p = { 0, 0, "" };
 	struct xls_inode_item ino;
-	struct xls_rinode *k = &rec->ino_keep;
+	struct rkept_inode kept;
+	struct xls_rinode *k = &kept.ino;
 
 	xls_inode_item_parse(it, &ino, &p);
 	rec->ilf_fmt_len = ino.fmt_len;
@@ -53,22 +54,23 @@ static void rinode_capture(struct xls_recover *r, struct tstore *ts, struct rrec
 	/* history: what the item logged, when it writes into the kept buffer */
 	if (!r->opt.keep_inodes && (!r->opt.keep || rec->iblkno != r->opt.keep_blkno))
 		return;
-	memset(k, 0, sizeof(*k));
+	memset(&kept, 0, sizeof(kept));
 	k->fields = ino.ilf_fields;
 	k->rdev = ino.ilf_rdev;
 	k->has_core = ino.has_core;
 	k->core = ino.core;
-	rec->dfork_off = rec->afork_off = UINT32_MAX;
+	kept.dfork_off = kept.afork_off = UINT32_MAX;
 	if (ino.data_fork) {
-		rec->dfork_off = xls_rstore_bytes(ts, ino.data_fork->data, ino.data_fork->len);
+		kept.dfork_off = xls_rstore_bytes(ts, ino.data_fork->data, ino.data_fork->len);
 		k->dfork_len = ino.data_fork->len;
 	}
 	if (ino.attr_fork) {
-		rec->afork_off = xls_rstore_bytes(ts, ino.attr_fork->data, ino.attr_fork->len);
+		kept.afork_off = xls_rstore_bytes(ts, ino.attr_fork->data, ino.attr_fork->len);
 		k->afork_len = ino.attr_fork->len;
 	}
-	if ((ino.data_fork && rec->dfork_off == UINT32_MAX) ||
-	    (ino.attr_fork && rec->afork_off == UINT32_MAX)) {
+	rec->kept_off = xls_rstore_bytes(ts, &kept, sizeof(kept));
+	if ((ino.data_fork && kept.dfork_off == UINT32_MAX) ||
+	    (ino.attr_fork && kept.afork_off == UINT32_MAX) || rec->kept_off == UINT32_MAX) {
 		r->err = -ENOMEM;
 		return;
 	}

@@ -11,15 +11,29 @@
 
 #include "recover/recover_priv.h"
 
+/* @kept into the store's bytes, for @rec's commit; false when out of memory. */
+static bool keep_intent(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+			const struct rkept_intent *kept)
+{
+	rec->kept_off = xls_rstore_bytes(ts, kept, sizeof(*kept));
+	if (rec->kept_off == UINT32_MAX) {
+		r->err = -ENOMEM;
+		return false;
+	}
+	rec->has_intent = true;
+	return true;
+}
+
 /* files: what an ATTRI names, what a BUI maps. */
 static void capture_intent(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
 			   const struct xls_item *it)
 {
 	struct xls_item_problems p = { 0, 0, "" };
-	struct xls_rintent_data *k = &rec->intent;
+	struct rkept_intent kept;
+	struct xls_rintent_data *k = &kept.intent;
 
-	memset(k, 0, sizeof(*k));
-	rec->iname_off = rec->inew_off = UINT32_MAX;
+	memset(&kept, 0, sizeof(kept));
+	kept.name_off = kept.new_name_off = UINT32_MAX;
 	k->type = it->type;
 	if (it->type == XFS_LI_BUI) {
 		struct xls_extent_item x;
@@ -33,7 +47,7 @@ static void capture_intent(struct xls_recover *r, struct tstore *ts, struct rrec
 		k->startoff = e.startoff;
 		k->startblock = e.startblock;
 		k->len = e.len;
-		rec->has_intent = true;
+		keep_intent(r, ts, rec, &kept);
 		return;
 	}
 	{
@@ -50,19 +64,19 @@ static void capture_intent(struct xls_recover *r, struct tstore *ts, struct rrec
 		k->has_new_parent = a.has_new_parent;
 		k->new_parent_ino = a.new_parent_ino;
 		if (a.name && a.name->data && a.name_len <= a.name->len) {
-			rec->iname_off = xls_rstore_bytes(ts, a.name->data, a.name_len);
+			kept.name_off = xls_rstore_bytes(ts, a.name->data, a.name_len);
 			k->name_len = a.name_len;
 		}
 		if (a.new_name && a.new_name->data && a.new_name_len <= a.new_name->len) {
-			rec->inew_off = xls_rstore_bytes(ts, a.new_name->data, a.new_name_len);
+			kept.new_name_off = xls_rstore_bytes(ts, a.new_name->data, a.new_name_len);
 			k->new_name_len = a.new_name_len;
 		}
-		if ((k->name_len && rec->iname_off == UINT32_MAX) ||
-		    (k->new_name_len && rec->inew_off == UINT32_MAX)) {
+		if ((k->name_len && kept.name_off == UINT32_MAX) ||
+		    (k->new_name_len && kept.new_name_off == UINT32_MAX)) {
 			r->err = -ENOMEM;
 			return;
 		}
-		rec->has_intent = true;
+		keep_intent(r, ts, rec, &kept);
 	}
 }
 

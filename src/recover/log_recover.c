@@ -192,17 +192,24 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 	d->quiet = r->opt.quiet || (r->opt.keep && !kept(r, rec));
 	decide_item(d, rec);
 	if (rec->kept_inode) {
-		d->ino = rec->ino_keep;
-		d->ino.dfork = stored(d->ts, rec->dfork_off);
-		d->ino.afork = stored(d->ts, rec->afork_off);
+		struct rkept_inode k;
+
+		/* the store's bytes are not aligned for it: copied out */
+		memcpy(&k, stored(d->ts, rec->kept_off), sizeof(k));
+		d->ino = k.ino;
+		d->ino.dfork = stored(d->ts, k.dfork_off);
+		d->ino.afork = stored(d->ts, k.afork_off);
 		d->ri.inode = &d->ino;
 	}
 	if (rec->has_icl)
 		d->ri.icreate = &rec->icl;
 	if (rec->has_intent) {
-		d->intent = rec->intent;
-		d->intent.name = stored(d->ts, rec->iname_off);
-		d->intent.new_name = stored(d->ts, rec->inew_off);
+		struct rkept_intent k;
+
+		memcpy(&k, stored(d->ts, rec->kept_off), sizeof(k));
+		d->intent = k.intent;
+		d->intent.name = stored(d->ts, k.name_off);
+		d->intent.new_name = stored(d->ts, k.new_name_off);
 		d->ri.intent = &d->intent;
 	}
 	if (d->ri.decision < XLS_RD_COUNT)

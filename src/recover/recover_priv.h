@@ -98,17 +98,25 @@ struct rrec {
 	bool		has_icl;
 	struct xls_ricreate icl;
 	/*
-	 * What is kept only when the flags above say so, and left as it is
-	 * when a record is made (most items keep nothing of this).
+	 * kept_inode: a struct rkept_inode, has_intent: a struct rkept_intent,
+	 * at this offset of the store's bytes.  Apart, since most items keep
+	 * neither and a checkpoint of 100,000 items holds a record for each:
+	 * inside, they made a record 640 bytes instead of 264.
 	 */
-	struct xls_rinode ino_keep;	/* fork pointers hold pool offsets */
-	uint32_t	dfork_off, afork_off;
-	struct xls_rintent_data intent;
-	uint32_t	iname_off, inew_off;
+	uint32_t	kept_off;
 };
 
-/* The part of a record cleared when it is made. */
-#define RREC_CLEAR	offsetof(struct rrec, ino_keep)
+/* What an inode item keeps when asked (keep_inodes; history's buffer). */
+struct rkept_inode {
+	struct xls_rinode ino;		/* fork pointers NULL: at the offsets */
+	uint32_t	dfork_off, afork_off;
+};
+
+/* What an intent keeps when asked (keep_intents): files' ATTRI and BUI. */
+struct rkept_intent {
+	struct xls_rintent_data intent;	/* names NULL: at the offsets */
+	uint32_t	name_off, new_name_off;
+};
 
 /* One open transaction's captured items and the bytes they keep. */
 struct tstore {

@@ -164,8 +164,8 @@ static void drop(struct xls_relog *rl, uint32_t i)
 
 /*
  * Room for group @gkey in a full table: a group dropped from the
- * EVICT_SLOTS slots from its home on, the first one not logged since the
- * clock last passed it, else the first one there.  None there at all
+ * EVICT_SLOTS slots from its home on, the first one not logged since a
+ * look like this one last passed it, else the first one there.  None there at all
  * (sixteen empty slots in a row, rare three quarters full): the first
  * group in the table.
  */

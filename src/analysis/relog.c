@@ -12,10 +12,11 @@
  * passes for unchanged with a chance of 2^-48.
  *
  * The reference bit is set when a chunk of the group is logged.  When the
- * table is full, a new group drops one of the groups in the few slots
- * from its home on: the first whose bit is clear, clearing the bits it
- * passes (a clock over those slots), with backward-shift deletion so that
- * no probe chain is cut and no tombstone is left.  Not one hand sweeping
+ * table is full, a new group takes the slot of one of the groups on its
+ * own probe path: the first whose bit is clear, clearing the bits it
+ * passes (a clock over those slots), so that no probe chain is cut and no
+ * tombstone is left (backward-shift deletion where the path is empty).
+ * Not one hand sweeping
  * the whole table: its drops all fell at the hand while the new groups
  * fell everywhere, so that the slots ahead of it filled up; on a log of
  * 600,000 inodes the runs grew until a probe walked thousands of slots
@@ -152,46 +153,50 @@ static inline unsigned int bits8(uint8_t b)
 	return (b + (b >> 4)) & 0x0f;
 }
 
-/* Drop the group in slot @i. */
-static void drop(struct xls_relog *rl, uint32_t i)
+/* The chunks of the group in slot @i, about to leave the table. */
+static void count_drop(struct xls_relog *rl, uint32_t i)
 {
 	uint64_t n = bits8(rl->slot[i].present);
 
 	rl->chunks -= n;
 	rl->evicted += n;
-	delete_at(rl, i);
 }
 
 /*
- * Room for group @gkey in a full table: a group dropped from the
- * EVICT_SLOTS slots from its home on, the first one not logged since a
- * look like this one last passed it, else the first one there.  None there at all
- * (sixteen empty slots in a row, rare three quarters full): the first
- * group in the table.
+ * The slot for group @gkey in a full table, a group dropped for it.  The
+ * groups from its home to the first empty slot lie on its own probe path:
+ * the first of them not logged since a look like this one last passed it
+ * (at most EVICT_SLOTS looked at), else the first of them, gives @gkey its
+ * slot, and no other probe path changes.  No group there (its home is
+ * empty): the next group after it is dropped, the run it was in closed up
+ * behind it, and @gkey goes where it probes to.
  */
 #define EVICT_SLOTS	16u
 
-static void evict_near(struct xls_relog *rl, uint64_t gkey)
+static uint32_t evict_for(struct xls_relog *rl, uint64_t gkey)
 {
 	uint32_t mask = (1u << rl->lg) - 1, i = home_of(gkey, rl->lg), first = UINT32_MAX;
 
-	for (uint32_t k = 0; k < EVICT_SLOTS; k++, i = (i + 1) & mask) {
-		struct slot *s = &rl->slot[i];
-
-		if (s->key == EMPTY_KEY)
-			continue;
-		if (!s->ref) {
-			drop(rl, i);
-			return;
+	for (uint32_t k = 0; k < EVICT_SLOTS && rl->slot[i].key != EMPTY_KEY;
+	     k++, i = (i + 1) & mask) {
+		if (!rl->slot[i].ref) {
+			first = i;
+			break;
 		}
-		s->ref = 0;
+		rl->slot[i].ref = 0;
 		if (first == UINT32_MAX)
 			first = i;
 	}
-	for (i = 0; first == UINT32_MAX && i <= mask; i++)
-		if (rl->slot[i].key != EMPTY_KEY)
-			first = i;
-	drop(rl, first);
+	if (first != UINT32_MAX) {
+		count_drop(rl, first);
+		rl->used--;
+		return first;
+	}
+	while (rl->slot[i].key == EMPTY_KEY)
+		i = (i + 1) & mask;
+	count_drop(rl, i);
+	delete_at(rl, i);
+	return free_slot(rl, gkey);
 }
 
 /* The slot of group @gkey, added empty when it is not held. */
@@ -207,11 +212,8 @@ static struct slot *group_slot(struct xls_relog *rl, uint64_t gkey)
 			break;
 	}
 	/* at most 3/4 full, so that probes stay short and always end */
-	if ((uint64_t)(rl->used + 1) * 4 > (uint64_t)3 << rl->lg) {
-		if (!grow(rl))
-			evict_near(rl, gkey);
-		i = free_slot(rl, gkey);
-	}
+	if ((uint64_t)(rl->used + 1) * 4 > (uint64_t)3 << rl->lg)
+		i = grow(rl) ? free_slot(rl, gkey) : evict_for(rl, gkey);
 	s = &rl->slot[i];
 	s->key = gkey;
 	s->present = 0;

@@ -16,11 +16,11 @@
  * own probe path: the first whose bit is clear, clearing the bits it
  * passes (a clock over those slots), so that no probe chain is cut and no
  * tombstone is left (backward-shift deletion where the path is empty).
- * Not one hand sweeping
- * the whole table: its drops all fell at the hand while the new groups
- * fell everywhere, so that the slots ahead of it filled up; on a log of
- * 600,000 inodes the runs grew until a probe walked thousands of slots
- * and stats took 109 s instead of half a second.
+ * Not one hand sweeping the whole table: its drops all fell at the hand
+ * while the new groups fell everywhere, so that the slots ahead of it
+ * filled up; on a log of 600,000 inodes the runs grew until a probe
+ * walked thousands of slots and stats took 109 s instead of half a
+ * second.
  */
 #include <assert.h>
 #include <stdbool.h>

@@ -11,17 +11,15 @@
 
 #include "recover/recover_priv.h"
 
-/* @kept into the store's bytes, for @rec's commit; false when out of memory. */
-static bool keep_intent(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+/* @kept into the store's bytes, for @rec's commit. */
+static void keep_intent(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
 			const struct rkept_intent *kept)
 {
 	rec->kept_off = xls_rstore_bytes(ts, kept, sizeof(*kept));
-	if (rec->kept_off == UINT32_MAX) {
+	if (rec->kept_off == UINT32_MAX)
 		r->err = -ENOMEM;
-		return false;
-	}
-	rec->has_intent = true;
-	return true;
+	else
+		rec->has_intent = true;
 }
 
 /* files: what an ATTRI names, what a BUI maps. */

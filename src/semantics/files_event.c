@@ -246,10 +246,6 @@ uint8_t *xls_files_scratch(struct xls_files *f, uint32_t bytes)
 	return f->blk;
 }
 
-/*
- * Keep @len bytes of a shortform fork at @fork (NULL: none) as *@kept, for
- * the next item of the inode to compare with; the copy's memory is reused.
- */
 struct ino_forks *xls_files_forks(struct xls_files *f, struct ino_state *s)
 {
 	if (!s->fk) {
@@ -260,6 +256,10 @@ struct ino_forks *xls_files_forks(struct xls_files *f, struct ino_state *s)
 	return s->fk;
 }
 
+/*
+ * Keep @len bytes of a shortform fork at @fork (NULL: none) as *@kept, for
+ * the next item of the inode to compare with; the copy's memory is reused.
+ */
 static void keep_bytes(struct xls_files *f, uint8_t **kept, uint32_t *kept_len,
 		       const uint8_t *fork, uint32_t len)
 {

@@ -327,12 +327,55 @@ static void take_buf(struct xls_overlay *o, const struct xls_ritem *ri)
 	xls_apply_buf(&o->src->geo, rb, b->img, bytes);
 }
 
+/*
+ * Inode item @ri into cluster @b, which waits in the temporary file: only
+ * its inode is read, replayed and written back there.  Read back whole,
+ * the cluster would push another out of memory, itself soon needed again:
+ * on an item-dense log that was most of what the file read and wrote.
+ * The file's copy stays the cluster's, so the block stays clean.
+ */
+static void take_inode_in_file(struct xls_overlay *o, struct xls_ovl_block *b,
+			       const struct xls_rtrans *rt, const struct xls_ritem *ri)
+{
+	struct xls_ovl_spill *sp = o->spill;
+	uint32_t isize = o->src->geo.inode_size;
+	uint64_t at = b->spill_off + ri->ino_boffset;
+	uint8_t dip[XFS_DINODE_MAX_SIZE];
+	const char *why;
+
+	if (sp->framed == (uint32_t)(b - o->blocks))
+		sp->framed = UINT32_MAX;
+	if (spill_io(sp, false, at, dip, isize))
+		return;
+	/* what a failed replay left changed is kept, as in memory */
+	if (xls_recover_apply_dinode(&o->src->geo, ri->inode, rt->t->lsn, dip, &why) == 0)
+		b->written = true;
+	spill_io(sp, true, at, dip, isize);
+}
+
+/* Whether inode item @ri goes into block @b in the file, not in memory. */
+static bool in_file(const struct xls_overlay *o, const struct xls_ovl_block *b,
+		    const struct xls_ritem *ri)
+{
+	uint32_t isize = o->src->geo.inode_size;
+
+	return !b->img && b->spill_off != NO_PLACE && b->len >= ri->ino_len &&
+	       ri->inode && ri->inode->has_core && isize && isize <= XFS_DINODE_MAX_SIZE &&
+	       (uint64_t)ri->ino_boffset + isize <= (uint64_t)b->len * BBSIZE;
+}
+
 static void take_inode(struct xls_overlay *o, const struct xls_rtrans *rt,
 		       const struct xls_ritem *ri)
 {
-	struct xls_ovl_block *b = get_block(o, ri->ino_blkno, ri->ino_len, false);
+	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)ri->ino_blkno, 0);
+	struct xls_ovl_block *b;
 	const char *why;
 
+	if (idx && in_file(o, &o->blocks[*idx], ri)) {
+		take_inode_in_file(o, &o->blocks[*idx], rt, ri);
+		return;
+	}
+	b = get_block(o, ri->ino_blkno, ri->ino_len, false);
 	if (!b) {
 		o->not_taken++;
 		return;

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The read-ahead thread (--threads 2, the default with two CPUs or more),
-# and the thread files formats its events on, must change nothing but
-# speed: every command gives the same output and exit status as with
-# --threads 1, on the kernel journals, on every synthesized scenario
+# and the threads files and recover format their text on, must change
+# nothing but speed: every command gives the same output and exit status
+# as with --threads 1, on the kernel journals, on every synthesized scenario
 # (torn, wrapped, corrupt) and on mutated logs; and a reader that stops
 # early (a closed pipe) ends the threads without hanging.
 # files with a small --blocks-mem puts a finding among its events: it must
@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib/test-lib.sh"
 . "$XLS_TOP/tests/lib/synth-lib.sh"
 
-CMDS='info|records|records --all|trans --json|bufs -v --json|stats --json|checkpoints --json|recover --json -v|lost --json|files --json|files|files --blocks-max=64K'
+CMDS='info|records|records --all|trans --json|bufs -v --json|stats --json|checkpoints --json|recover --json -v|recover -v|lost --json|files --json|files|files --blocks-max=64K'
 
 # same INPUT [OPTIONS]: every command of CMDS, both ways, byte for byte
 same() {
@@ -116,7 +116,7 @@ test_expect_success 'mutated logs: same output with 1 and 2 threads' '
 
 test_expect_success 'a closed pipe ends the read-ahead and writer threads (no hang)' '
 	img=$(image dir64k) &&
-	for cmd in trans records "bufs -v" files; do
+	for cmd in trans records "bufs -v" files recover; do
 		timeout 30 sh -c "\"\$0\" $cmd --threads 2 \"\$1\" | head -1" "$XLS" "$img" >/dev/null
 		rc=$?
 		[ $rc -ne 124 ] || { echo "$cmd: hung after its reader went away"; return 1; }

@@ -587,6 +587,23 @@ void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
 	xls_out_text_end(o);
 }
 
+size_t xls_out_take(struct xls_out *o, const char **p)
+{
+	size_t n = o->len;
+
+	*p = o->line;
+	o->len = 0;
+	o->line_start = 0;
+	o->limit = XLS_LINE_MAX;
+	return n;
+}
+
+void xls_out_lines(struct xls_out *o, const char *p, size_t n)
+{
+	out_mem(o, p, n);
+	out_end_line(o);
+}
+
 int xls_out_finish(struct xls_out *o)
 {
 	if (o->csv_unplaced) {

@@ -126,6 +126,16 @@ void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
 /* A field's value as JSON into @buf (cut to @bufsz - 1 characters). */
 void xls_field_format_json(const struct xls_field *fld, char *buf, size_t bufsz);
 
+/*
+ * Lines formatted ahead of time, by another thread into an xls_out of its
+ * own with no FILE: xls_out_take() hands its bytes over (valid until its
+ * next write) and empties it; xls_out_lines() appends them to @o.  Such
+ * an xls_out must be taken before it holds XLS_OUT_BUF - XLS_LINE_MAX
+ * bytes, where one with a FILE would write them out.
+ */
+size_t xls_out_take(struct xls_out *o, const char **p);
+void xls_out_lines(struct xls_out *o, const char *p, size_t n);
+
 /* Flush and check the stream; returns 0 or -1 when output failed. */
 int xls_out_finish(struct xls_out *o);
 

@@ -206,3 +206,77 @@ void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
 		break;
 	}
 }
+
+/*
+ * Whether the strings of @fs are all in its string buffer, as the adders
+ * leave them (not a string cut for want of room: ""): then the buffer is
+ * packed whole, and no string is measured.
+ */
+static bool strings_in_strbuf(const struct xls_fieldset *fs)
+{
+	uintptr_t from = (uintptr_t)fs->strbuf, to = from + fs->strused;
+
+	for (unsigned int i = 0; i < fs->n; i++) {
+		uintptr_t p = (uintptr_t)fs->f[i].v.s;
+
+		if (fs->f[i].kind == XLS_FIELD_STR && !(p >= from && p < to))
+			return false;
+	}
+	return true;
+}
+
+size_t xls_fields_packed_size(const struct xls_fieldset *fs)
+{
+	bool whole = strings_in_strbuf(fs);
+	size_t bytes = (size_t)fs->n * sizeof(fs->f[0]) + (whole ? fs->strused : 0);
+
+	for (unsigned int i = 0; i < fs->n; i++) {
+		if (fs->f[i].kind == XLS_FIELD_LIST || fs->f[i].kind == XLS_FIELD_VALUE)
+			return 0;
+		if (fs->f[i].kind == XLS_FIELD_STR && !whole)
+			bytes += strlen(fs->f[i].v.s) + 1;
+	}
+	return bytes;
+}
+
+/* A string field's offset from the strings stands in for its pointer. */
+void xls_fields_pack(const struct xls_fieldset *fs, void *dst)
+{
+	struct xls_field *f = dst;
+	char *strings = (char *)(f + fs->n);
+	bool whole = strings_in_strbuf(fs);
+	size_t used = 0;
+
+	memcpy(f, fs->f, (size_t)fs->n * sizeof(*f));
+	if (whole)
+		memcpy(strings, fs->strbuf, fs->strused);
+	for (unsigned int i = 0; i < fs->n; i++) {
+		size_t len;
+
+		if (f[i].kind != XLS_FIELD_STR)
+			continue;
+		if (whole) {
+			f[i].v.u = (uint64_t)(fs->f[i].v.s - fs->strbuf);
+			continue;
+		}
+		len = strlen(fs->f[i].v.s) + 1;
+		memcpy(strings + used, fs->f[i].v.s, len);
+		f[i].v.u = used;
+		used += len;
+	}
+}
+
+void xls_fields_unpack(struct xls_fieldset *fs, unsigned int n, const void *src)
+{
+	const struct xls_field *f = src;
+	const char *strings = (const char *)(f + n);
+
+	xls_fields_reset(fs);
+	if (n > XLS_FIELDS_MAX)
+		n = XLS_FIELDS_MAX;
+	memcpy(fs->f, f, (size_t)n * sizeof(*f));
+	fs->n = n;
+	for (unsigned int i = 0; i < n; i++)
+		if (fs->f[i].kind == XLS_FIELD_STR)
+			fs->f[i].v.s = strings + f[i].v.u;
+}

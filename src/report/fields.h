@@ -215,6 +215,17 @@ static inline const void *xls_field_list_elem(const struct xls_field *fld, uint3
 /* The text form of list field @fld into @buf, cut to @bufsz - 1 characters. */
 void xls_field_list_text(const struct xls_field *fld, char *buf, size_t bufsz);
 
+/*
+ * A set as bytes that need nothing else, for a writer on another thread
+ * (cmd/cmd_async.h): its fields, then the strings they point to.  Sets
+ * of scalars and strings only: one with a list packs to nothing (0).
+ */
+size_t xls_fields_packed_size(const struct xls_fieldset *fs);
+/* @fs into @dst: xls_fields_packed_size() bytes, 8-byte aligned. */
+void xls_fields_pack(const struct xls_fieldset *fs, void *dst);
+/* @fs made of the @n fields packed at @src, whose strings it points to. */
+void xls_fields_unpack(struct xls_fieldset *fs, unsigned int n, const void *src);
+
 /* A field's value as text into @buf (the same form text output uses). */
 void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz);
 

@@ -347,6 +347,87 @@ static void test_emit__long_line_whole(struct tap *t)
 	free(o);
 }
 
+/* Pack @fs, spoil it, unpack: what a writer on another thread gets. */
+static const char *round_trip(struct xls_fieldset *fs, struct xls_fieldset *back)
+{
+	static uint64_t packed[(sizeof(struct xls_fieldset) + 7) / 8];
+	size_t bytes = xls_fields_packed_size(fs);
+	unsigned int n = fs->n;
+
+	if (!bytes || bytes > sizeof(packed))
+		return "";
+	xls_fields_pack(fs, packed);
+	/* the set is reused at once: nothing may point into it */
+	memset(fs, 0x5a, sizeof(*fs));
+	xls_fields_unpack(back, n, packed);
+	return render(XLS_FMT_JSON, back);
+}
+
+static void test_fields__pack_round_trip(struct tap *t)
+{
+	static const struct xls_member bare[] = {
+		XLS_MEMBER_SELF(uint, struct xls_region, len),
+	};
+	static const struct xls_list lens = {
+		bare, 1, sizeof(struct xls_region), NULL, NULL, "1",
+	};
+	static const struct xls_region regs[1] = { { NULL, 1 } };
+	static struct xls_fieldset fs, back;
+	static char big[XLS_FIELDS_STRBUF];
+	char want[4096];
+	const char *got;
+
+	xls_fields_reset(&fs);
+	xls_field_uint(&fs, XK(t_u), 18446744073709551615ull);
+	xls_field_int(&fs, XK(t_i_int), -5);
+	xls_field_hex(&fs, XK(t_h), 0xabc);
+	xls_field_str(&fs, XK(t_s), "replay");
+	xls_field_lsn(&fs, XK(t_l_lsn), ((uint64_t)7 << 32) | 42);
+	xls_field_str(&fs, XK(t_k), "");
+	xls_field_bool(&fs, XK(t_b), true);
+	xls_field_real(&fs, XK(t_r), 12.5);
+	xls_field_str(&fs, XK(t_quote), "XAGI block LSN 1/2 < 1/88 \"q\"");
+	snprintf(want, sizeof(want), "%s", render(XLS_FMT_JSON, &fs));
+	got = round_trip(&fs, &back);
+	tap_ok(t, strcmp(got, want) == 0 && back.n == 9,
+	       "a packed set of every scalar kind and strings unpacks to the same record");
+
+	/* a string cut for want of room is "", outside the buffer: copied alone */
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	xls_fields_reset(&fs);
+	xls_field_str(&fs, XK(t_s), "first");
+	xls_field_str(&fs, XK(t_long), big);
+	xls_field_str(&fs, XK(t_last), "after the buffer is full");
+	xls_field_uint(&fs, XK(t_z), 3);
+	snprintf(want, sizeof(want), "%.40s", render(XLS_FMT_JSON, &fs));
+	got = round_trip(&fs, &back);
+	tap_ok(t, strncmp(got, want, 40) == 0 && back.n == 4 &&
+		  strcmp(back.f[2].v.s, "") == 0 && strlen(back.f[1].v.s) == sizeof(big) - 7,
+	       "strings past the full buffer pack one by one");
+
+	xls_fields_reset(&fs);
+	xls_field_uint(&fs, XK(t_u), 1);
+	xls_field_list(&fs, XK(t_a), &lens, regs, 1);
+	tap_ok(t, xls_fields_packed_size(&fs) == 0, "a set with a list is not packed");
+}
+
+static void test_emit__lines_taken_and_appended(struct tap *t)
+{
+	static struct xls_out ahead;
+	const char *p;
+	size_t n;
+
+	xls_out_init(&ahead, NULL, XLS_FMT_TEXT);
+	xls_out_printf(&ahead, "trans 0x%08x  lsn %u/%u\n", 0x1234u, 1u, 2u);
+	xls_out_text_str(&ahead, "x", -4);
+	xls_out_text_end(&ahead);
+	n = xls_out_take(&ahead, &p);
+	tap_ok(t, n == 28 && memcmp(p, "trans 0x00001234  lsn 1/2\nx\n", n) == 0 &&
+		  xls_out_take(&ahead, &p) == 0,
+	       "lines formatted with no FILE are taken whole, once (%zu bytes)", n);
+}
+
 int main(void)
 {
 	struct tap t = { 0 };
@@ -361,5 +442,7 @@ int main(void)
 	test_emit__full_field_set_fits_a_line(&t);
 	test_fields__flags_to_str(&t);
 	test_emit__table_row_padding(&t);
+	test_fields__pack_round_trip(&t);
+	test_emit__lines_taken_and_appended(&t);
 	return tap_done(&t);
 }

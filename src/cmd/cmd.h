@@ -118,6 +118,8 @@ struct xls_cmd {
 	uint64_t			shown;
 	/* for every stage: findings and progress to this command */
 	struct xls_report_sink		report;
+	/* the writer thread, once started; NULL: output written in place */
+	struct xls_cmd_writer		*writer;
 };
 
 /*
@@ -162,7 +164,7 @@ int xls_cmd_check_svg(const struct xls_options *opt, struct xls_error *err);
 /* A read of the input failed: set @err to say so and return -1; else 0. */
 int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err);
 
-/* Write @fs as a record of @kind in the chosen format. */
+/* Write @fs as a record of @kind in the chosen format (on the writer, if any). */
 void xls_cmd_record(struct xls_cmd *c, const struct xls_record_kind *kind,
 		    const struct xls_fieldset *fs);
 
@@ -269,5 +271,24 @@ FILE *xls_cmd_spool(void);
 
 /* Copy all of @spool to @to; 0, or -1 on a read or write error. */
 int xls_cmd_unspool(FILE *spool, FILE *to);
+
+/*
+ * The command's output formatted on a thread of its own (cmd_writer.c),
+ * once xls_cmd_writer_start() has made it: with two threads, for text
+ * and JSON (a CSV stream's layout is its own).  xls_cmd_put() hands over
+ * field set @fs, to be written by @fn with a copy of its @arg_len bytes
+ * of @arg; xls_cmd_out() is where the decoding thread writes anything
+ * else, in order with what it handed over.  Without the writer
+ * xls_cmd_put() writes in place and xls_cmd_out() is c->out.  Stopped,
+ * all written, by xls_cmd_writer_stop() or else xls_cmd_status().
+ * Returns 0, or -1 out of memory.
+ */
+typedef void (*xls_cmd_put_fn)(struct xls_out *o, const void *arg,
+			       const struct xls_fieldset *fs);
+int xls_cmd_writer_start(struct xls_cmd *c);
+void xls_cmd_writer_stop(struct xls_cmd *c);
+void xls_cmd_put(struct xls_cmd *c, xls_cmd_put_fn fn, const void *arg, uint32_t arg_len,
+		 const struct xls_fieldset *fs);
+struct xls_out *xls_cmd_out(struct xls_cmd *c);
 
 #endif /* XLS_CMD_H */

@@ -56,7 +56,7 @@ static int cmd_finding(void *ctx, const struct xls_finding *f)
 	case XLS_FMT_JSON:
 		xls_fields_reset(&fs);
 		xls_describe_finding(f, &fs);
-		xls_out_record(&c->out, XR(finding), &fs);
+		xls_cmd_record(c, XR(finding), &fs);
 		break;
 	}
 	return 0;
@@ -177,6 +177,7 @@ int xls_cmd_status(struct xls_cmd *c, int rc, const struct xls_error *err)
 {
 	if (c->progress_shown)
 		fputs("\r\033[K", stderr);
+	xls_cmd_writer_stop(c);
 	errno = 0;
 	if (xls_out_finish(&c->out)) {
 		fprintf(stderr, "xfs_logscope: cannot write to standard output: %s\n",
@@ -242,10 +243,18 @@ int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err)
 	return xls_error_set(err, XLS_EXIT_INPUT, "%s", msg);
 }
 
+static void put_record(struct xls_out *o, const void *arg, const struct xls_fieldset *fs)
+{
+	const struct xls_record_kind *kind;
+
+	memcpy(&kind, arg, sizeof(kind));
+	xls_out_record(o, kind, fs);
+}
+
 void xls_cmd_record(struct xls_cmd *c, const struct xls_record_kind *kind,
 		    const struct xls_fieldset *fs)
 {
-	xls_out_record(&c->out, kind, fs);
+	xls_cmd_put(c, put_record, &kind, sizeof(kind), fs);
 }
 
 bool xls_cmd_buf_wanted(const struct xls_options *o, unsigned int blft, uint32_t bytes)
@@ -315,7 +324,7 @@ int xls_cmd_stale_gap(void *ctx, const struct xls_stale_gap *g)
 	if (c->out.fmt == XLS_FMT_CSV || c->findings_mode == XLS_FINDINGS_IGNORE)
 		return 0;
 	if (c->out.fmt == XLS_FMT_TEXT) {
-		xls_print_stale_gap(&c->out, g, c->log.nblks);
+		xls_print_stale_gap(xls_cmd_out(c), g, c->log.nblks);
 		return 0;
 	}
 	xls_fields_reset(&fs);
@@ -342,7 +351,7 @@ void xls_cmd_part_banner(struct xls_cmd *c, bool stale)
 {
 	if (!c->opt->stale || c->out.fmt != XLS_FMT_TEXT || c->findings_mode == XLS_FINDINGS_IGNORE)
 		return;
-	xls_print_part_banner(&c->out, &c->ht, stale);
+	xls_print_part_banner(xls_cmd_out(c), &c->ht, stale);
 }
 
 int xls_cmd_scan(struct xls_cmd *c, const struct xls_scan_sink *sink,
@@ -428,7 +437,7 @@ int xls_cmd_audit_parts(struct xls_cmd *c, const struct xls_audit_parts *p, void
 	if (c->opt->stale) {
 		rc = audit_part(c, p, ctx, true, err);
 		if (!rc && c->out.fmt == XLS_FMT_TEXT)
-			xls_out_blank(&c->out);
+			xls_out_blank(xls_cmd_out(c));
 	}
 	return rc ? rc : audit_part(c, p, ctx, false, err);
 }

@@ -10,7 +10,6 @@
 
 #include "base/ondisk.h"
 #include "cmd/cmd.h"
-#include "cmd/cmd_async.h"
 #include "semantics/owner.h"
 #include "recover/recover.h"
 #include "report/verdict.h"
@@ -35,23 +34,6 @@ static const struct xls_column cancel_columns[] = {
 };
 #define NCANCELCOLS (sizeof(cancel_columns) / sizeof(cancel_columns[0]))
 
-/*
- * The text is written by a thread of its own (cmd_async.h): a line per
- * item, 187 MB for a 1 GiB log, whose formatting was half of the decoding
- * thread's time while the read-ahead thread idled through pass 2.  The
- * decoding thread hands over each item's row as its fields, and the
- * transaction headers and notes as lines it formats itself (lines);
- * what else it writes (the cancel table, write-backs, intents) it writes
- * once the writer has caught up.
- */
-enum queued_kind { QUEUED_ROW, QUEUED_LINES };
-
-/* 8 bytes, so that what follows it in the batch is aligned for fields. */
-struct queued_out {
-	uint32_t	kind;
-	uint32_t	n;		/* fields packed after it, or bytes of lines */
-};
-
 struct recover_ctx {
 	struct xls_cmd		*c;
 	struct xls_recover	*r;
@@ -61,9 +43,6 @@ struct recover_ctx {
 	bool			cancel_heading;
 	bool			intent_heading;
 	struct xls_fieldset	fs;
-	struct xls_async	*writer;	/* text items; NULL: written in place */
-	struct xls_out		*lines;		/* with the writer: lines to hand over */
-	struct xls_fieldset	writer_fs;	/* the writer thread's */
 };
 
 static bool text(const struct recover_ctx *rc)
@@ -71,71 +50,11 @@ static bool text(const struct recover_ctx *rc)
 	return rc->c->out.fmt == XLS_FMT_TEXT;
 }
 
-/* ------------------------------------------------------------------ */
-/* the writer thread */
-
-static void write_queued(void *ctx, const void *elem, const uint8_t *bytes)
+/* A row of the items' table, on the writer thread when there is one. */
+static void put_row(struct xls_out *o, const void *arg, const struct xls_fieldset *fs)
 {
-	struct recover_ctx *rc = ctx;
-	const struct queued_out *q = elem;
-
-	if (q->kind == QUEUED_LINES) {
-		xls_out_lines(&rc->c->out, (const char *)bytes, q->n);
-		return;
-	}
-	xls_fields_unpack(&rc->writer_fs, q->n, bytes);
-	xls_out_table_row(&rc->c->out, item_columns, NITEMCOLS, &rc->writer_fs);
-}
-
-/* Where the decoding thread formats the lines of an item or transaction. */
-static struct xls_out *lines_out(struct recover_ctx *rc)
-{
-	return rc->writer ? rc->lines : &rc->c->out;
-}
-
-/* The output, for the decoding thread to write itself. */
-static struct xls_out *direct_out(struct recover_ctx *rc)
-{
-	xls_async_drain(rc->writer);
-	return &rc->c->out;
-}
-
-/* What lines_out() holds, handed over (or, too large for it, written). */
-static void queue_lines(struct recover_ctx *rc)
-{
-	struct queued_out *q;
-	const char *p;
-	uint8_t *dst;
-	size_t n;
-
-	if (!rc->writer || !(n = xls_out_take(rc->lines, &p)))
-		return;
-	if (n <= UINT32_MAX && (q = xls_async_begin(rc->writer, (uint32_t)n, &dst))) {
-		q->kind = QUEUED_LINES;
-		q->n = (uint32_t)n;
-		memcpy(dst, p, n);
-		xls_async_end(rc->writer);
-		return;
-	}
-	xls_out_lines(direct_out(rc), p, n);
-}
-
-/* An item's row, handed over (or, with a list or too large, written). */
-static void queue_row(struct recover_ctx *rc, const struct xls_fieldset *fs)
-{
-	size_t bytes = rc->writer ? xls_fields_packed_size(fs) : 0;
-	struct queued_out *q;
-	uint8_t *dst;
-
-	if (bytes && bytes <= UINT32_MAX &&
-	    (q = xls_async_begin(rc->writer, (uint32_t)bytes, &dst))) {
-		q->kind = QUEUED_ROW;
-		q->n = fs->n;
-		xls_fields_pack(fs, dst);
-		xls_async_end(rc->writer);
-		return;
-	}
-	xls_out_table_row(direct_out(rc), item_columns, NITEMCOLS, fs);
+	(void)arg;
+	xls_out_table_row(o, item_columns, NITEMCOLS, fs);
 }
 
 /*
@@ -186,7 +105,7 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 		xls_cmd_record(rc->c, XR(cancel), fs);
 		return 0;
 	}
-	o = direct_out(rc);
+	o = xls_cmd_out(rc->c);
 	if (!rc->cancel_heading) {
 		xls_out_title(o, false, "Cancel table after pass 1 (buffers whose earlier "
 			      "log items are not replayed)");
@@ -202,9 +121,8 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 
 static void print_trans_header(struct recover_ctx *rc, const struct xls_rtrans *rt)
 {
-	xls_print_rtrans(lines_out(rc), rt);
-	xls_out_table_heading(lines_out(rc), item_columns, NITEMCOLS);
-	queue_lines(rc);
+	xls_print_rtrans(xls_cmd_out(rc->c), rt);
+	xls_out_table_heading(xls_cmd_out(rc->c), item_columns, NITEMCOLS);
 }
 
 static int on_trans(void *ctx, const struct xls_rtrans *rt)
@@ -232,8 +150,7 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 	}
 	if (filters_items(&opt->filter))
 		return 0;
-	xls_print_rtrans(lines_out(rc), rt);
-	queue_lines(rc);
+	xls_print_rtrans(xls_cmd_out(rc->c), rt);
 	return 0;
 }
 
@@ -277,9 +194,8 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	}
 	xls_fields_reset(fs);
 	xls_describe_ritem_row(ri, fs);
-	queue_row(rc, fs);
-	xls_print_ritem_notes(lines_out(rc), ri, c->opt->verbose);
-	queue_lines(rc);
+	xls_cmd_put(c, put_row, NULL, 0, fs);
+	xls_print_ritem_notes(xls_cmd_out(c), ri, c->opt->verbose);
 	return 0;
 }
 
@@ -313,7 +229,7 @@ static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 		xls_cmd_record(rc->c, XR(writeback), &rc->fs);
 		return 0;
 	}
-	xls_print_rwriteback(direct_out(rc), wb);
+	xls_print_rwriteback(xls_cmd_out(rc->c), wb);
 	return 0;
 }
 
@@ -336,7 +252,7 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 		xls_cmd_record(rc->c, XR(intent), fs);
 		return 0;
 	}
-	xls_print_rintent(direct_out(rc), in, !rc->intent_heading);
+	xls_print_rintent(xls_cmd_out(rc->c), in, !rc->intent_heading);
 	rc->intent_heading = true;
 	return 0;
 }
@@ -393,8 +309,12 @@ static int run_recover(struct recover_ctx *rc, struct xls_recover *r,
 				"the verdict comes last\n", strerror(errno));
 		}
 	}
-	status = xls_recover_run(r, &c->log, &c->ht, sink, err);
-	xls_async_drain(rc->writer);
+	/* the items, and what comes between them, on the writer thread */
+	if (!c->opt->recover.summary && xls_cmd_writer_start(c))
+		status = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	else
+		status = xls_recover_run(r, &c->log, &c->ht, sink, err);
+	xls_cmd_writer_stop(c);
 	if (spooled) {
 		xls_out_finish(&c->out);
 		xls_out_init(&c->out, stdout, c->out.fmt);
@@ -414,22 +334,6 @@ static int run_recover(struct recover_ctx *rc, struct xls_recover *r,
 	return status;
 }
 
-/* The writer thread, for the text of the items when a thread pays. */
-static int start_writer(struct recover_ctx *rc)
-{
-	struct xls_cmd *c = rc->c;
-	struct xls_async_sink sink = { .ctx = rc, .write = write_queued };
-
-	if (!text(rc) || c->opt->recover.summary || !xls_scan_threaded(&c->log, &c->ht))
-		return 0;
-	rc->lines = malloc(sizeof(*rc->lines));
-	rc->writer = rc->lines ? xls_async_new(sizeof(struct queued_out), true, &sink) : NULL;
-	if (!rc->writer)
-		return -1;
-	xls_out_init(rc->lines, NULL, XLS_FMT_TEXT);
-	return 0;
-}
-
 static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 {
 	struct recover_ctx *rc = ctx;
@@ -443,8 +347,6 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	rc->c = c;
 	if (!opt->recover.summary)
 		xls_cmd_filters(c, "item");
-	if (start_writer(rc))
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
 	xls_owner_map_init(&rc->owners, &c->src);
 	if (opt->recover.summary)
 		c->findings_mode = XLS_FINDINGS_COUNT;
@@ -465,8 +367,6 @@ static void release(void *ctx)
 {
 	struct recover_ctx *rc = ctx;
 
-	xls_async_free(rc->writer);
-	free(rc->lines);
 	xls_recover_free(rc->r);
 	xls_owner_map_release(&rc->owners);
 }

@@ -15,6 +15,7 @@
 void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 {
 	o->f = f;
+	o->sink = (struct xls_out_sink){ NULL, NULL };
 	o->fmt = fmt;
 	o->csv_header_done = false;
 	o->layout = NULL;
@@ -25,6 +26,12 @@ void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt)
 	o->line_start = 0;
 	o->limit = XLS_LINE_MAX;
 	o->written = 0;
+}
+
+void xls_out_init_sink(struct xls_out *o, enum xls_format fmt, const struct xls_out_sink *sink)
+{
+	xls_out_init(o, NULL, fmt);
+	o->sink = *sink;
 }
 
 /* Bytes that JSON strings must escape: '"', '\\', the controls and DEL. */
@@ -587,15 +594,10 @@ void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
 	xls_out_text_end(o);
 }
 
-size_t xls_out_take(struct xls_out *o, const char **p)
+void xls_out_flush(struct xls_out *o)
 {
-	size_t n = o->len;
-
-	*p = o->line;
-	o->len = 0;
-	o->line_start = 0;
-	o->limit = XLS_LINE_MAX;
-	return n;
+	if (o->len)
+		xls_outbuf_spill(o);
 }
 
 void xls_out_lines(struct xls_out *o, const char *p, size_t n)
@@ -612,11 +614,12 @@ int xls_out_finish(struct xls_out *o)
 		o->csv_unplaced = 0;
 	}
 	if (o->len)
-		fwrite(o->line, 1, o->len, o->f);
-	o->written += o->len;
+		xls_outbuf_spill(o);
 	o->len = 0;
 	o->line_start = 0;
 	o->limit = XLS_LINE_MAX;
+	if (!o->f)
+		return 0;
 	if (fflush(o->f) != 0 || ferror(o->f))
 		return -1;
 	return 0;

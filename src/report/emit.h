@@ -63,8 +63,18 @@ struct xls_key_slot {
 	int16_t			col;	/* CSV column; -1 none; -2 not looked up */
 };
 
+/*
+ * Where an xls_out with no FILE sends what it formats: lines in order,
+ * a few hundred KiB at a time; a line longer than the buffer in pieces.
+ */
+struct xls_out_sink {
+	void	*ctx;
+	void	(*bytes)(void *ctx, const char *p, size_t n);
+};
+
 struct xls_out {
 	FILE		*f;
+	struct xls_out_sink sink;	/* without @f; none: one line, cut */
 	enum xls_format	fmt;
 	bool		csv_header_done;
 	const struct xls_csv_layout *layout;
@@ -79,6 +89,8 @@ struct xls_out {
 };
 
 void xls_out_init(struct xls_out *o, FILE *f, enum xls_format fmt);
+/* An xls_out whose output goes to @sink instead of a FILE. */
+void xls_out_init_sink(struct xls_out *o, enum xls_format fmt, const struct xls_out_sink *sink);
 
 /* With CSV: use @l for the rest of the stream and write its header now. */
 void xls_out_csv_layout(struct xls_out *o, const struct xls_csv_layout *l);
@@ -126,15 +138,11 @@ void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
 /* A field's value as JSON into @buf (cut to @bufsz - 1 characters). */
 void xls_field_format_json(const struct xls_field *fld, char *buf, size_t bufsz);
 
-/*
- * Lines formatted ahead of time, by another thread into an xls_out of its
- * own with no FILE: xls_out_take() hands its bytes over (valid until its
- * next write) and empties it; xls_out_lines() appends them to @o.  Such
- * an xls_out must be taken before it holds XLS_OUT_BUF - XLS_LINE_MAX
- * bytes, where one with a FILE would write them out.
- */
-size_t xls_out_take(struct xls_out *o, const char **p);
+/* Bytes another xls_out formatted (its sink's), appended as they are. */
 void xls_out_lines(struct xls_out *o, const char *p, size_t n);
+
+/* What @o holds, written to its FILE or given to its sink now. */
+void xls_out_flush(struct xls_out *o);
 
 /* Flush and check the stream; returns 0 or -1 when output failed. */
 int xls_out_finish(struct xls_out *o);

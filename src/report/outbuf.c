@@ -8,9 +8,12 @@
 
 bool xls_outbuf_spill(struct xls_out *o)
 {
-	if (!o->f)
+	if (o->f)
+		fwrite(o->line, 1, o->len, o->f);
+	else if (o->sink.bytes)
+		o->sink.bytes(o->sink.ctx, o->line, o->len);
+	else
 		return false;
-	fwrite(o->line, 1, o->len, o->f);
 	o->written += o->len;
 	o->len = 0;
 	o->line_start = 0;

@@ -15,10 +15,10 @@
 #include "report/fields.h"
 
 /*
- * A line has reached XLS_LINE_MAX: write out what the buffer holds, the
- * line so far included, and go on at the start of the buffer.  Without a
- * FILE (xls_field_format_json) there is nowhere to write: false, and the
- * line is cut.
+ * A line has reached XLS_LINE_MAX, or the buffer is full: write out what
+ * it holds, the line so far included, and go on at its start.  With
+ * neither FILE nor sink (xls_field_format_json) there is nowhere to
+ * write: false, and the line is cut.
  */
 bool xls_outbuf_spill(struct xls_out *o);
 
@@ -128,11 +128,8 @@ static inline void out_u64(struct xls_out *o, uint64_t v)
 /* The line is done: lines are written once a few hundred KiB have gathered. */
 static inline void out_end_line(struct xls_out *o)
 {
-	if (o->len > sizeof(o->line) - XLS_LINE_MAX) {
-		fwrite(o->line, 1, o->len, o->f);
-		o->written += o->len;
-		o->len = 0;
-	}
+	if (o->len > sizeof(o->line) - XLS_LINE_MAX)
+		xls_outbuf_spill(o);
 	o->line_start = o->len;
 	o->limit = o->len + XLS_LINE_MAX;
 }

@@ -412,20 +412,70 @@ static void test_fields__pack_round_trip(struct tap *t)
 	tap_ok(t, xls_fields_packed_size(&fs) == 0, "a set with a list is not packed");
 }
 
-static void test_emit__lines_taken_and_appended(struct tap *t)
+struct collect {
+	char	*buf;
+	size_t	len, cap;
+	int	calls;
+};
+
+static void collect_bytes(void *ctx, const char *p, size_t n)
 {
-	static struct xls_out ahead;
-	const char *p;
+	struct collect *c = ctx;
+
+	c->calls++;
+	if (c->len + n > c->cap)
+		return;
+	memcpy(c->buf + c->len, p, n);
+	c->len += n;
+}
+
+static void test_emit__sink_gets_every_byte(struct tap *t)
+{
+	enum { N = 60000 };
+	static const struct xls_member bare[] = {
+		{ NULL, XLS_FIELD_UINT, 0, sizeof(uint32_t) },
+	};
+	static const struct xls_list vals = {
+		bare, 1, sizeof(uint32_t), NULL, NULL, "many",
+	};
+	static uint32_t v[N];
+	static struct xls_out o;
+	static struct collect got;
+	static char want[(size_t)N * 8 + 128];
+	struct xls_fieldset fs;
 	size_t n;
 
-	xls_out_init(&ahead, NULL, XLS_FMT_TEXT);
-	xls_out_printf(&ahead, "trans 0x%08x  lsn %u/%u\n", 0x1234u, 1u, 2u);
-	xls_out_text_str(&ahead, "x", -4);
-	xls_out_text_end(&ahead);
-	n = xls_out_take(&ahead, &p);
-	tap_ok(t, n == 28 && memcmp(p, "trans 0x00001234  lsn 1/2\nx\n", n) == 0 &&
-		  xls_out_take(&ahead, &p) == 0,
-	       "lines formatted with no FILE are taken whole, once (%zu bytes)", n);
+	got.cap = sizeof(want);
+	got.buf = malloc(got.cap);
+	if (!got.buf)
+		return;
+	xls_out_init_sink(&o, XLS_FMT_JSON, &(struct xls_out_sink){ &got, collect_bytes });
+	xls_out_printf(&o, "trans 0x%08x  lsn %u/%u\n", 0x1234u, 1u, 2u);
+	xls_out_flush(&o);
+	tap_ok(t, got.len == 26 && memcmp(got.buf, "trans 0x00001234  lsn 1/2\n", 26) == 0 &&
+		  got.calls == 1,
+	       "a flush gives the sink what was formatted");
+	xls_out_flush(&o);
+	tap_ok(t, got.calls == 1, "an empty flush gives nothing");
+
+	/* a record longer than the buffer comes in pieces, every byte */
+	for (uint32_t i = 0; i < N; i++)
+		v[i] = i;
+	xls_fields_reset(&fs);
+	xls_field_list(&fs, XK(t_l), &vals, v, N);
+	xls_out_record(&o, XR(t_t), &fs);
+	xls_fields_reset(&fs);
+	xls_field_uint(&fs, XK(t_next), 1);
+	xls_out_record(&o, XR(t_t), &fs);
+	xls_out_finish(&o);
+	n = (size_t)sprintf(want, "trans 0x00001234  lsn 1/2\n{\"kind\":\"t\",\"l\":[");
+	for (uint32_t i = 0; i < N; i++)
+		n += (size_t)sprintf(want + n, "%s%u", i ? "," : "", i);
+	n += (size_t)sprintf(want + n, "]}\n{\"kind\":\"t\",\"next\":1}\n");
+	tap_ok(t, n > XLS_OUT_BUF && got.len == n && memcmp(got.buf, want, n) == 0 &&
+		  got.calls > 2,
+	       "a %zu-byte record reaches the sink whole, in pieces (%d)", n, got.calls - 1);
+	free(got.buf);
 }
 
 int main(void)
@@ -443,6 +493,6 @@ int main(void)
 	test_fields__flags_to_str(&t);
 	test_emit__table_row_padding(&t);
 	test_fields__pack_round_trip(&t);
-	test_emit__lines_taken_and_appended(&t);
+	test_emit__sink_gets_every_byte(&t);
 	return tap_done(&t);
 }

@@ -305,40 +305,55 @@ static void test_emit__json_lines_gather(struct tap *t)
 	free(got);
 }
 
-/* A record longer than a line's XLS_LINE_MAX is written whole, then the next. */
-static void test_emit__long_line_whole(struct tap *t)
+enum { LONG_N = 60000 };
+
+/* A JSON record of LONG_N numbers, longer than the buffer, then a short one. */
+static void long_records(struct xls_out *o)
 {
-	enum { N = 60000 };
 	static const struct xls_member bare[] = {
 		{ NULL, XLS_FIELD_UINT, 0, sizeof(uint32_t) },
 	};
 	static const struct xls_list vals = {
 		bare, 1, sizeof(uint32_t), NULL, NULL, "many",
 	};
-	static uint32_t v[N];
+	static uint32_t v[LONG_N];
 	struct xls_fieldset fs;
+
+	for (uint32_t i = 0; i < LONG_N; i++)
+		v[i] = i;
+	xls_fields_reset(&fs);
+	xls_field_list(&fs, XK(t_l), &vals, v, LONG_N);
+	xls_out_record(o, XR(t_t), &fs);
+	xls_fields_reset(&fs);
+	xls_field_uint(&fs, XK(t_next), 1);
+	xls_out_record(o, XR(t_t), &fs);
+}
+
+/* What long_records() writes, at @want (LONG_N * 8 + 64 bytes); how much. */
+static size_t long_records_text(char *want)
+{
+	size_t w = (size_t)sprintf(want, "{\"kind\":\"t\",\"l\":[");
+
+	for (uint32_t i = 0; i < LONG_N; i++)
+		w += (size_t)sprintf(want + w, "%s%u", i ? "," : "", i);
+	return w + (size_t)sprintf(want + w, "]}\n{\"kind\":\"t\",\"next\":1}\n");
+}
+
+/* A record longer than a line's XLS_LINE_MAX is written whole, then the next. */
+static void test_emit__long_line_whole(struct tap *t)
+{
 	struct xls_out *o = malloc(sizeof(*o));
-	char *got = NULL, *want = malloc((size_t)N * 8 + 64);
+	char *got = NULL, *want = malloc((size_t)LONG_N * 8 + 64);
 	size_t size = 0, w = 0;
 	FILE *f = open_memstream(&got, &size);
 	bool ok = o && want && f;
 
-	for (uint32_t i = 0; ok && i < N; i++)
-		v[i] = i;
 	if (ok) {
 		xls_out_init(o, f, XLS_FMT_JSON);
-		xls_fields_reset(&fs);
-		xls_field_list(&fs, XK(t_l), &vals, v, N);
-		xls_out_record(o, XR(t_t), &fs);
-		xls_fields_reset(&fs);
-		xls_field_uint(&fs, XK(t_next), 1);
-		xls_out_record(o, XR(t_t), &fs);
+		long_records(o);
 		ok = xls_out_finish(o) == 0;
 		fclose(f);
-		w = (size_t)sprintf(want, "{\"kind\":\"t\",\"l\":[");
-		for (uint32_t i = 0; i < N; i++)
-			w += (size_t)sprintf(want + w, "%s%u", i ? "," : "", i);
-		w += (size_t)sprintf(want + w, "]}\n{\"kind\":\"t\",\"next\":1}\n");
+		w = long_records_text(want);
 	}
 	tap_ok(t, ok && w > XLS_OUT_BUF && size == w && memcmp(got, want, w) == 0,
 	       "a %zu-byte JSON record is written whole, and the next after it", w);
@@ -431,18 +446,10 @@ static void collect_bytes(void *ctx, const char *p, size_t n)
 
 static void test_emit__sink_gets_every_byte(struct tap *t)
 {
-	enum { N = 60000 };
-	static const struct xls_member bare[] = {
-		{ NULL, XLS_FIELD_UINT, 0, sizeof(uint32_t) },
-	};
-	static const struct xls_list vals = {
-		bare, 1, sizeof(uint32_t), NULL, NULL, "many",
-	};
-	static uint32_t v[N];
+	static const char first[] = "trans 0x00001234  lsn 1/2\n";
 	static struct xls_out o;
 	static struct collect got;
-	static char want[(size_t)N * 8 + 128];
-	struct xls_fieldset fs;
+	static char want[(size_t)LONG_N * 8 + 128];
 	size_t n;
 
 	got.cap = sizeof(want);
@@ -452,26 +459,16 @@ static void test_emit__sink_gets_every_byte(struct tap *t)
 	xls_out_init_sink(&o, XLS_FMT_JSON, &(struct xls_out_sink){ &got, collect_bytes });
 	xls_out_printf(&o, "trans 0x%08x  lsn %u/%u\n", 0x1234u, 1u, 2u);
 	xls_out_flush(&o);
-	tap_ok(t, got.len == 26 && memcmp(got.buf, "trans 0x00001234  lsn 1/2\n", 26) == 0 &&
-		  got.calls == 1,
+	tap_ok(t, got.len == 26 && memcmp(got.buf, first, 26) == 0 && got.calls == 1,
 	       "a flush gives the sink what was formatted");
 	xls_out_flush(&o);
 	tap_ok(t, got.calls == 1, "an empty flush gives nothing");
 
 	/* a record longer than the buffer comes in pieces, every byte */
-	for (uint32_t i = 0; i < N; i++)
-		v[i] = i;
-	xls_fields_reset(&fs);
-	xls_field_list(&fs, XK(t_l), &vals, v, N);
-	xls_out_record(&o, XR(t_t), &fs);
-	xls_fields_reset(&fs);
-	xls_field_uint(&fs, XK(t_next), 1);
-	xls_out_record(&o, XR(t_t), &fs);
+	long_records(&o);
 	xls_out_finish(&o);
-	n = (size_t)sprintf(want, "trans 0x00001234  lsn 1/2\n{\"kind\":\"t\",\"l\":[");
-	for (uint32_t i = 0; i < N; i++)
-		n += (size_t)sprintf(want + n, "%s%u", i ? "," : "", i);
-	n += (size_t)sprintf(want + n, "]}\n{\"kind\":\"t\",\"next\":1}\n");
+	memcpy(want, first, 26);
+	n = 26 + long_records_text(want + 26);
 	tap_ok(t, n > XLS_OUT_BUF && got.len == n && memcmp(got.buf, want, n) == 0 &&
 		  got.calls > 2,
 	       "a %zu-byte record reaches the sink whole, in pieces (%d)", n, got.calls - 1);

@@ -281,7 +281,8 @@ int xls_cmd_unspool(FILE *spool, FILE *to);
  * else, in order with what it handed over.  Without the writer
  * xls_cmd_put() writes in place and xls_cmd_out() is c->out.  Stopped,
  * all written, by xls_cmd_writer_stop() or else xls_cmd_status().
- * Returns 0, or -1 out of memory.
+ * xls_cmd_writer_start() returns 0, made or not (one thread, CSV), or -1
+ * out of memory.
  */
 typedef void (*xls_cmd_put_fn)(struct xls_out *o, const void *arg,
 			       const struct xls_fieldset *fs);

@@ -217,7 +217,7 @@ void xls_field_list_text(const struct xls_field *fld, char *buf, size_t bufsz);
 
 /*
  * A set as bytes that need nothing else, for a writer on another thread
- * (cmd/cmd_async.h): its fields, then the strings they point to.  Sets
+ * (cmd/cmd_writer.c): its fields, then the strings they point to.  Sets
  * of scalars and strings only: one with a list packs to nothing (0).
  */
 size_t xls_fields_packed_size(const struct xls_fieldset *fs);

@@ -184,7 +184,6 @@ struct xls_ritem {
 	enum xls_rdecision	decision;
 	enum xls_rwhy		reason;		/* why the decision: xls_ritem_reason() */
 	enum xls_rreason	always;		/* XLS_RD_REPLAY_ALWAYS: why */
-	char			detail[192];	/* one human sentence */
 	const char		*fail_why;	/* decision FAIL or a fatal note */
 	/* what the buffer's write verifier will find when it is written */
 	const char		*write_fails;
@@ -200,6 +199,8 @@ struct xls_ritem {
 	const struct xls_rinode	*inode;
 	const struct xls_ricreate *icreate;	/* icreate items */
 	const struct xls_rintent_data *intent;	/* keep_intents: ATTRI, BUI */
+	/* last: a new item clears what comes before it and empties this */
+	char			detail[192];	/* one human sentence */
 };
 
 /* A transaction as recovery treats it. */

@@ -258,12 +258,12 @@ static bool grow(struct xls_overlay *o, struct xls_ovl_block *b, uint32_t old, u
  * The overlay's block at @blkno, at least @len blocks long, in memory and
  * about to change: made from the device (@fresh: zeroed instead) the
  * first time, grown if shorter.  NULL when the bound is hit, memory runs
- * out or the temporary file fails.
+ * out or the temporary file fails.  @idx: @blkno's index entry, looked
+ * up by the caller (NULL: none yet).
  */
-static struct xls_ovl_block *get_block(struct xls_overlay *o, int64_t blkno,
-				       uint32_t len, bool fresh)
+static struct xls_ovl_block *get_block_at(struct xls_overlay *o, const uint32_t *idx,
+					  int64_t blkno, uint32_t len, bool fresh)
 {
-	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);
 	struct xls_ovl_block *b;
 	uint32_t old = 0;
 
@@ -296,6 +296,12 @@ static struct xls_ovl_block *get_block(struct xls_overlay *o, int64_t blkno,
 		o->n++;
 	}
 	return b;
+}
+
+static struct xls_ovl_block *get_block(struct xls_overlay *o, int64_t blkno,
+				       uint32_t len, bool fresh)
+{
+	return get_block_at(o, xls_hashmap_find(&o->idx, (uint64_t)blkno, 0), blkno, len, fresh);
 }
 
 /* xlog_recover_do_reg_buffer(): each placed region copied. */
@@ -375,7 +381,7 @@ static void take_inode(struct xls_overlay *o, const struct xls_rtrans *rt,
 		take_inode_in_file(o, &o->blocks[*idx], rt, ri);
 		return;
 	}
-	b = get_block(o, ri->ino_blkno, ri->ino_len, false);
+	b = get_block_at(o, idx, ri->ino_blkno, ri->ino_len, false);
 	if (!b) {
 		o->not_taken++;
 		return;

@@ -613,8 +613,7 @@ int xls_out_finish(struct xls_out *o)
 			(unsigned long long)o->csv_unplaced);
 		o->csv_unplaced = 0;
 	}
-	if (o->len)
-		xls_outbuf_spill(o);
+	xls_out_flush(o);
 	o->len = 0;
 	o->line_start = 0;
 	o->limit = XLS_LINE_MAX;

@@ -141,6 +141,20 @@ kmount_umount() {
 	return $rc
 }
 
+# kmount_ro IMG [LOG]: the kernel mounts IMG read-only on a read-only loop
+# device, which it can only do without recovery, and unmounts it
+kmount_ro() {
+	opts=loop,ro,nouuid
+	if [ -n "${2:-}" ]; then
+		LOGLOOP=$(losetup -r -f --show "$2") || return 1
+		opts=$opts,logdev=$LOGLOOP
+	fi
+	mount -t xfs -o "$opts" "$1" "$MNT" 2>/dev/null && umount "$MNT"
+	rc=$?
+	[ -n "$LOGLOOP" ] && { losetup -d "$LOGLOOP"; LOGLOOP=; }
+	return $rc
+}
+
 # as_kernel NAME IMG [LOG]: replay's output equals the kernel's recovery
 as_kernel() {
 	name=$1 img=$2 log=${3:-}
@@ -162,8 +176,15 @@ as_kernel() {
 		# work left: the kernel's next mount of the output finishes it
 		kmount_umount "$name.out" ${log:+$name.outlog} || return 1
 	else
+		# read-only first: a loop device mount makes read-only refuses a
+		# log that needs recovery ("recovery required on read-only device")
 		cp --sparse=always "$name.out" "$name.o2" &&
 		{ [ -z "$log" ] || cp "$name.outlog" "$name.o2log"; } &&
+		kmount_ro "$name.o2" ${log:+$name.o2log} ||
+			{ echo "$name: the kernel refuses the output read-only"; return 1; }
+		# shellcheck disable=SC2086
+		xfs_logprint -t ${log:+-l $name.o2log} "$name.o2" 2>&1 | grep -q "state: <CLEAN>" ||
+			{ echo "$name: xfs_logprint finds the output's log dirty"; return 1; }
 		kmount_umount "$name.o2" ${log:+$name.o2log} || return 1
 		grep -q "Ending clean mount" "$name.o2.kmsg" ||
 			{ echo "$name: the kernel recovers the output again"; return 1; }
@@ -180,7 +201,7 @@ as_kernel() {
 if $can_mount; then
 	REPAIR=xfs_repair
 	[ -n "${XFSPROGS_NEW:-}" ] && REPAIR=$XFSPROGS_NEW/repair/xfs_repair
-	for name in dir4k dir64k logsu256k wrapped unlinked sfconv reflink pptr pptr64k; do
+	for name in dir4k dir64k logsu256k wrapped unlinked sfconv reflink pptr pptr64k sect4k; do
 		test_expect_success "kernel: $name, replayed as the kernel recovers it" \
 			"as_kernel $name \$(image $name)"
 	done
@@ -192,6 +213,13 @@ if $can_mount; then
 	'
 	test_expect_success 'kernel: a fresh journal of 64 KiB directories, replayed as the kernel recovers it' '
 		fresh fresh64k 3000 mkfs.xfs -n size=65536 && as_kernel f64k fresh64k.img
+	'
+	# the unmount record as the kernel pads it: to the 4 KiB sector, to a
+	# 32 KiB log stripe unit over 4 KiB sectors, to 256 KiB with extended
+	# headers (the default logbsize is the stripe unit)
+	test_expect_success 'kernel: fresh journals of 4 KiB sectors and log stripe units, replayed as the kernel recovers them' '
+		fresh sect4su 300 mkfs.xfs -s size=4096 -l su=32k && as_kernel s4su sect4su.img &&
+		fresh stripe256 300 mkfs.xfs -l su=256k && as_kernel su256 stripe256.img
 	'
 	test_expect_success 'kernel: a fresh journal churning what the disk holds, replayed as the kernel recovers it' '
 		fresh_churn churn && as_kernel ch churn.img

@@ -6,6 +6,7 @@
  * head is found right after the unmount record and the log is clean.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/ondisk.h"
@@ -60,27 +61,85 @@ static uint32_t wrapped_cycle(uint32_t cycle)
 }
 
 /*
- * The unmount record at @blk of @cycle into @rec (two blocks: the header,
- * one block of payload), the op (XLOG_UNMOUNT_TRANS, transaction @tid)
- * and its xfs_unmount_log_format in the byte order @h_fmt says; its
- * payload block cycle-stamped, its CRC over what is written.
+ * The shape of the record an unmount writes: the iclog the kernel mounts
+ * with (its default logbsize: 32 KiB, or the log stripe unit when larger),
+ * its header and extended headers (one per 32 KiB of iclog, v2), and the
+ * record padded to the stripe unit (xlog_calc_iclog_size's roundoff), so
+ * that the head lands where the kernel's own unmount leaves it: on a 4 KiB
+ * sector log, never inside a sector.
  */
-static void unmount_record(const struct xls_log *log, uint8_t *rec, uint32_t cycle,
-			   uint32_t blk, uint32_t prev_blk, uint32_t tid, uint32_t h_fmt)
+struct unmount_shape {
+	uint32_t	h_size;		/* the iclog size */
+	uint32_t	hblks;		/* header blocks */
+	uint32_t	blks;		/* the whole record */
+	uint32_t	h_len;
+};
+
+#define UNMOUNT_PAYLOAD	((uint32_t)(sizeof(struct xlog_op_header) + \
+				    sizeof(struct xfs_unmount_log_format)))
+
+static int unmount_shape(const struct xls_log *log, struct unmount_shape *s)
 {
-	uint8_t *hdr = rec, *data = rec + BB;
+	uint32_t sunit = log->logv2 ? log->src->geo.log_sunit : 0;
+	uint32_t roundoff = sunit ? sunit : BB, total;
+
+	if (sunit % BB || sunit > XLOG_MAX_RECORD_BSIZE)
+		return -1;
+	s->h_size = sunit > XLOG_BIG_RECORD_BSIZE ? sunit : XLOG_BIG_RECORD_BSIZE;
+	s->hblks = log->logv2 ? (s->h_size + XLOG_HEADER_CYCLE_SIZE - 1) /
+				XLOG_HEADER_CYCLE_SIZE : 1;
+	total = (s->hblks * BB + UNMOUNT_PAYLOAD + roundoff - 1) / roundoff * roundoff;
+	s->blks = total / BB;
+	/* v2: h_len counts the padding; v1: only what was logged */
+	s->h_len = log->logv2 ? total - s->hblks * BB : UNMOUNT_PAYLOAD;
+	return s->blks + 8 > log->nblks ? -1 : 0;
+}
+
+/*
+ * xlog_pack_data: each data block's first word saved in the header (or an
+ * extended header), the record's cycle in its place.
+ */
+static void pack_cycles(uint8_t *rec, const struct unmount_shape *s, uint32_t cycle)
+{
+	const uint32_t per_hdr = XLOG_HEADER_CYCLE_SIZE / BB;
+
+	for (uint32_t i = 1; i < s->hblks; i++)
+		put_be32(rec + (size_t)i * BB + offsetof(struct xlog_rec_ext_header, xh_cycle),
+			 cycle);
+	for (uint32_t i = 0; i + s->hblks < s->blks; i++) {
+		uint8_t *blk = rec + (size_t)(s->hblks + i) * BB;
+		uint8_t *save = i < per_hdr ?
+			HDR_AT(rec, h_cycle_data) + 4 * i :
+			rec + (size_t)(i / per_hdr) * BB +
+			offsetof(struct xlog_rec_ext_header, xh_cycle_data) + 4 * (i % per_hdr);
+
+		memcpy(save, blk, 4);
+		put_be32(blk, cycle);
+	}
+}
+
+/*
+ * The unmount record at @blk of @cycle into @rec (@s->blks blocks): the op
+ * (XLOG_UNMOUNT_TRANS, transaction @tid) and its xfs_unmount_log_format in
+ * the byte order @h_fmt says; its blocks cycle-stamped, those past the
+ * physical end of the log with the next cycle (xlog_split_iclog), and its
+ * CRC, as xlog_sync computes it after the split, over what is written.
+ */
+static void unmount_record(const struct xls_log *log, uint8_t *rec,
+			   const struct unmount_shape *s, uint32_t cycle, uint32_t blk,
+			   uint32_t prev_blk, uint32_t tid, uint32_t h_fmt)
+{
+	uint8_t *hdr = rec, *data = rec + (size_t)s->hblks * BB;
 	uint8_t *op = data, *ulf = data + sizeof(struct xlog_op_header);
 	bool be = h_fmt == XLOG_FMT_LINUX_BE;
 	uint16_t magic = XLOG_UNMOUNT_TYPE;
 
+	memset(rec, 0, (size_t)s->blks * BB);
 	header_common(log, hdr, cycle, blk, xls_lsn(cycle, blk), h_fmt);
-	/* v2: the record is padded to its block, and h_len counts the padding */
-	put_be32(HDR_AT(hdr, h_len), log->logv2 ? BB : (uint32_t)(sizeof(struct xlog_op_header) +
-								   sizeof(struct xfs_unmount_log_format)));
+	put_be32(HDR_AT(hdr, h_len), s->h_len);
 	put_be32(HDR_AT(hdr, h_prev_block), prev_blk);
 	put_be32(HDR_AT(hdr, h_num_logops), 1);
-	put_be32(HDR_AT(hdr, h_size), XLOG_HEADER_CYCLE_SIZE);
-	memset(data, 0, BB);
+	put_be32(HDR_AT(hdr, h_size), s->h_size);
 	put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
 	put_be32(op + offsetof(struct xlog_op_header, oh_len),
 		 sizeof(struct xfs_unmount_log_format));
@@ -88,11 +147,11 @@ static void unmount_record(const struct xls_log *log, uint8_t *rec, uint32_t cyc
 	op[offsetof(struct xlog_op_header, oh_flags)] = XLOG_UNMOUNT_TRANS;
 	ulf[be ? 0 : 1] = (uint8_t)(magic >> 8);
 	ulf[be ? 1 : 0] = (uint8_t)magic;
-	/* xlog_pack_data: the block's first word saved, the cycle in its place */
-	memcpy(HDR_AT(hdr, h_cycle_data), data, 4);
-	put_be32(data, cycle);
+	pack_cycles(rec, s, cycle);
+	for (uint32_t i = log->nblks - blk; i < s->blks; i++)
+		put_be32(rec + (size_t)i * BB, wrapped_cycle(xls_be32(rec + (size_t)i * BB)));
 	if (log->src->geo.crc) {
-		uint32_t crc = xls_rec_crc(hdr, data, log->logv2 ? BB : 20, 1, log->logv2);
+		uint32_t crc = xls_rec_crc(hdr, data, s->h_len, s->hblks, log->logv2);
 
 		for (int i = 0; i < 4; i++)
 			HDR_AT(hdr, h_crc)[i] = (uint8_t)(crc >> (8 * i));
@@ -123,6 +182,7 @@ static int stamp_blocks(const struct xls_log *log, uint32_t blk, uint32_t n, uin
 
 /* Where the unmount record goes, and what follows it. */
 struct clean_at {
+	struct unmount_shape shape;
 	uint32_t	cycle, head;	/* of the record */
 	uint32_t	after, after_cycle;	/* the block past it, and its cycle */
 };
@@ -130,11 +190,13 @@ struct clean_at {
 static int clean_at(const struct xls_log *log, const struct xls_head_tail *ht,
 		    struct clean_at *at)
 {
+	if (unmount_shape(log, &at->shape))
+		return -1;
 	at->cycle = ht->curr_cycle;
 	at->head = ht->curr_block;
-	if (log->nblks < 8 || at->head >= log->nblks)
+	if (at->head >= log->nblks)
 		return -1;
-	at->after = at->head + 2;
+	at->after = at->head + at->shape.blks;
 	at->after_cycle = at->cycle;
 	if (at->after >= log->nblks) {
 		at->after -= log->nblks;
@@ -143,52 +205,71 @@ static int clean_at(const struct xls_log *log, const struct xls_head_tail *ht,
 	return 0;
 }
 
+/* Blocks @from..@to (past the end: from 0, the next cycle) stamped with @cycle - 1. */
+static int stamp_range(const struct xls_log *log, uint32_t from, uint32_t n, uint32_t cycle,
+		       uint64_t tail_lsn, uint32_t h_fmt, xls_log_put_fn put, void *ctx)
+{
+	uint32_t first = n < log->nblks - from ? n : log->nblks - from;
+	int rc = stamp_blocks(log, from, first, cycle - 1, tail_lsn, h_fmt, put, ctx);
+
+	if (rc || first == n)
+		return rc;
+	return stamp_blocks(log, 0, n - first, wrapped_cycle(cycle) - 1, tail_lsn, h_fmt, put,
+			    ctx);
+}
+
 int xls_log_write_stale(const struct xls_log *log, const struct xls_head_tail *ht,
 			uint32_t h_fmt, xls_log_put_fn put, void *ctx)
 {
 	uint64_t tail_lsn = xls_lsn(xls_lsn_cycle(ht->tail_lsn), ht->tail_blk);
-	uint32_t nblks = log->nblks, max, dist, tail_dist;
+	uint32_t nblks = log->nblks, max, dist, tail_dist, from;
 	struct clean_at at;
-	int rc;
 
 	if (clean_at(log, ht, &at))
 		return -1;
 	/*
-	 * xlog_clear_stale_blocks, from after the record: as far as the I/O
-	 * a crash could leave in flight reaches, never into the tail.
+	 * xlog_clear_stale_blocks, from the head recovery found: as far as the
+	 * I/O a crash could leave in flight reaches, never into the tail.  The
+	 * unmount record then takes its first blocks; only those past it are
+	 * written here.
 	 */
 	max = (XLOG_MAX_ICLOGS << (log->logv2 ? XLOG_MAX_RECORD_BSHIFT :
 				   XLOG_BIG_RECORD_BSHIFT)) / BB;
-	tail_dist = ht->tail_blk > at.after ? ht->tail_blk - at.after :
-		    ht->tail_blk + (nblks - at.after);
-	if (ht->tail_blk == at.after || ht->state != XLS_LOG_DIRTY)
+	tail_dist = ht->tail_blk > at.head ? ht->tail_blk - at.head :
+		    ht->tail_blk + (nblks - at.head);
+	if (ht->tail_blk == at.head || ht->state != XLS_LOG_DIRTY)
 		tail_dist = 0;
 	dist = max < tail_dist ? max : tail_dist;
-	if (at.after + dist <= nblks)
-		return stamp_blocks(log, at.after, dist, at.after_cycle - 1, tail_lsn, h_fmt, put,
-				    ctx);
-	rc = stamp_blocks(log, at.after, nblks - at.after, at.after_cycle - 1, tail_lsn, h_fmt,
-			  put, ctx);
-	if (!rc)
-		rc = stamp_blocks(log, 0, dist - (nblks - at.after), at.after_cycle, tail_lsn,
-				  h_fmt, put, ctx);
-	return rc;
+	if (dist <= at.shape.blks)
+		return 0;
+	from = at.after;
+	return stamp_range(log, from, dist - at.shape.blks,
+			   from < at.head ? wrapped_cycle(at.cycle) : at.cycle, tail_lsn, h_fmt,
+			   put, ctx);
 }
 
 int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail *ht,
 			  uint32_t h_fmt, uint32_t tid, xls_log_put_fn put, void *ctx)
 {
-	uint8_t rec[2 * BB];
 	struct clean_at at;
+	uint32_t first;
+	uint8_t *rec;
 	int rc;
 
 	if (clean_at(log, ht, &at))
 		return -1;
-	unmount_record(log, rec, at.cycle, at.head, ht->last_rec_blk, tid, h_fmt);
-	if (at.head + 1 < log->nblks)
-		return put(ctx, at.head, rec, 2);
-	/* the payload lands past the physical end: the next cycle's (xlog_split_iclog) */
-	put_be32(rec + BB, wrapped_cycle(at.cycle));
-	rc = put(ctx, at.head, rec, 1);
-	return rc ? rc : put(ctx, 0, rec + BB, 1);
+	rec = malloc((size_t)at.shape.blks * BB);
+	if (!rec)
+		return -1;
+	unmount_record(log, rec, &at.shape, at.cycle, at.head, ht->last_rec_blk, tid, h_fmt);
+	first = log->nblks - at.head;
+	if (first >= at.shape.blks) {
+		rc = put(ctx, at.head, rec, at.shape.blks);
+	} else {
+		rc = put(ctx, at.head, rec, first);
+		if (!rc)
+			rc = put(ctx, 0, rec + (size_t)first * BB, at.shape.blks - first);
+	}
+	free(rec);
+	return rc;
 }

@@ -6,7 +6,7 @@
 # Usage: sudo tests/images/mkimages.sh [NAME...]
 #
 #   NAME is one of: dir4k dir64k logsu256k extlog wrapped clean unlinked
-#   sfconv links later reflink pptr pptr64k (default: all of them).  For each NAME it writes
+#   sfconv links later reflink pptr pptr64k sect4k (default: all of them).  For each NAME it writes
 #     tests/images/NAME.img.xz   the filesystem image (xz -9)
 #     tests/images/NAME.txt      provenance: mkfs command, workload, kernel,
 #                                xfsprogs version, date, resulting log state
@@ -38,7 +38,7 @@
 
 set -euo pipefail
 
-ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv links later reflink pptr pptr64k)
+ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv links later reflink pptr pptr64k sect4k)
 
 # The mkfs.xfs and xfs_logprint of an image: the system's, or XFSPROGS_NEW's.
 MKFS=mkfs.xfs
@@ -808,6 +808,13 @@ simple() {
 
 img_dir4k() {
 	simple dir4k 512M wl_dir4k
+}
+
+# 4 KiB sectors: the log is written in whole sectors, its records padded
+# to the 4 KiB log stripe unit mkfs sets, so a clean log's head is never
+# inside a sector (what replay's unmount record must respect).
+img_sect4k() {
+	simple sect4k 512M wl_dir4k -s size=4096
 }
 
 img_dir64k() {

@@ -586,12 +586,14 @@ test_expect_success 'verdict: without a data device, the log alone, and said so'
 	"$XLS" recover --summary --json -f bare.log | grep -q "\"no_data_device\":true,\"approximate\":true"
 '
 test_expect_success 'verdict: lost says what recover says, in the same keys' '
-	for img in "$(image dirfrag)" crcmid.img; do
+	for img in "$(image dirfrag)" crcmid.img "$(image unlinked)" "$(image reflink)"; do
 		"$XLS" recover --json --summary "$img" >r.json
 		"$XLS" lost --json "$img" 2>/dev/null | grep "\"kind\":\"lost_summary\"" >l.json
 		for k in recovery_fails fail_lsn fail_stage fail_cause kernel_error kernel_says fail_why \
-			 trans_replayed trans_discarded trans_corrupt pending_work torn_records \
-			 mount_fails_after; do
+			 trans_replayed trans_discarded trans_corrupt pending_work pending_efi \
+			 pending_rui pending_cui pending_bui pending_xmi pending_attri \
+			 pending_unlinked_buckets pending_unlinked_inodes pending_cow_extents \
+			 cow_staged_ags torn_records mount_fails_after; do
 			a=$(perl -ne "print \$1 if /\"$k\":(\"(?:[^\"\\\\]|\\\\.)*\"|[^,}]*)/" r.json)
 			b=$(perl -ne "print \$1 if /\"$k\":(\"(?:[^\"\\\\]|\\\\.)*\"|[^,}]*)/" l.json)
 			test "$a" = "$b" || { echo "$img $k: recover $a, lost $b"; return 1; }

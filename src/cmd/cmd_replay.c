@@ -33,7 +33,6 @@ struct replay_run {
 	/* what was done after recovery */
 	bool			log_cleaned;
 	bool			counters;
-	uint32_t		cow_staged_ags;	/* AGs whose refcount btree stages CoW */
 	const char		*next;		/* what the user must do next, or NULL */
 	char			next_buf[512];
 	char			next_dev[512];	/* next_buf's, OUT named DEV */
@@ -256,8 +255,7 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	rr->sum.mount_fails_after = dirty && rr->w.sb_past_device;
 	rr->sum.mount_fail_ag = rr->w.sb_past_ag;
 	rr->sum.mount_fail_sb_bytes = rr->w.sbgeo.dblocks * rr->w.sbgeo.blocksize;
-	rr->cow_staged_ags = dirty && !rr->sum.mount_fails_after ? xls_replay_write_cow_staged(&rr->w) : 0;
-	work = s->pending_work || rr->cow_staged_ags;
+	work = s->pending_work != 0;
 	/* a mount that fails after recovery cancels the work left and cleans the log */
 	pending = work && !s->fails && !rr->c->opt->replay.finish_repair &&
 		  !rr->sum.mount_fails_after;
@@ -306,7 +304,6 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 		.failed = rr->w.failed,
 		.counters = rr->counters,
 		.log_cleaned = rr->log_cleaned,
-		.cow_staged_ags = rr->cow_staged_ags,
 		.next = rr->next,
 	};
 

@@ -210,6 +210,7 @@ void xls_recover_stop_counts(struct xls_recover *r)
 	s->kernel_warnings = r->at_stop.kernel_warnings;
 	/* nothing after the failure finishes: no intents, no unlinked inodes */
 	s->pending_work = 0;
+	memset(&s->pending, 0, sizeof(s->pending));
 }
 
 const char *xls_rstop_key(enum xls_rstop st)

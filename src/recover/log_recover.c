@@ -178,6 +178,29 @@ static const uint8_t *stored(const struct tstore *ts, uint32_t off)
 	return off != UINT32_MAX && ts->bytes.p ? ts->bytes.p + off : NULL;
 }
 
+/* Is buffer item @rb a refcount btree block, as it leaves the block? */
+static bool is_refcount(const struct xls_rbuf *rb)
+{
+	if (rb->blft != XFS_BLFT_BTREE_BUF)
+		return false;
+	if (rb->head && rb->head_len >= 4)
+		return xls_be32(rb->head) == XFS_REFC_CRC_MAGIC;
+	return rb->magic == XFS_REFC_CRC_MAGIC;
+}
+
+/* What pass 3 will read of what this item replays. */
+static void note_pending(struct xls_recover *r, const struct xls_ritem *ri)
+{
+	if (ri->buf && xls_replays(ri->decision)) {
+		if (ri->buf->blf_flags & XFS_BLF_INODE_BUF)
+			xls_pending_unlinked(r, ri->buf);
+		else if (r->g->has_reflink && is_refcount(ri->buf))
+			xls_pending_refcount(r, ri->buf);
+	} else if (ri->icreate && ri->decision == XLS_RD_REPLAY) {
+		xls_pending_icreate(r, ri);
+	}
+}
+
 /*
  * A fresh item: all but its sentence cleared, which is emptied -- clearing
  * its 192 bytes for each of a million items was most of emit_item().
@@ -228,6 +251,7 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 	if (d->ri.buf && d->ri.buf->nunlinked && d->ri.decision != XLS_RD_SKIP_CANCELLED &&
 	    d->ri.decision != XLS_RD_SKIP_LSN)
 		r->sum.unlinked_fields += d->ri.buf->nunlinked;
+	note_pending(r, &d->ri);
 	if (r->err)
 		return r->err;
 	return r->sink->item ? r->sink->item(r->sink->ctx, d->rt, &d->ri) : 0;
@@ -437,7 +461,7 @@ static int emit_intents(struct xls_recover *r)
 		snprintf(in.what, sizeof(in.what), "%s 0x%llx has no %s: recovery finishes it",
 			 xls_rintent_name(p->type), (unsigned long long)p->id,
 			 xls_rintent_name((uint16_t)(p->type + 1)));
-		r->sum.pending_work++;
+		xls_pending_intent(r, p->type);
 		if (r->sink->intent)
 			rc = r->sink->intent(r->sink->ctx, &in);
 	}
@@ -472,7 +496,8 @@ static int emit_unlinked(struct xls_recover *r)
 			snprintf(in.what, sizeof(in.what),
 				 "AG %u unlinked bucket %u starts at agino 0x%x: recovery frees the inodes on it",
 				 xls_be32(st->head + offsetof(struct xfs_agi, agi_seqno)), b, agino);
-			r->sum.pending_work++;
+			if (r->sum.pending.log_only)
+				r->sum.pending.unlinked_buckets++;
 			if (r->sink->intent)
 				rc = r->sink->intent(r->sink->ctx, &in);
 		}
@@ -500,6 +525,9 @@ struct xls_recover *xls_recover_new(const struct xls_source *src,
 	r->sum.metadump = src->input.md.version != 0;
 	if (o)
 		r->opt = *o;
+	/* pass 3's CoW leftovers are counted in the refcount btree as replayed */
+	if (r->g->has_reflink)
+		r->opt.keep_types |= 1u << XFS_BLFT_BTREE_BUF;
 	r->ba = malloc(sizeof(*r->ba));
 	r->res = malloc(sizeof(*r->res));
 	r->regs = calloc(XLS_MAX_REGIONS_IN_ITEM, sizeof(*r->regs));
@@ -517,6 +545,7 @@ void xls_recover_free(struct xls_recover *r)
 	if (!r)
 		return;
 	xls_rstore_free_all(r);
+	xls_pending_release(r);
 	xls_hashmap_free(&r->cancel);
 	xls_hashmap_free(&r->bufidx);
 	xls_hashmap_free(&r->intidx);
@@ -721,10 +750,14 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 		rc = write_back(r, 0);
 	if (!rc) {
 		r->sum.buffers_touched = r->nstates;
+		r->sum.pending.log_only = !r->data_dev || !r->g->ag_blocks || !r->g->inode_log ||
+					  r->g->block_log < 9 || r->g->block_log < r->g->inode_log;
 		rc = emit_intents(r);
 	}
 	if (!rc)
 		rc = emit_unlinked(r);
+	if (!rc)
+		xls_pending_count(r);
 	if (!rc)
 		read_back_sb(r);
 	xls_recover_stop_counts(r);

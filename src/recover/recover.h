@@ -68,6 +68,12 @@ enum xls_rdecision {
 	XLS_RD_COUNT
 };
 
+/* Does recovery write decision @d into the block? */
+static inline bool xls_replays(enum xls_rdecision d)
+{
+	return d == XLS_RD_REPLAY || d == XLS_RD_REPLAY_ALWAYS;
+}
+
 /* One di_next_unlinked field an inode buffer item replays. */
 struct xls_runlinked {
 	uint32_t	slot;		/* inode index in the buffer */
@@ -285,6 +291,30 @@ struct xls_rcounts {
 
 #define XLS_TORN_TIDS	8
 
+/* The kinds of intent pass 3 finishes (an rt form counted with its own). */
+enum xls_pending_kind {
+	XLS_PEND_EFI,
+	XLS_PEND_RUI,
+	XLS_PEND_CUI,
+	XLS_PEND_BUI,
+	XLS_PEND_XMI,
+	XLS_PEND_ATTRI,
+	XLS_PEND_OTHER,		/* an intent type newer than this tool */
+	XLS_PEND_KINDS
+};
+
+/* The work the kernel finishes after replaying the log, by kind. */
+struct xls_pending {
+	uint64_t	intents[XLS_PEND_KINDS];	/* without their done item */
+	uint64_t	unlinked_buckets;	/* AGI buckets that are not empty */
+	uint64_t	unlinked_inodes;	/* the inodes on their chains */
+	uint64_t	unlinked_broken;	/* chains that end on no inode, or loop */
+	uint64_t	cow_extents;		/* CoW staging records in refcount btrees */
+	uint32_t	cow_ags;		/* the AGs that hold them */
+	/* no data device: only the intents and the AGIs the log holds */
+	bool		log_only;
+};
+
 struct xls_recover_summary {
 	uint64_t	trans_replayed;		/* committed, processed in pass 2 */
 	uint64_t	trans_discarded;	/* no commit record */
@@ -299,7 +329,9 @@ struct xls_recover_summary {
 	uint64_t	compound_segments;
 	uint64_t	kernel_warnings;
 	uint64_t	unlinked_fields;
-	uint64_t	pending_work;		/* intents and unlinked buckets to finish */
+	/* intents, unlinked inodes and CoW staging extents to finish */
+	uint64_t	pending_work;
+	struct xls_pending pending;
 	uint64_t	buffers_touched;	/* distinct (blkno, len) replayed */
 	bool		metadump;		/* the input is a metadump: */
 	uint64_t	absent_reads;		/* items decided on blocks it lacks */

@@ -234,6 +234,8 @@ struct xls_recover {
 	struct xls_region_result	*res;
 	struct xls_region		*regs;
 	struct xls_recover_summary	sum;
+	/* what pass 3 will find: the work left (pending.c); NULL until needed */
+	struct xls_pending_state	*pend;
 	/* the counts where the kernel stops, taken at the first failure */
 	struct xls_rcounts		at_stop;
 	/* the write-back at hand comes before the transaction whose LSN is new */
@@ -266,6 +268,22 @@ struct decide_ctx {
  */
 bool xls_recover_daddr_out_of_range(struct decide_ctx *d, int64_t daddr, uint32_t len,
 				    const char *what);
+
+/* ------------------------------------------------------------------ */
+/* pending.c: the work left for pass 3, counted */
+
+struct xls_pending_state;
+
+void xls_pending_intent(struct xls_recover *r, uint16_t type);
+/* a replayed inode buffer item's di_next_unlinked fields */
+void xls_pending_unlinked(struct xls_recover *r, const struct xls_rbuf *rb);
+/* a replayed icreate: its clusters' inodes start with no next */
+void xls_pending_icreate(struct xls_recover *r, const struct xls_ritem *ri);
+/* a replayed refcount btree buffer item (its data kept) */
+void xls_pending_refcount(struct xls_recover *r, const struct xls_rbuf *rb);
+/* the census, once pass 2 is done: into r->sum.pending and pending_work */
+void xls_pending_count(struct xls_recover *r);
+void xls_pending_release(struct xls_recover *r);
 
 /* ------------------------------------------------------------------ */
 /* store.c */

@@ -11,12 +11,6 @@
 #include "recover/recover.h"
 #include "source/source.h"
 
-/* Does recovery write decision @d into the block? */
-static inline bool xls_replays(enum xls_rdecision d)
-{
-	return d == XLS_RD_REPLAY || d == XLS_RD_REPLAY_ALWAYS;
-}
-
 /*
  * Buffer item @rb replayed into @img (@bytes, the buffer from its daddr):
  * an inode buffer's di_next_unlinked fields and, on v5, those inodes'

@@ -510,64 +510,6 @@ int xls_replay_write_superblock(struct xls_replay_write *w)
 	return write_full(w, w->fd, w->path, 0, sb, sectsize);
 }
 
-/*
- * The refcount btree of AG @ag of the copy (@sb its superblock): does its
- * last record, at the right end of its rightmost leaf, stage a CoW (the
- * CoW records sort after every shared one)?  @agbno the root, @level its
- * level.  Unreadable or malformed: no.
- */
-static bool cow_staged(struct xls_replay_write *w, uint32_t ag, uint32_t agbno,
-		       uint32_t level)
-{
-	uint32_t bsize = w->sbgeo.blocksize;
-	uint64_t agblocks = w->sbgeo.agblocks;
-	const size_t hdr = XFS_BTREE_SBLOCK_CRC_LEN;
-	uint8_t *b = w->buf;
-
-	for (uint32_t depth = 0; depth <= level && depth < 16; depth++) {
-		uint16_t n;
-		uint32_t maxrecs = (uint32_t)((bsize - hdr) / 8);
-
-		if (agbno >= agblocks ||
-		    read_full(w, w->fd, w->path, ((uint64_t)ag * agblocks + agbno) * bsize, b,
-			      bsize) ||
-		    xls_be32(b) != XFS_REFC_CRC_MAGIC)
-			return false;
-		n = xls_be16(b + offsetof(struct xfs_btree_block, bb_numrecs));
-		if (!n || (uint32_t)n > maxrecs)
-			return false;
-		if (xls_be16(b + offsetof(struct xfs_btree_block, bb_level)) == 0) {
-			const uint8_t *rec = b + hdr + (size_t)(n - 1) * sizeof(struct xfs_refcount_rec);
-
-			return (size_t)(rec - b) + sizeof(struct xfs_refcount_rec) <= bsize &&
-			       xls_be32(rec) & XFS_REFC_COWFLAG;
-		}
-		agbno = xls_be32(b + hdr + (size_t)maxrecs * 4 + (size_t)(n - 1) * 4);
-	}
-	return false;
-}
-
-uint32_t xls_replay_write_cow_staged(struct xls_replay_write *w)
-{
-	const struct xls_replay_sbgeo *sg = &w->sbgeo;
-	uint8_t sb[512], agf[512];
-	uint32_t n = 0;
-
-	if (!w->sbgeo_ok || !w->src->geo.crc || read_full(w, w->fd, w->path, 0, sb, sizeof(sb)) ||
-	    !(xls_be32(sb + SB_AT(sb_features_ro_compat)) & XFS_SB_FEAT_RO_COMPAT_REFLINK))
-		return 0;
-	for (uint32_t ag = 0; ag < sg->agcount; ag++) {
-		uint64_t off = (uint64_t)ag * sg->agblocks * sg->blocksize + sg->sectsize;
-
-		if (read_full(w, w->fd, w->path, off, agf, sizeof(agf)) ||
-		    xls_be32(agf) != XFS_AGF_MAGIC)
-			continue;
-		n += cow_staged(w, ag, xls_be32(agf + AGF_AT(agf_refcount_root)),
-				xls_be32(agf + AGF_AT(agf_refcount_level)));
-	}
-	return n;
-}
-
 static int put_log(void *ctx, uint32_t blk, const uint8_t *buf, uint32_t nblks)
 {
 	struct xls_replay_write *w = ctx;

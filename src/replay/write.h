@@ -153,13 +153,6 @@ int xls_replay_write_check_sb(struct xls_replay_write *w);
  */
 int xls_replay_write_superblock(struct xls_replay_write *w);
 
-/*
- * How many AGs of the copy still hold CoW staging extents in their
- * refcount btree: the kernel frees them when it mounts after a recovery
- * (xfs_reflink_recover_cow) -- work left, as intents are.
- */
-uint32_t xls_replay_write_cow_staged(struct xls_replay_write *w);
-
 /* What was written, durable: fdatasync of the data device's copy and the log's. */
 int xls_replay_write_sync(struct xls_replay_write *w);
 

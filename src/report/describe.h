@@ -278,7 +278,6 @@ struct xls_replay_outcome {
 	const struct xls_rbufid		*failed;	/* the first XLS_REPLAY_FAILED_KEPT */
 	bool				counters;	/* superblock counters summed */
 	bool				log_cleaned;
-	uint32_t			cow_staged_ags;	/* AGs whose refcount btree stages CoW */
 	const char			*next;		/* what the user must do next, or NULL */
 };
 void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset *fs);

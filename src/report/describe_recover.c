@@ -436,7 +436,6 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 	xls_field_uint(fs, XK(bytes_written), n->bytes);
 	xls_field_bool(fs, XK(counters_recomputed), r->counters);
 	xls_field_bool(fs, XK(log_cleaned), r->log_cleaned);
-	xls_field_uint(fs, XK(cow_staged_ags), r->cow_staged_ags);
 	if (r->next)
 		xls_field_str(fs, XK(next_step), r->next);
 }
@@ -469,9 +468,6 @@ void xls_print_replay(struct xls_out *o, const struct xls_replay_outcome *r,
 			       "recovery): each block's CRC over all its segments\n",
 			       (unsigned long long)n->assembled, xls_plural(n->assembled),
 			       n->assembled == 1 ? "its" : "their");
-	if (r->cow_staged_ags)
-		xls_out_printf(o, "  CoW staging extents left in the refcount btree of %u AG%s\n",
-			       r->cow_staged_ags, xls_plural(r->cow_staged_ags));
 	for (uint64_t i = 0; i < n->failed && i < XLS_REPLAY_FAILED_KEPT; i++)
 		xls_out_printf(o, "  left as on disk: buffer 0x%llx (%u bytes), its write "
 			       "verifier fails\n", (unsigned long long)r->failed[i].blkno,

@@ -110,6 +110,29 @@ static const struct xls_list tid_list = {
 	tid_members, 1, sizeof(uint32_t), tid_text, " ", NULL,
 };
 
+/* The work left for pass 3, by kind: the same keys in recover, lost and replay. */
+static void describe_pending(struct xls_fieldset *fs, const struct xls_recover_summary *s)
+{
+	const struct xls_pending *p = &s->pending;
+
+	xls_field_uint(fs, XK(pending_work), s->pending_work);
+	xls_field_uint(fs, XK(pending_efi), p->intents[XLS_PEND_EFI]);
+	xls_field_uint(fs, XK(pending_rui), p->intents[XLS_PEND_RUI]);
+	xls_field_uint(fs, XK(pending_cui), p->intents[XLS_PEND_CUI]);
+	xls_field_uint(fs, XK(pending_bui), p->intents[XLS_PEND_BUI]);
+	xls_field_uint(fs, XK(pending_xmi), p->intents[XLS_PEND_XMI]);
+	xls_field_uint(fs, XK(pending_attri), p->intents[XLS_PEND_ATTRI]);
+	xls_field_uint(fs, XK(pending_other_intents), p->intents[XLS_PEND_OTHER]);
+	xls_field_uint(fs, XK(pending_unlinked_buckets), p->unlinked_buckets);
+	/* without the device, a bucket's chain is not known */
+	if (!p->log_only) {
+		xls_field_uint(fs, XK(pending_unlinked_inodes), p->unlinked_inodes);
+		xls_field_uint(fs, XK(pending_unlinked_broken), p->unlinked_broken);
+		xls_field_uint(fs, XK(pending_cow_extents), p->cow_extents);
+		xls_field_uint(fs, XK(cow_staged_ags), p->cow_ags);
+	}
+}
+
 bool xls_verdict_approximate(const struct xls_recover_summary *s)
 {
 	return s->absent_reads || s->no_data_device;
@@ -137,7 +160,7 @@ void xls_describe_verdict(const struct xls_recover_summary *s, enum xls_verdict_
 	xls_field_uint(fs, XK(trans_corrupt), s->trans_corrupt);
 	if (scope == XLS_VERDICT_WHOLE)
 		xls_field_uint(fs, XK(kernel_warnings), s->kernel_warnings);
-	xls_field_uint(fs, XK(pending_work), s->pending_work);
+	describe_pending(fs, s);
 	xls_field_uint(fs, XK(torn_records), s->torn_records);
 	if (s->torn_records) {
 		xls_field_lsn(fs, XK(torn_lsn), s->torn_lsn);
@@ -179,6 +202,55 @@ static void print_failure(struct xls_out *o, const struct xls_recover_summary *s
 	xls_out_printf(o, "  next: %s\n", xls_verdict_next_step(s, scope));
 }
 
+/*
+ * "N pieces of work left to finish after replay: 2 EFIs, 37 unlinked inodes
+ * (on 12 buckets), ...", each kind the kernel's pass 3 finishes.
+ */
+static void print_pending(struct xls_out *o, const struct xls_recover_summary *s)
+{
+	static const char *const name[XLS_PEND_KINDS] = {
+		[XLS_PEND_EFI] = "EFI", [XLS_PEND_RUI] = "RUI", [XLS_PEND_CUI] = "CUI",
+		[XLS_PEND_BUI] = "BUI", [XLS_PEND_XMI] = "XMI", [XLS_PEND_ATTRI] = "ATTRI",
+		[XLS_PEND_OTHER] = "intent of a newer type",
+	};
+	const struct xls_pending *p = &s->pending;
+	const char *sep = ": ";
+
+	xls_out_printf(o, "  %llu piece%s of work left to finish after replay",
+		       (unsigned long long)s->pending_work, plural(s->pending_work, "", "s"));
+	for (int k = 0; k < XLS_PEND_KINDS; k++) {
+		if (!p->intents[k])
+			continue;
+		xls_out_printf(o, "%s%llu %s%s", sep, (unsigned long long)p->intents[k], name[k],
+			       plural(p->intents[k], "", "s"));
+		sep = ", ";
+	}
+	if (p->unlinked_buckets && p->log_only) {
+		xls_out_printf(o, "%s%llu unlinked bucket%s (the inodes on %s unknown without "
+			       "the data device)", sep, (unsigned long long)p->unlinked_buckets,
+			       plural(p->unlinked_buckets, "", "s"),
+			       plural(p->unlinked_buckets, "it", "them"));
+		sep = ", ";
+	} else if (p->unlinked_buckets) {
+		xls_out_printf(o, "%s%llu unlinked inode%s (on %llu bucket%s)", sep,
+			       (unsigned long long)p->unlinked_inodes,
+			       plural(p->unlinked_inodes, "", "s"),
+			       (unsigned long long)p->unlinked_buckets,
+			       plural(p->unlinked_buckets, "", "s"));
+		if (p->unlinked_broken)
+			xls_out_printf(o, " of which %llu end%s on no inode or loop%s",
+				       (unsigned long long)p->unlinked_broken,
+				       plural(p->unlinked_broken, "s", ""),
+				       plural(p->unlinked_broken, "s", ""));
+		sep = ", ";
+	}
+	if (p->cow_extents)
+		xls_out_printf(o, "%s%llu CoW staging extent%s (in %u AG%s)", sep,
+			       (unsigned long long)p->cow_extents, plural(p->cow_extents, "", "s"),
+			       p->cow_ags, plural(p->cow_ags, "", "s"));
+	xls_out_printf(o, "\n");
+}
+
 static void print_counts(struct xls_out *o, const struct xls_recover_summary *s)
 {
 	xls_out_printf(o, "  %llu transaction%s replayed%s, %llu discarded, %llu corrupt; "
@@ -206,10 +278,10 @@ static void print_counts(struct xls_out *o, const struct xls_recover_summary *s)
 			       plural(s->dry_run.buffers, "", "s"),
 			       (unsigned long long)s->dry_run.kernel_warnings,
 			       plural(s->dry_run.kernel_warnings, "", "s"));
-	if (s->pending_work || s->kernel_warnings)
-		xls_out_printf(o, "  %llu piece%s of work left to finish after replay "
-			       "(intents, unlinked inodes); %llu kernel warning%s\n",
-			       (unsigned long long)s->pending_work, plural(s->pending_work, "", "s"),
+	if (s->pending_work)
+		print_pending(o, s);
+	if (s->kernel_warnings)
+		xls_out_printf(o, "  %llu kernel warning%s\n",
 			       (unsigned long long)s->kernel_warnings,
 			       plural(s->kernel_warnings, "", "s"));
 }
@@ -280,14 +352,14 @@ static void print_caveats(struct xls_out *o, const struct xls_recover_summary *s
 /* lost's: the transactions and the work left; what its run could not see. */
 static void print_compared_counts(struct xls_out *o, const struct xls_recover_summary *s)
 {
-	xls_out_printf(o, "  %llu transaction%s replayed%s, %llu discarded, %llu corrupt; "
-		       "%llu piece%s of work left to finish after replay (intents, unlinked "
-		       "inodes)\n", (unsigned long long)s->trans_replayed,
+	xls_out_printf(o, "  %llu transaction%s replayed%s, %llu discarded, %llu corrupt\n",
+		       (unsigned long long)s->trans_replayed,
 		       plural(s->trans_replayed, "", "s"),
 		       s->fails ? " before the kernel stops" : "",
 		       (unsigned long long)s->trans_discarded,
-		       (unsigned long long)s->trans_corrupt, (unsigned long long)s->pending_work,
-		       plural(s->pending_work, "", "s"));
+		       (unsigned long long)s->trans_corrupt);
+	if (s->pending_work)
+		print_pending(o, s);
 	if (!s->fails)
 		xls_out_printf(o, "  only the blocks compared were decided: 'xfs_logscope recover "
 			       "--summary' checks every other block too\n");

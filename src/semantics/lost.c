@@ -813,13 +813,17 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 {
 	/*
 	 * Only the blocks compared are decided (bmbt among the btrees), the
-	 * AGIs, whose unlinked buckets are work recovery finishes, and the
-	 * superblock, which the mount reads back (mount_fails_after).
+	 * superblock, which the mount reads back (mount_fails_after), and
+	 * what pass 3 reads to find its work: the AGIs' unlinked buckets and
+	 * the inode buffers' di_next_unlinked, the AGFs and, with reflink,
+	 * every btree block (the refcount btree's CoW staging extents).
 	 */
 	struct xls_recover_opts ro = {
 		.keep_types = l->ovl.types, .keep_inodes = true, .quiet = true,
 		.only_types = (l->ovl.types & ~(1u << XFS_BLFT_BTREE_BUF)) |
-			      (1u << XFS_BLFT_AGI_BUF) | (1u << XFS_BLFT_SB_BUF),
+			      (1u << XFS_BLFT_AGI_BUF) | (1u << XFS_BLFT_SB_BUF) |
+			      (1u << XFS_BLFT_DINO_BUF) | (1u << XFS_BLFT_AGF_BUF) |
+			      (l->src->geo.has_reflink ? 1u << XFS_BLFT_BTREE_BUF : 0),
 	};
 	struct xls_recover_sink sink = {
 		.ctx = l, .item = on_item, .trans = on_trans, .intent = on_intent,

@@ -64,6 +64,8 @@ struct xls_geometry {
 	/* what names need: directory entries carry a file type byte */
 	bool		has_ftype;	/* XFS_SB_FEAT_INCOMPAT_FTYPE, VERSION2_FTYPE */
 	bool		has_parent;	/* XFS_SB_FEAT_INCOMPAT_PARENT (Linux 6.10) */
+	/* refcount btrees: a crash can leave CoW staging extents in them */
+	bool		has_reflink;	/* XFS_SB_FEAT_RO_COMPAT_REFLINK */
 	uint64_t	root_ino;	/* sb_rootino */
 	uint32_t	data_sect_bbs;	/* sb_sectsize in 512-byte blocks: AG headers */
 	uint64_t	dblocks;	/* sb_dblocks */

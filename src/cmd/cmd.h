@@ -83,6 +83,7 @@ struct xls_options {
 	struct xls_replay_opts	replay;
 	struct { bool all; } records;		/* -a: physical order */
 	struct { bool summary; } recover;	/* --summary: the verdict only */
+	struct xls_quota_opts	quota;		/* --quota: the mount's quota */
 	struct { const char *path_b; } compare;	/* the second journal */
 };
 

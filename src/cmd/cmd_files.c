@@ -234,6 +234,7 @@ static int match_paths(struct files_ctx *fc, struct xls_error *err)
 
 		if (!f)
 			return -1;
+		xls_files_set_quota(f, &c->opt->quota);
 		rc = xls_files_run(f, &c->log, &c->ht, stale, &sink, err);
 		xls_files_free(f);
 	}
@@ -268,6 +269,7 @@ static int files_part(struct files_ctx *fc, bool stale, struct xls_error *err)
 	f = xls_files_new(&c->src, c->opt->blocks.mem, c->opt->blocks.max, err);
 	if (!f)
 		return -1;
+	xls_files_set_quota(f, &c->opt->quota);
 	rc = xls_files_run(f, &c->log, &c->ht, stale, &sink, err);
 	xls_async_drain(fc->writer);
 	xls_files_free(f);

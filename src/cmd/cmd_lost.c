@@ -185,6 +185,8 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	xls_out_csv_layout(&c->out, &xls_csv_lost);
 	xls_cmd_filters(c, "entry, inode or xattr");
 	lc->l = xls_lost_new(&c->src, c->opt->blocks.mem, c->opt->blocks.max, err);
+	if (lc->l)
+		xls_lost_set_quota(lc->l, &c->opt->quota);
 	if (!lc->l || xls_lost_run(lc->l, &c->log, &c->ht, &c->report, err))
 		return -1;
 	s = xls_lost_summary(lc->l);

@@ -353,7 +353,8 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	xls_out_csv_layout(&c->out, !opt->recover.summary ? &xls_csv_ritem :
 			   c->src.input.md.version ? &xls_csv_rsummary_md : &xls_csv_rsummary);
 	/* the summary shows no item: their detail sentences go unwritten */
-	rc->r = xls_recover_new(&c->src, &(struct xls_recover_opts){ .quiet = opt->recover.summary },
+	rc->r = xls_recover_new(&c->src, &(struct xls_recover_opts){ .quiet = opt->recover.summary,
+							       .quota = opt->quota },
 				err);
 	status = rc->r ? run_recover(rc, rc->r, &sink, err) : -1;
 	/* a mount that fails after recovery fails as much as recovery that fails */

@@ -150,7 +150,7 @@ static int open_outputs(struct replay_run *rr, struct xls_error *err)
 static int dry_run(struct replay_run *rr, struct xls_error *err)
 {
 	struct xls_cmd *c = rr->c;
-	struct xls_recover_opts ro = { .quiet = true };
+	struct xls_recover_opts ro = { .quiet = true, .quota = c->opt->quota };
 	struct xls_recover_sink sink = { .report = &c->report };
 	struct xls_recover *r = xls_recover_new(&c->src, &ro, err);
 	int rc;
@@ -175,7 +175,7 @@ static int run_recovery(struct replay_run *rr, struct xls_error *err)
 {
 	struct xls_cmd *c = rr->c;
 	struct xls_recover_opts ro = {
-		.keep_types = ~0u, .keep_inodes = true, .quiet = true,
+		.keep_types = ~0u, .keep_inodes = true, .quiet = true, .quota = c->opt->quota,
 	};
 	struct xls_recover_sink sink = {
 		.ctx = &rr->w, .item = xls_replay_write_item, .write = xls_replay_write_back,
@@ -255,6 +255,7 @@ static int finish(struct replay_run *rr, struct xls_error *err)
 	rr->sum.mount_fails_after = dirty && rr->w.sb_past_device;
 	rr->sum.mount_fail_ag = rr->w.sb_past_ag;
 	rr->sum.mount_fail_sb_bytes = rr->w.sbgeo.dblocks * rr->w.sbgeo.blocksize;
+	rr->w.quota_reset = s->quota_reset;
 	work = s->pending_work != 0;
 	/* a mount that fails after recovery cancels the work left and cleans the log */
 	pending = work && !s->fails && !rr->c->opt->replay.finish_repair &&

@@ -40,6 +40,7 @@ enum {
 	OPT_LOG_OUT,
 	OPT_REPLAY_FORCE,
 	OPT_FINISH,
+	OPT_QUOTA,
 	OPT_IN_PLACE,
 	OPT_STALE,
 };
@@ -134,6 +135,10 @@ static const struct argp_option bufs_options[] = {
 	{ 0 }
 };
 
+/* The quota of the mount that recovers the log: dquots replayed, or not */
+#define QUOTA_OPTION \
+	{ "quota", OPT_QUOTA, "OPTS", 0, "the quota the filesystem is mounted with, in mount's words (uquota,gquota,pquota and their aliases; noquota): dquot items and buffers replayed or not, the superblock's quota flags kept or reset; default: those its superblock has on", 3 }
+
 static const struct argp_option recover_options[] = {
 	{ "verbose", 'v', NULL, 0, "each buffer's dirty map", 3 },
 	FILTER_TYPE,
@@ -142,6 +147,7 @@ static const struct argp_option recover_options[] = {
 	FILTER_TID,
 	{ "ino", OPT_INO, "INO", 0, "only show the items of this inode: its inode items and the buffers it owns", 3 },
 	{ "summary", OPT_SUMMARY, NULL, 0, "only the verdict and the summary", 3 },
+	QUOTA_OPTION,
 	{ 0 }
 };
 
@@ -170,6 +176,7 @@ static const struct argp_option files_options[] = {
 	{ "path", OPT_PATH, "PATH", 0, "only the events of the inodes at or under PATH (/dir/name)", 3 },
 	{ "blocks-mem", OPT_BLOCKS_MEM, "SIZE", 0, BLOCKS_MEM_DOC, 3 },
 	{ "blocks-max", OPT_BLOCKS_MAX, "SIZE", 0, BLOCKS_MAX_DOC, 3 },
+	QUOTA_OPTION,
 	{ 0 }
 };
 
@@ -178,6 +185,7 @@ static const struct argp_option lost_options[] = {
 	{ "path", OPT_PATH, "PATH", 0, "only what lies at or under PATH (/dir/name), as recovery leaves it", 3 },
 	{ "blocks-mem", OPT_BLOCKS_MEM, "SIZE", 0, BLOCKS_MEM_DOC, 3 },
 	{ "blocks-max", OPT_BLOCKS_MAX, "SIZE", 0, BLOCKS_MAX_DOC, 3 },
+	QUOTA_OPTION,
 	{ 0 }
 };
 
@@ -200,6 +208,7 @@ static const struct argp_option replay_options[] = {
 	{ "log-out", OPT_LOG_OUT, "OUTLOG", 0, "with -l: the file to write the recovered external log to (must not exist)", 3 },
 	{ "force", OPT_REPLAY_FORCE, NULL, 0, "write even when the kernel would fail to recover the log: every block but the failing ones, then xfs_repair must follow", 3 },
 	{ "finish", OPT_FINISH, "mount|repair", 0, "work left after replay (intents, unlinked inodes, CoW staging extents): left to the kernel's next mount, the log dirty (mount, the default), or to xfs_repair, the log clean (repair)", 3 },
+	QUOTA_OPTION,
 	{ 0 }
 };
 
@@ -444,6 +453,13 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 		if (strcmp(arg, "repair") && strcmp(arg, "mount"))
 			argp_error(state, "--finish is mount or repair, not '%s'", arg);
 		o->replay.finish_repair = !strcmp(arg, "repair");
+		break;
+	case OPT_QUOTA:
+		if (xls_quota_parse(arg, &o->quota.flags))
+			argp_error(state, "bad --quota '%s' (mount's words, comma separated: uquota, "
+				   "usrquota, quota, uqnoenforce, qnoenforce, gquota, grpquota, "
+				   "gqnoenforce, pquota, prjquota, pqnoenforce; or noquota)", arg);
+		o->quota.set = true;
 		break;
 	case OPT_DIFF:	o->history.diff = true; break;
 	case OPT_SVG:	o->chart.svg_path = arg; break;

@@ -151,7 +151,9 @@ static void unmount_record(const struct xls_log *log, uint8_t *rec,
 	for (uint32_t i = log->nblks - blk; i < s->blks; i++)
 		put_be32(rec + (size_t)i * BB, wrapped_cycle(xls_be32(rec + (size_t)i * BB)));
 	if (log->src->geo.crc) {
-		uint32_t crc = xls_rec_crc(hdr, data, s->h_len, s->hblks, log->logv2);
+		/* checksummed as the log's writer checksums its records */
+		uint32_t crc = xls_rec_crc_as(hdr, data, s->h_len, s->hblks, log->logv2,
+					      __atomic_load_n(&log->crc_i386, __ATOMIC_RELAXED));
 
 		for (int i = 0; i < 4; i++)
 			HDR_AT(hdr, h_crc)[i] = (uint8_t)(crc >> (8 * i));

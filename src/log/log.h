@@ -126,6 +126,12 @@ struct xls_log {
 	 */
 	uint64_t		*crc_ok;
 	/*
+	 * A record's CRC matched only over the 324-byte header an i386
+	 * kernel checksums: the log's writer was one, and the records the
+	 * tool writes into it (replay's unmount record) are checksummed so.
+	 */
+	bool			crc_i386;
+	/*
 	 * Set while a read-ahead thread runs the iteration: each new window
 	 * is read into the buffer this returns (a window no record the
 	 * caller may still hold lies in), NULL when the thread must stop.
@@ -269,6 +275,9 @@ int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail 
  */
 uint32_t xls_rec_crc(const uint8_t *hdr, const uint8_t *data, uint32_t h_len, uint32_t hblks,
 		     bool logv2);
+/* ... over the 324-byte header of an i386 kernel when @i386. */
+uint32_t xls_rec_crc_as(const uint8_t *hdr, const uint8_t *data, uint32_t h_len, uint32_t hblks,
+			bool logv2, bool i386);
 
 /*
  * Check a record header block; NULL when valid, else the reason.

@@ -304,7 +304,13 @@ static uint32_t crc_ext_headers(uint32_t crc, const uint8_t *hdr, uint32_t h_len
 uint32_t xls_rec_crc(const uint8_t *hdr, const uint8_t *data, uint32_t h_len, uint32_t hblks,
 		     bool logv2)
 {
-	uint32_t crc = crc_header(hdr, REC_SIZE);
+	return xls_rec_crc_as(hdr, data, h_len, hblks, logv2, false);
+}
+
+uint32_t xls_rec_crc_as(const uint8_t *hdr, const uint8_t *data, uint32_t h_len, uint32_t hblks,
+			bool logv2, bool i386)
+{
+	uint32_t crc = crc_header(hdr, i386 ? REC_SIZE_I386 : REC_SIZE);
 
 	if (logv2)
 		crc = crc_ext_headers(crc, hdr, h_len, hblks);
@@ -352,12 +358,11 @@ static void rec_check_crc(struct xls_log *log, const uint8_t *hdr,
 	if (rec->crc != XLS_CRC_BAD)
 		return;
 	/* A log written on i386 checksums a 324-byte header. */
-	crc = crc_header(hdr, REC_SIZE_I386);
-	if (log->logv2)
-		crc = crc_ext_headers(crc, hdr, rec->h_len, rec->hblks);
-	crc = ~xls_crc32c_update(crc, data, rec->h_len);
-	if (crc == rec->h_crc)
+	crc = xls_rec_crc_as(hdr, data, rec->h_len, rec->hblks, log->logv2, true);
+	if (crc == rec->h_crc) {
 		rec->crc = XLS_CRC_OK_I386;
+		__atomic_store_n(&log->crc_i386, true, __ATOMIC_RELAXED);
+	}
 }
 
 /* The saved first word of payload block @i, from the header or an ext header. */

@@ -762,14 +762,19 @@ static void rbuf_decide(struct decide_ctx *d, const struct rrec *rec)
 			type |= XFS_DQTYPE_PROJ;
 		if (rb->blf_flags & XFS_BLF_GDQUOT_BUF)
 			type |= XFS_DQTYPE_GROUP;
+		/* xlog_recover_do_dquot_buffer */
+		if (!r->sum.quota_flags) {
+			d->ri.decision = XLS_RD_SKIP_QUOTAOFF;
+			d->ri.reason = XLS_RWHY_NOQUOTA;
+			xls_rdetail(d, "the mount has no quota: dquot buffers are not replayed");
+			return;
+		}
 		if (r->quotaoffs & type) {
 			d->ri.decision = XLS_RD_SKIP_QUOTAOFF;
 			d->ri.reason = XLS_RWHY_QUOTAOFF;
 			xls_rdetail(d, "a QUOTAOFF item turned this quota type off");
 			return;
 		}
-		/* and dropped altogether when mounted without quota accounting */
-		xls_rdetail_append(d, "; replayed only when mounted with quotas");
 	}
 	apply_replay(d, rec, st);
 	primary_sb(d, st);

@@ -15,15 +15,13 @@
 /* ------------------------------------------------------------------ */
 /* capturing items as they stream by */
 
-/*
- * The families, listed once: what recovery does with each (NULL: nothing,
- * as for dquot items, whose replay no decision here depends on).
- */
+/* The families, listed once: what recovery does with each (NULL: nothing). */
 static const struct xls_recover_ops *const family_ops[XLS_FAMILY_COUNT] = {
 	[XLS_FAMILY_BUF]		= &xls_rbuf_ops,
 	[XLS_FAMILY_INODE]		= &xls_rinode_ops,
 	[XLS_FAMILY_ICREATE]		= &xls_ricreate_ops,
 	[XLS_FAMILY_QUOTAOFF]		= &xls_rquotaoff_ops,
+	[XLS_FAMILY_DQUOT]		= &xls_rdquot_ops,
 	[XLS_FAMILY_FREE_EXTENTS]	= &xls_rintent_ops,
 	[XLS_FAMILY_MAP_EXTENTS]	= &xls_rintent_ops,
 	[XLS_FAMILY_PHYS_EXTENTS]	= &xls_rintent_ops,

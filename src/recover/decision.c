@@ -57,6 +57,8 @@ const char *xls_ritem_reason(const struct xls_ritem *ri)
 		[XLS_RWHY_CANCEL_RECORD]	= "cancel_record",
 		[XLS_RWHY_CANCELLED]		= "cancelled",
 		[XLS_RWHY_QUOTAOFF]		= "quotaoff",
+		[XLS_RWHY_NOQUOTA]		= "noquota",
+		[XLS_RWHY_BAD_DQUOT]		= "bad_dquot",
 		[XLS_RWHY_ICREATE]		= "icreate",
 		[XLS_RWHY_NO_COMMIT]		= "no_commit",
 		[XLS_RWHY_BAD_ICREATE]		= "bad_icreate",

@@ -172,7 +172,11 @@ static void log_dinode_to_disk(const struct xls_log_dinode *ld, uint8_t *dip,
 		memcpy(dip + DI(di_uuid), ld->di_uuid, 16);
 		put64(dip + DI(di_v3_pad), 0);
 	} else {
-		put16(dip + DI(di_flushiter), ld->di_flushiter);
+		/*
+		 * xlog_recover_inode_commit_pass2 "takes the opportunity to
+		 * reset the flush iteration count" of a v1/v2 inode it replays
+		 */
+		put16(dip + DI(di_flushiter), 0);
 		memset(dip + DI(di_v2_pad), 0, 6);
 	}
 	/* the unions: the same bytes read as the other members */

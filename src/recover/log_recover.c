@@ -169,15 +169,6 @@ static bool kept(const struct xls_recover *r, const struct rrec *rec)
 	return ops && ops->writes_kept && ops->writes_kept(r, rec);
 }
 
-/*
- * What a transaction's store kept at @off, or NULL: none kept (UINT32_MAX),
- * or only empty ones, which never made the pool (a name of 0 bytes).
- */
-static const uint8_t *stored(const struct tstore *ts, uint32_t off)
-{
-	return off != UINT32_MAX && ts->bytes.p ? ts->bytes.p + off : NULL;
-}
-
 /* Is buffer item @rb a refcount btree block, as it leaves the block? */
 static bool is_refcount(const struct xls_rbuf *rb)
 {
@@ -229,10 +220,10 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 		struct rkept_inode k;
 
 		/* the store's bytes are not aligned for it: copied out */
-		memcpy(&k, stored(d->ts, rec->kept_off), sizeof(k));
+		memcpy(&k, xls_rstore_at(d->ts, rec->kept_off), sizeof(k));
 		d->ino = k.ino;
-		d->ino.dfork = stored(d->ts, k.dfork_off);
-		d->ino.afork = stored(d->ts, k.afork_off);
+		d->ino.dfork = xls_rstore_at(d->ts, k.dfork_off);
+		d->ino.afork = xls_rstore_at(d->ts, k.afork_off);
 		d->ri.inode = &d->ino;
 	}
 	if (rec->has_icl)
@@ -240,10 +231,10 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 	if (rec->has_intent) {
 		struct rkept_intent k;
 
-		memcpy(&k, stored(d->ts, rec->kept_off), sizeof(k));
+		memcpy(&k, xls_rstore_at(d->ts, rec->kept_off), sizeof(k));
 		d->intent = k.intent;
-		d->intent.name = stored(d->ts, k.name_off);
-		d->intent.new_name = stored(d->ts, k.new_name_off);
+		d->intent.name = xls_rstore_at(d->ts, k.name_off);
+		d->intent.new_name = xls_rstore_at(d->ts, k.new_name_off);
 		d->ri.intent = &d->intent;
 	}
 	if (d->ri.decision < XLS_RD_COUNT)
@@ -513,6 +504,7 @@ struct xls_recover *xls_recover_new(const struct xls_source *src,
 				    struct xls_error *err)
 {
 	struct xls_recover *r = calloc(1, sizeof(*r));
+	const char *quota_why;
 
 	if (!r)
 		goto nomem;
@@ -525,6 +517,17 @@ struct xls_recover *xls_recover_new(const struct xls_source *src,
 	r->sum.metadump = src->input.md.version != 0;
 	if (o)
 		r->opt = *o;
+	quota_why = xls_quota_mount(r->g, &r->opt.quota, &r->sum.quota_flags,
+				    &r->sum.quota_reset);
+	if (quota_why) {
+		char words[64];
+
+		xls_quota_words(r->opt.quota.flags, words, sizeof(words));
+		xls_recover_free(r);
+		xls_error_set(err, XLS_EXIT_USAGE, "--quota=%s on '%s': %s", words, src->path,
+			      quota_why);
+		return NULL;
+	}
 	/* pass 3's CoW leftovers are counted in the refcount btree as replayed */
 	if (r->g->has_reflink)
 		r->opt.keep_types |= 1u << XFS_BLFT_BTREE_BUF;

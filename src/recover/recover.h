@@ -157,6 +157,17 @@ struct xls_ricreate {
 	uint32_t	ag, agbno, count, isize, length, gen;
 };
 
+/* A dquot item: the dquot as logged, and where recovery copies it. */
+struct xls_rdquot {
+	int64_t		blkno;		/* qlf_blkno: the dquot buffer */
+	uint32_t	len;		/* its length, 512-byte blocks */
+	uint32_t	boffset;	/* qlf_boffset: the xfs_dqblk in it */
+	uint32_t	id;		/* qlf_id */
+	uint8_t		type;		/* d_type & XFS_DQTYPE_REC_MASK */
+	uint32_t	ddq_len;	/* bytes logged of the disk dquot */
+	const uint8_t	*ddq;		/* struct xfs_disk_dquot, big-endian */
+};
+
 /*
  * Why an item got its decision, the "reason" key: the LSN comparison, a
  * cancel, a check that fails, ...; REPLAY_ALWAYS's reasons are
@@ -172,6 +183,8 @@ enum xls_rwhy {
 	XLS_RWHY_CANCEL_RECORD,
 	XLS_RWHY_CANCELLED,
 	XLS_RWHY_QUOTAOFF,
+	XLS_RWHY_NOQUOTA,		/* dquots: the mount has no quota */
+	XLS_RWHY_BAD_DQUOT,		/* a dquot item recovery refuses */
 	XLS_RWHY_ICREATE,
 	XLS_RWHY_NO_COMMIT,
 	XLS_RWHY_BAD_ICREATE,
@@ -204,6 +217,7 @@ struct xls_ritem {
 	/* with xls_recover_opts.keep_blkno: what the inode item logged */
 	const struct xls_rinode	*inode;
 	const struct xls_ricreate *icreate;	/* icreate items */
+	const struct xls_rdquot	*dquot;		/* dquot items */
 	const struct xls_rintent_data *intent;	/* keep_intents: ATTRI, BUI */
 	/* last: a new item clears what comes before it and empties this */
 	char			detail[192];	/* one human sentence */
@@ -373,13 +387,57 @@ struct xls_recover_summary {
 	uint64_t	mount_fail_sb_bytes;	/* what the superblock says */
 	/* h_fmt of the log's last record: the byte order of the CPU that wrote it */
 	uint32_t	log_fmt;
+	/*
+	 * The mount's quota (m_qflags), and whether it resets the superblock's
+	 * quota flags ("resetting quota flags": accounting on disk, none in
+	 * the mount), before pass 3.
+	 */
+	uint16_t	quota_flags;
+	bool		quota_reset;
 };
+
+/*
+ * Dquot item @dq replayed into its buffer @buf (@len bytes): the logged
+ * dquot over the one at qlf_boffset, the xfs_dqblk's CRC on v5.  -1 when
+ * it does not fit.
+ */
+int xls_recover_apply_dquot(const struct xls_geometry *g, const struct xls_rdquot *dq,
+			    uint8_t *buf, uint32_t len);
+
 
 /* "mount", "tail", "pass1", "pass2", "writeback" (NONE: ""); "log", "metadata", ... */
 const char *xls_rstop_key(enum xls_rstop s);
 const char *xls_rcause_key(enum xls_rcause c);
 /* "EFSCORRUPTED" for -117, ... */
 const char *xls_kernel_error_name(int error);
+
+/*
+ * The quota a mount has (m_qflags: XFS_*QUOTA_ACCT and _ENFD); @set false:
+ * the accounting and enforcement its superblock says are on.  Without
+ * quota, recovery replays no dquot item or buffer.
+ */
+struct xls_quota_opts {
+	bool		set;
+	uint16_t	flags;
+};
+
+/* The superblock's quota flags (@disk, sb_qflags) as the kernel holds them. */
+uint16_t xls_quota_incore_flags(uint16_t disk, bool v5);
+/*
+ * Mount options' quota words ("uquota,gqnoenforce", "noquota") to m_qflags
+ * (XFS_*QUOTA_ACCT and _ENFD); -1 for a word mount does not take.
+ */
+int xls_quota_parse(const char *s, uint16_t *flags);
+/* m_qflags back to words: "uquota,gquota", "noquota". */
+void xls_quota_words(uint16_t flags, char *buf, size_t size);
+/*
+ * The quota of the mount that recovers @g: @want when @set, else the
+ * accounting and enforcement its superblock has on; *@reset when that
+ * mount resets the superblock's flags ("resetting quota flags").  NULL, or
+ * why the mount would do what replay does not model.
+ */
+const char *xls_quota_mount(const struct xls_geometry *g, const struct xls_quota_opts *q,
+			    uint16_t *flags, bool *reset);
 
 struct xls_recover_opts {
 	/* keep the logged bytes of buffer items at this daddr (history) */
@@ -393,6 +451,8 @@ struct xls_recover_opts {
 	bool		keep_intents;
 	/* no one reads the detail sentences: do not write them */
 	bool		quiet;
+	/* the quota the filesystem is mounted with */
+	struct xls_quota_opts quota;
 	/*
 	 * Pass 2 takes only the buffer items of these types (1 << XFS_BLFT_*),
 	 * bmap btree blocks among the btree ones, and every cancel record;

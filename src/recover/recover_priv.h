@@ -97,6 +97,7 @@ struct rrec {
 	uint32_t	qoff_flags;
 	bool		has_icl;
 	struct xls_ricreate icl;
+	bool		has_dquot;	/* a struct rkept_dquot at kept_off */
 	/*
 	 * kept_inode: a struct rkept_inode, has_intent: a struct rkept_intent,
 	 * at this offset of the store's bytes.  Apart, since most items keep
@@ -254,6 +255,7 @@ struct decide_ctx {
 	struct xls_ritem	ri;
 	struct xls_rinode	ino;
 	struct xls_rintent_data	intent;
+	struct xls_rdquot	dquot;
 	/* no one will read ri.detail: history shows only the kept buffer */
 	bool			quiet;
 };
@@ -290,6 +292,11 @@ void xls_pending_release(struct xls_recover *r);
 
 /* Add @len bytes (from @src, or zeros) to the store; offset or UINT32_MAX. */
 uint32_t xls_rstore_bytes(struct tstore *ts, const void *src, uint32_t len);
+/*
+ * What a transaction's store kept at @off, or NULL: none kept (UINT32_MAX),
+ * or only empty ones, which never made the pool (a name of 0 bytes).
+ */
+const uint8_t *xls_rstore_at(const struct tstore *ts, uint32_t off);
 
 /* The store of open transaction @t; created when @create.  NULL: none. */
 struct tstore *xls_rstore_find(struct xls_recover *r, const struct xls_trans *t,
@@ -332,6 +339,7 @@ extern const struct xls_recover_ops xls_rinode_ops;	/* inode_recover.c */
 extern const struct xls_recover_ops xls_ricreate_ops;	/* inode_recover.c */
 extern const struct xls_recover_ops xls_rintent_ops;	/* intent_recover.c */
 extern const struct xls_recover_ops xls_rquotaoff_ops;	/* quota_recover.c */
+extern const struct xls_recover_ops xls_rdquot_ops;	/* quota_recover.c */
 
 /* An intent's or done item's type name ("efi"), "?" for none. */
 const char *xls_rintent_name(uint16_t type);

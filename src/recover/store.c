@@ -23,6 +23,11 @@ uint32_t xls_rstore_bytes(struct tstore *ts, const void *src, uint32_t len)
 	return off;
 }
 
+const uint8_t *xls_rstore_at(const struct tstore *ts, uint32_t off)
+{
+	return off != UINT32_MAX && ts->bytes.p ? ts->bytes.p + off : NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* stores */
 

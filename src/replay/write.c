@@ -232,6 +232,21 @@ static int write_icreate(struct xls_replay_write *w, const struct xls_ritem *ri)
 	return 0;
 }
 
+/* xlog_recover_dquot_commit_pass2: the dquot buffer is written as the inode clusters are */
+static int write_dquot(struct xls_replay_write *w, const struct xls_rdquot *dq)
+{
+	uint8_t *img;
+
+	if (!sane(dq->blkno, dq->len))
+		return 0;
+	img = hold(w, dq->blkno, dq->len, false);
+	if (!img)
+		return -1;
+	if (xls_recover_apply_dquot(&w->src->geo, dq, img, dq->len * BBSIZE) == 0)
+		w->count.dquots++;
+	return 0;
+}
+
 /* The compound being placed covers its block: kept, replacing what was known of it. */
 static void keep_placed(struct xls_replay_write *w)
 {
@@ -301,6 +316,8 @@ int xls_replay_write_item(void *ctx, const struct xls_rtrans *rt, const struct x
 		return write_inode_item(w, rt, ri);
 	if (ri->icreate && ri->decision == XLS_RD_REPLAY)
 		return write_icreate(w, ri);
+	if (ri->dquot && ri->decision == XLS_RD_REPLAY)
+		return write_dquot(w, ri->dquot);
 	return 0;
 }
 
@@ -399,6 +416,12 @@ int xls_replay_write_flushed(void *ctx)
 #define AGF_AT(f)	offsetof(struct xfs_agf, f)
 #define AGI_AT(f)	offsetof(struct xfs_agi, f)
 
+static void put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
 static void put_be64(uint8_t *p, uint64_t v)
 {
 	for (int i = 0; i < 8; i++)
@@ -447,19 +470,63 @@ int xls_replay_write_check_sb(struct xls_replay_write *w)
 }
 
 /*
- * xfs_sb_quota_from_disk reads a quota inode of 0 as none (NULLFSINO), and
- * the unmount's xfs_sb_to_disk writes that back; metadir filesystems keep
- * them at 0.
+ * The quota fields as the kernel writes the superblock back: read in
+ * (xfs_sb_quota_from_disk: a quota inode of 0 is none, NULLFSINO; on v4
+ * the "other" flags become group or project ones, and a project quota
+ * inode moves from sb_gquotino), the flags reset when the mount has no
+ * quota (xfs_mount_reset_sbqflags, "resetting quota flags"), written out
+ * (xfs_sb_quota_to_disk: v4 folds them back, keeps a group quota inode
+ * only where one is on, and zeroes sb_pquotino, past its superblock).
+ * Metadir filesystems keep their quota inodes elsewhere: left as they are.
  */
-static void quota_inodes(uint8_t *sb)
+static void quota_fields(uint8_t *sb, bool v5, bool reset)
 {
-	static const size_t at[] = { SB_AT(sb_uquotino), SB_AT(sb_gquotino), SB_AT(sb_pquotino) };
+	const uint16_t other = XFS_GQUOTA_ENFD | XFS_GQUOTA_CHKD | XFS_PQUOTA_ENFD |
+			       XFS_PQUOTA_CHKD;
+	uint16_t q = xls_be16(sb + SB_AT(sb_qflags)), disk;
+	uint64_t u = xls_be64(sb + SB_AT(sb_uquotino)), gq = xls_be64(sb + SB_AT(sb_gquotino));
+	uint64_t pq = v5 ? xls_be64(sb + SB_AT(sb_pquotino)) : 0;
 
 	if (xls_be32(sb + SB_AT(sb_features_incompat)) & XFS_SB_FEAT_INCOMPAT_METADIR)
 		return;
-	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
-		if (xls_be64(sb + at[i]) == 0)
-			put_be64(sb + at[i], NULLFSINO);
+	u = u ? u : NULLFSINO;
+	gq = gq ? gq : NULLFSINO;
+	pq = pq ? pq : NULLFSINO;
+	if (!v5) {
+		bool prj = q & XFS_PQUOTA_ACCT;
+
+		if (q & XFS_OQUOTA_ENFD)
+			q |= prj ? XFS_PQUOTA_ENFD : XFS_GQUOTA_ENFD;
+		if (q & XFS_OQUOTA_CHKD)
+			q |= prj ? XFS_PQUOTA_CHKD : XFS_GQUOTA_CHKD;
+		q &= (uint16_t)~(XFS_OQUOTA_ENFD | XFS_OQUOTA_CHKD);
+		if (prj && gq != NULLFSINO) {
+			pq = gq;
+			gq = NULLFSINO;
+		}
+	}
+	if (reset)
+		q = 0;
+	put_be64(sb + SB_AT(sb_uquotino), u);
+	if (v5) {
+		put_be16(sb + SB_AT(sb_qflags), q);
+		put_be64(sb + SB_AT(sb_gquotino), gq);
+		put_be64(sb + SB_AT(sb_pquotino), pq);
+		return;
+	}
+	disk = q & (uint16_t)~other;
+	if (q & (XFS_PQUOTA_ENFD | XFS_GQUOTA_ENFD))
+		disk |= XFS_OQUOTA_ENFD;
+	if (q & (XFS_PQUOTA_CHKD | XFS_GQUOTA_CHKD))
+		disk |= XFS_OQUOTA_CHKD;
+	put_be16(sb + SB_AT(sb_qflags), disk);
+	if (q & XFS_GQUOTA_ACCT)
+		put_be64(sb + SB_AT(sb_gquotino), gq);
+	else if (q & XFS_PQUOTA_ACCT)
+		put_be64(sb + SB_AT(sb_gquotino), pq);
+	else if (gq == NULLFSINO && pq == NULLFSINO)
+		put_be64(sb + SB_AT(sb_gquotino), NULLFSINO);
+	put_be64(sb + SB_AT(sb_pquotino), 0);
 }
 
 int xls_replay_write_superblock(struct xls_replay_write *w)
@@ -476,11 +543,12 @@ int xls_replay_write_superblock(struct xls_replay_write *w)
 		return -1;
 	lazy = g->crc || (xls_be16(sb + SB_AT(sb_versionnum)) & XFS_SB_VERSION_MOREBITSBIT &&
 			  xls_be32(sb + SB_AT(sb_features2)) & XFS_SB_VERSION2_LAZYSBCOUNTBIT);
-	/* without lazy counters the log carries every change to them */
-	if (!lazy)
-		return 0;
-	/* the sum fails at the device's end; the unmount that follows writes them as read */
-	for (uint32_t ag = 0; ag < w->sbgeo.agcount && !w->sb_past_device; ag++) {
+	/*
+	 * Without lazy counters the log carries every change to them; the
+	 * sum fails at the device's end, and the unmount that follows writes
+	 * them as read.
+	 */
+	for (uint32_t ag = 0; lazy && ag < w->sbgeo.agcount && !w->sb_past_device; ag++) {
 		if (ag_field(w, ag, 1, AGF_AT(agf_freeblks), &v))
 			return -1;
 		fdblocks += v;
@@ -499,13 +567,12 @@ int xls_replay_write_superblock(struct xls_replay_write *w)
 	}
 	if (read_full(w, w->fd, w->path, 0, sb, sectsize))
 		return -1;
-	if (!w->sb_past_device) {
+	if (lazy && !w->sb_past_device) {
 		put_be64(sb + SB_AT(sb_icount), icount);
 		put_be64(sb + SB_AT(sb_ifree), ifree);
 		put_be64(sb + SB_AT(sb_fdblocks), fdblocks);
 	}
-	if (g->crc)
-		quota_inodes(sb);
+	quota_fields(sb, g->crc, w->quota_reset);
 	xls_recover_stamp(g, sb, sectsize, 0);
 	return write_full(w, w->fd, w->path, 0, sb, sectsize);
 }

@@ -57,6 +57,7 @@ struct xls_replay_counts {
 	uint64_t	assembled;	/* ... written with --force, their block whole */
 	uint64_t	not_written;	/* buffers the kernel writes no more after a failure */
 	uint64_t	inode_errors;	/* inode items that could not be applied */
+	uint64_t	dquots;		/* dquot items replayed */
 	uint64_t	bytes;		/* bytes written into the copy */
 	uint64_t	held_max;	/* most bytes of buffers held at once */
 };
@@ -111,6 +112,8 @@ struct xls_replay_write {
 	 */
 	bool			sb_past_device;
 	uint32_t		sb_past_ag;
+	/* the mount has no quota: the superblock's quota flags reset */
+	bool			quota_reset;
 	struct xls_error	*err;		/* set with the first I/O error */
 };
 

@@ -161,6 +161,13 @@ void xls_describe_verdict(const struct xls_recover_summary *s, enum xls_verdict_
 	if (scope == XLS_VERDICT_WHOLE)
 		xls_field_uint(fs, XK(kernel_warnings), s->kernel_warnings);
 	describe_pending(fs, s);
+	if (s->quota_flags || s->quota_reset) {
+		char words[64];
+
+		xls_quota_words(s->quota_flags, words, sizeof(words));
+		xls_field_str(fs, XK(quota_mount), words);
+		xls_field_bool(fs, XK(quota_reset), s->quota_reset);
+	}
 	xls_field_uint(fs, XK(torn_records), s->torn_records);
 	if (s->torn_records) {
 		xls_field_lsn(fs, XK(torn_lsn), s->torn_lsn);
@@ -309,6 +316,24 @@ static void print_byte_order(struct xls_out *o, const struct xls_recover_summary
 		       xls_log_byte_order(s->log_fmt), host_be ? "big-endian" : "little-endian");
 }
 
+/* Which mount's recovery this is, when quota makes a difference. */
+static void print_quota(struct xls_out *o, const struct xls_recover_summary *s)
+{
+	char words[64];
+
+	if (s->quota_reset) {
+		xls_out_printf(o, "  quota: as a mount without quota options recovers it: dquot "
+			       "items and buffers not replayed, the superblock's quota flags reset "
+			       "(\"resetting quota flags\"); --quota says otherwise\n");
+		return;
+	}
+	if (!s->quota_flags)
+		return;
+	xls_quota_words(s->quota_flags, words, sizeof(words));
+	xls_out_printf(o, "  quota: as a mount with %s recovers it: dquot items and buffers "
+		       "replayed; --quota=noquota for a kernel without quota\n", words);
+}
+
 /* What the verdict leaves out or could not know. */
 static void print_caveats(struct xls_out *o, const struct xls_recover_summary *s)
 {
@@ -385,6 +410,8 @@ void xls_print_verdict(struct xls_out *o, const struct xls_recover_summary *s,
 		print_counts(o, s);
 	else
 		print_compared_counts(o, s);
+	if (state == XLS_LOG_DIRTY && !s->fails)
+		print_quota(o, s);
 	print_byte_order(o, s, state);
 	print_caveats(o, s);
 }

@@ -570,6 +570,11 @@ static int on_stale_gap(void *ctx, const struct xls_stale_gap *g)
 	return f->sink->stale_gap ? f->sink->stale_gap(f->sink->ctx, g) : 0;
 }
 
+void xls_files_set_quota(struct xls_files *f, const struct xls_quota_opts *q)
+{
+	f->quota = *q;
+}
+
 int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_head_tail *ht,
 		  bool stale, const struct xls_files_sink *sink, struct xls_error *err)
 {
@@ -580,6 +585,7 @@ int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_hea
 	struct xls_recover_opts ro = {
 		.keep_types = f->view.types, .keep_inodes = true, .keep_intents = true,
 		.quiet = true, .only_types = f->view.types & ~(1u << XFS_BLFT_BTREE_BUF),
+		.quota = f->quota,
 		.stale = stale,
 	};
 	struct xls_recover_sink rs = {

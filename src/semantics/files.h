@@ -123,6 +123,8 @@ struct xls_files;
 struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes,
 				uint64_t max_bytes, struct xls_error *err);
 void xls_files_free(struct xls_files *f);
+/* The quota of the mount whose recovery is followed (default: the superblock's). */
+void xls_files_set_quota(struct xls_files *f, const struct xls_quota_opts *q);
 
 /*
  * The memory of the events waiting for a path, past which they wait in a

@@ -133,6 +133,7 @@ struct xls_files_out {
 
 struct xls_files {
 	const struct xls_source		*src;
+	struct xls_quota_opts		quota;		/* the mount recovery stands for */
 	struct xls_overlay		view;		/* the log's view of dir blocks */
 	struct xls_fsview		disk;
 	/* the log's view so far: its directories and their blocks, over the disk */

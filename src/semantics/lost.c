@@ -36,6 +36,7 @@ struct disk_side {
 
 struct xls_lost {
 	const struct xls_source		*src;
+	struct xls_quota_opts		quota;		/* the mount recovery stands for */
 	struct xls_overlay		ovl;
 	struct xls_fsview		disk, final;
 	struct xls_fsview_clusters	clusters;	/* shared by both views */
@@ -803,6 +804,8 @@ static void find_lost_found(struct xls_lost *l)
 	free(inos);
 }
 
+void xls_lost_set_quota(struct xls_lost *l, const struct xls_quota_opts *q) { l->quota = *q; }
+
 const char *xls_lost_path(struct xls_lost *l, uint64_t ino, char *buf, size_t bufsz)
 {
 	return xls_names_path(&l->names, ino, buf, bufsz, NULL) ? buf : NULL;
@@ -813,13 +816,12 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 {
 	/*
 	 * Only the blocks compared are decided (bmbt among the btrees), the
-	 * superblock, which the mount reads back (mount_fails_after), and
-	 * what pass 3 reads to find its work: the AGIs' unlinked buckets and
-	 * the inode buffers' di_next_unlinked, the AGFs and, with reflink,
-	 * every btree block (the refcount btree's CoW staging extents).
+	 * superblock the mount reads back (mount_fails_after), and what pass
+	 * 3 reads to find its work: AGIs, inode buffers, AGFs and, with
+	 * reflink, the btrees (the refcount btree's CoW staging extents).
 	 */
 	struct xls_recover_opts ro = {
-		.keep_types = l->ovl.types, .keep_inodes = true, .quiet = true,
+		.keep_types = l->ovl.types, .keep_inodes = true, .quiet = true, .quota = l->quota,
 		.only_types = (l->ovl.types & ~(1u << XFS_BLFT_BTREE_BUF)) |
 			      (1u << XFS_BLFT_AGI_BUF) | (1u << XFS_BLFT_SB_BUF) |
 			      (1u << XFS_BLFT_DINO_BUF) | (1u << XFS_BLFT_AGF_BUF) |

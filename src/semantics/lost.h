@@ -126,6 +126,8 @@ struct xls_lost;
 struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t mem_bytes,
 			      uint64_t max_bytes, struct xls_error *err);
 void xls_lost_free(struct xls_lost *l);
+/* The quota of the mount whose recovery is compared (default: the superblock's). */
+void xls_lost_set_quota(struct xls_lost *l, const struct xls_quota_opts *q);
 
 /*
  * Recover the log of @src (findings to @report) and compare.  0, or -1

@@ -368,6 +368,7 @@ static void sb_to_fs_geometry(const uint8_t *sb, struct xls_geometry *g)
 		       (SB_BE16(sb, sb_versionnum) & XFS_SB_VERSION_MOREBITSBIT) &&
 		       (SB_BE32(sb, sb_features2) & XFS_SB_VERSION2_FTYPE);
 	g->has_parent = incompat & XFS_SB_FEAT_INCOMPAT_PARENT;
+	g->sb_qflags = SB_BE16(sb, sb_qflags);
 	g->has_reflink = g->crc && (SB_BE32(sb, sb_features_ro_compat) &
 				    XFS_SB_FEAT_RO_COMPAT_REFLINK);
 	g->root_ino = SB_BE64(sb, sb_rootino);

@@ -64,6 +64,7 @@ struct xls_geometry {
 	/* what names need: directory entries carry a file type byte */
 	bool		has_ftype;	/* XFS_SB_FEAT_INCOMPAT_FTYPE, VERSION2_FTYPE */
 	bool		has_parent;	/* XFS_SB_FEAT_INCOMPAT_PARENT (Linux 6.10) */
+	uint16_t	sb_qflags;	/* as on disk (v4: the "other" quota flags) */
 	/* refcount btrees: a crash can leave CoW staging extents in them */
 	bool		has_reflink;	/* XFS_SB_FEAT_RO_COMPAT_REFLINK */
 	uint64_t	root_ino;	/* sb_rootino */

@@ -70,7 +70,7 @@ test_expect_success 'a truncated image is an error naming it, exit 3, one line' 
 	test $(wc -l <err) -eq 1 && grep -q "is truncated" err
 '
 test_expect_success 'copy refuses to overwrite a file' '
-	: >exists && test_expect_code 3 "$XLS" copy $(image dir4k) exists 2>err &&
+	: >exists && test_expect_code 2 "$XLS" copy $(image dir4k) exists 2>err &&
 	test $(wc -l <err) -eq 1 && grep -q "exists: xfs_logscope never overwrites" err
 '
 test_done

@@ -132,15 +132,15 @@ test_expect_success '-v only where it changes the output' '
 '
 
 # ---- outputs never half-made -----------------------------------------------
-test_expect_success 'an existing output file: exit 3, one line, before any output' '
+test_expect_success 'an existing output file: exit 2, one line, before any output' '
 	: >exists &&
-	test_expect_code 3 "$XLS" copy $(image dir4k) exists >out 2>err &&
+	test_expect_code 2 "$XLS" copy $(image dir4k) exists >out 2>err &&
 	! test -s out && ! test -s exists && test $(wc -l <err) -eq 1 &&
-	test_expect_code 3 "$XLS" history --blkno=0x2 --svg=exists $(image dir4k) >out 2>err &&
+	test_expect_code 2 "$XLS" history --blkno=0x2 --svg=exists $(image dir4k) >out 2>err &&
 	! test -s out && test $(wc -l <err) -eq 1 &&
-	test_expect_code 3 "$XLS" bufs --svg=exists $(image dir4k) >out 2>err &&
+	test_expect_code 2 "$XLS" bufs --svg=exists $(image dir4k) >out 2>err &&
 	! test -s out && test $(wc -l <err) -eq 1 &&
-	test_expect_code 3 "$XLS" copy $(image dir4k) nodir/x.log 2>err &&
+	test_expect_code 4 "$XLS" copy $(image dir4k) nodir/x.log 2>err &&
 	grep -q "cannot create .nodir/x.log." err
 '
 test_expect_success 'copy: the new file appears complete, with no temporary left' '
@@ -199,5 +199,60 @@ test_expect_success 'no text line ends in a space' '
 		if grep -n " $" out | head -3 | grep .; then echo "$cmd"; return 1; fi
 	done
 '
+
+
+# ---- issue 45's first-hour edges ---------------------------------------------
+test_expect_success 'an output that exists is a usage error (2), one that cannot be made internal (4)' '
+	: >taken && "$XLS" copy $(image dir4k) made.log >/dev/null &&
+	test_expect_code 2 "$XLS" replay -o taken $(image dir4k) 2>err &&
+	grep -q "^xfs_logscope: .taken. exists: xfs_logscope never overwrites a file$" err &&
+	test_expect_code 2 "$XLS" replay -l $(image extlog-log) -o fresh.img --log-out taken $(image extlog) 2>err &&
+	test ! -e fresh.img &&
+	test_expect_code 2 "$XLS" copy $(image dir4k) taken 2>err &&
+	test_expect_code 2 "$XLS" stats --svg=taken $(image dir4k) >/dev/null 2>err &&
+	test_expect_code 4 "$XLS" replay -o nodir/x.img $(image dir4k) 2>err &&
+	grep -q "cannot create .nodir/x.img." err &&
+	test ! -s taken
+'
+test_expect_success 'lost --summary: the summary alone, as recover --summary gives the verdict alone' '
+	"$XLS" lost $(image dir4k) >whole &&
+	"$XLS" lost --summary $(image dir4k) >summary &&
+	head -1 whole | grep -q "^Zeroing the log loses " &&
+	grep -q "^Directory entries recovery adds or removes" whole &&
+	! grep -q "^Directory entries recovery adds or removes" summary &&
+	grep -q "^Verdict: recovery succeeds$" summary &&
+	lines=$(wc -l <summary) && head -n "$lines" whole | cmp - summary &&
+	"$XLS" lost --summary --json $(image dir4k) >summary.json &&
+	test "$(wc -l <summary.json)" -eq 1 && grep -q "^{\"kind\":\"lost_summary\"," summary.json
+'
+test_expect_success 'files -h, lost -h: --blocks-max says which blocks, whatever comes first' '
+	for c in files lost; do
+		"$XLS" $c -h >help.$c &&
+		! grep -q "those blocks" help.$c &&
+		sed -n "/--blocks-max/,/--/p" help.$c | tr -s " \n" " " |
+			grep -q "blocks recovery writes" || { echo "$c"; return 1; }
+	done
+'
+test_expect_success 'the man page gives replay a section of its own, in subsections' '
+	man=$XLS_TOP/man/xfs_logscope.8 &&
+	sed -n "/^\.SH REPLAY/,/^\.SH /p" "$man" >replay.man &&
+	for ss in "What is written" "In which order" "When work is pending" "Quota" \
+		  "Other byte order" "When recovery fails" "In place" "External log"; do
+		grep -q "^\.SS $ss\$" replay.man || { echo "no subsection $ss"; return 1; }
+	done &&
+	awk "/^\.SS /{if (n > 40) bad = 1; n = 0; next} {n++} END {exit bad}" replay.man
+'
+if [ "$(id -u)" -eq 0 ] && [ -e /dev/loop-control ] && command -v losetup >/dev/null; then
+	test_expect_success 'replay --in-place on a mounted device: the refusal does not offer --force' '
+		xz -dc "$IMAGES/clean.img.xz" >mounted.img && mkdir -p mnt &&
+		mount -o loop,ro,nouuid mounted.img mnt &&
+		{ test_expect_code 3 "$XLS" replay --in-place mounted.img 2>err; r=$?;
+		  umount mnt; test $r -eq 0; } &&
+		grep -q "is mounted: its log is live (unmount it first" err &&
+		! grep -q -- "--force" err
+	'
+else
+	test_skip 'replay --in-place on a mounted device' 'needs root and loop devices'
+fi
 
 test_done

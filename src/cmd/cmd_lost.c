@@ -191,7 +191,8 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 		return -1;
 	s = xls_lost_summary(lc->l);
 	print_summary(c, s, &lc->fs);
-	print_records(c, lc->l, &lc->fs);
+	if (!c->opt->recover.summary)
+		print_records(c, lc->l, &lc->fs);
 	/* an approximate answer is a finding: the exit status says so */
 	if (s->overlay_full)
 		c->findings++;

@@ -24,16 +24,17 @@ int xls_newfile_check(const char *path, struct xls_error *err)
 	struct stat st;
 	char dir[4096];
 
+	/* an output named that exists is the user's mistake; one that cannot be made, ours */
 	if (lstat(path, &st) == 0)
-		return xls_error_set(err, XLS_EXIT_INPUT, "'%s' exists: xfs_logscope never "
+		return xls_error_set(err, XLS_EXIT_USAGE, "'%s' exists: xfs_logscope never "
 				     "overwrites a file", path);
 	if (errno != ENOENT)
-		return xls_error_set(err, XLS_EXIT_INPUT, "cannot create '%s': %s",
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot create '%s': %s",
 				     path, strerror(errno));
 	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
 		return xls_error_set(err, XLS_EXIT_USAGE, "'%s': path too long", path);
 	if (access(dirname(dir), W_OK | X_OK) != 0)
-		return xls_error_set(err, XLS_EXIT_INPUT, "cannot create '%s': %s",
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot create '%s': %s",
 				     path, strerror(errno));
 	return 0;
 }

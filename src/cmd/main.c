@@ -169,7 +169,7 @@ static const struct argp_option trans_options[] = {
 #define BLOCKS_MEM_DOC \
 	"memory for the blocks recovery writes, kept to compare with the disk (default 32m; k, m or g after the number; at least 64k): past it they go to a temporary file in TMPDIR, and the answer is the same"
 #define BLOCKS_MAX_DOC \
-	"the most bytes of those blocks kept, in memory and in the file (default 4g, at least 64k): past it the answer is approximate, and says so"
+	"the most bytes of the blocks recovery writes kept to compare with the disk, in memory (--blocks-mem) and in a temporary file past it (default 4g, at least 64k): past it the answer is approximate, and says so"
 
 static const struct argp_option files_options[] = {
 	{ "ino", OPT_INO, "INO", 0, "only the events of this inode (and of the entries of this directory)", 3 },
@@ -183,6 +183,7 @@ static const struct argp_option files_options[] = {
 static const struct argp_option lost_options[] = {
 	{ "ino", OPT_INO, "INO", 0, "only what concerns this inode: its entries, core, xattrs (and the entries of this directory)", 3 },
 	{ "path", OPT_PATH, "PATH", 0, "only what lies at or under PATH (/dir/name), as recovery leaves it", 3 },
+	{ "summary", OPT_SUMMARY, NULL, 0, "only the summary: what is lost, in numbers, and the verdict", 3 },
 	{ "blocks-mem", OPT_BLOCKS_MEM, "SIZE", 0, BLOCKS_MEM_DOC, 3 },
 	{ "blocks-max", OPT_BLOCKS_MAX, "SIZE", 0, BLOCKS_MAX_DOC, 3 },
 	QUOTA_OPTION,
@@ -535,6 +536,7 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 	opt.chart.top = 10;
 	opt.blocks.mem = XLS_OVERLAY_MEM_BYTES;
 	opt.blocks.max = XLS_OVERLAY_MAX_BYTES;
+	opt.src.force_reads_mounted = cmd->takes & TAKES_MOUNTED;
 	snprintf(prog, sizeof(prog), "xfs_logscope %s", cmd->name);
 	argv[0] = prog;
 	argp_parse(&argp, argc, argv, 0, NULL, &ps);

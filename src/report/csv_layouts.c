@@ -86,7 +86,11 @@ LAYOUT(xls_csv_ritem, false, XKEY(tid), XKEY(lsn), XKEY(seq), XKEY(order), XKEY(
 	XKEY(recovery_fails), XKEY(fail_lsn), XKEY(fail_stage), XKEY(fail_cause), \
 	XKEY(kernel_error), XKEY(kernel_error_name), XKEY(kernel_says), \
 	XKEY(fail_why), XKEY(next_step), XKEY(trans_replayed), XKEY(trans_discarded), \
-	XKEY(trans_corrupt), XKEY(kernel_warnings), XKEY(pending_work), \
+	XKEY(trans_corrupt), XKEY(kernel_warnings), XKEY(pending_work), XKEY(pending_efi), \
+	XKEY(pending_rui), XKEY(pending_cui), XKEY(pending_bui), XKEY(pending_xmi), \
+	XKEY(pending_attri), XKEY(pending_other_intents), XKEY(pending_unlinked_buckets), \
+	XKEY(pending_unlinked_inodes), XKEY(pending_unlinked_broken), \
+	XKEY(pending_cow_extents), XKEY(cow_staged_ags), XKEY(quota_mount), XKEY(quota_reset), \
 	XKEY(torn_records), XKEY(torn_lsn), XKEY(torn_commits), XKEY(torn_tids), \
 	XKEY(log_byte_order), XKEY(no_data_device), XKEY(approximate), \
 	XKEY(mount_fails_after), XKEY(items), XKEY(buffers), XKEY(replay), \

@@ -198,7 +198,8 @@ static bool input_is_mounted(int fd, const char *path)
 }
 
 /* *@mounted set when --force reads a mounted device. */
-static int open_input(const char *path, bool force, int *fdp, uint64_t *size, bool *mounted,
+static int open_input(const char *path, const struct xls_source_opts *o, int *fdp,
+		      uint64_t *size, bool *mounted,
 		      struct xls_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -219,10 +220,13 @@ static int open_input(const char *path, bool force, int *fdp, uint64_t *size, bo
 		return xls_error_set(err, XLS_EXIT_INPUT, "'%s' is empty", path);
 	}
 	if (input_is_mounted(fd, path)) {
-		if (!force) {
+		if (!o->force) {
 			close(fd);
 			return xls_error_set(err, XLS_EXIT_INPUT, "'%s' is mounted: its log is "
-					     "live (use --force to read it anyway)", path);
+					     "live (%s)", path, o->force_reads_mounted ?
+					     "use --force to read it anyway" :
+					     "unmount it first: this command never reads a "
+					     "mounted filesystem");
 		}
 		*mounted = true;
 	}
@@ -585,7 +589,7 @@ static int open_bare_log(struct xls_source *src, const struct xls_source_opts *o
 	struct peeked pk;
 	int rc = 0;
 
-	if (open_input(o->path, o->force, &src->log_fd, &src->log_dev_bytes,
+	if (open_input(o->path, o, &src->log_fd, &src->log_dev_bytes,
 		       &src->input.mounted, err))
 		return -1;
 	src->path = strdup(o->path);
@@ -659,7 +663,7 @@ static int open_data(struct xls_source *src, const struct xls_source_opts *o,
 	struct peeked pk;
 	char type[64];
 
-	if (open_input(o->path, o->force, &src->data_fd, data_bytes, &src->input.mounted, err))
+	if (open_input(o->path, o, &src->data_fd, data_bytes, &src->input.mounted, err))
 		return -1;
 	src->data_path = strdup(o->path);
 	if (!src->data_path)
@@ -695,7 +699,7 @@ static int open_logdev(struct xls_source *src, const struct xls_source_opts *o,
 	struct peeked pk;
 	char type[64];
 
-	if (open_input(o->logdev, o->force, &src->log_fd, &src->log_dev_bytes,
+	if (open_input(o->logdev, o, &src->log_fd, &src->log_dev_bytes,
 		       &src->input.mounted, err))
 		return -1;
 	src->path = strdup(o->logdev);

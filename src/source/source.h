@@ -22,6 +22,8 @@ struct xls_source_opts {
 	const char	*logdev;	/* external log device or file, or NULL */
 	bool		bare_log;	/* -f: @path is the log itself, no superblock */
 	bool		force;		/* read a mounted device anyway */
+	/* the command takes --force for a mounted device: its refusal says so */
+	bool		force_reads_mounted;
 	uint64_t	max_expand;	/* most bytes a compressed input may hold; 0: no limit */
 	/* progress of decompressing: bytes of the compressed file read; or NULL */
 	const struct xls_report_sink *report;

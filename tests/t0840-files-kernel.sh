@@ -9,7 +9,8 @@
 # that carry a path; the inodes whose last event, and whose final_path,
 # name a path they have after recovery, and whose last event's path ends
 # in a name they have; the entries recovery adds that files reports as
-# added or moved there; and, for 20 recovered paths, whether `files
+# added or moved there; the inodes whose file record has the size and
+# link count lstat gives after recovery; and, for 20 recovered paths, whether `files
 # --path=P` keeps an event of that inode.  Each share must be 99% or more.
 #
 # Left out: clean (no events), dirfrag (the kernel's recovery fails on
@@ -46,7 +47,7 @@ kscore() {
 	"$XLS" files --json $lopt "$img" >"$name.files" || return 1
 	mount -t xfs -o "$mopt" "$name.a" "$MNT" || return 1
 	root=$(stat -c %i "$MNT") &&
-	perl "$XLS_TOP/tests/lib/walk-tree.pl" "$MNT" >"$name.rec" || { umount "$MNT"; return 1; }
+	perl "$XLS_TOP/tests/lib/walk-tree.pl" --stat "$MNT" >"$name.rec" || { umount "$MNT"; return 1; }
 	umount "$MNT" || return 1
 	[ -n "$LOGLOOP" ] && { losetup -d "$LOGLOOP"; LOGLOOP=; }
 	mopt=loop,nouuid,ro,norecovery
@@ -81,8 +82,9 @@ show() {
 }
 
 if $can_mount; then
-	for name in dir4k dir64k logsu256k unlinked wrapped sfconv links later reflink pptr pptr64k; do
-		test_expect_success "files: $name, paths and adds against the kernel's recovery" \
+	for name in dir4k dir64k logsu256k unlinked wrapped sfconv links later reflink pptr pptr64k \
+		    sect4k; do
+		test_expect_success "files: $name, paths, adds and final state against the kernel's recovery" \
 			"kscore $name \$(image $name)"
 		show $name
 	done

@@ -26,6 +26,8 @@ static const struct xls_column event_columns[] = {
 static const struct xls_column file_columns[] = {
 	XLS_COL(ino, 12),
 	XLS_COL(mode, 8),
+	XLS_COL(size, 12),
+	XLS_COL(nlink, 6),
 	XLS_COL(events, 7),
 	XLS_COL(first_seq, 7),
 	XLS_COL(last_seq, 7),

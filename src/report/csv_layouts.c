@@ -132,7 +132,8 @@ LAYOUT(xls_csv_lost, false, XKEY(record), XKEY(dir), XKEY(path), XKEY(name), XKE
 #define FILES_KEYS \
 	XKEY(seq), XKEY(tid), XKEY(lsn), XKEY(ino), XKEY(event), XKEY(path), \
 	XKEY(replayed), XKEY(old), XKEY(new), XKEY(old_mode), XKEY(new_mode), \
-	XKEY(backwards), XKEY(before_crtime), XKEY(mode), XKEY(gen), XKEY(dir), \
+	XKEY(backwards), XKEY(before_crtime), XKEY(mode), XKEY(gen), XKEY(size), XKEY(nlink), \
+	XKEY(uid), XKEY(gid), XKEY(nextents), XKEY(atime), XKEY(mtime), XKEY(ctime), XKEY(dir), \
 	XKEY(name), XKEY(new_dir), XKEY(new_name), XKEY(startoff), XKEY(startblock), \
 	XKEY(len_fsb)
 LAYOUT(xls_csv_files, false, FILES_KEYS);

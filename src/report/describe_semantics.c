@@ -291,10 +291,17 @@ static void event_detail(const struct xls_file_event *e, char *buf, size_t bufsz
 	if (bufsz && name_detail(e, buf, bufsz))
 		return;
 	switch (e->ev) {
-	case XLS_FEV_CREATED:
-		xls_snprintf(buf, bufsz, "mode %#llo gen %llu", (unsigned long long)e->old_value,
-			 (unsigned long long)e->new_value);
+	case XLS_FEV_CREATED: {
+		const struct xls_fev_inode *c = &e->created;
+		char mt[XLS_TIME_ISO_MAX];
+
+		xls_time_iso((int64_t)c->mtime, mt);
+		xls_snprintf(buf, bufsz, "mode %#llo gen %llu size %llu nlink %u uid %u gid %u "
+			     "extents %llu mtime %s", (unsigned long long)e->old_value,
+			     (unsigned long long)e->new_value, (unsigned long long)c->size, c->nlink,
+			     c->uid, c->gid, (unsigned long long)c->nextents, mt);
 		return;
+	}
 	case XLS_FEV_MODE:
 		xls_snprintf(buf, bufsz, "%#llo -> %#llo", (unsigned long long)e->old_value,
 			 (unsigned long long)e->new_value);
@@ -335,6 +342,19 @@ static void name_field(struct xls_fieldset *fs, const struct xls_key_str *key, c
 	xls_field_str(fs, key, buf);
 }
 
+/* An inode's state: created events, and the summaries of where recovery leaves it. */
+static void describe_inode_state(const struct xls_fev_inode *c, struct xls_fieldset *fs)
+{
+	xls_field_uint(fs, XK(size), c->size);
+	xls_field_uint(fs, XK(nlink), c->nlink);
+	xls_field_uint(fs, XK(uid), c->uid);
+	xls_field_uint(fs, XK(gid), c->gid);
+	xls_field_uint(fs, XK(nextents), c->nextents);
+	xls_field_int(fs, XK(atime), (int64_t)c->atime);
+	xls_field_int(fs, XK(mtime), (int64_t)c->mtime);
+	xls_field_int(fs, XK(ctime), (int64_t)c->ctime);
+}
+
 void xls_describe_file_event(const struct xls_file_event *e, const char *path, bool text,
 			     struct xls_fieldset *fs)
 {
@@ -363,6 +383,7 @@ void xls_describe_file_event(const struct xls_file_event *e, const char *path, b
 		} else if (e->ev == XLS_FEV_CREATED) {
 			xls_field_oct(fs, XK(mode), e->old_value);
 			xls_field_uint(fs, XK(gen), e->new_value);
+			describe_inode_state(&e->created, fs);
 		} else if (e->ev == XLS_FEV_MODE) {
 			/* octal, as "mode" is: "old" and "new" are numbers */
 			xls_field_oct(fs, XK(old_mode), e->old_value);
@@ -395,6 +416,8 @@ void xls_describe_file_summary(const struct xls_file_summary *s, struct xls_fiel
 	xls_field_hex(fs, XK(ino), s->ino);
 	if (s->mode)
 		xls_field_oct(fs, XK(mode), s->mode);
+	if (s->has_state)
+		describe_inode_state(&s->state, fs);
 	xls_field_uint(fs, XK(events), s->events);
 	xls_field_uint(fs, XK(first_seq), s->first_seq);
 	xls_field_uint(fs, XK(last_seq), s->last_seq);

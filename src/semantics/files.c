@@ -295,6 +295,18 @@ static void time_event(struct xls_files *f, uint64_t ino, enum xls_fev ev, uint6
 	e->before_crtime = crtime && (int64_t)now < (int64_t)crtime;
 }
 
+void xls_files_core_state(const struct xls_inode_core *c, struct xls_fev_inode *st)
+{
+	st->size = c->size;
+	st->nextents = c->nextents;
+	st->atime = c->atime;
+	st->mtime = c->mtime;
+	st->ctime = c->ctime;
+	st->nlink = c->nlink;
+	st->uid = c->uid;
+	st->gid = c->gid;
+}
+
 static void core_events(struct xls_files *f, uint64_t ino, const struct xls_inode_core *a,
 			const struct xls_inode_core *b, bool replayed)
 {
@@ -307,6 +319,7 @@ static void core_events(struct xls_files *f, uint64_t ino, const struct xls_inod
 			e->new_value = b->gen;
 			e->old_value = b->mode;
 			e->replayed = replayed;
+			xls_files_core_state(b, &e->created);
 		}
 		return;
 	}
@@ -437,6 +450,8 @@ static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 	keep_dir_inode(f, ri, s, &now);
 	s->c = now;
 	s->known = true;
+	/* the items of an inode replay from the first whose LSN beats the disk's on */
+	s->last_skipped = !f->stale && ri->decision != XLS_RD_REPLAY;
 }
 
 /* ------------------------------------------------------------------ */

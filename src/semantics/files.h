@@ -57,6 +57,13 @@ enum xls_fev {
 	XLS_FEV_COUNT
 };
 
+/* An inode's state: as first logged (created), or where recovery leaves it. */
+struct xls_fev_inode {
+	uint64_t	size, nextents;
+	uint64_t	atime, mtime, ctime;	/* ns since 1970, as int64_t */
+	uint32_t	nlink, uid, gid;
+};
+
 struct xls_file_event {
 	uint32_t	seq;		/* the transaction's, in recovery order */
 	uint32_t	tid;
@@ -70,8 +77,14 @@ struct xls_file_event {
 	uint64_t	dir, new_dir;
 	const uint8_t	*name, *new_name;
 	uint32_t	name_len, new_name_len;
-	uint64_t	startoff, startblock;	/* MAP, UNMAP */
-	uint32_t	len;
+	union {
+		struct {
+			uint64_t	startoff, startblock;	/* MAP, UNMAP */
+			uint32_t	len;
+		};
+		/* CREATED: the inode as first logged (mode and gen: old, new) */
+		struct xls_fev_inode	created;
+	};
 	/*
 	 * The path the event is about (xls_files_event_path), as far as the
 	 * log and the disk tell: at this point of the log, or where the log
@@ -90,7 +103,9 @@ struct xls_file_event {
 /* Per inode with events, at the end: where recovery leaves it. */
 struct xls_file_summary {
 	uint64_t	ino;
-	uint16_t	mode;		/* as the log leaves it; 0: free or unknown */
+	uint16_t	mode;		/* as recovery leaves it; 0: free or unknown */
+	bool		has_state;	/* @state holds it too */
+	struct xls_fev_inode state;
 	uint32_t	events;
 	uint32_t	first_seq, last_seq;
 	const char	*final_path;	/* NULL: in no directory (freed), or unknown */

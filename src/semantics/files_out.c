@@ -333,6 +333,27 @@ static int cmp_ino(const void *a, const void *b)
 	return (x->ino > y->ino) - (x->ino < y->ino);
 }
 
+/*
+ * The core recovery leaves of inode @ino (@st its state, or NULL): its last
+ * item's, or the disk's when recovery skipped that item (and so every one
+ * before it: the disk holds a later inode) or the log holds none (only its
+ * entries).  False when neither is known.
+ */
+static bool final_core(const struct xls_files *f, uint64_t ino, const struct ino_state *st,
+		       struct xls_inode_core *c)
+{
+	bool logged = st && st->known;
+	uint8_t dino[2048];
+
+	if (logged)
+		*c = st->c;
+	if ((logged && !st->last_skipped) || f->stale || f->src->geo.inode_size > sizeof(dino) ||
+	    xls_fsview_read_inode(&f->disk, ino, dino, NULL))
+		return logged;
+	xls_fsview_core(&f->src->geo, dino, c);
+	return c->valid;
+}
+
 void xls_files_out_summaries(struct xls_files *f)
 {
 	struct xls_files_out *o = &f->out;
@@ -345,14 +366,19 @@ void xls_files_out_summaries(struct xls_files *f)
 		const struct xls_file_count *fc = &o->files[i];
 		const uint64_t *idx = xls_inomap_find(&f->idx, fc->ino);
 		const struct ino_state *st = idx ? &f->inos[*idx] : NULL;
+		struct xls_inode_core core;
 		size_t len;
-		bool live = !st || !st->known || !xls_inode_core_free(&st->c);
+		bool known = final_core(f, fc->ino, st, &core);
+		bool live = !known || !xls_inode_core_free(&core);
 		struct xls_file_summary s = {
 			.ino = fc->ino, .events = fc->events,
 			.first_seq = fc->first_seq, .last_seq = fc->last_seq,
-			.mode = st && st->known && live ? st->c.mode : 0,
+			.mode = known && live ? core.mode : 0,
+			.has_state = known && live,
 		};
 
+		if (s.has_state)
+			xls_files_core_state(&core, &s.state);
 		if (live && xls_names_final_path(&f->names, s.ino, f->path, sizeof(f->path), &len)) {
 			s.final_path = f->path;
 			s.final_path_len = (uint32_t)len;

@@ -44,6 +44,8 @@ struct ino_forks {
 struct ino_state {
 	uint64_t	ino;
 	bool		known;		/* a core to compare with */
+	/* recovery skipped its last item: the disk holds where it leaves it */
+	bool		last_skipped;
 	struct xls_inode_core c;
 	struct ino_forks *fk;		/* NULL: none of them */
 };
@@ -183,6 +185,8 @@ uint8_t *xls_files_scratch(struct xls_files *f, uint32_t bytes);
  * The copy of a shortform fork (@attr: the attr fork, else the directory's)
  * an inode's next item is compared with; @fork NULL: none.
  */
+/* What an event or a summary states of an inode's core. */
+void xls_files_core_state(const struct xls_inode_core *c, struct xls_fev_inode *st);
 void xls_files_keep_fork(struct xls_files *f, struct ino_state *s, bool attr,
 			 const uint8_t *fork, uint32_t len);
 /* Room for @s's directory inode: its struct ino_forks, made if need be. */

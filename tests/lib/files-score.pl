@@ -29,12 +29,15 @@
 #                     norecovery one, as dirino/name/ino) that are a
 #                     dirent_add (dir, name, ino) or dirent_move (new_dir,
 #                     new_name, ino) event
+#   final_state       with RECOVERED from walk-tree.pl --stat: inodes of the
+#                     tree with events whose file record's size and nlink
+#                     are the ones lstat gives after recovery
 #   path_found        with --check-path N --xls XLS --img IMG [--logdev L]:
 #                     N recovered paths of inodes with events, each given to
 #                     `XLS files --json --path=P`; those whose output has an
 #                     event of that inode
 # then "score events_with_path=.. last_path=.. last_final_path=..
-# last_name=.. adds=.. path_found=.." ("na" where nothing was counted).  With --min PCT, exit 1
+# last_name=.. final_state=.. adds=.. path_found=.." ("na" where nothing was counted).  With --min PCT, exit 1
 # if a share is below PCT.  --show N prints up to N misses of each kind as
 # "# miss ..." lines.
 #
@@ -58,6 +61,7 @@ $root = $root =~ /^0x/i ? hex($root) : $root + 0;
 my ($recfile, $norfile, $jsonfile) = @ARGV;
 
 # --- the walks -------------------------------------------------------------
+my %stat;		# ino -> [size, nlink] after recovery (walk-tree.pl --stat)
 sub read_walk {
 	my ($file) = @_;
 	my @e;
@@ -65,14 +69,17 @@ sub read_walk {
 	while (my $l = <$fh>) {
 		chomp $l;
 		next if $l eq '';
-		my ($d, $n, $i) = split /\t/, $l, 3;
+		my ($d, $n, $i, $size, $nlink) = split /\t/, $l, 5;
 		die "$file:$.: not DIRINO<TAB>NAME<TAB>INO\n" unless defined $i && $d =~ /^\d+$/ && $i =~ /^\d+$/;
 		push @e, [$d + 0, $n, $i + 0];
+		$stat{$i + 0} = [$size, $nlink] if defined $nlink;
 	}
 	return \@e;
 }
 my $rec = read_walk($recfile);
+my %recstat = %stat;
 my $nor = read_walk($norfile);
+%stat = %recstat;
 
 my %children;		# dirino -> [[name, ino]...]
 $children{$_->[0]}{$_->[1]} = $_->[2] for @$rec;
@@ -118,7 +125,7 @@ sub parse_line {
 }
 sub ino_of { my ($h) = @_; return defined $h ? ($h =~ /^0x/i ? hex($h) : $h + 0) : undef }
 
-my (%last, %final, %evino, %addev);
+my (%last, %final, %fstate, %evino, %addev);
 my ($ev_tree, $ev_tree_path, $ev_all, $line) = (0, 0, 0, 0);
 open(my $jh, '<', $jsonfile) or die "$jsonfile: $!\n";
 while (my $l = <$jh>) {
@@ -129,6 +136,7 @@ while (my $l = <$jh>) {
 	next unless defined $ino;
 	if ($kind eq 'file') {
 		$final{$ino} = $o->{final_path};
+		$fstate{$ino} = [$o->{size}, $o->{nlink}];
 		next;
 	}
 	next unless $kind eq 'event';
@@ -190,6 +198,24 @@ print "inodes whose last event has a path they have after recovery: ", share('la
 print "inodes whose final_path is a path they have after recovery: ", share('last_final_path', $fp, $nev), "\n";
 print "inodes whose last event's path ends in a name they have after recovery: ", share('last_name', $ln, $nev), "\n";
 
+# where recovery leaves each inode: the file record's size and link count
+if (%stat) {
+	my ($same, $n, $nmiss) = (0, 0, 0);
+	for my $ino (sort { $a <=> $b } keys %evino) {
+		next unless $stat{$ino};
+		$n++;
+		my ($s, $l) = @{$fstate{$ino} // []};
+		if (defined $s && defined $l && $s == $stat{$ino}[0] && $l == $stat{$ino}[1]) {
+			$same++;
+		} else {
+			miss(sprintf('final_state ino=0x%x stat size %d nlink %d, files size %s nlink %s',
+				$ino, @{$stat{$ino}}, $s // '-', $l // '-'), ++$nmiss);
+		}
+	}
+	print "inodes whose file record has the size and link count stat gives after recovery: ",
+		share('final_state', $same, $n), "\n";
+}
+
 my ($ad, $nad) = (0, 0);
 for my $e (@added) {
 	if ($addev{join "\t", @$e}) {
@@ -236,7 +262,7 @@ if ($check) {
 }
 
 print 'score ', join(' ', map { "$_=$share{$_}" } grep { exists $share{$_} }
-	qw(events_with_path last_path last_final_path last_name adds adds_vs_empty path_found)), "\n";
+	qw(events_with_path last_path last_final_path last_name final_state adds adds_vs_empty path_found)), "\n";
 if (@fail) {
 	print "below $min%: @fail\n";
 	exit 1;

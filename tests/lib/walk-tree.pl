@@ -1,12 +1,14 @@
 #!/usr/bin/perl
-# walk-tree.pl MNT: every directory entry of the mounted tree, one per
-# line, "DIRINO<TAB>NAME<TAB>INO" (decimal), sorted; "." and "..", and
-# lost+found at the root with all below it, left out.  Independent of
-# xfs_logscope: it reads the tree through the kernel.
+# walk-tree.pl [--stat] MNT: every directory entry of the mounted tree,
+# one per line, "DIRINO<TAB>NAME<TAB>INO" (decimal), sorted; "." and "..",
+# and lost+found at the root with all below it, left out.  --stat adds
+# "<TAB>SIZE<TAB>NLINK" of the inode, as lstat(2) gives them.  Independent
+# of xfs_logscope: it reads the tree through the kernel.
 use strict;
 use warnings;
 
-my $root = shift or die "usage: walk-tree.pl MNT\n";
+my $stat = @ARGV && $ARGV[0] eq '--stat' ? shift : undef;
+my $root = shift or die "usage: walk-tree.pl [--stat] MNT\n";
 my @out;
 my @todo = ($root);
 my %seen;
@@ -20,7 +22,7 @@ while (@todo) {
 		next if $name eq '.' || $name eq '..';
 		next if $dir eq $root && $name eq 'lost+found';
 		my @s = lstat("$dir/$name") or die "$dir/$name: $!";
-		push @out, "$dino\t$name\t$s[1]";
+		push @out, "$dino\t$name\t$s[1]" . ($stat ? "\t$s[7]\t$s[3]" : '');
 		push @todo, "$dir/$name" if -d _;
 	}
 	closedir $dh;

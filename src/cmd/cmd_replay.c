@@ -20,6 +20,7 @@
 #include "base/strfmt.h"
 #include "cmd/cmd.h"
 #include "replay/copy.h"
+#include "replay/finish.h"
 #include "replay/write.h"
 #include "report/verdict.h"
 
@@ -31,8 +32,7 @@ struct replay_run {
 	struct xls_replay_write	w;
 	struct xls_recover_summary sum;
 	/* what was done after recovery */
-	bool			log_cleaned;
-	bool			counters;
+	struct xls_replay_end	end;
 	const char		*next;		/* what the user must do next, or NULL */
 	char			next_buf[512];
 	char			next_dev[512];	/* next_buf's, OUT named DEV */
@@ -232,66 +232,31 @@ static const char *name_device(const char *text, char *buf, size_t size)
 	return buf;
 }
 
-/*
- * After recovery, as the kernel's mount and unmount leave it -- unless
- * work is pending, which the kernel finishes at its next mount, so the
- * log stays dirty.  Pending are the intents and unlinked inodes the log
- * holds, and the CoW staging extents a crash left in the refcount btree:
- * the kernel frees those only after it recovered a log
- * (xfs_reflink_recover_cow from xlog_recover_finish), so a clean log
- * would leave them for ever.  A forced replay past a failure, or
- * --finish=repair, cleans the log: xfs_repair goes on from there.
- */
-static int finish(struct replay_run *rr, struct xls_error *err)
+/* What the user must do next, once the end of the replay is known. */
+static void next_step(struct replay_run *rr)
 {
 	const struct xls_recover_summary *s = &rr->sum;
-	bool dirty = rr->c->ht.state == XLS_LOG_DIRTY;
-	bool work, pending;
+	const struct xls_replay_end *e = &rr->end;
 
-	/* the kernel reads the superblock back once recovery is done, pending work or not */
-	if (dirty && xls_replay_write_check_sb(&rr->w))
-		return -1;
-	/* what the copy holds decides; the dry run's simulation said the same */
-	rr->sum.mount_fails_after = dirty && rr->w.sb_past_device;
-	rr->sum.mount_fail_ag = rr->w.sb_past_ag;
-	rr->sum.mount_fail_sb_bytes = rr->w.sbgeo.dblocks * rr->w.sbgeo.blocksize;
-	rr->w.quota_reset = s->quota_reset;
-	work = s->pending_work != 0;
-	/* a mount that fails after recovery cancels the work left and cleans the log */
-	pending = work && !s->fails && !rr->c->opt->replay.finish_repair &&
-		  !rr->sum.mount_fails_after;
-	if (rr->sum.mount_fails_after)
+	if (s->mount_fails_after)
 		rr->next = past_device_step(rr, s->pending_work);
 	else if (s->fails)
 		rr->next = "run xfs_repair on OUT: recovery failed, and the blocks it could not "
 			   "write are left as on disk";
-	else if (pending && foreign_log(s))
+	else if (e->pending && foreign_log(s))
 		rr->next = "mount OUT with a kernel of the byte order that wrote the log: it "
 			   "finishes the work left (intents, unlinked inodes, CoW staging extents); "
 			   "this machine's kernel refuses the log -- or replay with --finish=repair, "
 			   "then xfs_repair";
-	else if (pending)
+	else if (e->pending)
 		rr->next = "mount OUT: the kernel finishes the work left (intents, unlinked "
 			   "inodes, CoW staging extents), with the log as recovery left it";
-	else if (work)
+	else if (e->work)
 		rr->next = "run xfs_repair on OUT: it frees what the intents left would have "
 			   "freed and the CoW staging extents, rebuilds the maps and clears the "
 			   "unlinked inodes (--finish=repair cleaned the log)";
-	/* every replayed block durable before the log says it is no longer needed */
-	if (xls_replay_write_sync(&rr->w))
-		return -1;
 	if (rr->c->opt->replay.in_place && rr->next)
 		rr->next = name_device(rr->next, rr->next_dev, sizeof(rr->next_dev));
-	if (pending || !dirty)
-		return 0;
-	if (xls_replay_write_superblock(&rr->w))
-		return -1;
-	rr->counters = !rr->sum.mount_fails_after;
-	if (xls_replay_write_clean_log(&rr->w, &rr->c->log, &rr->c->ht))
-		return -1;
-	rr->log_cleaned = true;
-	(void)err;
-	return 0;
 }
 
 static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
@@ -303,8 +268,8 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 		.log_out = rr->has_logout ? c->opt->replay.log_out_path : NULL,
 		.count = &rr->w.count,
 		.failed = rr->w.failed,
-		.counters = rr->counters,
-		.log_cleaned = rr->log_cleaned,
+		.counters = rr->end.counters,
+		.log_cleaned = rr->end.log_cleaned,
 		.next = rr->next,
 	};
 
@@ -373,7 +338,10 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 				   "--force writes every other block", c.src.path,
 				   rr.sum.fail_why);
 	if (!rc)
-		rc = finish(&rr, err);
+		rc = xls_replay_finish(&rr.w, &c.log, &c.ht, &rr.sum,
+				       opt->replay.finish_repair || rr.sum.fails, &rr.end);
+	if (!rc)
+		next_step(&rr);
 	if (!opt->replay.in_place && !rc)
 		rc = commit_outputs(&rr, err);
 	else if (!opt->replay.in_place)

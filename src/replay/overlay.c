@@ -426,6 +426,13 @@ void xls_overlay_take(struct xls_overlay *o, const struct xls_rtrans *rt,
 		xls_recover_icreate_each(&o->src->geo, ri, icreate_cluster, o);
 }
 
+bool xls_overlay_adopt(struct xls_overlay *o, int64_t blkno, uint32_t len)
+{
+	if (xls_hashmap_find(&o->idx, (uint64_t)blkno, 0))
+		return true;
+	return get_block(o, blkno, len, false) != NULL;
+}
+
 void xls_overlay_forget(struct xls_overlay *o, int64_t blkno)
 {
 	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);

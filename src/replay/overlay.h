@@ -75,6 +75,14 @@ void xls_overlay_init(struct xls_overlay *o, const struct xls_source *src,
 void xls_overlay_release(struct xls_overlay *o);
 
 /*
+ * Take the device's block (@blkno, @len 512-byte blocks) as the overlay's
+ * own, unchanged, when it holds none there: a block recovery comes to
+ * use that no item writes (files: a directory's block its replayed inode
+ * maps anew).  False when not taken (bound, memory).
+ */
+bool xls_overlay_adopt(struct xls_overlay *o, int64_t blkno, uint32_t len);
+
+/*
  * Whether the overlay failed its caller: out of memory, or its temporary
  * file not made, read or written.  Sets @err and returns -1 if so, else 0.
  */

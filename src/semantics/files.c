@@ -428,6 +428,36 @@ static void keep_dir_inode(struct xls_files *f, const struct xls_ritem *ri,
 	xls_names_view_changed(&f->names);
 }
 
+/*
+ * keep_dir_inode, and the blocks a directory's inode item maps anew
+ * (xls_files_dir_remap): against the disk's mapping where the log shows
+ * the inode first, else where its extents in the inode change.  (A bmap
+ * btree's own changes come as its buffer items, before the inode's: the
+ * log's view then holds the new mapping only.)
+ */
+static void remap_dir(struct xls_files *f, const struct xls_ritem *ri, struct ino_state *s,
+		      const struct xls_inode_core *now)
+{
+	const struct xls_geometry *g = &f->src->geo;
+	uint8_t before[2048];
+	bool first = !s->fk || !s->fk->dino, have;
+
+	if (f->stale || xls_inode_core_free(now) || !S_ISDIR(now->mode) ||
+	    (now->format != XFS_DINODE_FMT_EXTENTS && now->format != XFS_DINODE_FMT_BTREE) ||
+	    (!first && now->format != XFS_DINODE_FMT_EXTENTS) ||
+	    (!first && (s->c.nextents == now->nextents && s->c.format == now->format)) ||
+	    !g->inode_size || g->inode_size > sizeof(before)) {
+		keep_dir_inode(f, ri, s, now);
+		return;
+	}
+	have = !first || !xls_fsview_read_inode(&f->disk, ri->ino, before, NULL);
+	if (!first)
+		memcpy(before, s->fk->dino, g->inode_size);
+	keep_dir_inode(f, ri, s, now);
+	if (have && s->fk && s->fk->dino)
+		xls_files_dir_remap(f, ri->ino, before, first, s->fk->dino);
+}
+
 static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 		       const struct xls_ritem *ri)
 {
@@ -447,7 +477,7 @@ static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 		core_events(f, ri->ino, &s->c, &now, f->replayed && ri->decision == XLS_RD_REPLAY);
 	sf_events(f, ri->ino, s, ri->inode, &now);
 	xls_files_asf_events(f, ri->ino, s, ri->inode, &now);
-	keep_dir_inode(f, ri, s, &now);
+	remap_dir(f, ri, s, &now);
 	s->c = now;
 	s->known = true;
 	/* the items of an inode replay from the first whose LSN beats the disk's on */

@@ -613,3 +613,158 @@ void xls_files_dir_flush(struct xls_files *f)
 	if (f->dir.active)
 		finish_compound(f);
 }
+
+/* ------------------------------------------------------------------ */
+/*
+ * Directory blocks an inode item maps that the disk's inode did not: a
+ * directory whose inode the log relogs without its ever being written
+ * back keeps its mapping on disk as it was (shortform, fewer extents),
+ * while its blocks, written back long ago, fall before the tail and the
+ * log never shows them again.  Recovery replays the inode, the blocks
+ * become its, and every entry in them is one recovery adds.
+ */
+
+struct remap_ext {
+	uint64_t	off, fsb, count;
+};
+
+/* An inode's written data extents, in file order. */
+struct remap_map {
+	struct remap_ext	*e;
+	uint32_t		n, cap;
+	bool			nomem;
+};
+
+static void take_ext(void *ctx, uint64_t off, uint64_t fsb, uint64_t count)
+{
+	struct remap_map *m = ctx;
+	struct remap_ext *e = xls_vec_push((void **)&m->e, &m->n, &m->cap, sizeof(*e));
+
+	if (!e) {
+		m->nomem = true;
+		return;
+	}
+	e->off = off;
+	e->fsb = fsb;
+	e->count = count;
+}
+
+/*
+ * Directory inode image @dino's mapping, its bmap btree read through @v:
+ * false when it is no directory's (@none_empty: an empty one, as a disk
+ * inode never written or freed before the log made it a directory maps
+ * nothing), or the walk fails.
+ */
+static bool dir_map(const struct xls_fsview *v, const uint8_t *dino, bool none_empty,
+		    struct remap_map *m)
+{
+	struct xls_inode_core c;
+
+	xls_fsview_core(&v->src->geo, dino, &c);
+	if (xls_inode_core_free(&c) || !S_ISDIR(c.mode))
+		return none_empty;
+	return !xls_fsview_fork_extents(v, dino, take_ext, m) && !m->nomem;
+}
+
+/* The filesystem block @m maps file block @off to, or UINT64_MAX (binary search). */
+static uint64_t fsb_at(const struct remap_map *m, uint64_t off)
+{
+	uint32_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct remap_ext *e = &m->e[mid];
+
+		if (off < e->off)
+			hi = mid;
+		else if (off - e->off >= e->count)
+			lo = mid + 1;
+		else
+			return e->fsb + (off - e->off);
+	}
+	return UINT64_MAX;
+}
+
+struct remap_add {
+	struct xls_files	*f;
+	uint64_t		dir;
+};
+
+static int add_entry(void *ctx, const struct xls_dirent *d)
+{
+	struct remap_add *r = ctx;
+	struct xls_file_event *e;
+
+	if (xls_dirent_is_dot(d))
+		return 0;
+	e = xls_fevent(r->f, d->ino, XLS_FEV_DIRENT_ADD);
+	if (e) {
+		e->dir = r->dir;
+		xls_fevent_name(r->f, e, d->name, d->namelen, false);
+	}
+	return 0;
+}
+
+/*
+ * Directory block at file block @off, now mapped through @e: unless the
+ * log's view has any of it (its items tell its entries), read from the
+ * device, its entries added, and its pieces taken into the view as the
+ * device holds them, so that a later item of it compares with them.
+ */
+static void remap_block(struct xls_files *f, uint64_t dir, const struct remap_map *m,
+			uint64_t off)
+{
+	const struct xls_geometry *g = &f->src->geo;
+	uint32_t fsbs = g->dir_block_size >> g->block_log, bs = g->blocksize;
+	struct remap_add r = { f, dir };
+	struct xls_owner o;
+	uint8_t *blk = xls_files_scratch(f, g->dir_block_size);
+
+	if (!blk)
+		return;
+	for (uint32_t i = 0; i < fsbs; i++) {
+		int64_t daddr = xls_fsb_to_daddr(g, fsb_at(m, off + i));
+
+		if (daddr < 0 || xls_overlay_holds(&f->view, daddr, 0, bs) ||
+		    xls_source_read_data(f->src, (uint64_t)daddr * BBSIZE, blk + (size_t)i * bs, bs))
+			return;
+	}
+	if (!xls_dir_is_data_block(blk, g->dir_block_size) ||
+	    (g->crc && (!xls_owner_from_header(g, xls_fsb_to_daddr(g, fsb_at(m, off)),
+					       g->dir_block_size / BBSIZE, blk, g->dir_block_size,
+					       &o) || !o.has_ino || o.ino != dir)))
+		return;
+	xls_dir_block_walk(g, blk, g->dir_block_size, add_entry, &r);
+	for (uint32_t i = 0; i < fsbs; i++)
+		xls_overlay_adopt(&f->view, xls_fsb_to_daddr(g, fsb_at(m, off + i)),
+				  bs / BBSIZE);
+}
+
+void xls_files_dir_remap(struct xls_files *f, uint64_t dir, const uint8_t *before,
+			 bool before_disk, const uint8_t *after)
+{
+	const struct xls_geometry *g = &f->src->geo;
+	struct remap_map a = { 0 }, b = { 0 };
+	/* XFS_DIR2_LEAF_OFFSET: past it, leaf and free blocks, no entries */
+	uint64_t leaf = g->block_log ? 1ull << (35 - g->block_log) : 0;
+	uint32_t fsbs = g->block_log && g->dir_block_size >= g->blocksize ?
+			g->dir_block_size >> g->block_log : 0;
+
+	if (f->stale || !fsbs || g->dir_block_size > XFS_MAX_BLOCKSIZE)
+		return;
+	/* the mapping before from the disk's bmap btree, the one after from the log's */
+	if (dir_map(before_disk ? &f->disk : &f->logview, before, before_disk, &a) &&
+	    dir_map(&f->logview, after, false, &b))
+		for (uint32_t i = 0; i < b.n; i++) {
+			uint64_t end = b.e[i].off + b.e[i].count < leaf ?
+				       b.e[i].off + b.e[i].count : leaf;
+
+			for (uint64_t off = b.e[i].off - b.e[i].off % fsbs; off < end; off += fsbs)
+				if (off >= b.e[i].off && fsb_at(&a, off) != fsb_at(&b, off))
+					remap_block(f, dir, &b, off);
+		}
+	if (a.nomem || b.nomem)
+		f->nomem = true;
+	xls_vec_free(a.e);
+	xls_vec_free(b.e);
+}

@@ -104,6 +104,31 @@ static void index_first(struct xls_files *f, struct xls_hashmap *m, bool (*kind)
  * (rename) -- or nothing, when directory and name are the same (a
  * shortform directory converted to a block).
  */
+/*
+ * The add of @rm's inode that pairs with remove @rm: with @exact, one of
+ * the same name in the same directory (the entry only changed form, a
+ * shortform fork become a block); else any.  NULL: none.
+ */
+static struct xls_file_event *pair_add(struct xls_files *f, const struct xls_file_event *rm,
+				       bool exact)
+{
+	const uint32_t *first = xls_hashmap_find(&f->adds, rm->ino, 0);
+
+	for (uint32_t j = first ? *first : f->npend; j < f->npend; j++) {
+		struct xls_file_event *add = &f->pend[j];
+
+		if (add->ev == XLS_FEV_DIRENT_ADD && add->ino == rm->ino &&
+		    (!exact || (add->dir == rm->dir && same_name(f, add, rm))))
+			return add;
+	}
+	return NULL;
+}
+
+/*
+ * A remove and an add of one inode in one transaction: the same entry
+ * (no event), else a move.  Every remove finds its exact add first, so
+ * that a hard link's other names do not pass for a move.
+ */
 static void pair_moves(struct xls_files *f)
 {
 	uint32_t removes = 0;
@@ -113,30 +138,22 @@ static void pair_moves(struct xls_files *f)
 	if (!removes)
 		return;
 	index_first(f, &f->adds, is_dirent_add);
-	for (uint32_t i = 0; i < f->npend; i++) {
-		struct xls_file_event *rm = &f->pend[i];
-		const uint32_t *first;
+	for (int exact = 1; exact >= 0; exact--)
+		for (uint32_t i = 0; i < f->npend; i++) {
+			struct xls_file_event *rm = &f->pend[i], *add;
 
-		if (rm->ev != XLS_FEV_DIRENT_REMOVE)
-			continue;
-		first = xls_hashmap_find(&f->adds, rm->ino, 0);
-		for (uint32_t j = first ? *first : f->npend; j < f->npend; j++) {
-			struct xls_file_event *add = &f->pend[j];
-
-			if (add->ev != XLS_FEV_DIRENT_ADD || add->ino != rm->ino)
+			if (rm->ev != XLS_FEV_DIRENT_REMOVE || !(add = pair_add(f, rm, exact)))
 				continue;
-			if (add->dir == rm->dir && same_name(f, add, rm)) {
+			if (exact) {
 				add->ev = rm->ev = XLS_FEV_COUNT;	/* dropped */
-				break;
+				continue;
 			}
 			rm->ev = XLS_FEV_DIRENT_MOVE;
 			rm->new_dir = add->dir;
 			rm->new_name = add->name;
 			rm->new_name_len = add->name_len;
 			add->ev = XLS_FEV_COUNT;
-			break;
 		}
-	}
 }
 
 /*

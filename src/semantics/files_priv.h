@@ -185,6 +185,14 @@ uint8_t *xls_files_scratch(struct xls_files *f, uint32_t bytes);
  * The copy of a shortform fork (@attr: the attr fork, else the directory's)
  * an inode's next item is compared with; @fork NULL: none.
  */
+/*
+ * Directory @dir's inode item moves its data fork from @before (the
+ * disk's inode when @before_disk) to @after (inode images): the blocks it
+ * maps anew that the log's view never had add their entries, as the
+ * device holds them.
+ */
+void xls_files_dir_remap(struct xls_files *f, uint64_t dir, const uint8_t *before,
+			 bool before_disk, const uint8_t *after);
 /* What an event or a summary states of an inode's core. */
 void xls_files_core_state(const struct xls_inode_core *c, struct xls_fev_inode *st);
 void xls_files_keep_fork(struct xls_files *f, struct ino_state *s, bool attr,

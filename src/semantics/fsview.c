@@ -361,6 +361,9 @@ struct dir_walk {
 	/* a walk of the mapping only: each written extent, no block read */
 	void			(*on_extent)(struct dir_walk *w, uint64_t off, uint64_t fsb,
 					     uint64_t count);
+	/* xls_fsview_fork_extents(): the caller's */
+	void			(*ext_fn)(void *ctx, uint64_t off, uint64_t fsb, uint64_t count);
+	void			*ext_ctx;
 	/* xls_fsview_dir_block_daddrs(): the block wanted and its pieces */
 	int64_t			want_daddr;
 	uint64_t		want_off;	/* its file block, UINT64_MAX: not found */
@@ -444,16 +447,23 @@ static void take_extent(struct dir_walk *w, uint64_t off, uint64_t fsb, uint64_t
 	}
 }
 
+bool xls_bmbt_rec_unpack(const uint8_t *rec, uint64_t *off, uint64_t *fsb, uint64_t *count)
+{
+	uint64_t l0 = xls_be64(rec), l1 = xls_be64(rec + 8);
+
+	*off = (l0 & ((1ull << 63) - 1)) >> 9;
+	*fsb = ((l0 & 0x1ff) << 43) | (l1 >> 21);
+	*count = l1 & ((1ull << 21) - 1);
+	return !(l0 >> 63);
+}
+
 /* One packed xfs_bmbt_rec. */
 static void take_rec(struct dir_walk *w, const uint8_t *rec)
 {
-	uint64_t l0 = xls_be64(rec), l1 = xls_be64(rec + 8);
-	uint64_t off = (l0 & ((1ull << 63) - 1)) >> 9;
-	uint64_t fsb = ((l0 & 0x1ff) << 43) | (l1 >> 21);
-	uint64_t count = l1 & ((1ull << 21) - 1);
+	uint64_t off, fsb, count;
 
 	/* an unwritten extent holds no entries */
-	if (l0 >> 63)
+	if (!xls_bmbt_rec_unpack(rec, &off, &fsb, &count))
 		return;
 	if (++w->extents > XLS_FSVIEW_MAX_EXTENTS) {
 		w->problems |= XLS_FSVIEW_TOO_BIG;
@@ -639,6 +649,32 @@ static void no_extent(struct dir_walk *w, uint64_t off, uint64_t fsb, uint64_t c
 	(void)off;
 	(void)fsb;
 	(void)count;
+}
+
+static void to_caller(struct dir_walk *w, uint64_t off, uint64_t fsb, uint64_t count)
+{
+	w->ext_fn(w->ext_ctx, off, fsb, count);
+}
+
+uint32_t xls_fsview_fork_extents(const struct xls_fsview *v, const uint8_t *dino,
+				 void (*fn)(void *ctx, uint64_t off, uint64_t fsb, uint64_t count),
+				 void *ctx)
+{
+	const struct xls_geometry *g = &v->src->geo;
+	struct dir_walk w = { .v = v, .g = g, .cur = UINT64_MAX, .on_extent = to_caller,
+			      .ext_fn = fn, .ext_ctx = ctx };
+	struct xls_inode_core c;
+	const uint8_t *fork;
+	uint32_t flen;
+
+	xls_fsview_core(g, dino, &c);
+	if (xls_inode_core_free(&c))
+		return XLS_FSVIEW_NOT_DIR;
+	fork = xls_fsview_data_fork(g, dino, &flen);
+	if (!fork || (c.format != XFS_DINODE_FMT_EXTENTS && c.format != XFS_DINODE_FMT_BTREE))
+		return 0;
+	walk_fork(&w, c.format, fork, flen, c.nextents);
+	return w.problems;
 }
 
 uint32_t xls_fsview_map_problems(const struct xls_fsview *v, uint64_t ino)

@@ -171,4 +171,16 @@ uint32_t xls_fsview_attrs(const struct xls_fsview *v, uint64_t ino, xls_xattr_fn
 /* The daddr of filesystem block @fsb (agno << agblklog | agbno), -1 if none. */
 int64_t xls_fsb_to_daddr(const struct xls_geometry *g, uint64_t fsb);
 
+/*
+ * The written extents of the data fork of inode image @dino, extents or
+ * bmap btree (its blocks read through @v), to @fn in file order; the
+ * walk's problems (XLS_FSVIEW_*).
+ */
+uint32_t xls_fsview_fork_extents(const struct xls_fsview *v, const uint8_t *dino,
+				 void (*fn)(void *ctx, uint64_t off, uint64_t fsb, uint64_t count),
+				 void *ctx);
+
+/* A packed xfs_bmbt_rec: file block, filesystem block, count; false if unwritten. */
+bool xls_bmbt_rec_unpack(const uint8_t *rec, uint64_t *off, uint64_t *fsb, uint64_t *count);
+
 #endif /* XLS_FSVIEW_H */

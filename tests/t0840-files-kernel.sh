@@ -83,7 +83,7 @@ show() {
 
 if $can_mount; then
 	for name in dir4k dir64k logsu256k unlinked wrapped sfconv links later reflink pptr pptr64k \
-		    sect4k; do
+		    sect4k remap; do
 		test_expect_success "files: $name, paths, adds and final state against the kernel's recovery" \
 			"kscore $name \$(image $name)"
 		show $name

@@ -6,7 +6,7 @@
 # Usage: sudo tests/images/mkimages.sh [NAME...]
 #
 #   NAME is one of: dir4k dir64k logsu256k extlog wrapped clean unlinked
-#   sfconv links later reflink pptr pptr64k sect4k (default: all of them).  For each NAME it writes
+#   sfconv links later reflink pptr pptr64k sect4k remap (default: all of them).  For each NAME it writes
 #     tests/images/NAME.img.xz   the filesystem image (xz -9)
 #     tests/images/NAME.txt      provenance: mkfs command, workload, kernel,
 #                                xfsprogs version, date, resulting log state
@@ -38,7 +38,7 @@
 
 set -euo pipefail
 
-ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv links later reflink pptr pptr64k sect4k)
+ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv links later reflink pptr pptr64k sect4k remap)
 
 # The mkfs.xfs and xfs_logprint of an image: the system's, or XFSPROGS_NEW's.
 MKFS=mkfs.xfs
@@ -762,6 +762,41 @@ wl_pptr64k() {
 	fs "$big" "$MNT/d"
 }
 
+# A directory whose blocks the disk holds but whose inode on disk does not
+# map them: /big is written back as a shortform directory of three hard
+# links (pre-1..3), then grows to 40000 hard links of MNT/file, fsynced
+# every 50, with xfssyncd_centisecs raised so that only log pressure pushes
+# the AIL; then one name is added and removed in /big, each fsynced, until
+# the log tail has moved two cycles on.  /big's full blocks are written
+# back and their items fall before the tail; its inode, relogged at every
+# fsync, never is: recovery replays it and maps the blocks, adding 40000
+# entries no item in the log holds (files must report every one, and
+# pre-1..3 as staying where they were: t0840).
+wl_remap() {
+	local dev=$1 c0 p
+	mkdir "$MNT/big"
+	: >"$MNT/file"
+	for p in 1 2 3; do ln "$MNT/file" "$MNT/big/pre-$p"; done
+	xfs_freeze -f "$MNT"
+	xfs_freeze -u "$MNT"
+	SYNCD_SAVED=$(cat "$SYNCD")
+	echo 720000 >"$SYNCD"
+	perl -e 'use IO::Handle; my ($m) = @ARGV; open(my $h, "<", "$m/big") or die;
+		for my $i (1 .. 40000) {
+			link("$m/file", sprintf("%s/big/entry-%06d", $m, $i)) or die;
+			$h->sync or die if $i % 50 == 0;
+		}' "$MNT"
+	c0=$(sysfs_log "$dev" log_head_lsn | cut -d: -f1)
+	perl -e 'use IO::Handle; my ($m, $dev, $c0) = @ARGV; open(my $h, "<", "$m/big") or die;
+		sub tailc { open(my $f, "<", "/sys/fs/xfs/$dev/log/log_tail_lsn") or die; <$f> =~ /(\d+):/; $1 }
+		while (tailc() < $c0 + 2) {
+			link("$m/file", "$m/big/hot") or die; $h->sync;
+			unlink("$m/big/hot") or die; $h->sync;
+		}' "$MNT" "${dev##*/}" "$c0"
+	echo "$SYNCD_SAVED" >"$SYNCD"
+	SYNCD_SAVED=""
+}
+
 # Reflink and reverse-mapping btrees: files of 4-128 KiB (patterns, so
 # that the image compresses), reflinked copies and copies of copies in
 # other directories, overwrites of shared blocks (copy on write: refcount
@@ -815,6 +850,19 @@ img_dir4k() {
 # inside a sector (what replay's unmount record must respect).
 img_sect4k() {
 	simple sect4k 512M wl_dir4k -s size=4096
+}
+
+img_remap() {
+	local img dev
+	mkfs_img remap 512M; img=$IMG
+	attach "$img"; dev=$DEV
+	MOUNT_CMD="mount remap.img MNT (loop device)"
+	mount "$dev" "$MNT"
+	WORKLOAD_FNS=(wl_remap)
+	wl_remap "$dev"
+	shutdown_umount
+	detach "$dev"
+	finish remap "$img"
 }
 
 img_dir64k() {

@@ -11,9 +11,9 @@ XCFLAGS = -std=c11 $(WARN) $(SAN_CFLAGS) $(EXTRA_CFLAGS)
 # src/cmd link against the stages, archived in libxls.a with the tests.
 SRC_ALL := $(wildcard src/*/*.c)
 SRC_CMD := $(wildcard src/cmd/*.c)
-SRC_LIB := $(filter-out $(SRC_CMD),$(SRC_ALL))
+SRC_LIB = $(filter-out $(SRC_CMD),$(SRC_ALL))
 HDR_ALL := $(wildcard src/*/*.h)
-OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/%.o)
+OBJ_LIB = $(SRC_LIB:src/%.c=$(BUILD)/%.o)
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/%.o)
 # A unit test or test tool is one file (tests/unit/u-bitmap.c) or a folder
 # of files (tests/unit/u-item/*.c); either makes one binary in
@@ -35,6 +35,32 @@ all: xfs_logscope
 
 include config.mk
 
+# xfsprogs' libxfs for pass 3 (src/pass3; doc/layout.md): configure's
+# --with-xfsprogs tree, else Debian's source package, fetched and built
+# once into build/libxfs -- whatever BUILD is: the sanitizer and analyzer
+# builds link the same one.  Without it the tool builds without pass 3.
+# Its writes are taken through xls_pass3_pwrite64, which stamps each block
+# with the LSN the kernel's pass 3 would: the archive is linked renamed.
+LIBXFS_DIR := build/libxfs
+-include $(LIBXFS_DIR)/libxfs.mk
+
+$(LIBXFS_DIR)/libxfs.mk: config.mk tools/libxfs-config
+	@tools/libxfs-config $(XFSPROGS) $(LIBXFS_DIR)
+
+# pass 3 is built for the libxfs there is, or for none
+$(BUILD)/pass3/pass3.o: $(LIBXFS_DIR)/libxfs.mk
+ifeq ($(LIBXFS_AVAILABLE),yes)
+LIBXFS_ARCHIVE := $(LIBXFS_DIR)/libxfs-pass3.a
+LIBS += $(LIBXFS_ARCHIVE) $(LIBXFS_LIBS)
+$(LIBXFS_ARCHIVE): $(XFSPROGS_DIR)/libxfs/.libs/libxfs.a $(LIBXFS_DIR)/libxfs.mk
+	objcopy --redefine-sym pwrite64=xls_pass3_pwrite64 $< $@
+$(BUILD)/pass3/libxfs_%.o: XCFLAGS = $(LIBXFS_CFLAGS) $(WARN) $(SAN_CFLAGS) $(EXTRA_CFLAGS)
+$(BUILD)/pass3/libxfs_%.o: CPPFLAGS += $(LIBXFS_CPPFLAGS)
+$(BUILD)/pass3/pass3.o: CPPFLAGS += -DXLS_HAVE_LIBXFS -DXLS_XFSPROGS_VERSION='"$(XFSPROGS_VERSION)"'
+else
+SRC_ALL := $(filter-out src/pass3/libxfs_%.c,$(SRC_ALL))
+endif
+
 config.mk: configure config.mk.in
 	@tools/install-deps build
 	./configure
@@ -49,9 +75,9 @@ xfs_logscope: $(PROG)
 $(PROG): $(OBJ_CMD) $(BUILD)/libxls.a
 	$(CC) $(CFLAGS) $(XCFLAGS) $(LDFLAGS) -o $@ $(OBJ_CMD) $(BUILD)/libxls.a $(LIBS)
 
-$(BUILD)/libxls.a: $(OBJ_LIB)
+$(BUILD)/libxls.a: $(OBJ_LIB) | $(LIBXFS_ARCHIVE)
 	rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(OBJ_LIB)
 
 $(BUILD)/%.o: src/%.c config.mk
 	@mkdir -p $(dir $@)

@@ -130,7 +130,7 @@ failing() {
 for name in dir64k reflink unlinked extlog wrapped dir4k; do
 	test_expect_success "$name: the reference, and the writes of an in-place replay" "
 		lo= && { [ $name != extlog ] || lo='-l $(image extlog-log) --log-out $name.reflog'; } &&
-		\"\$XLS\" replay \$lo -o $name.ref \$(image_args $name) >/dev/null &&
+		\"\$XLS\" replay --finish=kernel \$lo -o $name.ref \$(image_args $name) >/dev/null &&
 		args=\$(victim $name) &&
 		XLS_FAULT_COUNT=$name.count faulty write:0:count \"\$XLS\" replay --in-place \$args >/dev/null &&
 		same $name &&

@@ -60,6 +60,7 @@ struct xls_replay_opts {
 	const char		*log_out_path;	/* --log-out: the external log's copy */
 	bool			force;		/* --force: past a failure too */
 	bool			finish_repair;	/* --finish=repair: the log cleaned though work is left */
+	bool			finish_kernel;	/* --finish=kernel: the work left to the kernel's mount */
 	bool			in_place;	/* --in-place: into DEV itself */
 };
 

@@ -251,7 +251,7 @@ static void next_step(struct replay_run *rr)
 	else if (e->pending)
 		rr->next = "mount OUT: the kernel finishes the work left (intents, unlinked "
 			   "inodes, CoW staging extents), with the log as recovery left it";
-	else if (e->work)
+	else if (e->work && !e->pass3_done)
 		rr->next = "run xfs_repair on OUT: it frees what the intents left would have "
 			   "freed and the CoW staging extents, rebuilds the maps and clears the "
 			   "unlinked inodes (--finish=repair cleaned the log)";
@@ -270,6 +270,9 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 		.failed = rr->w.failed,
 		.counters = rr->end.counters,
 		.log_cleaned = rr->end.log_cleaned,
+		.pass3_done = rr->end.pass3_done,
+		.pass3_not = rr->end.pass3_not,
+		.pass3 = &rr->end.pass3,
 		.next = rr->next,
 	};
 
@@ -339,7 +342,10 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 				   rr.sum.fail_why);
 	if (!rc)
 		rc = xls_replay_finish(&rr.w, &c.log, &c.ht, &rr.sum,
-				       opt->replay.finish_repair || rr.sum.fails, &rr.end);
+				       &(struct xls_replay_finish_opts){
+					       .clean_anyway = opt->replay.finish_repair || rr.sum.fails,
+					       .pass3 = !opt->replay.in_place && !opt->replay.finish_kernel,
+				       }, &rr.end);
 	if (!rc)
 		next_step(&rr);
 	if (!opt->replay.in_place && !rc)

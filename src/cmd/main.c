@@ -208,7 +208,7 @@ static const struct argp_option replay_options[] = {
 	{ "in-place", OPT_IN_PLACE, NULL, 0, "write into DEV itself (and LOGDEV), unmounted: the blocks durable before the log is cleaned, so that an interruption leaves a log that recovers to the same", 3 },
 	{ "log-out", OPT_LOG_OUT, "OUTLOG", 0, "with -l: the file to write the recovered external log to (must not exist)", 3 },
 	{ "force", OPT_REPLAY_FORCE, NULL, 0, "write even when the kernel would fail to recover the log: every block but the failing ones, then xfs_repair must follow", 3 },
-	{ "finish", OPT_FINISH, "mount|repair", 0, "work left after replay (intents, unlinked inodes, CoW staging extents): left to the kernel's next mount, the log dirty (mount, the default), or to xfs_repair, the log clean (repair)", 3 },
+	{ "finish", OPT_FINISH, "tool|kernel|repair", 0, "work left after replay (intents, unlinked inodes, CoW staging extents): done here by pass 3, with xfsprogs' libxfs, where this build has it and does that kind (tool, the default; else left to the kernel); left to the kernel's next mount, the log dirty (kernel; mount is the same); or to xfs_repair, the log clean (repair)", 3 },
 	QUOTA_OPTION,
 	{ 0 }
 };
@@ -451,9 +451,11 @@ static error_t parse_cmd_opt(int key, char *arg, struct argp_state *state)
 	case OPT_REPLAY_FORCE: o->replay.force = true; break;
 	case OPT_IN_PLACE: o->replay.in_place = true; break;
 	case OPT_FINISH:
-		if (strcmp(arg, "repair") && strcmp(arg, "mount"))
-			argp_error(state, "--finish is mount or repair, not '%s'", arg);
+		if (strcmp(arg, "tool") && strcmp(arg, "kernel") && strcmp(arg, "mount") &&
+		    strcmp(arg, "repair"))
+			argp_error(state, "--finish is tool, kernel (or mount) or repair, not '%s'", arg);
 		o->replay.finish_repair = !strcmp(arg, "repair");
+		o->replay.finish_kernel = !strcmp(arg, "kernel") || !strcmp(arg, "mount");
 		break;
 	case OPT_QUOTA:
 		if (xls_quota_parse(arg, &o->quota.flags))

@@ -19,9 +19,36 @@
  */
 #include "replay/finish.h"
 
+/*
+ * Pass 3 on the copy, through paths to the files replay holds open (OUT
+ * has no name until it is whole): the work left done as the kernel's
+ * mount does it, each block it writes stamped with the LSN of the
+ * pass-3 checkpoint, the head recovery found.
+ */
+static int run_pass3(struct xls_replay_write *w, const struct xls_head_tail *ht,
+		     const struct xls_recover_summary *s, struct xls_replay_end *end)
+{
+	char data[64], logp[64];
+	struct xls_pass3_job job = {
+		.g = &w->src->geo, .data_path = data, .lsn = xls_lsn(ht->curr_cycle, ht->curr_block),
+		.pending = &s->pending,
+	};
+
+	snprintf(data, sizeof(data), "/proc/self/fd/%d", w->fd);
+	if (w->log_fd != w->fd) {
+		snprintf(logp, sizeof(logp), "/proc/self/fd/%d", w->log_fd);
+		job.log_path = logp;
+	}
+	if (xls_pass3_run(&job, &end->pass3, w->err))
+		return -1;
+	end->pass3_done = true;
+	end->pending = false;
+	return 0;
+}
+
 int xls_replay_finish(struct xls_replay_write *w, const struct xls_log *log,
 		      const struct xls_head_tail *ht, struct xls_recover_summary *s,
-		      bool clean_anyway, struct xls_replay_end *end)
+		      const struct xls_replay_finish_opts *o, struct xls_replay_end *end)
 {
 	bool dirty = ht->state == XLS_LOG_DIRTY;
 
@@ -34,10 +61,16 @@ int xls_replay_finish(struct xls_replay_write *w, const struct xls_log *log,
 	s->mount_fail_sb_bytes = w->sbgeo.dblocks * w->sbgeo.blocksize;
 	w->quota_reset = s->quota_reset;
 	end->work = s->pending_work != 0;
-	end->pending = end->work && !s->fails && !clean_anyway && !s->mount_fails_after;
+	end->pending = end->work && !s->fails && !o->clean_anyway && !s->mount_fails_after;
 	/* every replayed block durable before the log says it is no longer needed */
 	if (xls_replay_write_sync(w))
 		return -1;
+	if (end->pending) {
+		end->pass3_not = !o->pass3 ? NULL : xls_pass3_refuses(&w->src->geo, &s->pending);
+		if (o->pass3 && !end->pass3_not && (run_pass3(w, ht, s, end) ||
+						    xls_replay_write_sync(w)))
+			return -1;
+	}
 	if (end->pending || !dirty)
 		return 0;
 	if (xls_replay_write_superblock(w))

@@ -7,25 +7,38 @@
 
 #include <stdbool.h>
 #include "log/log.h"
+#include "pass3/pass3.h"
 #include "recover/recover.h"
 #include "replay/write.h"
+
+/* How a replay ends. */
+struct xls_replay_finish_opts {
+	/* clean the log whatever is left (--finish=repair; a forced replay past a failure) */
+	bool	clean_anyway;
+	/* pass 3 by the tool when it can (not in place; not --finish=kernel) */
+	bool	pass3;
+};
 
 /* What the end of a replay did. */
 struct xls_replay_end {
 	bool	work;		/* recovery leaves work for pass 3 */
 	bool	pending;	/* ... which the kernel's next mount finishes: log dirty */
+	bool	pass3_done;	/* ... which pass 3 finished here */
+	const char *pass3_not;	/* why pass 3 was not done here, when work is left */
+	struct xls_pass3_result pass3;
 	bool	counters;	/* the superblock's counters summed from the AG headers */
 	bool	log_cleaned;
 };
 
 /*
  * After recovery has written every item into @w: the superblock read back
- * (@s gets mount_fails_after), then, unless work is pending (or with
- * @clean_anyway), the superblock and the clean log of @log as found
- * (@ht), each durable before the next.  0, or -1 with @w's error set.
+ * (@s gets mount_fails_after); the work left done by pass 3 where it can;
+ * then, unless work is still pending (or with @o->clean_anyway), the
+ * superblock and the clean log of @log as found (@ht), each durable before
+ * the next.  0, or -1 with @w's error set.
  */
 int xls_replay_finish(struct xls_replay_write *w, const struct xls_log *log,
 		      const struct xls_head_tail *ht, struct xls_recover_summary *s,
-		      bool clean_anyway, struct xls_replay_end *end);
+		      const struct xls_replay_finish_opts *o, struct xls_replay_end *end);
 
 #endif /* XLS_REPLAY_FINISH_H */

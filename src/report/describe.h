@@ -18,6 +18,7 @@
 #include "analysis/checkpoint.h"
 #include "analysis/ckptstats.h"
 #include "analysis/stats.h"
+#include "pass3/pass3.h"
 #include "recover/recover.h"
 #include "replay/replay.h"
 #include "replay/write.h"
@@ -278,6 +279,10 @@ struct xls_replay_outcome {
 	const struct xls_rbufid		*failed;	/* the first XLS_REPLAY_FAILED_KEPT */
 	bool				counters;	/* superblock counters summed */
 	bool				log_cleaned;
+	/* pass 3: done here (what it did), or why not when work is left */
+	bool				pass3_done;
+	const char			*pass3_not;
+	const struct xls_pass3_result	*pass3;
 	const char			*next;		/* what the user must do next, or NULL */
 };
 void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset *fs);

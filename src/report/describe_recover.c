@@ -436,6 +436,15 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 	xls_field_uint(fs, XK(bytes_written), n->bytes);
 	xls_field_bool(fs, XK(counters_recomputed), r->counters);
 	xls_field_bool(fs, XK(log_cleaned), r->log_cleaned);
+	xls_field_bool(fs, XK(pass3_done), r->pass3_done);
+	if (r->pass3_done) {
+		xls_field_uint(fs, XK(pass3_cow_extents), r->pass3->cow_extents);
+		xls_field_uint(fs, XK(pass3_cow_fsblocks), r->pass3->cow_blocks);
+		xls_field_uint(fs, XK(pass3_buffers_written), r->pass3->blocks_written);
+		xls_field_uint(fs, XK(pass3_inodes_stamped), r->pass3->inodes_stamped);
+	} else if (r->pass3_not) {
+		xls_field_str(fs, XK(pass3_not), r->pass3_not);
+	}
 	if (r->next)
 		xls_field_str(fs, XK(next_step), r->next);
 }
@@ -454,6 +463,18 @@ void xls_print_replay(struct xls_out *o, const struct xls_replay_outcome *r,
 		       (unsigned long long)n->inodes, xls_plural(n->inodes),
 		       (unsigned long long)n->clusters, xls_plural(n->clusters),
 		       (unsigned long long)n->stamped, xls_plural(n->stamped));
+	if (r->pass3_done)
+		xls_out_printf(o, "  pass 3, as the kernel's mount finishes recovery (xfsprogs' libxfs): "
+			       "%llu CoW staging extent%s freed (%llu filesystem block%s); %llu "
+			       "buffer%s written, stamped with the LSN of the kernel's pass-3 "
+			       "checkpoint\n", (unsigned long long)r->pass3->cow_extents,
+			       xls_plural(r->pass3->cow_extents),
+			       (unsigned long long)r->pass3->cow_blocks,
+			       xls_plural(r->pass3->cow_blocks),
+			       (unsigned long long)r->pass3->blocks_written,
+			       xls_plural(r->pass3->blocks_written));
+	else if (r->pass3_not)
+		xls_out_printf(o, "  pass 3 not done here: %s\n", r->pass3_not);
 	if (r->counters)
 		xls_out_printf(o, "  superblock counters summed from the AG headers, as a mount "
 			       "after recovery sums them\n");

@@ -295,18 +295,6 @@ static void time_event(struct xls_files *f, uint64_t ino, enum xls_fev ev, uint6
 	e->before_crtime = crtime && (int64_t)now < (int64_t)crtime;
 }
 
-void xls_files_core_state(const struct xls_inode_core *c, struct xls_fev_inode *st)
-{
-	st->size = c->size;
-	st->nextents = c->nextents;
-	st->atime = c->atime;
-	st->mtime = c->mtime;
-	st->ctime = c->ctime;
-	st->nlink = c->nlink;
-	st->uid = c->uid;
-	st->gid = c->gid;
-}
-
 static void core_events(struct xls_files *f, uint64_t ino, const struct xls_inode_core *a,
 			const struct xls_inode_core *b, bool replayed)
 {

@@ -333,6 +333,18 @@ static int cmp_ino(const void *a, const void *b)
 	return (x->ino > y->ino) - (x->ino < y->ino);
 }
 
+void xls_files_core_state(const struct xls_inode_core *c, struct xls_fev_inode *st)
+{
+	st->size = c->size;
+	st->nextents = c->nextents;
+	st->atime = c->atime;
+	st->mtime = c->mtime;
+	st->ctime = c->ctime;
+	st->nlink = c->nlink;
+	st->uid = c->uid;
+	st->gid = c->gid;
+}
+
 /*
  * The core recovery leaves of inode @ino (@st its state, or NULL): its last
  * item's, or the disk's when recovery skipped that item (and so every one

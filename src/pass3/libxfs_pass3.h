@@ -1,0 +1,33 @@
+/*
+ * Pass 3 stage: the work done with libxfs (libxfs_pass3.c, compiled with
+ * libxfs's own headers -- the only file that is -- and so declared here
+ * in plain C types, none of the tool's, whose XFS headers are the
+ * system's older ones).
+ */
+#ifndef XLS_LIBXFS_PASS3_H
+#define XLS_LIBXFS_PASS3_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What libxfs is to do, and where. */
+struct xls_libxfs_job {
+	const char	*data_path;	/* the filesystem: OUT */
+	const char	*log_path;	/* its external log, or NULL */
+	bool		cow;		/* CoW staging leftovers (xfs_reflink_recover_cow) */
+};
+
+/* What it did. */
+struct xls_libxfs_done {
+	uint64_t	cow_extents, cow_blocks;
+};
+
+/*
+ * In the child: open the filesystem with libxfs, do the work, write every
+ * buffer back.  0, or -1 with a sentence in @why.
+ */
+int xls_pass3_libxfs(const struct xls_libxfs_job *job, struct xls_libxfs_done *done,
+		     char *why, size_t whysz);
+
+#endif /* XLS_LIBXFS_PASS3_H */

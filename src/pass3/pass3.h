@@ -1,0 +1,55 @@
+/*
+ * Pass 3 stage: what the kernel does once it has replayed the log
+ * (xfs_log_mount_finish and the mount around it), done on the filesystem
+ * pass 2 wrote, with xfsprogs' libxfs: the one stage that includes its
+ * headers and calls it (src/pass3/libxfs_*.c), in a child process, since
+ * libxfs keeps global state and exits or aborts on what it cannot handle.
+ *
+ * Every block it writes is stamped as the kernel's write verifiers stamp
+ * it: the LSN of the pass-3 checkpoint that logged it last, its CRC over
+ * that.  The kernel's first pass-3 checkpoint starts at the head recovery
+ * found; where all the work fits in one, that is every block's LSN.
+ */
+#ifndef XLS_PASS3_H
+#define XLS_PASS3_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/err.h"
+#include "recover/recover.h"
+#include "source/source.h"
+
+/* What pass 3 is asked to do, and where. */
+struct xls_pass3_job {
+	const struct xls_geometry *g;
+	const char	*data_path;	/* the filesystem pass 2 wrote: OUT */
+	const char	*log_path;	/* an external log's copy, or NULL */
+	uint64_t	lsn;		/* the pass-3 checkpoint's: the head recovery found */
+	const struct xls_pending *pending;	/* the work, as recovery counted it */
+};
+
+/* What it did. */
+struct xls_pass3_result {
+	uint64_t	cow_extents;	/* CoW staging extents freed */
+	uint64_t	cow_blocks;	/* ... their blocks */
+	uint64_t	blocks_written;	/* buffers written, each stamped */
+	uint64_t	inodes_stamped;	/* inodes of inode buffers written, stamped */
+};
+
+/* NULL when this build can run pass 3, else why not (a sentence). */
+const char *xls_pass3_unavailable(void);
+
+/*
+ * NULL when pass 3 can finish all of @p's work on @g as the kernel would,
+ * else why not: the kinds it does not do yet are left to the kernel.
+ */
+const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pending *p);
+
+/*
+ * Run pass 3: 0 with @res filled, or -1 with @err set (nothing of it is
+ * then to be trusted: the caller's output is dropped).
+ */
+int xls_pass3_run(const struct xls_pass3_job *job, struct xls_pass3_result *res,
+		  struct xls_error *err);
+
+#endif /* XLS_PASS3_H */

@@ -147,15 +147,20 @@ void xls_pending_refcount(struct xls_recover *r, const struct xls_rbuf *rb)
 	if (!p || !src || bytes != r->g->blocksize)
 		return;
 	idx = xls_hashmap_find(&p->refc_idx, (uint64_t)rb->blkno, 0);
-	if (idx) {
+	if (idx && p->refc && *idx < p->nrefc) {
 		b = &p->refc[*idx];
 	} else {
 		b = xls_vec_push((void **)&p->refc, &p->nrefc, &p->caprefc, sizeof(*b));
-		if (!b || xls_hashmap_put(&p->refc_idx, (uint64_t)rb->blkno, 0, p->nrefc - 1)) {
+		if (!b) {
 			r->err = -ENOMEM;
 			return;
 		}
 		b->blkno = rb->blkno;
+		b->img = NULL;
+		if (xls_hashmap_put(&p->refc_idx, (uint64_t)rb->blkno, 0, p->nrefc - 1)) {
+			r->err = -ENOMEM;
+			return;
+		}
 		b->img = malloc(bytes);
 		if (!b->img) {
 			r->err = -ENOMEM;

@@ -214,7 +214,7 @@ static int stamp_range(const struct xls_log *log, uint32_t from, uint32_t n, uin
 	uint32_t first = n < log->nblks - from ? n : log->nblks - from;
 	int rc = stamp_blocks(log, from, first, cycle - 1, tail_lsn, h_fmt, put, ctx);
 
-	if (rc || first == n)
+	if (rc || n <= log->nblks - from)
 		return rc;
 	return stamp_blocks(log, 0, n - first, wrapped_cycle(cycle) - 1, tail_lsn, h_fmt, put,
 			    ctx);

@@ -759,10 +759,10 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 	}
 	if (!rc)
 		rc = emit_unlinked(r);
-	if (!rc)
+	if (!rc) {
 		xls_pending_count(r);
-	if (!rc)
 		read_back_sb(r);
+	}
 	xls_recover_stop_counts(r);
 	if (rc == -ENOMEM)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");

@@ -322,13 +322,16 @@ int xls_recover_apply_dquot(const struct xls_geometry *g, const struct xls_rdquo
 			    uint8_t *buf, uint32_t len)
 {
 	uint8_t *dqb = buf + dq->boffset;
-	uint32_t n = dq->ddq_len < DQUOT_KEEP_MAX ? dq->ddq_len : DQUOT_KEEP_MAX;
-	uint32_t crc;
+	uint32_t n, crc;
 
 	if (!dq->ddq || (uint64_t)dq->boffset + sizeof(struct xfs_dqblk) > len)
 		return -1;
-	if (n > len - dq->boffset)
-		n = len - dq->boffset;
+	/* what was kept of the logged dquot, within the buffer */
+	n = len - dq->boffset;
+	if (n > dq->ddq_len)
+		n = dq->ddq_len;
+	if (n > DQUOT_KEEP_MAX)
+		n = DQUOT_KEEP_MAX;
 	memcpy(dqb, dq->ddq, n);
 	if (!g->crc)
 		return 0;

@@ -104,22 +104,29 @@ test_expect_success 'pending work: recover, lost and replay count it by kind, as
 	"$XLS" recover --summary "$(image reflink)" | grep -q "^  32 pieces of work left to finish after replay: 32 CoW staging extents (in 1 AG)$"
 '
 # pass 3 with xfsprogs' libxfs, where this build has it (tools/libxfs-config)
-if "$XLS" replay -h | grep -q "tool|kernel|repair" && [ -z "$("$XLS" replay --json -o p3probe.out "$(image dir4k)" | grep -o '"pass3_not":"[^"]*built without[^"]*"')" ]; then
+have_pass3=false
+"$XLS" --version | grep -q "^pass 3: xfsprogs' libxfs" && have_pass3=true
+if $have_pass3; then
 	test_expect_success 'pass 3: the CoW staging leftovers freed here, the log clean; --finish=kernel leaves them' '
 		"$XLS" replay --json -o p3.out "$(image reflink)" >p3.json &&
-		grep -q "\"pending_cow_extents\":32,.*\"log_cleaned\":true,\"pass3_done\":true,\"pass3_cow_extents\":32,\"pass3_cow_fsblocks\":992," p3.json &&
+		grep -q "\"pending_cow_extents\":32,.*\"log_cleaned\":true,\"pass3_done\":true,\"pass3_cow_extents\":32,\"pass3_cow_fsblocks\":992,\"pass3_inodes_freed\":0," p3.json &&
 		! grep -q "next_step" p3.json &&
 		test "$(perl "$XLS_TOP/tests/lib/pending-ref.pl" p3.out)" = "unlinked_buckets 0 unlinked_inodes 0 cow_extents 0 cow_ags 0" &&
 		"$XLS" info p3.out | grep -q "^state  *clean$" &&
 		"$XLS" replay --finish=kernel --json -o p3k.out "$(image reflink)" >p3k.json &&
-		grep -q "\"log_cleaned\":false,\"pass3_done\":false,\"next_step\":\"mount OUT" p3k.json &&
+		grep -q "\"log_cleaned\":false,\"pass3_done\":false,\"next_step\":\"mount OUT" p3k.json
+	'
+	test_expect_success 'pass 3: the unlinked inodes inactivated and freed here, the log clean' '
 		"$XLS" replay --json -o p3u.out "$(image unlinked)" >p3u.json &&
-		grep -q "\"pass3_not\":\"pass 3 of intents and unlinked inodes is not in this xfs_logscope yet\"" p3u.json
+		grep -q "\"log_cleaned\":true,\"pass3_done\":true,\"pass3_cow_extents\":0,\"pass3_cow_fsblocks\":0,\"pass3_inodes_freed\":160,\"pass3_inode_chunks_freed\":2,\"pass3_data_fsblocks\":0," p3u.json &&
+		test "$(perl "$XLS_TOP/tests/lib/pending-ref.pl" p3u.out)" = "unlinked_buckets 0 unlinked_inodes 0 cow_extents 0 cow_ags 0" &&
+		"$XLS" replay -o p3ut.out "$(image unlinked)" >p3u.txt &&
+		grep -q "^  pass 3, as the kernel.s mount finishes recovery (xfsprogs. libxfs): 160 unlinked inodes inactivated and freed (2 inode chunks and 0 filesystem blocks of data freed with them); [1-9][0-9]* buffers written" p3u.txt &&
+		cmp p3u.out p3ut.out
 	'
 else
 	test_skip 'pass 3 with libxfs' 'this build has no libxfs (tools/libxfs-config)'
 fi
-rm -f p3probe.out
 
 test_expect_success 'replay --json: the verdict and what was written, in one record' '
 	"$XLS" replay --json -o d4j.out $(image dir4k) >out.json &&
@@ -128,8 +135,8 @@ test_expect_success 'replay --json: the verdict and what was written, in one rec
 	grep -q "\"counters_recomputed\":true,\"log_cleaned\":true" out.json &&
 	cmp d4.out d4j.out
 '
-test_expect_success 'replay of unlinked inodes: the log stays dirty for the kernel to finish' '
-	"$XLS" replay -o ul.out $(image unlinked) >out.txt &&
+test_expect_success 'replay --finish=kernel of unlinked inodes: the log stays dirty for the kernel to finish' '
+	"$XLS" replay --finish=kernel -o ul.out $(image unlinked) >out.txt &&
 	grep -q "next: mount OUT: the kernel finishes the work left" out.txt &&
 	! grep -q "log clean" out.txt &&
 	"$XLS" info ul.out | grep -q "^state  *dirty$"
@@ -277,7 +284,8 @@ if $can_mount; then
 	test_expect_success 'kernel: a fresh journal of fallocate modes, remote xattrs and symlinks, tmpfiles and open unlinked files, 64 KiB directories, rmap, replayed as the kernel recovers it' '
 		fresh_mixed mixed64k 120 -n size=65536 -m rmapbt=1 &&
 		as_kernel mx mixed64k.img &&
-		grep -q "next: mount OUT" mx.replay
+		grep -q "pieces* of work left to finish after replay" mx.replay &&
+		grep -q "next: mount OUT\|^  pass 3, as the kernel" mx.replay
 	'
 	test_expect_success 'kernel: a fresh reflink journal with CoW staging extents left, replayed as the kernel recovers it' '
 		fresh_reflink reflink && as_kernel rl reflink.img &&
@@ -289,6 +297,33 @@ if $can_mount; then
 		grep -q "leftover CoW extent" rlrepair.before &&
 		xfs_repair rlrepair.out >/dev/null 2>&1 && xfs_repair -n rlrepair.out >/dev/null 2>&1
 	'
+	# pass 3 of unlinked inodes: every kind it frees, compared block for
+	# block with the kernel's mount (as_kernel); then 4800 files whose
+	# frees split the free-space btrees, where libxfs refills a free list
+	# with blocks just freed, which the kernel holds busy: pass 3 refuses,
+	# its writes undone, and the kernel's mount of the output finishes
+	test_expect_success 'kernel: a fresh journal of inodes unlinked while open, of every kind, replayed with pass 3 as the kernel recovers it' '
+		fresh_unlinked unl 200 all && as_kernel un unl.img &&
+		if $have_pass3; then
+			grep -q "^  pass 3, as the kernel.s mount finishes recovery (xfsprogs. libxfs): 368 unlinked inodes inactivated and freed ([1-9][0-9]* inode chunks and [1-9][0-9]* filesystem blocks" un.replay
+		else
+			grep -q "next: mount OUT" un.replay
+		fi
+	'
+	if (ulimit -n 8192) 2>/dev/null; then
+		test_expect_success 'kernel: 4800 unlinked inodes whose frees split the free-space btrees: pass 3 refuses and undoes its writes, the kernel finishes' '
+			(ulimit -n 8192 && fresh_unlinked unlbig 6000 files) &&
+			as_kernel ub unlbig.img && grep -q "next: mount OUT" ub.replay &&
+			if $have_pass3; then
+				grep -q "pass 3 not done here: pass 3 here takes back blocks it freed (AG [0-9]* block [0-9]*), which the kernel, holding them busy, would not" ub.replay &&
+				"$XLS" replay -o ub2.out unlbig.img >/dev/null &&
+				"$XLS" replay --finish=kernel -o ubk.out unlbig.img >/dev/null &&
+				cmp ub2.out ubk.out
+			fi
+		'
+	else
+		test_skip 'kernel: 4800 unlinked inodes' 'needs 8192 open files (ulimit -n)'
+	fi
 	# the kernel's mount recovers the growth, then fails reading the new
 	# AGs' headers past the device's end, and cleans the log on its way out
 	test_expect_success 'kernel: a growfs the device no longer holds: recovered, the log cleaned, the mount failing, as the kernel does' '

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "pass3/pass3.h"
 #include "replay/overlay.h"
 
 #ifndef XLS_VERSION
@@ -640,6 +641,10 @@ static error_t parse_global(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'V':
 		printf("xfs_logscope version %s\n", XLS_VERSION);
+		if (xls_pass3_build())
+			printf("pass 3: %s\n", xls_pass3_build());
+		else
+			printf("pass 3: none: %s\n", xls_pass3_unavailable());
 		exit(0);
 	case ARGP_KEY_ARG:
 		argp_error(state, "unknown command '%s'", arg);

@@ -9,55 +9,92 @@
  */
 #include "libxfs.h"
 
+#include "base/vec.h"
 #include "pass3/libxfs_pass3.h"
 
-/* The CoW staging records of one AG and their blocks, counted (a query of its refcount btree). */
-static int count_cow_rec(struct xfs_btree_cur *cur, const union xfs_btree_rec *rec, void *priv)
+/* An extent pass 3 freed: busy, in the kernel, until its checkpoint is on disk. */
+struct freed_extent {
+	xfs_agnumber_t	agno;
+	xfs_agblock_t	agbno;
+	xfs_extlen_t	len;
+};
+
+/* The work under way: what it did, and the extents it freed. */
+struct work {
+	struct xls_libxfs_done	*done;
+	struct freed_extent	*freed;
+	uint32_t		nfreed, capfreed;
+};
+
+/* @len blocks at @agbno of AG @agno freed; ENOMEM or 0. */
+static int freed(struct work *w, xfs_agnumber_t agno, xfs_agblock_t agbno, xfs_extlen_t len)
+{
+	struct freed_extent *f = xls_vec_push((void **)&w->freed, &w->nfreed, &w->capfreed,
+					      sizeof(*f));
+
+	if (!f)
+		return ENOMEM;
+	*f = (struct freed_extent){ agno, agbno, len };
+	return 0;
+}
+
+/* The CoW staging records of AG @agno, each an extent freed. */
+struct cow_query {
+	struct work	*w;
+	xfs_agnumber_t	agno;
+	uint64_t	n;
+	int		error;
+};
+
+static int cow_rec(struct xfs_btree_cur *cur, const union xfs_btree_rec *rec, void *priv)
 {
 	struct xfs_refcount_irec irec;
-	uint64_t *n = priv;
+	struct cow_query *q = priv;
 
 	(void)cur;
 	xfs_refcount_btrec_to_irec(rec, &irec);
 	if (irec.rc_domain == XFS_REFC_DOMAIN_COW) {
-		n[0]++;
-		n[1] += irec.rc_blockcount;
+		q->n++;
+		q->w->done->cow_extents++;
+		q->w->done->cow_blocks += irec.rc_blockcount;
+		if (!q->error)
+			q->error = freed(q->w, q->agno, irec.rc_startblock, irec.rc_blockcount);
 	}
 	return 0;
 }
 
-static int count_cow(struct xfs_mount *mp, struct xfs_perag *pag, uint64_t *n)
+/* AG @pag's CoW staging records: @n of them. */
+static int find_cow(struct xfs_mount *mp, struct xfs_perag *pag, struct work *w, uint64_t *n)
 {
-	struct xfs_btree_cur *cur;
+	struct cow_query q = { w, pag_agno(pag), 0, 0 };
 	struct xfs_trans *tp;
 	struct xfs_buf *agbp;
-	int error;
+	int error = -libxfs_trans_alloc_empty(mp, &tp);
 
-	n[0] = n[1] = 0;
-	error = -libxfs_trans_alloc_empty(mp, &tp);
 	if (error)
 		return error;
 	error = -libxfs_alloc_read_agf(pag, tp, 0, &agbp);
 	if (!error) {
-		cur = libxfs_refcountbt_init_cursor(mp, tp, agbp, pag);
-		error = -xfs_btree_query_all(cur, count_cow_rec, n);
+		struct xfs_btree_cur *cur = libxfs_refcountbt_init_cursor(mp, tp, agbp, pag);
+
+		error = -xfs_btree_query_all(cur, cow_rec, &q);
 		libxfs_btree_del_cursor(cur, error);
 		libxfs_trans_brelse(tp, agbp);
 	}
 	libxfs_trans_cancel(tp);
-	return error;
+	*n = q.n;
+	return error ? error : q.error;
 }
 
 /* xfs_reflink_recover_cow: every AG's CoW staging leftovers freed. */
-static int recover_cow(struct xfs_mount *mp, struct xls_libxfs_done *done, char *why,
-		       size_t whysz)
+static int recover_cow(struct xfs_mount *mp, struct work *w, char *why, size_t whysz)
 {
 	for (xfs_agnumber_t agno = 0; agno < mp->m_sb.sb_agcount; agno++) {
 		struct xfs_perag *pag = libxfs_perag_get(mp, agno);
-		uint64_t n[2];
-		int error = count_cow(mp, pag, n);
+		uint64_t n = 0;
+		int error = find_cow(mp, pag, w, &n);
 
-		if (!error && n[0])
+		if (!error && n)
 			error = -xfs_refcount_recover_cow_leftovers(mp, pag);
 		libxfs_perag_put(pag);
 		if (error) {
@@ -65,8 +102,319 @@ static int recover_cow(struct xfs_mount *mp, struct xls_libxfs_done *done, char 
 				 strerror(error));
 			return -1;
 		}
-		done->cow_extents += n[0];
-		done->cow_blocks += n[1];
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * The unlinked inodes (xlog_recover_process_iunlinks): AG by AG, bucket
+ * by bucket, each chain from its head, every inode inactivated as the
+ * kernel's xfs_inactive does once xlog_recover_iunlink_bucket lets it go:
+ * its data truncated (xfs_inactive_truncate), a shortform attr fork
+ * removed (xfs_attr_inactive), then freed (xfs_inactive_ifree: xfs_ifree,
+ * whose cluster buffers, when the whole chunk goes, are stale and never
+ * written).  The shapes it does not do yet -- a remote symlink, a
+ * directory with blocks, an attr fork with blocks, a reflinked file -- are
+ * refused before anything is written: the kernel then does them all.
+ */
+
+/* Why pass 3 does not inactivate @ip here, or NULL. */
+static const char *not_here(struct xfs_inode *ip)
+{
+	umode_t mode = VFS_I(ip)->i_mode;
+
+	if (VFS_I(ip)->i_nlink != 0 || !mode)
+		return "an inode on an unlinked bucket still has links, or no mode";
+	if (S_ISLNK(mode) && ip->i_df.if_format != XFS_DINODE_FMT_LOCAL)
+		return "a remote symlink on an unlinked bucket";
+	if (S_ISDIR(mode) && ip->i_df.if_nextents > 0)
+		return "a directory with blocks on an unlinked bucket";
+	if (xfs_inode_has_attr_fork(ip) &&
+	    (ip->i_af.if_format == XFS_DINODE_FMT_BTREE || ip->i_af.if_nextents > 0))
+		return "an unlinked inode whose xattrs have blocks";
+	if (xfs_is_reflink_inode(ip))
+		return "a reflinked file on an unlinked bucket";
+	if (ip->i_df.if_format == XFS_DINODE_FMT_BTREE || XFS_IS_REALTIME_INODE(ip))
+		return "an unlinked file of a bmap btree or on the realtime device";
+	return NULL;
+}
+
+/* Every chain head of AG @pag's AGI. */
+static int bucket_heads(struct xfs_perag *pag, xfs_agino_t *heads)
+{
+	struct xfs_buf *agibp;
+	int error = -libxfs_read_agi(pag, NULL, 0, &agibp);
+
+	if (error)
+		return error;
+	for (int b = 0; b < XFS_AGI_UNLINKED_BUCKETS; b++)
+		heads[b] = be32_to_cpu(((struct xfs_agi *)agibp->b_addr)->agi_unlinked[b]);
+	libxfs_buf_relse(agibp);
+	return 0;
+}
+
+/* Walk every chain; with @fn NULL, only look: @why says what is refused. */
+static int walk_unlinked(struct xfs_mount *mp, int (*fn)(struct xfs_mount *, struct xfs_inode *,
+							 struct work *),
+			 struct work *w, char *why, size_t whysz)
+{
+	for (xfs_agnumber_t agno = 0; agno < mp->m_sb.sb_agcount; agno++) {
+		struct xfs_perag *pag = libxfs_perag_get(mp, agno);
+		xfs_agino_t heads[XFS_AGI_UNLINKED_BUCKETS];
+		int error = bucket_heads(pag, heads);
+
+		for (int b = 0; !error && b < XFS_AGI_UNLINKED_BUCKETS; b++) {
+			/* a chain longer than the AG's inodes loops */
+			uint64_t left = (uint64_t)mp->m_sb.sb_agblocks << mp->m_sb.sb_inopblog;
+			xfs_agino_t agino = heads[b];
+
+			while (!error && agino != NULLAGINO && left--) {
+				struct xfs_inode *ip;
+				const char *no;
+
+				error = -libxfs_iget(mp, NULL, XFS_AGINO_TO_INO(mp, agno, agino), 0,
+						     &ip);
+				if (error)
+					break;
+				agino = ip->i_next_unlinked;
+				no = not_here(ip);
+				if (no && !fn)
+					snprintf(w->done->refused, sizeof(w->done->refused), "%s (inode "
+						 "0x%llx): left to the kernel", no,
+						 (unsigned long long)ip->i_ino);
+				/* the head each time: the one before is off the list */
+				ip->i_prev_unlinked = NULLAGINO;
+				if (fn && !no)
+					error = fn(mp, ip, w);
+				libxfs_irele(ip);
+			}
+		}
+		libxfs_perag_put(pag);
+		if (error) {
+			snprintf(why, whysz, "AG %u: unlinked inodes: %s", agno, strerror(error));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The extents of @ip's data fork, each to be freed. */
+static int data_extents_freed(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w)
+{
+	struct xfs_iext_cursor icur;
+	struct xfs_bmbt_irec got;
+	int error = 0;
+
+	for_each_xfs_iext(&ip->i_df, &icur, &got) {
+		if (isnullstartblock(got.br_startblock))
+			continue;
+		error = freed(w, XFS_FSB_TO_AGNO(mp, got.br_startblock),
+			      XFS_FSB_TO_AGBNO(mp, got.br_startblock),
+			      (xfs_extlen_t)got.br_blockcount);
+		if (error)
+			break;
+	}
+	return error;
+}
+
+/* xfs_inactive_truncate: the data fork unmapped, two extents a roll. */
+static int inactive_truncate(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w)
+{
+	struct xfs_trans *tp;
+	int error = data_extents_freed(mp, ip, w);
+
+	if (!error)
+		error = -libxfs_trans_alloc(mp, &M_RES(mp)->tr_itruncate, 0, 0, 0, &tp);
+	if (error)
+		return error;
+	libxfs_trans_ijoin(tp, ip, 0);
+	/* the size first: logged before the blocks go, as the kernel does */
+	ip->i_disk_size = 0;
+	libxfs_trans_log_inode(tp, ip, XFS_ILOG_CORE);
+	w->done->data_blocks += ip->i_nblocks;
+	/*
+	 * xfs_itruncate_extents_flags, from block 0, two extents a round.
+	 * The kernel logs an intent for the frees each round defers, and its
+	 * defer code rolls once more for it (libxfs logs none): one more
+	 * transaction that logs the inode, one more change of di_changecount.
+	 */
+	for (int unmapped = 0, rounds = 0; !unmapped && !error; rounds++) {
+		xfs_extnum_t before = ip->i_df.if_nextents;
+
+		error = -xfs_bunmapi(tp, ip, 0, XFS_MAX_FILEOFF + 1, 0, 2, &unmapped);
+		if (!error && ip->i_df.if_nextents != before)
+			VFS_I(ip)->i_version++;
+		if (!error)
+			error = -libxfs_defer_finish(&tp);
+		if (rounds > (1 << 24))
+			error = EFSCORRUPTED;
+	}
+	if (error) {
+		libxfs_trans_cancel(tp);
+		return error;
+	}
+	libxfs_trans_log_inode(tp, ip, XFS_ILOG_CORE);
+	return -libxfs_trans_commit(tp);
+}
+
+/* xfs_attr_inactive, of a fork with no blocks: the fork removed. */
+static int inactive_attr(struct xfs_mount *mp, struct xfs_inode *ip)
+{
+	struct xfs_trans *tp;
+	int error = -libxfs_trans_alloc(mp, &M_RES(mp)->tr_attrinval, 0, 0, 0, &tp);
+
+	if (error)
+		return error;
+	libxfs_trans_ijoin(tp, ip, 0);
+	xfs_attr_fork_remove(ip, tp);
+	return -libxfs_trans_commit(tp);
+}
+
+/*
+ * xfs_ifree_cluster: the cluster buffers of a chunk freed whole are stale
+ * in the kernel, never written: so here too.  Their blocks are freed.
+ */
+static int stale_chunk(struct xfs_mount *mp, const struct xfs_icluster *xic, struct work *w)
+{
+	struct xfs_ino_geometry *igeo = M_IGEO(mp);
+	xfs_ino_t inum = xic->first_ino;
+
+	for (unsigned int j = 0; j < igeo->ialloc_blks / igeo->blocks_per_cluster;
+	     j++, inum += igeo->inodes_per_cluster) {
+		struct xls_byte_range *r;
+
+		if (!(xic->alloc & XFS_INOBT_MASK(inum - xic->first_ino)))
+			continue;
+		r = xls_vec_push((void **)&w->done->stale, &w->done->nstale, &w->done->capstale,
+				 sizeof(*r));
+		if (!r || freed(w, XFS_INO_TO_AGNO(mp, inum), XFS_INO_TO_AGBNO(mp, inum),
+				igeo->blocks_per_cluster))
+			return ENOMEM;
+		r->off = (uint64_t)XFS_FSB_TO_BB(mp, XFS_INO_TO_FSB(mp, inum)) << BBSHIFT;
+		r->len = (uint64_t)mp->m_sb.sb_blocksize * igeo->blocks_per_cluster;
+	}
+	return 0;
+}
+
+/* xfs_inactive_ifree: xfs_ifree in its own transaction. */
+static int inactive_ifree(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w)
+{
+	struct xfs_perag *pag = libxfs_perag_get(mp, XFS_INO_TO_AGNO(mp, ip->i_ino));
+	struct xfs_icluster xic = { 0 };
+	struct xfs_trans *tp;
+	int error = -libxfs_trans_alloc(mp, &M_RES(mp)->tr_ifree, 0, 0, 0, &tp);
+
+	if (!error) {
+		libxfs_trans_ijoin(tp, ip, 0);
+		error = -xfs_inode_uninit(tp, pag, ip, &xic);
+		if (error)
+			libxfs_trans_cancel(tp);
+		else
+			error = -libxfs_trans_commit(tp);
+	}
+	libxfs_perag_put(pag);
+	if (error)
+		return error;
+	if (xic.deleted) {
+		error = stale_chunk(mp, &xic, w);
+		if (error)
+			return error;
+		w->done->chunks_freed++;
+	}
+	w->done->inodes_freed++;
+	return 0;
+}
+
+/* xfs_inactive, of an inode with no link left. */
+static int inactivate(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w)
+{
+	int error = 0;
+
+	if (S_ISREG(VFS_I(ip)->i_mode) &&
+	    (ip->i_disk_size || XFS_ISIZE(ip) || ip->i_df.if_nextents > 0))
+		error = inactive_truncate(mp, ip, w);
+	if (!error && xfs_inode_has_attr_fork(ip))
+		error = inactive_attr(mp, ip);
+	return error ? error : inactive_ifree(mp, ip, w);
+}
+
+/* ------------------------------------------------------------------ */
+/*
+ * The kernel's pass 3 frees in transactions whose freed extents stay busy
+ * until their checkpoint is on disk, and its allocator steps around busy
+ * extents (xfs_extent_busy_trim); libxfs keeps none.  Where libxfs
+ * allocated none of the blocks pass 3 freed, its choices are the
+ * kernel's: the kernel's candidates are libxfs's, less the busy ones.
+ * Where it took one back -- an AG free list refilled with the blocks of
+ * files just freed, measured on a journal of 4800 unlinked inodes whose
+ * frees split the free-space btrees -- the kernel takes another.  So
+ * every extent pass 3 freed (data, inode chunks, CoW staging) must still
+ * be free at its end.  (Btree blocks freed are not in the list: the
+ * kernel reuses those from the free list too.)
+ */
+
+/* The first extent of @w pass 3 freed and then allocated again, or NULL. */
+static const struct freed_extent *taken_back(struct xfs_mount *mp, const struct work *w,
+					     int *error)
+{
+	for (uint32_t i = 0; i < w->nfreed; i++) {
+		const struct freed_extent *f = &w->freed[i];
+		struct xfs_perag *pag = libxfs_perag_get(mp, f->agno);
+		enum xbtree_recpacking outcome = XBTREE_RECPACKING_EMPTY;
+		struct xfs_buf *agbp;
+
+		*error = -libxfs_alloc_read_agf(pag, NULL, 0, &agbp);
+		if (!*error) {
+			struct xfs_btree_cur *cur = libxfs_bnobt_init_cursor(mp, NULL, agbp, pag);
+
+			*error = -xfs_alloc_has_records(cur, f->agbno, f->len, &outcome);
+			libxfs_btree_del_cursor(cur, *error);
+			libxfs_buf_relse(agbp);
+		}
+		libxfs_perag_put(pag);
+		if (*error)
+			return NULL;
+		if (outcome != XBTREE_RECPACKING_FULL)
+			return f;
+	}
+	return NULL;
+}
+
+/* The work, in the kernel's order, on the filesystem libxfs mounted as @mp. */
+static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
+		   struct xls_libxfs_done *done, char *why, size_t whysz)
+{
+	struct work w = { .done = done };
+	const struct freed_extent *f;
+	int error = 0;
+
+	/* every unlinked inode looked at first: what is refused is refused whole, untouched */
+	if (job->iunlinks && walk_unlinked(mp, NULL, &w, why, whysz))
+		return -1;
+	if (done->refused[0])
+		return 0;
+	/* xfs_check_summary_counts: after a recovery, from the AG headers */
+	if (xfs_has_lazysbcount(mp) &&
+	    (error = -libxfs_initialize_perag_data(mp, mp->m_sb.sb_agcount))) {
+		snprintf(why, whysz, "the AG headers' counters: %s", strerror(error));
+		return -1;
+	}
+	/* xlog_recover_finish's unlinked inodes, then xfs_mountfs's CoW leftovers */
+	if ((job->iunlinks && walk_unlinked(mp, inactivate, &w, why, whysz)) ||
+	    (job->cow && xfs_has_reflink(mp) && recover_cow(mp, &w, why, whysz))) {
+		xls_vec_free(w.freed);
+		return -1;
+	}
+	f = taken_back(mp, &w, &error);
+	if (f)
+		snprintf(done->refused, sizeof(done->refused), "pass 3 here takes back blocks it "
+			 "freed (AG %u block %u), which the kernel, holding them busy, would not: "
+			 "left to the kernel", f->agno, f->agbno);
+	xls_vec_free(w.freed);
+	if (error) {
+		snprintf(why, whysz, "the free space btrees: %s", strerror(error));
+		return -1;
 	}
 	return 0;
 }
@@ -79,7 +427,7 @@ int xls_pass3_libxfs(const struct xls_libxfs_job *job, struct xls_libxfs_done *d
 	struct xfs_mount *mp;
 	struct xfs_buf *bp;
 	struct xfs_sb sb;
-	int error, rc = 0;
+	int error, rc;
 
 	/* libxfs prefixes what it prints with it */
 	progname = "xfs_logscope (pass 3, libxfs)";
@@ -109,14 +457,7 @@ int xls_pass3_libxfs(const struct xls_libxfs_job *job, struct xls_libxfs_done *d
 		libxfs_destroy(&xi);
 		return -1;
 	}
-	/* xfs_check_summary_counts: after a recovery, from the AG headers */
-	if (xfs_has_lazysbcount(mp) &&
-	    (error = -libxfs_initialize_perag_data(mp, mp->m_sb.sb_agcount))) {
-		snprintf(why, whysz, "the AG headers' counters: %s", strerror(error));
-		rc = -1;
-	}
-	if (!rc && job->cow && xfs_has_reflink(mp))
-		rc = recover_cow(mp, done, why, whysz);
+	rc = do_work(mp, job, done, why, whysz);
 	error = -libxfs_umount(mp);
 	if (error && !rc) {
 		snprintf(why, whysz, "libxfs could not write its buffers back: %s",

@@ -16,12 +16,27 @@ struct xls_libxfs_job {
 	const char	*data_path;	/* the filesystem: OUT */
 	const char	*log_path;	/* its external log, or NULL */
 	bool		cow;		/* CoW staging leftovers (xfs_reflink_recover_cow) */
+	bool		iunlinks;	/* the unlinked inodes (xlog_recover_process_iunlinks) */
 };
 
 /* What it did. */
 struct xls_libxfs_done {
 	uint64_t	cow_extents, cow_blocks;
+	uint64_t	inodes_freed, chunks_freed;	/* unlinked inodes inactivated */
+	uint64_t	data_blocks;	/* ... the blocks of their data freed */
+	/* the work is of a kind this pass 3 does not do: nothing written, why */
+	char		refused[160];
+	/*
+	 * Byte ranges of the data device never to be written: a freed inode
+	 * chunk's cluster buffers, stale in the kernel (xfs_ifree_cluster),
+	 * which libxfs still writes back.  The caller frees it (xls_vec_free).
+	 */
+	struct xls_byte_range {
+		uint64_t	off, len;
+	}		*stale;
+	uint32_t	nstale, capstale;
 };
+
 
 /*
  * In the child: open the filesystem with libxfs, do the work, write every

@@ -16,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/fullio.h"
+#include "base/vec.h"
 #include "base/ondisk.h"
 #include "pass3/libxfs_pass3.h"
 #include "pass3/pass3.h"
@@ -35,7 +37,17 @@ const char *xls_pass3_unavailable(void)
 #endif
 }
 
-const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pending *p)
+const char *xls_pass3_build(void)
+{
+#ifdef XLS_HAVE_LIBXFS
+	return "xfsprogs' libxfs " XLS_XFSPROGS_VERSION;
+#else
+	return NULL;
+#endif
+}
+
+const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pending *p,
+			      uint16_t quota_flags)
 {
 	uint64_t intents = 0;
 
@@ -47,38 +59,82 @@ const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pen
 		return "without the data device the work left is not known";
 	if (!g->crc)
 		return "pass 3 is done for v5 filesystems only";
-	if (intents || p->unlinked_buckets)
-		return "pass 3 of intents and unlinked inodes is not in this xfs_logscope yet";
+	if (intents)
+		return "pass 3 of intents is not in this xfs_logscope yet";
+	if (p->unlinked_broken)
+		return "an unlinked chain ends on no inode or loops";
+	/* the kernel's inactivation takes the inodes' blocks off their dquots; libxfs keeps none */
+	if (p->unlinked_inodes &&
+	    (quota_flags & (XFS_UQUOTA_ACCT | XFS_GQUOTA_ACCT | XFS_PQUOTA_ACCT)))
+		return "unlinked inodes on a mount with quota: the dquots they are charged to "
+		       "are not kept by this pass 3";
+	/*
+	 * The kernel's CoW step comes after a log force that ends the
+	 * checkpoint of the unlinked inodes: its blocks carry the next
+	 * checkpoint's LSN, which this pass 3 does not compute yet.
+	 */
+	if (p->unlinked_inodes && p->cow_extents)
+		return "unlinked inodes and CoW staging leftovers together, in two pass-3 "
+		       "checkpoints, are not in this xfs_logscope yet";
 	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
 /* the stamps, in the child */
 
+/*
+ * The pre-image of every write pass 3 makes, in a temporary file, to put
+ * the devices back as pass 2 left them when pass 3 refuses its own result
+ * (libxfs_pass3.c: blocks the kernel may place elsewhere).
+ */
+struct pass3_undo {
+	FILE		*f;		/* records: struct undo_rec, then the bytes */
+	uint64_t	*at;		/* each record's offset in f */
+	uint32_t	n, cap;
+	int		fd[2];		/* the data device, the external log (-1) */
+	struct stat	st[2];
+	int		err;		/* errno of the first failure */
+};
+
+struct undo_rec {
+	uint64_t	off;
+	uint32_t	len;
+	uint32_t	dev;		/* 0 data, 1 log */
+};
+
 struct pass3_stamp {
 	const struct xls_geometry *g;
 	uint64_t		lsn;
 	struct xls_pass3_result	*res;
+	/* the ranges libxfs's pass 3 marked stale, never to be written */
+	const struct xls_libxfs_done *stale;
+	struct pass3_undo	*undo;
 };
 
-static const struct pass3_stamp *child_stamp;
+static struct pass3_stamp *child_stamp;
+
+/* Does the write of @len bytes at @off fall in a range marked stale? */
+static bool stale(const struct pass3_stamp *s, uint64_t off, size_t len)
+{
+	const struct xls_libxfs_done *d = s->stale;
+
+	for (uint32_t i = 0; d && i < d->nstale; i++)
+		if (off < d->stale[i].off + d->stale[i].len && d->stale[i].off < off + len)
+			return true;
+	return false;
+}
 
 /*
- * The inodes of inode buffer @buf (@len bytes at @off of @fd) that differ
- * from the device's: the LSN their inode item would carry, and their CRC
- * (xfs_inode_to_disk at xfs_iflush: di_lsn, then xfs_dinode_calc_crc).
+ * The inodes of inode buffer @buf (@len bytes, @old on the device before)
+ * that differ from the device's: the LSN their inode item would carry,
+ * and their CRC (xfs_inode_to_disk at xfs_iflush: di_lsn, then
+ * xfs_dinode_calc_crc).
  */
-static void stamp_inodes(const struct pass3_stamp *s, int fd, uint8_t *buf, size_t len,
-			 uint64_t off)
+static void stamp_inodes(const struct pass3_stamp *s, uint8_t *buf, const uint8_t *old,
+			 size_t len)
 {
 	uint32_t isize = s->g->inode_size;
-	uint8_t *old = malloc(len);
-	size_t done;
 
-	if (!old)
-		return;
-	if (xls_pread_fully(fd, off, old, len, &done) && done < len)
-		memset(old + done, 0, len - done);
 	for (uint32_t slot = 0; (size_t)(slot + 1) * isize <= len; slot++) {
 		uint8_t *dip = buf + (size_t)slot * isize;
 
@@ -91,34 +147,117 @@ static void stamp_inodes(const struct pass3_stamp *s, int fd, uint8_t *buf, size
 		xls_recover_inode_crc(buf, (uint32_t)len, isize, slot);
 		s->res->inodes_stamped++;
 	}
-	free(old);
+}
+
+/* Which of the undo's devices @fd writes: 0, 1, or -1 for neither. */
+static int undo_dev(const struct pass3_undo *u, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -1;
+	for (int i = 0; i < 2; i++)
+		if (u->fd[i] >= 0 && st.st_dev == u->st[i].st_dev && st.st_ino == u->st[i].st_ino)
+			return i;
+	return -1;
+}
+
+/* @old, the @len bytes at @off of @fd before pass 3 writes them, kept to put back. */
+static int undo_keep(struct pass3_undo *u, int fd, const uint8_t *old, size_t len, uint64_t off)
+{
+	struct undo_rec rec = { off, (uint32_t)len, 0 };
+	int dev = undo_dev(u, fd);
+	long at = ftell(u->f);
+	uint64_t *slot;
+
+	if (dev < 0 || at < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	rec.dev = (uint32_t)dev;
+	slot = xls_vec_push((void **)&u->at, &u->n, &u->cap, sizeof(*slot));
+	if (!slot) {
+		errno = ENOMEM;
+		return -1;
+	}
+	*slot = (uint64_t)at;
+	if (fwrite(&rec, sizeof(rec), 1, u->f) != 1 || fwrite(old, len, 1, u->f) != 1) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
 }
 
 ssize_t xls_pass3_pwrite64(int fd, const void *buf, size_t len, off_t off);
 
 ssize_t xls_pass3_pwrite64(int fd, const void *buf, size_t len, off_t off)
 {
-	const struct pass3_stamp *s = child_stamp;
-	uint8_t *copy;
-	ssize_t n;
+	struct pass3_stamp *s = child_stamp;
+	uint8_t *copy, *old;
+	size_t got = 0;
+	ssize_t n = -1;
 
 	if (!s || off < 0 || len < 2 || len > XFS_MAX_BLOCKSIZE)
 		return pwrite(fd, buf, len, off);
-	copy = malloc(len);
+	if (stale(s, (uint64_t)off, len)) {
+		s->res->blocks_dropped++;
+		return (ssize_t)len;
+	}
+	copy = malloc(2 * len);
 	if (!copy) {
 		errno = ENOMEM;
 		return -1;
 	}
+	old = copy + len;
 	memcpy(copy, buf, len);
+	if (xls_pread_fully(fd, (uint64_t)off, old, len, &got) && got < len)
+		memset(old + got, 0, len - got);
+	if (s->undo && undo_keep(s->undo, fd, old, len, (uint64_t)off)) {
+		s->undo->err = s->undo->err ? s->undo->err : errno;
+		goto out;
+	}
 	if (xls_be16(copy) == XFS_DINODE_MAGIC && s->g->inode_size &&
 	    len % s->g->inode_size == 0)
-		stamp_inodes(s, fd, copy, len, (uint64_t)off);
+		stamp_inodes(s, copy, old, len);
 	else
 		xls_recover_stamp(s->g, copy, (uint32_t)len, s->lsn);
 	s->res->blocks_written++;
 	n = pwrite(fd, copy, len, off);
+out:
 	free(copy);
 	return n;
+}
+
+/*
+ * Every write of pass 3 undone, the last first, and made durable: the
+ * devices as pass 2 left them.  0, or -1 with @why.
+ */
+static int undo_all(struct pass3_undo *u, char *why, size_t whysz)
+{
+	uint8_t *buf = malloc(XFS_MAX_BLOCKSIZE);
+	int rc = 0;
+
+	if (!buf || fflush(u->f)) {
+		snprintf(why, whysz, "undoing its writes: %s", strerror(errno));
+		free(buf);
+		return -1;
+	}
+	for (uint32_t i = u->n; i-- > 0 && !rc;) {
+		struct undo_rec rec;
+		size_t done = 0;
+
+		rc = fseek(u->f, (long)u->at[i], SEEK_SET) || fread(&rec, sizeof(rec), 1, u->f) != 1 ||
+		     rec.len > XFS_MAX_BLOCKSIZE || rec.dev > 1 ||
+		     fread(buf, rec.len, 1, u->f) != 1 ||
+		     xls_pwrite_fully(u->fd[rec.dev], rec.off, buf, rec.len, &done) ? -1 : 0;
+	}
+	for (int i = 0; i < 2 && !rc; i++)
+		if (u->fd[i] >= 0 && fsync(u->fd[i]))
+			rc = -1;
+	if (rc)
+		snprintf(why, whysz, "undoing its writes: %s", strerror(errno ? errno : EIO));
+	free(buf);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -131,29 +270,67 @@ struct pass3_report {
 	char			why[256];
 };
 
+/* The undo of the child's writes: a temporary file, the devices' identities. */
+static int undo_open(struct pass3_undo *u, const struct xls_pass3_job *job)
+{
+	*u = (struct pass3_undo){ .fd = { job->data_fd, job->log_fd } };
+	for (int i = 0; i < 2; i++)
+		if (u->fd[i] >= 0 && fstat(u->fd[i], &u->st[i]))
+			return -1;
+	u->f = tmpfile();
+	return u->f ? 0 : -1;
+}
+
+#ifdef XLS_HAVE_LIBXFS
+/* libxfs's pass 3, its writes undone when it refuses its own result. */
+static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
+		       struct pass3_report *rep)
+{
+	struct xls_libxfs_job lj = {
+		.data_path = job->data_path, .log_path = job->log_path,
+		.cow = job->pending->cow_extents != 0,
+		.iunlinks = job->pending->unlinked_buckets != 0,
+	};
+	struct xls_libxfs_done d = { 0 };
+
+	s->stale = &d;
+	rep->status = xls_pass3_libxfs(&lj, &d, rep->why, sizeof(rep->why));
+	s->stale = NULL;
+	if (!rep->status && s->undo->err) {
+		snprintf(rep->why, sizeof(rep->why), "keeping what its writes overwrite: %s",
+			 strerror(s->undo->err));
+		rep->status = -1;
+	}
+	if (!rep->status && d.refused[0] && s->undo->n)
+		rep->status = undo_all(s->undo, rep->why, sizeof(rep->why));
+	rep->res.cow_extents = d.cow_extents;
+	rep->res.cow_blocks = d.cow_blocks;
+	rep->res.inodes_freed = d.inodes_freed;
+	rep->res.chunks_freed = d.chunks_freed;
+	rep->res.data_blocks = d.data_blocks;
+	snprintf(rep->res.refused, sizeof(rep->res.refused), "%s", d.refused);
+	xls_vec_free(d.stale);
+}
+#endif
+
 static void run_child(const struct xls_pass3_job *job, int out)
 {
 	struct pass3_report rep;
-	struct pass3_stamp s = { job->g, job->lsn, &rep.res };
+	struct pass3_undo undo;
+	struct pass3_stamp s = { job->g, job->lsn, &rep.res, NULL, &undo };
 	size_t done = 0;
 
 	memset(&rep, 0, sizeof(rep));
-	child_stamp = &s;
-#ifdef XLS_HAVE_LIBXFS
-	{
-		struct xls_libxfs_job lj = {
-			.data_path = job->data_path, .log_path = job->log_path,
-			.cow = job->pending->cow_extents != 0,
-		};
-		struct xls_libxfs_done d = { 0 };
-
-		rep.status = xls_pass3_libxfs(&lj, &d, rep.why, sizeof(rep.why));
-		rep.res.cow_extents = d.cow_extents;
-		rep.res.cow_blocks = d.cow_blocks;
-	}
-#else
 	rep.status = -1;
+	if (undo_open(&undo, job)) {
+		snprintf(rep.why, sizeof(rep.why), "a temporary file to undo its writes: %s",
+			 strerror(errno));
+	} else {
+		child_stamp = &s;
+#ifdef XLS_HAVE_LIBXFS
+		run_libxfs(job, &s, &rep);
 #endif
+	}
 	child_stamp = NULL;
 	while (done < sizeof(rep)) {
 		ssize_t n = write(out, (const char *)&rep + done, sizeof(rep) - done);

@@ -24,6 +24,7 @@ struct xls_pass3_job {
 	const struct xls_geometry *g;
 	const char	*data_path;	/* the filesystem pass 2 wrote: OUT */
 	const char	*log_path;	/* an external log's copy, or NULL */
+	int		data_fd, log_fd;	/* the same, open for writing (-1: none) */
 	uint64_t	lsn;		/* the pass-3 checkpoint's: the head recovery found */
 	const struct xls_pending *pending;	/* the work, as recovery counted it */
 };
@@ -32,18 +33,29 @@ struct xls_pass3_job {
 struct xls_pass3_result {
 	uint64_t	cow_extents;	/* CoW staging extents freed */
 	uint64_t	cow_blocks;	/* ... their blocks */
+	uint64_t	inodes_freed;	/* unlinked inodes inactivated and freed */
+	uint64_t	chunks_freed;	/* ... inode chunks freed with them */
+	uint64_t	data_blocks;	/* ... blocks of their data and btrees freed */
 	uint64_t	blocks_written;	/* buffers written, each stamped */
+	uint64_t	blocks_dropped;	/* ... not written: stale, as the kernel's */
 	uint64_t	inodes_stamped;	/* inodes of inode buffers written, stamped */
+	/* nothing done: what the work holds that this pass 3 does not do */
+	char		refused[160];
 };
 
 /* NULL when this build can run pass 3, else why not (a sentence). */
 const char *xls_pass3_unavailable(void);
 
+/* What pass 3 runs ("xfsprogs' libxfs 6.13.0"), or NULL: see xls_pass3_unavailable. */
+const char *xls_pass3_build(void);
+
 /*
- * NULL when pass 3 can finish all of @p's work on @g as the kernel would,
- * else why not: the kinds it does not do yet are left to the kernel.
+ * NULL when pass 3 can finish all of @p's work on @g, mounted with quota
+ * @quota_flags (m_qflags), as the kernel would, else why not: the kinds it
+ * does not do yet are left to the kernel.
  */
-const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pending *p);
+const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pending *p,
+			      uint16_t quota_flags);
 
 /*
  * Run pass 3: 0 with @res filled, or -1 with @err set (nothing of it is

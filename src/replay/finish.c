@@ -31,16 +31,21 @@ static int run_pass3(struct xls_replay_write *w, const struct xls_head_tail *ht,
 	char data[64], logp[64];
 	struct xls_pass3_job job = {
 		.g = &w->src->geo, .data_path = data, .lsn = xls_lsn(ht->curr_cycle, ht->curr_block),
-		.pending = &s->pending,
+		.pending = &s->pending, .data_fd = w->fd, .log_fd = -1,
 	};
 
 	snprintf(data, sizeof(data), "/proc/self/fd/%d", w->fd);
 	if (w->log_fd != w->fd) {
 		snprintf(logp, sizeof(logp), "/proc/self/fd/%d", w->log_fd);
 		job.log_path = logp;
+		job.log_fd = w->log_fd;
 	}
 	if (xls_pass3_run(&job, &end->pass3, w->err))
 		return -1;
+	if (end->pass3.refused[0]) {
+		end->pass3_not = end->pass3.refused;
+		return 0;
+	}
 	end->pass3_done = true;
 	end->pending = false;
 	return 0;
@@ -66,7 +71,8 @@ int xls_replay_finish(struct xls_replay_write *w, const struct xls_log *log,
 	if (xls_replay_write_sync(w))
 		return -1;
 	if (end->pending) {
-		end->pass3_not = !o->pass3 ? NULL : xls_pass3_refuses(&w->src->geo, &s->pending);
+		end->pass3_not = !o->pass3 ? NULL :
+			xls_pass3_refuses(&w->src->geo, &s->pending, s->quota_flags);
 		if (o->pass3 && !end->pass3_not && (run_pass3(w, ht, s, end) ||
 						    xls_replay_write_sync(w)))
 			return -1;

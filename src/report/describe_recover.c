@@ -440,6 +440,9 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 	if (r->pass3_done) {
 		xls_field_uint(fs, XK(pass3_cow_extents), r->pass3->cow_extents);
 		xls_field_uint(fs, XK(pass3_cow_fsblocks), r->pass3->cow_blocks);
+		xls_field_uint(fs, XK(pass3_inodes_freed), r->pass3->inodes_freed);
+		xls_field_uint(fs, XK(pass3_inode_chunks_freed), r->pass3->chunks_freed);
+		xls_field_uint(fs, XK(pass3_data_fsblocks), r->pass3->data_blocks);
 		xls_field_uint(fs, XK(pass3_buffers_written), r->pass3->blocks_written);
 		xls_field_uint(fs, XK(pass3_inodes_stamped), r->pass3->inodes_stamped);
 	} else if (r->pass3_not) {
@@ -447,6 +450,25 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 	}
 	if (r->next)
 		xls_field_str(fs, XK(next_step), r->next);
+}
+
+/* What pass 3 did: only the kinds of work it found are named. */
+static void print_pass3(struct xls_out *o, const struct xls_pass3_result *p)
+{
+	xls_out_printf(o, "  pass 3, as the kernel's mount finishes recovery (xfsprogs' libxfs):");
+	if (p->inodes_freed)
+		xls_out_printf(o, " %llu unlinked inode%s inactivated and freed (%llu inode chunk%s "
+			       "and %llu filesystem block%s of data freed with them);",
+			       (unsigned long long)p->inodes_freed, xls_plural(p->inodes_freed),
+			       (unsigned long long)p->chunks_freed, xls_plural(p->chunks_freed),
+			       (unsigned long long)p->data_blocks, xls_plural(p->data_blocks));
+	if (p->cow_extents)
+		xls_out_printf(o, " %llu CoW staging extent%s freed (%llu filesystem block%s);",
+			       (unsigned long long)p->cow_extents, xls_plural(p->cow_extents),
+			       (unsigned long long)p->cow_blocks, xls_plural(p->cow_blocks));
+	xls_out_printf(o, " %llu buffer%s written, stamped with the LSN of the kernel's pass-3 "
+		       "checkpoint\n", (unsigned long long)p->blocks_written,
+		       xls_plural(p->blocks_written));
 }
 
 void xls_print_replay(struct xls_out *o, const struct xls_replay_outcome *r,
@@ -464,15 +486,7 @@ void xls_print_replay(struct xls_out *o, const struct xls_replay_outcome *r,
 		       (unsigned long long)n->clusters, xls_plural(n->clusters),
 		       (unsigned long long)n->stamped, xls_plural(n->stamped));
 	if (r->pass3_done)
-		xls_out_printf(o, "  pass 3, as the kernel's mount finishes recovery (xfsprogs' libxfs): "
-			       "%llu CoW staging extent%s freed (%llu filesystem block%s); %llu "
-			       "buffer%s written, stamped with the LSN of the kernel's pass-3 "
-			       "checkpoint\n", (unsigned long long)r->pass3->cow_extents,
-			       xls_plural(r->pass3->cow_extents),
-			       (unsigned long long)r->pass3->cow_blocks,
-			       xls_plural(r->pass3->cow_blocks),
-			       (unsigned long long)r->pass3->blocks_written,
-			       xls_plural(r->pass3->blocks_written));
+		print_pass3(o, r->pass3);
 	else if (r->pass3_not)
 		xls_out_printf(o, "  pass 3 not done here: %s\n", r->pass3_not);
 	if (r->counters)

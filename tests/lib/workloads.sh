@@ -255,3 +255,61 @@ fresh_pinned() {
 	umount "$MNT"
 	[ "$rc" -eq 0 ] && "$XLS" info "$1.img" | grep -q 'state *dirty'
 }
+
+# fresh_unlinked NAME FILES KINDS MKFS-OPTIONS...: inodes unlinked while
+# open when the filesystem is shut down, for pass 3 to free: FILES files
+# with data over eight directories, one in five kept linked (fsynced, so
+# their blocks are on disk); with KINDS "all" also empty files, files
+# with small xattrs (shortform attr forks), local symlinks held by O_PATH,
+# empty directories held open, a directory's 128 files unlinked whole (its
+# inode chunks freed) and O_TMPFILE files never linked.
+fresh_unlinked() {
+	name=$1 files=$2 kinds=$3
+	shift 3
+	truncate -s 1G "$name.img" && mkfs.xfs -q -f -l size=64m "$@" "$name.img" || return 1
+	mount -o loop "$name.img" "$MNT" || return 1
+	# O_PATH and O_TMPFILE are Linux's generic values (not alpha, parisc, sparc)
+	perl -MFcntl -MIO::Handle -e '
+		my ($m, $n, $kinds) = @ARGV;
+		my ($O_PATH, $O_TMPFILE) = (010000000, 020000000 | O_DIRECTORY);
+		my @keep;
+		sub held { my ($p, $fl) = @_; sysopen(my $h, $p, $fl, 0644) or die "$p: $!"; push @keep, $h; $h }
+		mkdir("$m/d$_") for 0 .. 7;
+		for my $i (0 .. $n - 1) {
+			my $h = held("$m/d" . ($i % 8) . "/f$i", O_CREAT | O_RDWR);
+			for (my $off = 0; $off < ($i % 7) * 4096; $off += 8192) {
+				sysseek($h, $off, 0); syswrite($h, "y" x 4096);
+			}
+			$h->sync;
+		}
+		for my $i (0 .. $n - 1) { unlink("$m/d" . ($i % 8) . "/f$i") if $i % 5 }
+		if ($kinds eq "all") {
+			for my $i (0 .. 29) { held("$m/d0/e$i", O_CREAT | O_RDWR); unlink("$m/d0/e$i") }
+			for my $i (0 .. 19) {
+				my $h = held("$m/d1/x$i", O_CREAT | O_RDWR);
+				syswrite($h, "z" x 5000);
+				system("setfattr", "-n", "user.a", "-v", "v" x 20, "$m/d1/x$i") == 0 &&
+				system("setfattr", "-n", "user.b", "-v", "w" x 30, "$m/d1/x$i") == 0 or die "setfattr";
+				unlink("$m/d1/x$i");
+			}
+			for my $i (0 .. 9) {
+				symlink("t" x (10 + $i), "$m/d2/s$i") or die "symlink: $!";
+				held("$m/d2/s$i", $O_PATH | O_NOFOLLOW); unlink("$m/d2/s$i");
+				mkdir("$m/d3/r$i") or die "mkdir: $!";
+				held("$m/d3/r$i", O_RDONLY | O_DIRECTORY); rmdir("$m/d3/r$i") or die "rmdir: $!";
+				syswrite(held("$m/d4", $O_TMPFILE | O_RDWR), "tmp" x 1000);
+			}
+			mkdir("$m/chunk");
+			held("$m/chunk/c$_", O_CREAT | O_RDWR) for 0 .. 127;
+			unlink("$m/chunk/c$_") for 0 .. 127;
+		}
+		for my $d (map("$m/d$_", 0 .. 7), $m, -d "$m/chunk" ? "$m/chunk" : ()) {
+			open(my $dh, "<", $d) or die "$d: $!"; $dh->sync or die "fsync $d: $!"; close($dh);
+		}
+		system("xfs_io", "-x", "-c", "shutdown -f", $m) == 0 or die "shutdown";
+	' "$MNT" "$files" "$kinds"
+	rc=$?
+	xfs_io -x -c 'shutdown -f' "$MNT" 2>/dev/null
+	umount "$MNT"
+	[ "$rc" -eq 0 ] && "$XLS" info "$name.img" | grep -q 'state *dirty'
+}

@@ -27,48 +27,11 @@
 
 I386_NAMES="i386q i386v4q"
 
-logoff_of() {
-	"$XLS" info --json "$1" |
-		sed -n 's/.*"log_offset":\([0-9]*\).*"log_bytes":\([0-9]*\).*/\1 \2/p'
-}
-sum_of() { sha256sum "$1" | cut -d' ' -f1; }
-
-# applydelta.pl IMG DELTA: patch IMG (a copy of NAME.img) into the kernel's
-# recovered copy outside the log; prints the runs and sectors patched
-cat >applydelta.pl <<'EOF_PL'
-use strict;
-use warnings;
-my ($img, $delta) = @ARGV;
-open(my $o, '+<:raw', $img) or die "$img: $!\n";
-open(my $d, '<:raw', $delta) or die "$delta: $!\n";
-my $h = <$d>;
-my ($size, $logoff, $loglen) = $h =~ /^xls-imgdelta 1 (\d+) (\d+) (\d+)\n$/ or die "$delta: bad header\n";
-$size == -s $img or die "$delta: for an image of $size bytes\n";
-my ($runs, $secs, $end) = (0, 0, 0);
-while (my $l = <$d>) {
-	if ($l eq "end\n") { $end = 1; last; }
-	my ($daddr, $n) = $l =~ /^(\d+) (\d+)\n$/ or die "$delta: bad record\n";
-	my ($at, $len) = (512 * $daddr, 512 * $n);
-	$at + $len <= $size or die "$delta: past the end\n";
-	$at + $len <= $logoff || $at >= $logoff + $loglen or die "$delta: inside the log\n";
-	read($d, my $buf, $len) == $len or die "$delta: short\n";
-	sysseek($o, $at, 0);
-	syswrite($o, $buf) == $len or die "$img: $!\n";
-	$runs++;
-	$secs += $n;
-}
-$end && !defined(<$d>) or die "$delta: no end, or bytes after it\n";
-print "$runs $secs\n";
-EOF_PL
+. "$XLS_TOP/tests/lib/delta.sh"
 
 # reference NAME KIND: NAME.KIND.ref, the i386 kernel's recovered copy
 # outside the log; KIND recovered (mounted uquota,gquota) or noquota
-reference() {
-	cp --sparse=always "$(image "$1")" "$1.$2.ref" &&
-	xz -dc "$IMAGES/$1.$2.delta.xz" >"$1.$2.delta" &&
-	perl applydelta.pl "$1.$2.ref" "$1.$2.delta" >"$1.$2.patched" &&
-	read -r runs secs <"$1.$2.patched" && test "$runs" -gt 0 && test "$secs" -gt 0
-}
+reference() { delta_reference "$1" "$1.$2.delta" "$1.$2.ref"; }
 
 for name in $I386_NAMES; do
 	test_expect_success "$name: info: a dirty log, every record's i386 CRC good" "

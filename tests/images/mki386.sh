@@ -151,69 +151,9 @@ MKFS_i386q="mkfs.xfs -q -l size=64m"
 MKFS_i386v4q="mkfs.xfs -q -l size=64m -m crc=0"
 QUOTA=uquota,gquota
 
-# mkdelta DIRTY RECOVERED LOGOFF LOGBYTES > DELTA (as mkbe.sh's)
-mkdelta() {
-	perl -e '
-use strict; use warnings;
-my ($fa, $fb, $logoff, $loglen) = @ARGV;
-open(my $a, "<:raw", $fa) or die "$fa: $!\n";
-open(my $b, "<:raw", $fb) or die "$fb: $!\n";
-my $size = -s $fa;
-die "sizes differ\n" if $size != -s $fb;
-binmode STDOUT;
-print "xls-imgdelta 1 $size $logoff $loglen\n";
-my $chunk = 1 << 20;
-my @run;		# [first daddr, sectors...]
-my ($runs, $secs) = (0, 0);
-my $flush = sub {
-	return unless @run;
-	my $d = shift @run;
-	print "$d ", scalar(@run), "\n", @run;
-	$runs++; $secs += @run;
-	@run = ();
-};
-for (my $off = 0; $off < $size; $off += $chunk) {
-	my $n = $size - $off < $chunk ? $size - $off : $chunk;
-	sysseek($a, $off, 0); sysseek($b, $off, 0);
-	my ($x, $y) = ("", "");
-	sysread($a, $x, $n) == $n or die "$fa: short read\n";
-	sysread($b, $y, $n) == $n or die "$fb: short read\n";
-	if ($x eq $y) { $flush->(); next; }
-	for (my $s = 0; $s < $n; $s += 512) {
-		my $at = $off + $s;
-		my $sec = substr($y, $s, 512);
-		if (($at >= $logoff && $at < $logoff + $loglen) || substr($x, $s, 512) eq $sec) {
-			$flush->();
-		} else {
-			push @run, $at / 512 unless @run;
-			push @run, $sec;
-			$flush->() if @run > 2048;	# runs of at most 1 MiB
-		}
-	}
-}
-$flush->();
-print "end\n";
-print STDERR "$runs runs, $secs sectors\n";
-' "$@"
-}
-
-# applydelta IMG DELTA: patch IMG (a copy of the dirty image) in place
-applydelta() {
-	perl -e '
-use strict; use warnings;
-my ($img, $delta) = @ARGV;
-open(my $o, "+<:raw", $img) or die "$img: $!\n";
-open(my $d, "<:raw", $delta) or die "$delta: $!\n";
-my $h = <$d>;
-$h =~ /^xls-imgdelta 1 (\d+) \d+ \d+$/ && $1 == -s $img or die "$delta: bad header\n";
-while (my $l = <$d>) {
-	last if $l eq "end\n";
-	my ($daddr, $n) = $l =~ /^(\d+) (\d+)$/ or die "$delta: bad record\n";
-	read($d, my $buf, 512 * $n) == 512 * $n or die "$delta: short\n";
-	sysseek($o, 512 * $daddr, 0); syswrite($o, $buf) == length($buf) or die "$img: $!\n";
-}
-' "$@"
-}
+# DELTA: tests/lib/mkdelta.pl, and tests/lib/applydelta.pl to check it
+mkdelta() { perl "$TOP/tests/lib/mkdelta.pl" "$@"; }
+applydelta() { perl "$TOP/tests/lib/applydelta.pl" "$@" >/dev/null; }
 
 # runtool LOG MOUNTOPTS IMAGE WORKLOAD|--recover: i386-journal.sh with
 # exactly these mount options (none when empty); its output goes to LOG

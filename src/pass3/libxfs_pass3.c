@@ -221,7 +221,7 @@ static int data_extents_freed(struct xfs_mount *mp, struct xfs_inode *ip, struct
 /* xfs_inactive_truncate: the data fork unmapped, two extents a roll. */
 static int inactive_truncate(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w)
 {
-	struct xfs_trans *tp;
+	struct xfs_trans *tp = NULL;
 	int error = data_extents_freed(mp, ip, w);
 
 	if (!error)

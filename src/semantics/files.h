@@ -128,6 +128,7 @@ struct xls_files_sink {
 };
 
 struct xls_files;
+struct xls_quota_opts;
 
 /*
  * The log's view of directory and attr blocks is kept in @mem_bytes of

@@ -155,7 +155,7 @@ static void recover(const struct xls_source *src, struct xls_log *log,
 		if (xls_recover_run(r, log, ht, &rs, &err) == 0 &&
 		    (!xls_recover_summary(r)->fails || w.force) &&
 		    xls_replay_write_check_sb(&w) == 0 &&
-		    (xls_replay_write_cow_staged(&w), xls_replay_write_superblock(&w) == 0))
+		    xls_replay_write_superblock(&w) == 0)
 			xls_replay_write_clean_log(&w, log, ht);
 		xls_recover_free(r);
 	}

@@ -173,7 +173,7 @@ test_expect_success 'the sparse-aware hash sees a write into a hole' '
 
 test_expect_success 'copy refuses to overwrite an existing file' '
 	echo keep >exists &&
-	test_expect_code 3 "$XLS" copy "$img" exists 2>err &&
+	test_expect_code 2 "$XLS" copy "$img" exists 2>err &&
 	test "$(cat exists)" = keep
 '
 

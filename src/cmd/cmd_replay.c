@@ -31,6 +31,7 @@ struct replay_run {
 	int			dev_fd, logdev_fd;	/* --in-place: read-write */
 	struct xls_replay_write	w;
 	struct xls_recover_summary sum;
+	struct xls_pending_intents intents;	/* left by recovery, for pass 3 */
 	/* what was done after recovery */
 	struct xls_replay_end	end;
 	const char		*next;		/* what the user must do next, or NULL */
@@ -176,6 +177,7 @@ static int run_recovery(struct replay_run *rr, struct xls_error *err)
 	struct xls_cmd *c = rr->c;
 	struct xls_recover_opts ro = {
 		.keep_types = ~0u, .keep_inodes = true, .quiet = true, .quota = c->opt->quota,
+		.keep_pending = !c->opt->replay.in_place && !c->opt->replay.finish_kernel,
 	};
 	struct xls_recover_sink sink = {
 		.ctx = &rr->w, .item = xls_replay_write_item, .write = xls_replay_write_back,
@@ -188,6 +190,9 @@ static int run_recovery(struct replay_run *rr, struct xls_error *err)
 		return -1;
 	rc = xls_recover_run(r, &c->log, &c->ht, &sink, err);
 	rr->sum = *xls_recover_summary(r);
+	if (!rc && ro.keep_pending && xls_recover_take_pending_intents(r, &rr->intents))
+		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory keeping the intents "
+				   "recovery leaves");
 	xls_recover_free(r);
 	if (rc && err->status == XLS_EXIT_OK)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "recovery stopped (%d)", rc);
@@ -345,6 +350,7 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 				       &(struct xls_replay_finish_opts){
 					       .clean_anyway = opt->replay.finish_repair || rr.sum.fails,
 					       .pass3 = !opt->replay.in_place && !opt->replay.finish_kernel,
+					       .intents = &rr.intents,
 				       }, &rr.end);
 	if (!rc)
 		next_step(&rr);
@@ -367,6 +373,7 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 				   (unsigned long long)rr.w.sbgeo.dblocks * rr.w.sbgeo.blocksize,
 				   (unsigned long long)xls_geo_device_bytes(&c.src.geo));
 	xls_replay_write_release(&rr.w);
+	xls_pending_intents_free(&rr.intents);
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
 	free(fs);

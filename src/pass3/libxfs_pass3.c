@@ -10,40 +10,49 @@
 #include "libxfs.h"
 
 #include "base/vec.h"
-#include "pass3/libxfs_pass3.h"
+#include "pass3/libxfs_work.h"
 
-/* An extent pass 3 freed: busy, in the kernel, until its checkpoint is on disk. */
-struct freed_extent {
-	xfs_agnumber_t	agno;
-	xfs_agblock_t	agbno;
-	xfs_extlen_t	len;
-};
+/*
+ * Where the extents pass 3 frees are seen: every free of an extent that
+ * the kernel would hold busy goes through __xfs_free_extent (the items of
+ * the defer ops: data unmapped, inode chunks, CoW leftovers, intents and
+ * what they defer), which the link wraps (-Wl,--wrap) to call this first.
+ * Free-list blocks go elsewhere, as in the kernel, which does not hold
+ * them busy either.  Set only in the child that runs pass 3.
+ */
+static struct work *freeing;
 
-/* The work under way: what it did, and the extents it freed. */
-struct work {
-	struct xls_libxfs_done	*done;
-	struct freed_extent	*freed;
-	uint32_t		nfreed, capfreed;
-};
+int __real___xfs_free_extent(struct xfs_trans *tp, struct xfs_perag *pag, xfs_agblock_t agbno,
+			     xfs_extlen_t len, const struct xfs_owner_info *oinfo,
+			     enum xfs_ag_resv_type type, bool skip_discard);
+int __wrap___xfs_free_extent(struct xfs_trans *tp, struct xfs_perag *pag, xfs_agblock_t agbno,
+			     xfs_extlen_t len, const struct xfs_owner_info *oinfo,
+			     enum xfs_ag_resv_type type, bool skip_discard);
 
-/* @len blocks at @agbno of AG @agno freed; ENOMEM or 0. */
-static int freed(struct work *w, xfs_agnumber_t agno, xfs_agblock_t agbno, xfs_extlen_t len)
+int __wrap___xfs_free_extent(struct xfs_trans *tp, struct xfs_perag *pag, xfs_agblock_t agbno,
+			     xfs_extlen_t len, const struct xfs_owner_info *oinfo,
+			     enum xfs_ag_resv_type type, bool skip_discard)
 {
-	struct freed_extent *f = xls_vec_push((void **)&w->freed, &w->nfreed, &w->capfreed,
-					      sizeof(*f));
+	int error = __real___xfs_free_extent(tp, pag, agbno, len, oinfo, type, skip_discard);
+	struct work *w = freeing;
+	struct freed_extent *f;
 
-	if (!f)
-		return ENOMEM;
-	*f = (struct freed_extent){ agno, agbno, len };
+	if (error || !w)
+		return error;
+	w->done->freed_extents++;
+	w->done->freed_blocks += len;
+	f = xls_vec_push((void **)&w->freed, &w->nfreed, &w->capfreed, sizeof(*f));
+	if (f)
+		*f = (struct freed_extent){ pag_agno(pag), agbno, len };
+	else
+		w->error = ENOMEM;
 	return 0;
 }
 
-/* The CoW staging records of AG @agno, each an extent freed. */
+/* The CoW staging records of an AG, counted. */
 struct cow_query {
 	struct work	*w;
-	xfs_agnumber_t	agno;
 	uint64_t	n;
-	int		error;
 };
 
 static int cow_rec(struct xfs_btree_cur *cur, const union xfs_btree_rec *rec, void *priv)
@@ -57,8 +66,6 @@ static int cow_rec(struct xfs_btree_cur *cur, const union xfs_btree_rec *rec, vo
 		q->n++;
 		q->w->done->cow_extents++;
 		q->w->done->cow_blocks += irec.rc_blockcount;
-		if (!q->error)
-			q->error = freed(q->w, q->agno, irec.rc_startblock, irec.rc_blockcount);
 	}
 	return 0;
 }
@@ -66,7 +73,7 @@ static int cow_rec(struct xfs_btree_cur *cur, const union xfs_btree_rec *rec, vo
 /* AG @pag's CoW staging records: @n of them. */
 static int find_cow(struct xfs_mount *mp, struct xfs_perag *pag, struct work *w, uint64_t *n)
 {
-	struct cow_query q = { w, pag_agno(pag), 0, 0 };
+	struct cow_query q = { w, 0 };
 	struct xfs_trans *tp;
 	struct xfs_buf *agbp;
 	int error = -libxfs_trans_alloc_empty(mp, &tp);
@@ -83,7 +90,7 @@ static int find_cow(struct xfs_mount *mp, struct xfs_perag *pag, struct work *w,
 	}
 	libxfs_trans_cancel(tp);
 	*n = q.n;
-	return error ? error : q.error;
+	return error;
 }
 
 /* xfs_reflink_recover_cow: every AG's CoW staging leftovers freed. */
@@ -199,33 +206,12 @@ static int walk_unlinked(struct xfs_mount *mp, int (*fn)(struct xfs_mount *, str
 	return 0;
 }
 
-/* The extents of @ip's data fork, each to be freed. */
-static int data_extents_freed(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w)
-{
-	struct xfs_iext_cursor icur;
-	struct xfs_bmbt_irec got;
-	int error = 0;
-
-	for_each_xfs_iext(&ip->i_df, &icur, &got) {
-		if (isnullstartblock(got.br_startblock))
-			continue;
-		error = freed(w, XFS_FSB_TO_AGNO(mp, got.br_startblock),
-			      XFS_FSB_TO_AGBNO(mp, got.br_startblock),
-			      (xfs_extlen_t)got.br_blockcount);
-		if (error)
-			break;
-	}
-	return error;
-}
-
 /* xfs_inactive_truncate: the data fork unmapped, two extents a roll. */
 static int inactive_truncate(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w)
 {
 	struct xfs_trans *tp = NULL;
-	int error = data_extents_freed(mp, ip, w);
+	int error = -libxfs_trans_alloc(mp, &M_RES(mp)->tr_itruncate, 0, 0, 0, &tp);
 
-	if (!error)
-		error = -libxfs_trans_alloc(mp, &M_RES(mp)->tr_itruncate, 0, 0, 0, &tp);
 	if (error)
 		return error;
 	libxfs_trans_ijoin(tp, ip, 0);
@@ -288,8 +274,7 @@ static int stale_chunk(struct xfs_mount *mp, const struct xfs_icluster *xic, str
 			continue;
 		r = xls_vec_push((void **)&w->done->stale, &w->done->nstale, &w->done->capstale,
 				 sizeof(*r));
-		if (!r || freed(w, XFS_INO_TO_AGNO(mp, inum), XFS_INO_TO_AGBNO(mp, inum),
-				igeo->blocks_per_cluster))
+		if (!r)
 			return ENOMEM;
 		r->off = (uint64_t)XFS_FSB_TO_BB(mp, XFS_INO_TO_FSB(mp, inum)) << BBSHIFT;
 		r->len = (uint64_t)mp->m_sb.sb_blocksize * igeo->blocks_per_cluster;
@@ -349,9 +334,9 @@ static int inactivate(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w
  * Where it took one back -- an AG free list refilled with the blocks of
  * files just freed, measured on a journal of 4800 unlinked inodes whose
  * frees split the free-space btrees -- the kernel takes another.  So
- * every extent pass 3 freed (data, inode chunks, CoW staging) must still
- * be free at its end.  (Btree blocks freed are not in the list: the
- * kernel reuses those from the free list too.)
+ * every extent pass 3 freed (data and bmap btree blocks, inode chunks,
+ * CoW staging, what intents free) must still be free at its end.  (Free
+ * list blocks are not in the list: the kernel reuses those too.)
  */
 
 /* The first extent of @w pass 3 freed and then allocated again, or NULL. */
@@ -389,9 +374,11 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 	const struct freed_extent *f;
 	int error = 0;
 
-	/* every unlinked inode looked at first: what is refused is refused whole, untouched */
+	/* all the work looked at first: what is refused is refused whole, untouched */
 	if (job->iunlinks && walk_unlinked(mp, NULL, &w, why, whysz))
 		return -1;
+	if (!done->refused[0])
+		xls_libxfs_intents_refused(mp, job, &w);
 	if (done->refused[0])
 		return 0;
 	/* xfs_check_summary_counts: after a recovery, from the AG headers */
@@ -400,10 +387,19 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 		snprintf(why, whysz, "the AG headers' counters: %s", strerror(error));
 		return -1;
 	}
-	/* xlog_recover_finish's unlinked inodes, then xfs_mountfs's CoW leftovers */
-	if ((job->iunlinks && walk_unlinked(mp, inactivate, &w, why, whysz)) ||
+	/* xlog_recover_finish's intents and unlinked inodes, then the CoW leftovers */
+	freeing = &w;
+	if ((job->nintents && xls_libxfs_intents(mp, job, &w, why, whysz)) ||
+	    (job->iunlinks && walk_unlinked(mp, inactivate, &w, why, whysz)) ||
 	    (job->cow && xfs_has_reflink(mp) && recover_cow(mp, &w, why, whysz))) {
+		freeing = NULL;
 		xls_vec_free(w.freed);
+		return -1;
+	}
+	freeing = NULL;
+	if (w.error) {
+		xls_vec_free(w.freed);
+		snprintf(why, whysz, "keeping the extents it freed: %s", strerror(w.error));
 		return -1;
 	}
 	f = taken_back(mp, &w, &error);

@@ -11,10 +11,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* One extent of an intent: EFI startblock, len; CUI + flags; RUI, BUI all. */
+struct xls_libxfs_extent {
+	uint64_t	owner;
+	uint64_t	startblock;
+	uint64_t	startoff;
+	uint32_t	len;
+	uint32_t	flags;
+};
+
+/* An intent left pending: XFS_LI_EFI, _RUI, _CUI or _BUI, its extents. */
+struct xls_libxfs_intent {
+	uint16_t	type;
+	uint64_t	id;
+	uint32_t	first, count;	/* in xls_libxfs_job.ext */
+};
+
 /* What libxfs is to do, and where. */
 struct xls_libxfs_job {
 	const char	*data_path;	/* the filesystem: OUT */
 	const char	*log_path;	/* its external log, or NULL */
+	/* the intents, in the order of their commits (xlog_recover_process_intents) */
+	const struct xls_libxfs_intent *intents;
+	uint32_t	nintents;
+	const struct xls_libxfs_extent *ext;
 	bool		cow;		/* CoW staging leftovers (xfs_reflink_recover_cow) */
 	bool		iunlinks;	/* the unlinked inodes (xlog_recover_process_iunlinks) */
 };
@@ -24,6 +44,10 @@ struct xls_libxfs_done {
 	uint64_t	cow_extents, cow_blocks;
 	uint64_t	inodes_freed, chunks_freed;	/* unlinked inodes inactivated */
 	uint64_t	data_blocks;	/* ... the blocks of their data freed */
+	uint64_t	intents;	/* intents finished, their follow-on work too */
+	uint64_t	intent_extents;	/* ... the extents they named */
+	uint64_t	freed_extents;	/* extents pass 3 freed, all work together */
+	uint64_t	freed_blocks;
 	/* the work is of a kind this pass 3 does not do: nothing written, why */
 	char		refused[160];
 	/*

@@ -11,8 +11,10 @@
  * libxfs calls it with no context of ours: the child's one static says
  * what to stamp with.
  */
+#include <assert.h>
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +48,15 @@ const char *xls_pass3_build(void)
 #endif
 }
 
+/* The intents pass 3 finishes here: the kernel's ones of the data device. */
+static bool finished_here(uint16_t type)
+{
+	return type == XFS_LI_EFI || type == XFS_LI_RUI || type == XFS_LI_CUI ||
+	       type == XFS_LI_BUI;
+}
+
 const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pending *p,
-			      uint16_t quota_flags)
+			      const struct xls_pending_intents *in, uint16_t quota_flags)
 {
 	uint64_t intents = 0;
 
@@ -59,8 +68,19 @@ const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pen
 		return "without the data device the work left is not known";
 	if (!g->crc)
 		return "pass 3 is done for v5 filesystems only";
-	if (intents)
-		return "pass 3 of intents is not in this xfs_logscope yet";
+	if (intents && (!in || in->n != intents))
+		return "the intents left were not kept for pass 3";
+	for (uint32_t i = 0; in && i < in->n; i++)
+		if (!finished_here(in->in[i].type))
+			return "pass 3 of XMI, ATTRI and realtime intents is not in this "
+			       "xfs_logscope yet";
+	/*
+	 * The kernel forces the log once the intents are done: what follows
+	 * is in a second pass-3 checkpoint, whose LSN is not computed yet.
+	 */
+	if (intents && (p->unlinked_inodes || p->cow_extents))
+		return "intents together with unlinked inodes or CoW staging leftovers, in two "
+		       "pass-3 checkpoints, are not in this xfs_logscope yet";
 	if (p->unlinked_broken)
 		return "an unlinked chain ends on no inode or loops";
 	/* the kernel's inactivation takes the inodes' blocks off their dquots; libxfs keeps none */
@@ -282,6 +302,17 @@ static int undo_open(struct pass3_undo *u, const struct xls_pass3_job *job)
 }
 
 #ifdef XLS_HAVE_LIBXFS
+/* One extent, the same for the tool as for libxfs's side: passed as it is. */
+static_assert(sizeof(struct xls_map_extent) == sizeof(struct xls_libxfs_extent) &&
+	      offsetof(struct xls_map_extent, owner) == offsetof(struct xls_libxfs_extent, owner) &&
+	      offsetof(struct xls_map_extent, startblock) ==
+	      offsetof(struct xls_libxfs_extent, startblock) &&
+	      offsetof(struct xls_map_extent, startoff) ==
+	      offsetof(struct xls_libxfs_extent, startoff) &&
+	      offsetof(struct xls_map_extent, len) == offsetof(struct xls_libxfs_extent, len) &&
+	      offsetof(struct xls_map_extent, flags) == offsetof(struct xls_libxfs_extent, flags),
+	      "xls_map_extent and xls_libxfs_extent differ");
+
 /* libxfs's pass 3, its writes undone when it refuses its own result. */
 static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 		       struct pass3_report *rep)
@@ -291,6 +322,21 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 		.cow = job->pending->cow_extents != 0,
 		.iunlinks = job->pending->unlinked_buckets != 0,
 	};
+	struct xls_libxfs_intent *in = NULL;
+	uint32_t n = job->intents ? job->intents->n : 0;
+
+	if (n && !(in = calloc(n, sizeof(*in)))) {
+		snprintf(rep->why, sizeof(rep->why), "out of memory for the %u intents", n);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct xls_pending_intent *p = &job->intents->in[i];
+
+		in[i] = (struct xls_libxfs_intent){ p->type, p->id, p->first, p->count };
+	}
+	lj.intents = in;
+	lj.nintents = n;
+	lj.ext = n ? (const struct xls_libxfs_extent *)job->intents->ext : NULL;
 	struct xls_libxfs_done d = { 0 };
 
 	s->stale = &d;
@@ -308,6 +354,11 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 	rep->res.inodes_freed = d.inodes_freed;
 	rep->res.chunks_freed = d.chunks_freed;
 	rep->res.data_blocks = d.data_blocks;
+	rep->res.intents = d.intents;
+	rep->res.intent_extents = d.intent_extents;
+	rep->res.freed_extents = d.freed_extents;
+	rep->res.freed_blocks = d.freed_blocks;
+	free(in);
 	snprintf(rep->res.refused, sizeof(rep->res.refused), "%s", d.refused);
 	xls_vec_free(d.stale);
 }

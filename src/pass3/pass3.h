@@ -27,6 +27,7 @@ struct xls_pass3_job {
 	int		data_fd, log_fd;	/* the same, open for writing (-1: none) */
 	uint64_t	lsn;		/* the pass-3 checkpoint's: the head recovery found */
 	const struct xls_pending *pending;	/* the work, as recovery counted it */
+	const struct xls_pending_intents *intents;	/* ... the intents, in order */
 };
 
 /* What it did. */
@@ -36,6 +37,10 @@ struct xls_pass3_result {
 	uint64_t	inodes_freed;	/* unlinked inodes inactivated and freed */
 	uint64_t	chunks_freed;	/* ... inode chunks freed with them */
 	uint64_t	data_blocks;	/* ... blocks of their data and btrees freed */
+	uint64_t	intents;	/* intents finished, what they deferred too */
+	uint64_t	intent_extents;	/* ... the extents they named */
+	uint64_t	freed_extents;	/* extents freed by all the work */
+	uint64_t	freed_blocks;	/* ... their blocks */
 	uint64_t	blocks_written;	/* buffers written, each stamped */
 	uint64_t	blocks_dropped;	/* ... not written: stale, as the kernel's */
 	uint64_t	inodes_stamped;	/* inodes of inode buffers written, stamped */
@@ -50,12 +55,12 @@ const char *xls_pass3_unavailable(void);
 const char *xls_pass3_build(void);
 
 /*
- * NULL when pass 3 can finish all of @p's work on @g, mounted with quota
- * @quota_flags (m_qflags), as the kernel would, else why not: the kinds it
- * does not do yet are left to the kernel.
+ * NULL when pass 3 can finish all of @p's work on @g (the intents @in),
+ * mounted with quota @quota_flags (m_qflags), as the kernel would, else
+ * why not: the kinds it does not do yet are left to the kernel.
  */
 const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pending *p,
-			      uint16_t quota_flags);
+			      const struct xls_pending_intents *in, uint16_t quota_flags);
 
 /*
  * Run pass 3: 0 with @res filled, or -1 with @err set (nothing of it is

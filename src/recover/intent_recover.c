@@ -78,13 +78,130 @@ static void capture_intent(struct xls_recover *r, struct tstore *ts, struct rrec
 	}
 }
 
+/* Extent @i of @x, whatever its family, as a mapping. */
+static void extent_as_map(const struct xls_extent_item *x, enum xls_item_family fam,
+			  uint32_t i, struct xls_map_extent *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (fam == XLS_FAMILY_FREE_EXTENTS) {
+		struct xls_free_extent f;
+
+		xls_extent_item_free(x, i, &f);
+		e->startblock = f.start;
+		e->len = f.len;
+	} else if (fam == XLS_FAMILY_PHYS_EXTENTS) {
+		struct xls_phys_extent p;
+
+		xls_extent_item_phys(x, i, &p);
+		e->startblock = p.startblock;
+		e->len = p.len;
+		e->flags = p.flags;
+	} else {
+		xls_extent_item_map(x, i, e);
+	}
+}
+
+/*
+ * Pass 3: an EFI's, RUI's, CUI's or BUI's extents, into the store's bytes
+ * for its commit.  One the kernel would not take whole (its extents cut
+ * short) keeps none, and pass 3 leaves it to the kernel.
+ */
+static void capture_extents(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+			    const struct xls_item *it, enum xls_item_family fam)
+{
+	struct xls_item_problems p = { 0, 0, "" };
+	struct xls_extent_item x;
+	struct xls_map_extent e;
+	uint8_t *at;
+
+	if (xls_extent_item_parse(it, &x, &p) > 1 || !x.has_header || x.count != x.nextents)
+		return;
+	rec->ext_off = xls_rstore_bytes(ts, NULL, (uint32_t)(x.count * sizeof(e)));
+	at = (uint8_t *)xls_rstore_at(ts, rec->ext_off);
+	if (rec->ext_off == UINT32_MAX || (x.count && !at)) {
+		r->err = -ENOMEM;
+		return;
+	}
+	for (uint32_t i = 0; i < x.count; i++) {
+		extent_as_map(&x, fam, i, &e);
+		memcpy(at + (size_t)i * sizeof(e), &e, sizeof(e));
+	}
+	rec->next = x.count;
+}
+
 /* An intent's or a done item's id; what files needs of an ATTRI or a BUI. */
 static void rintent_capture(struct xls_recover *r, struct tstore *ts,
 			    struct rrec *rec, const struct xls_item *it)
 {
+	const struct xls_item_type *t = xls_item_type_find(it->type);
+
 	rec->has_id = xls_item_intent_id(it, &rec->id);
+	rec->ext_off = UINT32_MAX;
 	if (r->opt.keep_intents && (it->type == XFS_LI_ATTRI || it->type == XFS_LI_BUI))
 		capture_intent(r, ts, rec, it);
+	if (r->opt.keep_pending && t && t->role == XLS_ROLE_INTENT &&
+	    (t->family == XLS_FAMILY_FREE_EXTENTS || t->family == XLS_FAMILY_MAP_EXTENTS ||
+	     t->family == XLS_FAMILY_PHYS_EXTENTS))
+		capture_extents(r, ts, rec, it, t->family);
+}
+
+/* Pass 3: an intent entering the AIL keeps its extents for as long as the run. */
+static void keep_extents(struct decide_ctx *d, const struct rrec *rec, struct rintent *in)
+{
+	struct xls_recover *r = d->r;
+	const uint8_t *at = xls_rstore_at(d->ts, rec->ext_off);
+
+	in->first = r->npext;
+	in->count = 0;
+	if (!at)
+		return;
+	for (uint32_t i = 0; i < rec->next; i++) {
+		struct xls_map_extent *e = xls_vec_push((void **)&r->pext, &r->npext,
+							&r->cappext, sizeof(*e));
+
+		if (!e) {
+			r->err = -ENOMEM;
+			return;
+		}
+		memcpy(e, at + (size_t)i * sizeof(*e), sizeof(*e));
+	}
+	in->count = rec->next;
+}
+
+int xls_recover_take_pending_intents(struct xls_recover *r, struct xls_pending_intents *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (uint32_t i = 0; i < r->nintents; i++) {
+		const struct rintent *p = &r->intents[i];
+		struct xls_pending_intent *q;
+
+		if (p->done)
+			continue;
+		q = xls_vec_push((void **)&out->in, &out->n, &out->cap, sizeof(*q));
+		if (!q)
+			goto nomem;
+		*q = (struct xls_pending_intent){ p->type, p->id, p->lsn, out->next, 0 };
+		for (uint32_t k = 0; k < p->count; k++) {
+			struct xls_map_extent *e = xls_vec_push((void **)&out->ext, &out->next,
+								&out->capext, sizeof(*e));
+
+			if (!e)
+				goto nomem;
+			*e = r->pext[p->first + k];
+			q->count++;
+		}
+	}
+	return 0;
+nomem:
+	xls_pending_intents_free(out);
+	return -1;
+}
+
+void xls_pending_intents_free(struct xls_pending_intents *p)
+{
+	xls_vec_free(p->in);
+	xls_vec_free(p->ext);
+	memset(p, 0, sizeof(*p));
 }
 
 const char *xls_rintent_name(uint16_t type)
@@ -123,6 +240,9 @@ static void rintent_decide(struct decide_ctx *d, const struct rrec *rec)
 		in->done = false;
 		in->tid = d->t->tid;
 		in->lsn = d->t->lsn;
+		in->first = in->count = 0;
+		if (rec->ext_off != UINT32_MAX)
+			keep_extents(d, rec, in);
 		return;
 	}
 	idx = xls_hashmap_find(&r->intidx, t->pair, rec->id);

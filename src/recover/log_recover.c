@@ -560,6 +560,7 @@ void xls_recover_free(struct xls_recover *r)
 	free(r->order);
 	xls_vec_free(r->noops);
 	xls_vec_free(r->intents);
+	xls_vec_free(r->pext);
 	free(r->ba);
 	free(r->res);
 	free(r->regs);

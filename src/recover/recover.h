@@ -449,6 +449,8 @@ struct xls_recover_opts {
 	bool		keep_inodes;
 	/* keep the names and mappings of ATTRI and BUI items */
 	bool		keep_intents;
+	/* keep the extents of EFI, RUI, CUI and BUI items: pass 3 finishes them */
+	bool		keep_pending;
 	/* no one reads the detail sentences: do not write them */
 	bool		quiet;
 	/* the quota the filesystem is mounted with */
@@ -519,6 +521,34 @@ struct xls_recover_sink {
 };
 
 struct xls_recover;
+
+/*
+ * An intent pass 2 leaves pending, with its extents (keep_pending): what
+ * xlog_recover_process_intents finishes, in the order it finishes them,
+ * the order of their commits.
+ */
+struct xls_pending_intent {
+	uint16_t	type;		/* XFS_LI_EFI, _RUI, _CUI, _BUI or an _RT kind */
+	uint64_t	id;
+	uint64_t	lsn;		/* its commit's */
+	uint32_t	first, count;	/* its extents in xls_pending_intents.ext */
+};
+
+/* EFI: startblock, len; CUI: startblock, len, flags; RUI, BUI: all of them. */
+struct xls_pending_intents {
+	struct xls_pending_intent *in;
+	uint32_t		n, cap;
+	struct xls_map_extent	*ext;
+	uint32_t		next, capext;
+};
+
+/*
+ * The pending intents of @r's run, kept with keep_pending, moved to @out
+ * (empty when none); -1 when memory runs out.  Free with
+ * xls_pending_intents_free.
+ */
+int xls_recover_take_pending_intents(struct xls_recover *r, struct xls_pending_intents *out);
+void xls_pending_intents_free(struct xls_pending_intents *p);
 
 /*
  * A recovery run over @src's log, with the filesystem geometry of its

@@ -82,6 +82,8 @@ struct rrec {
 	/* intents and done items */
 	bool		has_id;
 	uint64_t	id;
+	uint32_t	ext_off;	/* keep_pending: its xls_map_extents */
+	uint32_t	next;
 	/* inode items */
 	bool		has_ino;	/* a format recovery accepts */
 	uint32_t	ilf_fmt_len;
@@ -184,6 +186,7 @@ struct rintent {
 	uint64_t	id;
 	uint32_t	tid;
 	uint64_t	lsn;
+	uint32_t	first, count;	/* keep_pending: its extents in pext */
 };
 
 struct xls_recover {
@@ -213,6 +216,8 @@ struct xls_recover {
 	struct xls_hashmap		intidx;		/* (type, id) -> intents */
 	struct rintent			*intents;
 	uint32_t			nintents, capintents;
+	struct xls_map_extent		*pext;		/* keep_pending */
+	uint32_t			npext, cappext;
 	struct xls_inomap		inolsn;		/* ino -> LSN of its last replay */
 	struct xls_hashmap		inobufs;	/* (blkno, len) -> read verdict */
 	/*

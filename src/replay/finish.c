@@ -26,12 +26,13 @@
  * pass-3 checkpoint, the head recovery found.
  */
 static int run_pass3(struct xls_replay_write *w, const struct xls_head_tail *ht,
-		     const struct xls_recover_summary *s, struct xls_replay_end *end)
+		     const struct xls_recover_summary *s, const struct xls_pending_intents *in,
+		     struct xls_replay_end *end)
 {
 	char data[64], logp[64];
 	struct xls_pass3_job job = {
 		.g = &w->src->geo, .data_path = data, .lsn = xls_lsn(ht->curr_cycle, ht->curr_block),
-		.pending = &s->pending, .data_fd = w->fd, .log_fd = -1,
+		.pending = &s->pending, .intents = in, .data_fd = w->fd, .log_fd = -1,
 	};
 
 	snprintf(data, sizeof(data), "/proc/self/fd/%d", w->fd);
@@ -72,8 +73,8 @@ int xls_replay_finish(struct xls_replay_write *w, const struct xls_log *log,
 		return -1;
 	if (end->pending) {
 		end->pass3_not = !o->pass3 ? NULL :
-			xls_pass3_refuses(&w->src->geo, &s->pending, s->quota_flags);
-		if (o->pass3 && !end->pass3_not && (run_pass3(w, ht, s, end) ||
+			xls_pass3_refuses(&w->src->geo, &s->pending, o->intents, s->quota_flags);
+		if (o->pass3 && !end->pass3_not && (run_pass3(w, ht, s, o->intents, end) ||
 						    xls_replay_write_sync(w)))
 			return -1;
 	}

@@ -17,6 +17,8 @@ struct xls_replay_finish_opts {
 	bool	clean_anyway;
 	/* pass 3 by the tool when it can (not in place; not --finish=kernel) */
 	bool	pass3;
+	/* the intents recovery left, kept for it (keep_pending) */
+	const struct xls_pending_intents *intents;
 };
 
 /* What the end of a replay did. */

@@ -443,6 +443,10 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 		xls_field_uint(fs, XK(pass3_inodes_freed), r->pass3->inodes_freed);
 		xls_field_uint(fs, XK(pass3_inode_chunks_freed), r->pass3->chunks_freed);
 		xls_field_uint(fs, XK(pass3_data_fsblocks), r->pass3->data_blocks);
+		xls_field_uint(fs, XK(pass3_intents), r->pass3->intents);
+		xls_field_uint(fs, XK(pass3_intent_extents), r->pass3->intent_extents);
+		xls_field_uint(fs, XK(pass3_freed_extents), r->pass3->freed_extents);
+		xls_field_uint(fs, XK(pass3_freed_fsblocks), r->pass3->freed_blocks);
 		xls_field_uint(fs, XK(pass3_buffers_written), r->pass3->blocks_written);
 		xls_field_uint(fs, XK(pass3_inodes_stamped), r->pass3->inodes_stamped);
 	} else if (r->pass3_not) {
@@ -456,6 +460,11 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 static void print_pass3(struct xls_out *o, const struct xls_pass3_result *p)
 {
 	xls_out_printf(o, "  pass 3, as the kernel's mount finishes recovery (xfsprogs' libxfs):");
+	if (p->intents)
+		xls_out_printf(o, " %llu intent%s finished (%llu extent%s named), with the work "
+			       "they defer;", (unsigned long long)p->intents, xls_plural(p->intents),
+			       (unsigned long long)p->intent_extents,
+			       xls_plural(p->intent_extents));
 	if (p->inodes_freed)
 		xls_out_printf(o, " %llu unlinked inode%s inactivated and freed (%llu inode chunk%s "
 			       "and %llu filesystem block%s of data freed with them);",
@@ -466,9 +475,11 @@ static void print_pass3(struct xls_out *o, const struct xls_pass3_result *p)
 		xls_out_printf(o, " %llu CoW staging extent%s freed (%llu filesystem block%s);",
 			       (unsigned long long)p->cow_extents, xls_plural(p->cow_extents),
 			       (unsigned long long)p->cow_blocks, xls_plural(p->cow_blocks));
-	xls_out_printf(o, " %llu buffer%s written, stamped with the LSN of the kernel's pass-3 "
-		       "checkpoint\n", (unsigned long long)p->blocks_written,
-		       xls_plural(p->blocks_written));
+	xls_out_printf(o, " %llu extent%s freed in all (%llu filesystem block%s); %llu buffer%s "
+		       "written, stamped with the LSN of the kernel's pass-3 checkpoint\n",
+		       (unsigned long long)p->freed_extents, xls_plural(p->freed_extents),
+		       (unsigned long long)p->freed_blocks, xls_plural(p->freed_blocks),
+		       (unsigned long long)p->blocks_written, xls_plural(p->blocks_written));
 }
 
 void xls_print_replay(struct xls_out *o, const struct xls_replay_outcome *r,

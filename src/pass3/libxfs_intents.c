@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pass 3 stage: the intents pass 2 left pending, finished as the kernel's
+ * xlog_recover_process_intents finishes them.  Each, in the order of its
+ * commit, becomes the work items its type's recover_work makes of what the
+ * intent logged (xfs_extent_free_recover_work, xfs_rmap_recover_work,
+ * xfs_refcount_recover_work, xfs_bmap_recover_work: the same fields, the
+ * owner of a freed extent unknown, no AG reservation), finished in a
+ * transaction of its own whose follow-on work is captured rather than
+ * finished (xfs_defer_ops_capture_and_commit); once every intent has had
+ * its turn, the captured chains are finished in the same order
+ * (xlog_finish_defer_ops).  Each item is finished by libxfs's own defer
+ * types, that is by the kernel's libxfs code.
+ */
+#include "libxfs.h"
+#include "xfs_defer.h"
+
+#include "pass3/libxfs_work.h"
+
+/* Why the kernel's recovery would refuse @e of an intent of @type, or NULL. */
+static const char *bad_extent(struct xfs_mount *mp, uint16_t type,
+			      const struct xls_libxfs_extent *e)
+{
+	switch (type) {
+	case XFS_LI_EFI:
+		break;
+	case XFS_LI_RUI:
+		if (!xfs_has_rmapbt(mp) || (e->flags & ~XFS_RMAP_EXTENT_FLAGS) ||
+		    (e->flags & XFS_RMAP_EXTENT_TYPE_MASK) < XFS_RMAP_EXTENT_MAP ||
+		    (e->flags & XFS_RMAP_EXTENT_TYPE_MASK) > XFS_RMAP_EXTENT_FREE ||
+		    (!XFS_RMAP_NON_INODE_OWNER(e->owner) && !libxfs_verify_ino(mp, e->owner)) ||
+		    !xfs_verify_fileext(mp, e->startoff, e->len))
+			return "an RUI mapping the kernel rejects";
+		break;
+	case XFS_LI_CUI:
+		if (!xfs_has_reflink(mp) || (e->flags & ~XFS_REFCOUNT_EXTENT_FLAGS) ||
+		    (e->flags & XFS_REFCOUNT_EXTENT_TYPE_MASK) < XFS_REFCOUNT_INCREASE ||
+		    (e->flags & XFS_REFCOUNT_EXTENT_TYPE_MASK) > XFS_REFCOUNT_FREE_COW)
+			return "a CUI extent the kernel rejects";
+		break;
+	case XFS_LI_BUI:
+		if ((e->flags & ~XFS_BMAP_EXTENT_FLAGS) ||
+		    ((e->flags & XFS_BMAP_EXTENT_TYPE_MASK) != XFS_BMAP_MAP &&
+		     (e->flags & XFS_BMAP_EXTENT_TYPE_MASK) != XFS_BMAP_UNMAP) ||
+		    !libxfs_verify_ino(mp, e->owner) ||
+		    !xfs_verify_fileext(mp, e->startoff, e->len))
+			return "a BUI mapping the kernel rejects";
+		if (e->flags & XFS_BMAP_EXTENT_REALTIME)
+			return "a BUI of the realtime device";
+		break;
+	default:
+		return "an intent of a kind this pass 3 does not finish";
+	}
+	if (!xfs_verify_fsbext(mp, e->startblock, e->len))
+		return "an intent naming blocks outside the filesystem";
+	return NULL;
+}
+
+static void efi_item(struct xfs_mount *mp, struct xfs_defer_pending *dfp,
+		     const struct xls_libxfs_extent *e)
+{
+	struct xfs_extent_free_item *xefi = kmem_cache_zalloc(xfs_extfree_item_cache, 0);
+
+	xefi->xefi_startblock = e->startblock;
+	xefi->xefi_blockcount = e->len;
+	xefi->xefi_agresv = XFS_AG_RESV_NONE;
+	xefi->xefi_owner = XFS_RMAP_OWN_UNKNOWN;
+	xefi->xefi_group = xfs_group_intent_get(mp, e->startblock, XG_TYPE_AG);
+	xfs_defer_add_item(dfp, &xefi->xefi_list);
+}
+
+static void rui_item(struct xfs_mount *mp, struct xfs_defer_pending *dfp,
+		     const struct xls_libxfs_extent *e)
+{
+	static const enum xfs_rmap_intent_type by_code[] = {
+		[XFS_RMAP_EXTENT_MAP] = XFS_RMAP_MAP,
+		[XFS_RMAP_EXTENT_MAP_SHARED] = XFS_RMAP_MAP_SHARED,
+		[XFS_RMAP_EXTENT_UNMAP] = XFS_RMAP_UNMAP,
+		[XFS_RMAP_EXTENT_UNMAP_SHARED] = XFS_RMAP_UNMAP_SHARED,
+		[XFS_RMAP_EXTENT_CONVERT] = XFS_RMAP_CONVERT,
+		[XFS_RMAP_EXTENT_CONVERT_SHARED] = XFS_RMAP_CONVERT_SHARED,
+		[XFS_RMAP_EXTENT_ALLOC] = XFS_RMAP_ALLOC,
+		[XFS_RMAP_EXTENT_FREE] = XFS_RMAP_FREE,
+	};
+	struct xfs_rmap_intent *ri = kmem_cache_zalloc(xfs_rmap_intent_cache, 0);
+
+	ri->ri_type = by_code[e->flags & XFS_RMAP_EXTENT_TYPE_MASK];
+	ri->ri_owner = e->owner;
+	ri->ri_whichfork = (e->flags & XFS_RMAP_EXTENT_ATTR_FORK) ? XFS_ATTR_FORK : XFS_DATA_FORK;
+	ri->ri_bmap.br_startblock = e->startblock;
+	ri->ri_bmap.br_startoff = e->startoff;
+	ri->ri_bmap.br_blockcount = e->len;
+	ri->ri_bmap.br_state = (e->flags & XFS_RMAP_EXTENT_UNWRITTEN) ? XFS_EXT_UNWRITTEN :
+									 XFS_EXT_NORM;
+	ri->ri_group = xfs_group_intent_get(mp, e->startblock, XG_TYPE_AG);
+	xfs_defer_add_item(dfp, &ri->ri_list);
+}
+
+static void cui_item(struct xfs_mount *mp, struct xfs_defer_pending *dfp,
+		     const struct xls_libxfs_extent *e)
+{
+	struct xfs_refcount_intent *ri = kmem_cache_zalloc(xfs_refcount_intent_cache, 0);
+
+	ri->ri_type = e->flags & XFS_REFCOUNT_EXTENT_TYPE_MASK;
+	ri->ri_startblock = e->startblock;
+	ri->ri_blockcount = e->len;
+	ri->ri_group = xfs_group_intent_get(mp, e->startblock, XG_TYPE_AG);
+	xfs_defer_add_item(dfp, &ri->ri_list);
+}
+
+static void bui_item(struct xfs_mount *mp, struct xfs_defer_pending *dfp,
+		     const struct xls_libxfs_extent *e, struct xfs_inode *ip)
+{
+	struct xfs_bmap_intent *bi = kmem_cache_zalloc(xfs_bmap_intent_cache, 0);
+
+	bi->bi_whichfork = (e->flags & XFS_BMAP_EXTENT_ATTR_FORK) ? XFS_ATTR_FORK : XFS_DATA_FORK;
+	bi->bi_type = e->flags & XFS_BMAP_EXTENT_TYPE_MASK;
+	bi->bi_bmap.br_startblock = e->startblock;
+	bi->bi_bmap.br_startoff = e->startoff;
+	bi->bi_bmap.br_blockcount = e->len;
+	bi->bi_bmap.br_state = (e->flags & XFS_BMAP_EXTENT_UNWRITTEN) ? XFS_EXT_UNWRITTEN :
+									 XFS_EXT_NORM;
+	bi->bi_owner = ip;
+	bi->bi_group = xfs_group_intent_get(mp, e->startblock, XG_TYPE_AG);
+	/* pre-recorded as xfs_bmap_defer_add does; the item's cancel takes it off */
+	if (bi->bi_type == XFS_BMAP_MAP)
+		ip->i_delayed_blks += e->len;
+	xfs_defer_add_item(dfp, &bi->bi_list);
+}
+
+/* The defer type of an intent, and the blocks its recovery transaction reserves. */
+static const struct xfs_defer_op_type *intent_type(struct xfs_mount *mp, uint16_t type,
+						   unsigned int *blocks, unsigned int *flags)
+{
+	*blocks = 0;
+	*flags = 0;
+	switch (type) {
+	case XFS_LI_EFI:
+		return &xfs_extent_free_defer_type;
+	case XFS_LI_RUI:
+		*blocks = mp->m_rmap_maxlevels;
+		*flags = XFS_TRANS_RESERVE;
+		return &xfs_rmap_update_defer_type;
+	case XFS_LI_CUI:
+		*blocks = mp->m_refc_maxlevels * 2;
+		*flags = XFS_TRANS_RESERVE;
+		return &xfs_refcount_update_defer_type;
+	case XFS_LI_BUI:
+		*blocks = XFS_EXTENTADD_SPACE_RES(mp, XFS_DATA_FORK);
+		return &xfs_bmap_update_defer_type;
+	}
+	return NULL;
+}
+
+/*
+ * A BUI's inode, loaded as xlog_recover_iget loads it, joined to @tp, its
+ * extent count checked as the kernel's recovery checks it.
+ */
+static int bui_inode(struct xfs_mount *mp, struct xfs_trans *tp,
+		     const struct xls_libxfs_extent *e, struct xfs_inode **ipp)
+{
+	int whichfork = (e->flags & XFS_BMAP_EXTENT_ATTR_FORK) ? XFS_ATTR_FORK : XFS_DATA_FORK;
+	int error = -libxfs_iget(mp, NULL, e->owner, 0, ipp);
+
+	if (error)
+		return error;
+	libxfs_trans_ijoin(tp, *ipp, 0);
+	return -xfs_iext_count_extend(tp, *ipp, whichfork,
+				      (e->flags & XFS_BMAP_EXTENT_TYPE_MASK) == XFS_BMAP_MAP ?
+				      XFS_IEXT_ADD_NOSPLIT_CNT : XFS_IEXT_PUNCH_HOLE_CNT);
+}
+
+/*
+ * One intent's recover_work: its items, its transaction, the first step
+ * of its work (xlog_recover_finish_intent), the rest captured on @capture.
+ */
+static int recover_one(struct xfs_mount *mp, const struct xls_libxfs_job *job,
+		       const struct xls_libxfs_intent *in, struct list_head *capture)
+{
+	const struct xls_libxfs_extent *e = job->ext + in->first;
+	unsigned int blocks, flags;
+	const struct xfs_defer_op_type *ops = intent_type(mp, in->type, &blocks, &flags);
+	struct xfs_defer_pending *dfp;
+	struct xfs_inode *ip = NULL;
+	struct xfs_trans *tp;
+	LIST_HEAD(one);
+	int error;
+
+	error = -libxfs_trans_alloc(mp, &M_RES(mp)->tr_itruncate, blocks, 0, flags, &tp);
+	if (error)
+		return error;
+	if (in->type == XFS_LI_BUI && (error = bui_inode(mp, tp, e, &ip))) {
+		libxfs_trans_cancel(tp);
+		if (ip)
+			libxfs_irele(ip);
+		return error;
+	}
+	xfs_defer_start_recovery(NULL, &one, ops);
+	dfp = list_first_entry(&one, struct xfs_defer_pending, dfp_list);
+	for (uint32_t k = 0; k < in->count; k++) {
+		if (in->type == XFS_LI_EFI)
+			efi_item(mp, dfp, &e[k]);
+		else if (in->type == XFS_LI_RUI)
+			rui_item(mp, dfp, &e[k]);
+		else if (in->type == XFS_LI_CUI)
+			cui_item(mp, dfp, &e[k]);
+		else
+			bui_item(mp, dfp, &e[k], ip);
+	}
+	list_move(&dfp->dfp_list, &tp->t_dfops);
+	error = -xfs_defer_finish_one(tp, dfp);
+	/* more to do in a new transaction: it stays on tp's list, captured */
+	if (error == EAGAIN)
+		error = 0;
+	if (error)
+		libxfs_trans_cancel(tp);
+	else
+		error = -xfs_defer_ops_capture_and_commit(tp, capture);
+	if (ip)
+		libxfs_irele(ip);
+	return error;
+}
+
+/* xlog_finish_defer_ops: each captured chain in a transaction of its own. */
+static int finish_captured(struct xfs_mount *mp, struct list_head *capture)
+{
+	struct xfs_defer_capture *dfc, *next;
+	int error = 0;
+
+	list_for_each_entry_safe(dfc, next, capture, dfc_list) {
+		struct xfs_trans_res resv = {
+			.tr_logres = dfc->dfc_logres, .tr_logcount = 1,
+			.tr_logflags = XFS_TRANS_PERM_LOG_RES,
+		};
+		struct xfs_defer_resources dres;
+		struct xfs_trans *tp;
+
+		if (!error)
+			error = -libxfs_trans_alloc(mp, &resv, dfc->dfc_blkres, dfc->dfc_rtxres,
+						    XFS_TRANS_RESERVE, &tp);
+		list_del_init(&dfc->dfc_list);
+		if (error) {
+			xfs_defer_ops_capture_abort(mp, dfc);
+			continue;
+		}
+		xfs_defer_ops_continue(dfc, tp, &dres);
+		error = -libxfs_trans_commit(tp);
+		xfs_defer_resources_rele(&dres);
+	}
+	return error;
+}
+
+void xls_libxfs_intents_refused(struct xfs_mount *mp, const struct xls_libxfs_job *job,
+				struct work *w)
+{
+	for (uint32_t i = 0; i < job->nintents; i++) {
+		const struct xls_libxfs_intent *in = &job->intents[i];
+		const char *no = in->count ? NULL : "an intent whose extents were not kept";
+
+		for (uint32_t k = 0; !no && k < in->count; k++)
+			no = bad_extent(mp, in->type, &job->ext[in->first + k]);
+		if (in->type == XFS_LI_BUI && in->count != 1)
+			no = "a BUI of more than one mapping, which the kernel rejects";
+		if (no) {
+			snprintf(w->done->refused, sizeof(w->done->refused), "%s (intent %u of %u, "
+				 "id 0x%llx): left to the kernel", no, i + 1, job->nintents,
+				 (unsigned long long)in->id);
+			return;
+		}
+	}
+}
+
+int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, struct work *w,
+		       char *why, size_t whysz)
+{
+	LIST_HEAD(capture);
+	int error = 0;
+	uint32_t i;
+
+	for (i = 0; i < job->nintents && !error; i++) {
+		error = recover_one(mp, job, &job->intents[i], &capture);
+		w->done->intents++;
+		w->done->intent_extents += job->intents[i].count;
+	}
+	if (error) {
+		struct xfs_defer_capture *dfc, *next;
+
+		list_for_each_entry_safe(dfc, next, &capture, dfc_list) {
+			list_del_init(&dfc->dfc_list);
+			xfs_defer_ops_capture_abort(mp, dfc);
+		}
+		snprintf(why, whysz, "intent %u of %u (id 0x%llx): %s", i, job->nintents,
+			 (unsigned long long)job->intents[i - 1].id, strerror(error));
+		return -1;
+	}
+	error = finish_captured(mp, &capture);
+	if (error) {
+		snprintf(why, whysz, "the work the intents deferred: %s", strerror(error));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * Pass 3 stage, libxfs side: what its files share (libxfs_pass3.c, the
+ * mount-time work; libxfs_intents.c, the intents).  Included only by
+ * files compiled with libxfs's headers.
+ */
+#ifndef XLS_LIBXFS_WORK_H
+#define XLS_LIBXFS_WORK_H
+
+#include "pass3/libxfs_pass3.h"
+
+/* An extent pass 3 freed: busy, in the kernel, until its checkpoint is on disk. */
+struct freed_extent {
+	xfs_agnumber_t	agno;
+	xfs_agblock_t	agbno;
+	xfs_extlen_t	len;
+};
+
+/* The work under way: what it did, and the extents it freed. */
+struct work {
+	struct xls_libxfs_done	*done;
+	struct freed_extent	*freed;
+	uint32_t		nfreed, capfreed;
+	int			error;		/* ENOMEM keeping one */
+};
+
+/* Whether each of @job's intents can be finished here: else @w->done->refused says why. */
+void xls_libxfs_intents_refused(struct xfs_mount *mp, const struct xls_libxfs_job *job,
+				struct work *w);
+
+/*
+ * xlog_recover_process_intents: @job's intents finished as the kernel
+ * finishes them, their follow-on work after the last.  0, or -1 with
+ * @why set.
+ */
+int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, struct work *w,
+		       char *why, size_t whysz);
+
+#endif /* XLS_LIBXFS_WORK_H */

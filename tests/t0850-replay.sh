@@ -124,6 +124,20 @@ if $have_pass3; then
 		grep -q "^  pass 3, as the kernel.s mount finishes recovery (xfsprogs. libxfs): 160 unlinked inodes inactivated and freed (2 inode chunks and 0 filesystem blocks of data freed with them); 2 extents freed in all (16 filesystem blocks); [1-9][0-9]* buffers written" p3u.txt &&
 		cmp p3u.out p3ut.out
 	'
+	# the bundled journal shut down in the middle of truncations and a
+	# reflink: 3 EFIs, 4 RUIs, 3 CUIs and a BUI, nothing else pending
+	test_expect_success 'pass 3: the intents finished here, each with the work it defers, the log clean' '
+		"$XLS" replay --json -o p3i.out "$(image intents)" >p3i.json &&
+		grep -q "\"pending_work\":11,\"pending_efi\":3,\"pending_rui\":4,\"pending_cui\":3,\"pending_bui\":1,\"pending_xmi\":0," p3i.json &&
+		grep -q "\"log_cleaned\":true,\"pass3_done\":true,.*\"pass3_intents\":11,\"pass3_intent_extents\":11,\"pass3_freed_extents\":3,\"pass3_freed_fsblocks\":3," p3i.json &&
+		"$XLS" info p3i.out | grep -q "^state  *clean$" &&
+		"$XLS" recover --json --summary p3i.out | grep -q "\"pending_work\":0," &&
+		"$XLS" replay -o p3it.out "$(image intents)" >p3i.txt &&
+		grep -q "^  pass 3, as the kernel.s mount finishes recovery (xfsprogs. libxfs): 11 intents finished (11 extents named), with the work they defer; 3 extents freed in all (3 filesystem blocks); [1-9][0-9]* buffers written" p3i.txt &&
+		cmp p3i.out p3it.out &&
+		"$XLS" replay --finish=kernel --json -o p3ik.out "$(image intents)" >p3ik.json &&
+		grep -q "\"log_cleaned\":false,\"pass3_done\":false,\"next_step\":\"mount OUT" p3ik.json
+	'
 else
 	test_skip 'pass 3 with libxfs' 'this build has no libxfs (tools/libxfs-config)'
 fi
@@ -258,7 +272,7 @@ as_kernel() {
 if $can_mount; then
 	REPAIR=xfs_repair
 	[ -n "${XFSPROGS_NEW:-}" ] && REPAIR=$XFSPROGS_NEW/repair/xfs_repair
-	for name in dir4k dir64k logsu256k wrapped unlinked sfconv reflink pptr pptr64k sect4k remap; do
+	for name in dir4k dir64k logsu256k wrapped unlinked sfconv reflink pptr pptr64k sect4k remap intents; do
 		test_expect_success "kernel: $name, replayed as the kernel recovers it" \
 			"as_kernel $name \$(image $name)"
 	done

@@ -270,6 +270,51 @@ void xls_libxfs_intents_refused(struct xfs_mount *mp, const struct xls_libxfs_jo
 	}
 }
 
+/*
+ * Does @ip hold blocks past its EOF that the kernel trims when the inode
+ * its BUI loaded is evicted at unmount (xfs_inode_needs_inactive, then
+ * xfs_free_eofblocks: xfs_can_free_eofblocks' test)?  That is one more
+ * checkpoint, which this pass 3 does not write.
+ */
+static bool trimmed_at_eviction(struct xfs_mount *mp, struct xfs_inode *ip)
+{
+	struct xfs_iext_cursor icur;
+	struct xfs_bmbt_irec got;
+
+	if (!S_ISREG(VFS_I(ip)->i_mode) || VFS_I(ip)->i_nlink == 0)
+		return false;
+	if (ip->i_diflags & (XFS_DIFLAG_PREALLOC | XFS_DIFLAG_APPEND))
+		return false;
+	return xfs_iext_lookup_extent(ip, &ip->i_df, XFS_B_TO_FSB(mp, XFS_ISIZE(ip)), &icur,
+				      &got);
+}
+
+/* The inodes the BUIs loaded, as the kernel's unmount evicts them: @why if any is trimmed. */
+static int bui_inodes_evicted(struct xfs_mount *mp, const struct xls_libxfs_job *job,
+			      struct work *w)
+{
+	for (uint32_t i = 0; i < job->nintents; i++) {
+		const struct xls_libxfs_intent *in = &job->intents[i];
+		struct xfs_inode *ip;
+		int error;
+
+		if (in->type != XFS_LI_BUI)
+			continue;
+		error = -libxfs_iget(mp, NULL, job->ext[in->first].owner, 0, &ip);
+		if (error)
+			return error;
+		if (trimmed_at_eviction(mp, ip))
+			snprintf(w->done->refused, sizeof(w->done->refused), "the file of a BUI "
+				 "(inode 0x%llx) holds blocks past its EOF, which the kernel trims "
+				 "at unmount in a checkpoint of its own: left to the kernel",
+				 (unsigned long long)ip->i_ino);
+		libxfs_irele(ip);
+		if (w->done->refused[0])
+			break;
+	}
+	return 0;
+}
+
 int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, struct work *w,
 		       char *why, size_t whysz)
 {
@@ -296,6 +341,11 @@ int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, s
 	error = finish_captured(mp, &capture);
 	if (error) {
 		snprintf(why, whysz, "the work the intents deferred: %s", strerror(error));
+		return -1;
+	}
+	error = bui_inodes_evicted(mp, job, w);
+	if (error) {
+		snprintf(why, whysz, "the inodes of the BUIs: %s", strerror(error));
 		return -1;
 	}
 	return 0;

@@ -49,6 +49,84 @@ int __wrap___xfs_free_extent(struct xfs_trans *tp, struct xfs_perag *pag, xfs_ag
 	return 0;
 }
 
+/*
+ * The kernel's defer code logs an intent for every piece of deferred work
+ * and, finding one, rolls the transaction before it finishes the first
+ * (xfs_defer_finish_noroll); libxfs logs no intents, and so does not roll
+ * there.  The roll is seen on disk: the inodes held across it are logged
+ * once more (xfs_defer_save_resources), each a change of di_changecount,
+ * and each transaction after it starts anew.  So before libxfs finishes
+ * deferred work, the link (-Wl,--wrap) brings it here to roll first as
+ * the kernel does: the held inodes logged, the held buffers dirtied,
+ * both joined again.
+ */
+static int roll_as_kernel(struct xfs_trans **tpp)
+{
+	struct xfs_inode *ips[XFS_DEFER_OPS_NR_INODES];
+	struct xfs_buf *bps[XFS_DEFER_OPS_NR_BUFS];
+	unsigned int nip = 0, nbp = 0, ordered = 0;
+	struct xfs_log_item *lip;
+	int error;
+
+	if (list_empty(&(*tpp)->t_dfops))
+		return 0;
+	list_for_each_entry(lip, &(*tpp)->t_items, li_trans) {
+		if (lip->li_type == XFS_LI_BUF) {
+			struct xfs_buf_log_item *bli = container_of(lip, struct xfs_buf_log_item,
+								    bli_item);
+
+			if (!(bli->bli_flags & XFS_BLI_HOLD))
+				continue;
+			if (nbp == XFS_DEFER_OPS_NR_BUFS)
+				return -EFSCORRUPTED;
+			if (bli->bli_flags & XFS_BLI_ORDERED)
+				ordered |= 1U << nbp;
+			else
+				libxfs_trans_dirty_buf(*tpp, bli->bli_buf);
+			bps[nbp++] = bli->bli_buf;
+		} else if (lip->li_type == XFS_LI_INODE) {
+			struct xfs_inode_log_item *ili = container_of(lip, struct xfs_inode_log_item,
+								      ili_item);
+
+			if (ili->ili_lock_flags)
+				continue;
+			if (nip == XFS_DEFER_OPS_NR_INODES)
+				return -EFSCORRUPTED;
+			libxfs_trans_log_inode(*tpp, ili->ili_inode, XFS_ILOG_CORE);
+			ips[nip++] = ili->ili_inode;
+		}
+	}
+	error = libxfs_trans_roll(tpp);
+	for (unsigned int i = 0; i < nip; i++)
+		libxfs_trans_ijoin(*tpp, ips[i], 0);
+	for (unsigned int i = 0; i < nbp; i++) {
+		libxfs_trans_bjoin(*tpp, bps[i]);
+		if (ordered & (1U << i))
+			libxfs_trans_ordered_buf(*tpp, bps[i]);
+		libxfs_trans_bhold(*tpp, bps[i]);
+	}
+	return error;
+}
+
+int __real_xfs_defer_finish_noroll(struct xfs_trans **tpp);
+int __wrap_xfs_defer_finish_noroll(struct xfs_trans **tpp);
+int __real_libxfs_defer_finish(struct xfs_trans **tpp);
+int __wrap_libxfs_defer_finish(struct xfs_trans **tpp);
+
+int __wrap_xfs_defer_finish_noroll(struct xfs_trans **tpp)
+{
+	int error = roll_as_kernel(tpp);
+
+	return error ? error : __real_xfs_defer_finish_noroll(tpp);
+}
+
+int __wrap_libxfs_defer_finish(struct xfs_trans **tpp)
+{
+	int error = roll_as_kernel(tpp);
+
+	return error ? error : __real_libxfs_defer_finish(tpp);
+}
+
 /* The CoW staging records of an AG, counted. */
 struct cow_query {
 	struct work	*w;
@@ -220,17 +298,12 @@ static int inactive_truncate(struct xfs_mount *mp, struct xfs_inode *ip, struct 
 	libxfs_trans_log_inode(tp, ip, XFS_ILOG_CORE);
 	w->done->data_blocks += ip->i_nblocks;
 	/*
-	 * xfs_itruncate_extents_flags, from block 0, two extents a round.
-	 * The kernel logs an intent for the frees each round defers, and its
-	 * defer code rolls once more for it (libxfs logs none): one more
-	 * transaction that logs the inode, one more change of di_changecount.
+	 * xfs_itruncate_extents_flags, from block 0, two extents a round,
+	 * each round's frees finished (and first the kernel's roll for their
+	 * intent: roll_as_kernel).
 	 */
 	for (int unmapped = 0, rounds = 0; !unmapped && !error; rounds++) {
-		xfs_extnum_t before = ip->i_df.if_nextents;
-
 		error = -xfs_bunmapi(tp, ip, 0, XFS_MAX_FILEOFF + 1, 0, 2, &unmapped);
-		if (!error && ip->i_df.if_nextents != before)
-			VFS_I(ip)->i_version++;
 		if (!error)
 			error = -libxfs_defer_finish(&tp);
 		if (rounds > (1 << 24))

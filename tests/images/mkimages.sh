@@ -6,7 +6,7 @@
 # Usage: sudo tests/images/mkimages.sh [NAME...]
 #
 #   NAME is one of: dir4k dir64k logsu256k extlog wrapped clean unlinked
-#   sfconv links later reflink pptr pptr64k sect4k remap (default: all of them).  For each NAME it writes
+#   sfconv links later reflink pptr pptr64k sect4k remap intents (default: all of them).  For each NAME it writes
 #     tests/images/NAME.img.xz   the filesystem image (xz -9)
 #     tests/images/NAME.txt      provenance: mkfs command, workload, kernel,
 #                                xfsprogs version, date, resulting log state
@@ -38,14 +38,16 @@
 
 set -euo pipefail
 
-ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv links later reflink pptr pptr64k sect4k remap)
+ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv links later reflink pptr pptr64k sect4k remap intents)
 
 # The mkfs.xfs and xfs_logprint of an image: the system's, or XFSPROGS_NEW's.
 MKFS=mkfs.xfs
 LOGPRINT=xfs_logprint
 
-OUTDIR=$(cd "$(dirname "$0")" && pwd)
-NORM_AWK=$OUTDIR/../lib/logprint-norm.awk
+HERE=$(cd "$(dirname "$0")" && pwd)
+# where the images go: here, or MKIMAGES_OUT (to try a workload without touching the tree)
+OUTDIR=${MKIMAGES_OUT:-$HERE}
+NORM_AWK=$HERE/../lib/logprint-norm.awk
 PROG=${0##*/}
 
 die() { echo "$PROG: $*" >&2; exit 1; }
@@ -1058,6 +1060,76 @@ img_pptr64k() {
 	new_xfsprogs pptr64k || return 0
 	simple pptr64k 512M wl_pptr64k -n parent=1,size=65536 -l size=64m
 	MKFS=mkfs.xfs LOGPRINT=xfs_logprint
+}
+
+# Intents left pending (pass 3's work): two fragmented files (a 4 KiB
+# block every 8 KiB: thousands of extents each) and a reflinked copy of
+# one, on reflink and rmap btrees; then, while the copy and the other file
+# are truncated to nothing -- the copy's blocks still shared (CUIs, RUIs),
+# the other's freed (EFIs, RUIs) -- and the first is reflinked once more
+# (BUIs, CUIs, RUIs), the filesystem is shut down after WL_INTENTS_DELAY
+# seconds.  No file is unlinked and nothing is
+# written into shared blocks: no unlinked inode, no CoW staging extent.
+wl_intents_setup() {
+	local f
+	mkdir "$MNT/d"
+	for f in frag1 frag2; do
+		perl -e 'open(my $f, ">", $ARGV[0]) or die; for (my $o = 0; $o < 48 << 20; $o += 8192) { sysseek($f, $o, 0); syswrite($f, "q" x 4096) }' "$MNT/d/$f"
+	done
+	xfs_io -f -c "reflink $MNT/d/frag1" "$MNT/d/copy" >/dev/null
+	fs "$MNT/d/frag1" "$MNT/d/frag2" "$MNT/d/copy" "$MNT/d"
+	sync
+}
+wl_intents() {
+	xfs_io -c 'truncate 0' "$MNT/d/copy" &
+	BGPIDS+=($!)
+	xfs_io -c 'truncate 0' "$MNT/d/frag2" &
+	BGPIDS+=($!)
+	xfs_io -f -c "reflink $MNT/d/frag1" "$MNT/d/copy2" >/dev/null &
+	BGPIDS+=($!)
+	sleep "$WL_INTENTS_DELAY"
+	xfs_io -x -c 'shutdown -f' "$MNT"
+	stop_bg
+}
+
+# pending_intents IMG: "efi N rui N cui N bui N" when IMG's log leaves
+# intents of all four kinds and nothing else (no unlinked inode, no CoW
+# staging extent).
+pending_intents() {
+	"$XLS" recover --json --summary "$1" 2>/dev/null | perl -ne '
+		next unless /"kind":"summary"/;
+		my %v = /"(pending_\w+)":(\d+)/g;
+		my $n = $v{pending_efi} + $v{pending_rui} + $v{pending_cui} + $v{pending_bui};
+		exit 1 if $v{pending_work} != $n ||
+			grep { !$v{"pending_$_"} } qw(efi rui cui bui);
+		print "efi $v{pending_efi} rui $v{pending_rui} cui $v{pending_cui} bui $v{pending_bui}\n";
+		$ok = 1; END { exit !$ok }'
+}
+
+img_intents() {
+	local img dev try got=""
+	[ -x "${XLS:-}" ] || die "intents: XLS must name a built xfs_logscope (to see what is pending)"
+	for try in $(seq 1 40); do
+		WL_INTENTS_DELAY=$(awk -v t="$try" 'BEGIN { printf "%.2f", 0.05 + (t % 10) * 0.04 }')
+		mkfs_img intents 512M -m reflink=1,rmapbt=1 -l size=64m; img=$IMG
+		attach "$img"; dev=$DEV
+		MOUNT_CMD="mount intents.img MNT (loop device)"
+		mount "$dev" "$MNT"
+		WORKLOAD_FNS=(wl_intents_setup wl_intents pending_intents)
+		wl_intents_setup
+		wl_intents
+		umount "$MNT"
+		detach "$dev"
+		if got=$(pending_intents "$img"); then
+			break
+		fi
+		log "intents: attempt $try (shut down after $WL_INTENTS_DELAY s) left not all four kinds of intent alone, retrying"
+		rm -f "$img"
+		img=""
+	done
+	[ -n "$img" ] || die "intents: no attempt left all four kinds of intent pending alone"
+	NOTES="attempt $try, shut down $WL_INTENTS_DELAY s into the truncations; pending: $got"
+	finish intents "$img"
 }
 
 # ---------------------------------------------------------------------------

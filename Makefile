@@ -51,10 +51,13 @@ $(LIBXFS_DIR)/libxfs.mk: config.mk tools/libxfs-config
 $(BUILD)/pass3/pass3.o: $(LIBXFS_DIR)/libxfs.mk
 ifeq ($(LIBXFS_AVAILABLE),yes)
 LIBXFS_ARCHIVE := $(LIBXFS_DIR)/libxfs-pass3.a
-# every extent pass 3 frees is seen on its way, and deferred work is
-# finished after the roll the kernel makes (src/pass3/libxfs_pass3.c)
+# every extent pass 3 frees is seen on its way, deferred work is finished
+# after the roll the kernel makes (src/pass3/libxfs_pass3.c), and what is
+# logged is followed as the kernel's checkpoints hold it (libxfs_ckpt.c)
 LIBS += $(LIBXFS_ARCHIVE) $(LIBXFS_LIBS) -Wl,--wrap=__xfs_free_extent \
-	-Wl,--wrap=xfs_defer_finish_noroll -Wl,--wrap=libxfs_defer_finish
+	-Wl,--wrap=xfs_defer_finish_noroll -Wl,--wrap=libxfs_defer_finish \
+	-Wl,--wrap=xfs_buf_item_log -Wl,--wrap=libxfs_trans_binval \
+	-Wl,--wrap=libxfs_trans_ordered_buf -Wl,--wrap=libxfs_iflush_int
 $(LIBXFS_ARCHIVE): $(XFSPROGS_DIR)/libxfs/.libs/libxfs.a $(LIBXFS_DIR)/libxfs.mk
 	objcopy --redefine-sym pwrite64=xls_pass3_pwrite64 $< $@
 $(BUILD)/pass3/libxfs_%.o: XCFLAGS = $(LIBXFS_CFLAGS) $(WARN) $(SAN_CFLAGS) $(EXTRA_CFLAGS)

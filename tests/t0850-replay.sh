@@ -138,6 +138,20 @@ if $have_pass3; then
 		"$XLS" replay --finish=kernel --json -o p3ik.out "$(image intents)" >p3ik.json &&
 		grep -q "\"log_cleaned\":false,\"pass3_done\":false,\"next_step\":\"mount OUT" p3ik.json
 	'
+	# intents, then the log force that ends their checkpoint, then an
+	# unlinked inode and CoW staging leftovers: blocks of the second
+	# checkpoint carry an LSN 12 log blocks past the head, the unmount
+	# record goes there, and no block is ahead of the log (xfs_repair -n
+	# says so when one is)
+	test_expect_success 'pass 3 in two checkpoints: intents, then unlinked inodes and CoW leftovers, the log clean past both' '
+		"$XLS" replay --json -o p3i2.out "$(image intents2)" >p3i2.json &&
+		grep -q "\"pending_work\":11,\"pending_efi\":0,\"pending_rui\":1,\"pending_cui\":1,\"pending_bui\":0,.*\"pending_unlinked_inodes\":1,.*\"pending_cow_extents\":8," p3i2.json &&
+		grep -q "\"pass3_done\":true,.*\"pass3_inodes_freed\":1,.*\"pass3_intents\":2,.*\"pass3_checkpoints\":2,\"pass3_checkpoint1_bbs\":12," p3i2.json &&
+		"$XLS" info p3i2.out | grep -q "^state  *clean$" &&
+		"$XLS" recover --json --summary p3i2.out | grep -q "\"pending_work\":0," &&
+		"$XLS" replay -o p3i2t.out "$(image intents2)" | grep -q "stamped with the LSNs of the kernel.s two pass-3 checkpoints (the first 12 log blocks long" &&
+		if command -v xfs_repair >/dev/null; then xfs_repair -n p3i2.out >p3i2.repair 2>&1; fi
+	'
 else
 	test_skip 'pass 3 with libxfs' 'this build has no libxfs (tools/libxfs-config)'
 fi
@@ -272,7 +286,7 @@ as_kernel() {
 if $can_mount; then
 	REPAIR=xfs_repair
 	[ -n "${XFSPROGS_NEW:-}" ] && REPAIR=$XFSPROGS_NEW/repair/xfs_repair
-	for name in dir4k dir64k logsu256k wrapped unlinked sfconv reflink pptr pptr64k sect4k remap intents; do
+	for name in dir4k dir64k logsu256k wrapped unlinked sfconv reflink pptr pptr64k sect4k remap intents intents2; do
 		test_expect_success "kernel: $name, replayed as the kernel recovers it" \
 			"as_kernel $name \$(image $name)"
 	done

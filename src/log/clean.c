@@ -119,15 +119,16 @@ static void pack_cycles(uint8_t *rec, const struct unmount_shape *s, uint32_t cy
 }
 
 /*
- * The unmount record at @blk of @cycle into @rec (@s->blks blocks): the op
- * (XLOG_UNMOUNT_TRANS, transaction @tid) and its xfs_unmount_log_format in
- * the byte order @h_fmt says; its blocks cycle-stamped, those past the
- * physical end of the log with the next cycle (xlog_split_iclog), and its
- * CRC, as xlog_sync computes it after the split, over what is written.
+ * A record at @blk of @cycle into @rec (@s->blks blocks): with @unmount the
+ * unmount record -- its op (XLOG_UNMOUNT_TRANS, transaction @tid) and its
+ * xfs_unmount_log_format in the byte order @h_fmt says -- else a record of
+ * no op, zeros; its blocks cycle-stamped, those past the physical end of
+ * the log with the next cycle (xlog_split_iclog), and its CRC, as
+ * xlog_sync computes it after the split, over what is written.
  */
-static void unmount_record(const struct xls_log *log, uint8_t *rec,
-			   const struct unmount_shape *s, uint32_t cycle, uint32_t blk,
-			   uint32_t prev_blk, uint32_t tid, uint32_t h_fmt)
+static void log_record(const struct xls_log *log, uint8_t *rec, const struct unmount_shape *s,
+		       uint32_t cycle, uint32_t blk, uint32_t prev_blk, uint32_t tid,
+		       uint32_t h_fmt, bool unmount)
 {
 	uint8_t *hdr = rec, *data = rec + (size_t)s->hblks * BB;
 	uint8_t *op = data, *ulf = data + sizeof(struct xlog_op_header);
@@ -138,15 +139,17 @@ static void unmount_record(const struct xls_log *log, uint8_t *rec,
 	header_common(log, hdr, cycle, blk, xls_lsn(cycle, blk), h_fmt);
 	put_be32(HDR_AT(hdr, h_len), s->h_len);
 	put_be32(HDR_AT(hdr, h_prev_block), prev_blk);
-	put_be32(HDR_AT(hdr, h_num_logops), 1);
+	put_be32(HDR_AT(hdr, h_num_logops), unmount ? 1 : 0);
 	put_be32(HDR_AT(hdr, h_size), s->h_size);
-	put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
-	put_be32(op + offsetof(struct xlog_op_header, oh_len),
-		 sizeof(struct xfs_unmount_log_format));
-	op[offsetof(struct xlog_op_header, oh_clientid)] = XFS_LOG;
-	op[offsetof(struct xlog_op_header, oh_flags)] = XLOG_UNMOUNT_TRANS;
-	ulf[be ? 0 : 1] = (uint8_t)(magic >> 8);
-	ulf[be ? 1 : 0] = (uint8_t)magic;
+	if (unmount) {
+		put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
+		put_be32(op + offsetof(struct xlog_op_header, oh_len),
+			 sizeof(struct xfs_unmount_log_format));
+		op[offsetof(struct xlog_op_header, oh_clientid)] = XFS_LOG;
+		op[offsetof(struct xlog_op_header, oh_flags)] = XLOG_UNMOUNT_TRANS;
+		ulf[be ? 0 : 1] = (uint8_t)(magic >> 8);
+		ulf[be ? 1 : 0] = (uint8_t)magic;
+	}
 	pack_cycles(rec, s, cycle);
 	for (uint32_t i = log->nblks - blk; i < s->blks; i++)
 		put_be32(rec + (size_t)i * BB, wrapped_cycle(xls_be32(rec + (size_t)i * BB)));
@@ -263,7 +266,7 @@ int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail 
 	rec = malloc((size_t)at.shape.blks * BB);
 	if (!rec)
 		return -1;
-	unmount_record(log, rec, &at.shape, at.cycle, at.head, ht->last_rec_blk, tid, h_fmt);
+	log_record(log, rec, &at.shape, at.cycle, at.head, ht->last_rec_blk, tid, h_fmt, true);
 	first = log->nblks - at.head;
 	if (first >= at.shape.blks) {
 		rc = put(ctx, at.head, rec, at.shape.blks);
@@ -271,6 +274,62 @@ int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail 
 		rc = put(ctx, at.head, rec, first);
 		if (!rc)
 			rc = put(ctx, 0, rec + (size_t)first * BB, at.shape.blks - first);
+	}
+	free(rec);
+	return rc;
+}
+
+/*
+ * The blocks from the head @ht found up to @lsn, where a later unmount
+ * record goes: records of no op, in the cycle of the blocks they take,
+ * each as long as an iclog holds at most, so that the head is found
+ * past them and every record before it reads whole.  *@prev_blk: the
+ * header of the last one.
+ */
+int xls_log_write_pad(const struct xls_log *log, const struct xls_head_tail *ht, uint64_t lsn,
+		      uint32_t h_fmt, uint32_t *prev_blk, xls_log_put_fn put, void *ctx)
+{
+	struct unmount_shape base, s;
+	uint32_t cycle = ht->curr_cycle, blk = ht->curr_block, left, most;
+	uint8_t *rec;
+	int rc = 0;
+
+	*prev_blk = ht->last_rec_blk;
+	if (unmount_shape(log, &base) || blk >= log->nblks)
+		return -1;
+	left = xls_lsn_cycle(lsn) == cycle ? xls_lsn_block(lsn) - blk :
+	       log->nblks - blk + xls_lsn_block(lsn);
+	if (xls_lsn_block(lsn) >= log->nblks || left >= log->nblks)
+		return -1;
+	most = base.hblks + base.h_size / BB;
+	rec = malloc((size_t)most * BB);
+	if (!rec)
+		return -1;
+	while (left && !rc) {
+		/* a record ends at the physical end: the next begins the next cycle */
+		uint32_t room = log->nblks - blk, take = left < most ? left : most;
+
+		if (take > room)
+			take = room;
+		/* what is left must make a record of its own, a header and a block */
+		if (left - take && left - take <= base.hblks)
+			take -= base.hblks + 1 - (left - take);
+		if (take <= base.hblks) {
+			rc = -1;
+			break;
+		}
+		s = base;
+		s.blks = take;
+		s.h_len = (take - s.hblks) * BB;
+		log_record(log, rec, &s, cycle, blk, *prev_blk, 0, h_fmt, false);
+		rc = put(ctx, blk, rec, take);
+		*prev_blk = blk;
+		left -= take;
+		blk += take;
+		if (blk == log->nblks) {
+			blk = 0;
+			cycle = wrapped_cycle(cycle);
+		}
 	}
 	free(rec);
 	return rc;

@@ -269,6 +269,16 @@ int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail 
 			  uint32_t h_fmt, uint32_t tid, xls_log_put_fn put, void *ctx);
 
 /*
+ * Where the kernel's unmount comes later than the head @ht found -- after
+ * the pass-3 checkpoints, whose last starts at @lsn -- the blocks between
+ * as records of no op in their cycle (*@prev_blk: the last one's header),
+ * so that the head is found past them; the unmount record and the stale
+ * blocks then go at @lsn (an @ht moved there).
+ */
+int xls_log_write_pad(const struct xls_log *log, const struct xls_head_tail *ht, uint64_t lsn,
+		      uint32_t h_fmt, uint32_t *prev_blk, xls_log_put_fn put, void *ctx);
+
+/*
  * xlog_cksum(): the CRC of a record, header @hdr (@hblks blocks, h_crc
  * taken as zero) and @h_len bytes of payload @data as written (cycle
  * stamped), as h_crc stores it.

@@ -207,6 +207,8 @@ static int recover_one(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 		else
 			bui_item(mp, dfp, &e[k], ip);
 	}
+	/* its done item, logged first in its transaction (xfs_defer_create_done) */
+	xls_libxfs_ckpt_done_item(in->type, in->count);
 	list_move(&dfp->dfp_list, &tp->t_dfops);
 	error = -xfs_defer_finish_one(tp, dfp);
 	/* more to do in a new transaction: it stays on tp's list, captured */

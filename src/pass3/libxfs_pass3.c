@@ -460,16 +460,29 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 		snprintf(why, whysz, "the AG headers' counters: %s", strerror(error));
 		return -1;
 	}
-	/* xlog_recover_finish's intents and unlinked inodes, then the CoW leftovers */
+	/*
+	 * xlog_recover_finish: the intents, the log force that ends their
+	 * checkpoint, then the unlinked inodes and the CoW leftovers
+	 */
 	freeing = &w;
-	if ((job->nintents && xls_libxfs_intents(mp, job, &w, why, whysz)) ||
-	    (job->iunlinks && walk_unlinked(mp, inactivate, &w, why, whysz)) ||
-	    (job->cow && xfs_has_reflink(mp) && recover_cow(mp, &w, why, whysz))) {
-		freeing = NULL;
+	done->ckpt = xls_libxfs_ckpt_start();
+	if (!done->ckpt)
+		error = ENOMEM;
+	else if (job->nintents && xls_libxfs_intents(mp, job, &w, why, whysz))
+		error = -1;
+	else if (job->nintents && (job->iunlinks || job->cow))
+		error = xls_libxfs_ckpt_force(mp, &done->ckpt_blocks);
+	if (!error && ((job->iunlinks && walk_unlinked(mp, inactivate, &w, why, whysz)) ||
+		       (job->cow && xfs_has_reflink(mp) && recover_cow(mp, &w, why, whysz))))
+		error = -1;
+	xls_libxfs_ckpt_stop();
+	freeing = NULL;
+	if (error) {
+		if (error > 0)
+			snprintf(why, whysz, "the pass-3 checkpoints: %s", strerror(error));
 		xls_vec_free(w.freed);
 		return -1;
 	}
-	freeing = NULL;
 	if (w.error) {
 		xls_vec_free(w.freed);
 		snprintf(why, whysz, "keeping the extents it freed: %s", strerror(w.error));

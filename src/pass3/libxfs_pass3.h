@@ -39,6 +39,8 @@ struct xls_libxfs_job {
 	bool		iunlinks;	/* the unlinked inodes (xlog_recover_process_iunlinks) */
 };
 
+struct xls_ckpt_model;
+
 /* What it did. */
 struct xls_libxfs_done {
 	uint64_t	cow_extents, cow_blocks;
@@ -51,6 +53,14 @@ struct xls_libxfs_done {
 	/* the work is of a kind this pass 3 does not do: nothing written, why */
 	char		refused[160];
 	/*
+	 * The kernel's pass-3 checkpoints: the blocks the first takes in the
+	 * log when a second follows it (0: one checkpoint), and which of them
+	 * last logged each block and inode (xls_libxfs_ckpt_of_*).  The
+	 * caller frees it (xls_libxfs_ckpt_free).
+	 */
+	uint64_t	ckpt_blocks;
+	struct xls_ckpt_model *ckpt;
+	/*
 	 * Byte ranges of the data device never to be written: a freed inode
 	 * chunk's cluster buffers, stale in the kernel (xfs_ifree_cluster),
 	 * which libxfs still writes back.  The caller frees it (xls_vec_free).
@@ -61,6 +71,11 @@ struct xls_libxfs_done {
 	uint32_t	nstale, capstale;
 };
 
+
+/* The checkpoint (0, 1) that last logged the block at @daddr, the inode @ino. */
+uint32_t xls_libxfs_ckpt_of_block(const struct xls_ckpt_model *m, uint64_t daddr);
+uint32_t xls_libxfs_ckpt_of_inode(const struct xls_ckpt_model *m, uint64_t ino);
+void xls_libxfs_ckpt_free(struct xls_ckpt_model *m);
 
 /*
  * In the child: open the filesystem with libxfs, do the work, write every

@@ -35,4 +35,15 @@ void xls_libxfs_intents_refused(struct xfs_mount *mp, const struct xls_libxfs_jo
 int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, struct work *w,
 		       char *why, size_t whysz);
 
+/*
+ * The kernel's pass-3 checkpoints (libxfs_ckpt.c): what libxfs logs
+ * followed from _start to _stop; the done item of each recovered intent
+ * added; _force ends a checkpoint as the kernel's log force does, *@blocks
+ * the log blocks it takes (0: nothing logged), or an errno.
+ */
+struct xls_ckpt_model *xls_libxfs_ckpt_start(void);
+void xls_libxfs_ckpt_stop(void);
+void xls_libxfs_ckpt_done_item(uint16_t type, uint32_t nextents);
+int xls_libxfs_ckpt_force(struct xfs_mount *mp, uint64_t *blocks);
+
 #endif /* XLS_LIBXFS_WORK_H */

@@ -74,13 +74,7 @@ const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pen
 		if (!finished_here(in->in[i].type))
 			return "pass 3 of XMI, ATTRI and realtime intents is not in this "
 			       "xfs_logscope yet";
-	/*
-	 * The kernel forces the log once the intents are done: what follows
-	 * is in a second pass-3 checkpoint, whose LSN is not computed yet.
-	 */
-	if (intents && (p->unlinked_inodes || p->cow_extents))
-		return "intents together with unlinked inodes or CoW staging leftovers, in two "
-		       "pass-3 checkpoints, are not in this xfs_logscope yet";
+
 	if (p->unlinked_broken)
 		return "an unlinked chain ends on no inode or loops";
 	/* the kernel's inactivation takes the inodes' blocks off their dquots; libxfs keeps none */
@@ -88,14 +82,6 @@ const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pen
 	    (quota_flags & (XFS_UQUOTA_ACCT | XFS_GQUOTA_ACCT | XFS_PQUOTA_ACCT)))
 		return "unlinked inodes on a mount with quota: the dquots they are charged to "
 		       "are not kept by this pass 3";
-	/*
-	 * The kernel's CoW step comes after a log force that ends the
-	 * checkpoint of the unlinked inodes: its blocks carry the next
-	 * checkpoint's LSN, which this pass 3 does not compute yet.
-	 */
-	if (p->unlinked_inodes && p->cow_extents)
-		return "unlinked inodes and CoW staging leftovers together, in two pass-3 "
-		       "checkpoints, are not in this xfs_logscope yet";
 	return NULL;
 }
 
@@ -124,7 +110,7 @@ struct undo_rec {
 
 struct pass3_stamp {
 	const struct xls_geometry *g;
-	uint64_t		lsn;
+	uint64_t		lsn;		/* the first pass-3 checkpoint's */
 	struct xls_pass3_result	*res;
 	/* the ranges libxfs's pass 3 marked stale, never to be written */
 	const struct xls_libxfs_done *stale;
@@ -132,6 +118,48 @@ struct pass3_stamp {
 };
 
 static struct pass3_stamp *child_stamp;
+
+/*
+ * The LSN of pass-3 checkpoint @ckpt: the first's at the head recovery
+ * found, the second's as many blocks further as the first takes in the
+ * log, past its physical end in the next cycle.
+ */
+static uint64_t ckpt_lsn(const struct pass3_stamp *s, uint32_t ckpt)
+{
+	uint32_t cycle = xls_lsn_cycle(s->lsn), nblks = s->g->sb_logblocks;
+	uint64_t blk = xls_lsn_block(s->lsn);
+
+	if (!ckpt || !s->stale || !nblks)
+		return s->lsn;
+	blk += s->stale->ckpt_blocks;
+	while (blk >= nblks) {
+		blk -= nblks;
+		if (++cycle == XLOG_HEADER_MAGIC_NUM)
+			cycle++;
+	}
+	return xls_lsn(cycle, (uint32_t)blk);
+}
+
+/* Which pass-3 checkpoint last logged the block at @daddr, the inode @ino. */
+static uint32_t ckpt_of_block(const struct pass3_stamp *s, uint64_t daddr)
+{
+#ifdef XLS_HAVE_LIBXFS
+	return s->stale ? xls_libxfs_ckpt_of_block(s->stale->ckpt, daddr) : 0;
+#else
+	(void)s, (void)daddr;
+	return 0;
+#endif
+}
+
+static uint32_t ckpt_of_inode(const struct pass3_stamp *s, uint64_t ino)
+{
+#ifdef XLS_HAVE_LIBXFS
+	return s->stale ? xls_libxfs_ckpt_of_inode(s->stale->ckpt, ino) : 0;
+#else
+	(void)s, (void)ino;
+	return 0;
+#endif
+}
 
 /* Does the write of @len bytes at @off fall in a range marked stale? */
 static bool stale(const struct pass3_stamp *s, uint64_t off, size_t len)
@@ -157,13 +185,15 @@ static void stamp_inodes(const struct pass3_stamp *s, uint8_t *buf, const uint8_
 
 	for (uint32_t slot = 0; (size_t)(slot + 1) * isize <= len; slot++) {
 		uint8_t *dip = buf + (size_t)slot * isize;
+		uint64_t lsn;
 
 		if (!memcmp(dip, old + (size_t)slot * isize, isize) ||
 		    xls_be16(dip) != XFS_DINODE_MAGIC || dip[offsetof(struct xfs_dinode, di_version)] < 3)
 			continue;
+		lsn = ckpt_lsn(s, ckpt_of_inode(s, xls_be64(dip + offsetof(struct xfs_dinode,
+									       di_ino))));
 		for (int b = 0; b < 8; b++)
-			dip[offsetof(struct xfs_dinode, di_lsn) + b] =
-				(uint8_t)(s->lsn >> (56 - 8 * b));
+			dip[offsetof(struct xfs_dinode, di_lsn) + b] = (uint8_t)(lsn >> (56 - 8 * b));
 		xls_recover_inode_crc(buf, (uint32_t)len, isize, slot);
 		s->res->inodes_stamped++;
 	}
@@ -240,7 +270,8 @@ ssize_t xls_pass3_pwrite64(int fd, const void *buf, size_t len, off_t off)
 	    len % s->g->inode_size == 0)
 		stamp_inodes(s, copy, old, len);
 	else
-		xls_recover_stamp(s->g, copy, (uint32_t)len, s->lsn);
+		xls_recover_stamp(s->g, copy, (uint32_t)len,
+				  ckpt_lsn(s, ckpt_of_block(s, (uint64_t)off >> BBSHIFT)));
 	s->res->blocks_written++;
 	n = pwrite(fd, copy, len, off);
 out:
@@ -341,6 +372,8 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 
 	s->stale = &d;
 	rep->status = xls_pass3_libxfs(&lj, &d, rep->why, sizeof(rep->why));
+	rep->res.ckpt_blocks = d.ckpt_blocks;
+	rep->res.last_lsn = ckpt_lsn(s, d.ckpt_blocks ? 1 : 0);
 	s->stale = NULL;
 	if (!rep->status && s->undo->err) {
 		snprintf(rep->why, sizeof(rep->why), "keeping what its writes overwrite: %s",
@@ -358,6 +391,7 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 	rep->res.intent_extents = d.intent_extents;
 	rep->res.freed_extents = d.freed_extents;
 	rep->res.freed_blocks = d.freed_blocks;
+	xls_libxfs_ckpt_free(d.ckpt);
 	free(in);
 	snprintf(rep->res.refused, sizeof(rep->res.refused), "%s", d.refused);
 	xls_vec_free(d.stale);

@@ -44,6 +44,13 @@ struct xls_pass3_result {
 	uint64_t	blocks_written;	/* buffers written, each stamped */
 	uint64_t	blocks_dropped;	/* ... not written: stale, as the kernel's */
 	uint64_t	inodes_stamped;	/* inodes of inode buffers written, stamped */
+	/*
+	 * The kernel's pass-3 checkpoints: the blocks the first takes in the
+	 * log when a second follows (0: one), the LSN of the last; the clean
+	 * log's unmount record goes there, past every block's LSN.
+	 */
+	uint64_t	ckpt_blocks;
+	uint64_t	last_lsn;
 	/* nothing done: what the work holds that this pass 3 does not do */
 	char		refused[160];
 };

@@ -83,7 +83,7 @@ int xls_replay_finish(struct xls_replay_write *w, const struct xls_log *log,
 	if (xls_replay_write_superblock(w))
 		return -1;
 	end->counters = !s->mount_fails_after;
-	if (xls_replay_write_clean_log(w, log, ht))
+	if (xls_replay_write_clean_log(w, log, ht, end->pass3_done ? end->pass3.last_lsn : 0))
 		return -1;
 	end->log_cleaned = true;
 	return 0;

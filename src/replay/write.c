@@ -595,12 +595,22 @@ int xls_replay_write_sync(struct xls_replay_write *w)
 }
 
 int xls_replay_write_clean_log(struct xls_replay_write *w, const struct xls_log *log,
-			       const struct xls_head_tail *ht)
+			       const struct xls_head_tail *found, uint64_t unmount_lsn)
 {
-	uint32_t fmt = ht->last_fmt == XLOG_FMT_LINUX_BE ? XLOG_FMT_LINUX_BE : XLOG_FMT_LINUX_LE;
+	uint32_t fmt = found->last_fmt == XLOG_FMT_LINUX_BE ? XLOG_FMT_LINUX_BE : XLOG_FMT_LINUX_LE;
+	struct xls_head_tail moved = *found;
+	const struct xls_head_tail *ht = found;
 
-	if (ht->state != XLS_LOG_DIRTY)
+	if (found->state != XLS_LOG_DIRTY)
 		return 0;
+	/* the pass-3 checkpoints before it: the unmount record at the last one's LSN */
+	if (unmount_lsn && unmount_lsn != xls_lsn(found->curr_cycle, found->curr_block)) {
+		if (xls_log_write_pad(log, found, unmount_lsn, fmt, &moved.last_rec_blk, put_log, w))
+			return io_error(w, IO_WRITE, w->log_path, w->log_base, EIO);
+		moved.curr_cycle = xls_lsn_cycle(unmount_lsn);
+		moved.curr_block = xls_lsn_block(unmount_lsn);
+		ht = &moved;
+	}
 	/* the stale blocks durable first: the unmount record, last, makes the log clean */
 	if (xls_log_write_stale(log, ht, fmt, put_log, w) || xls_replay_write_sync(w))
 		return -1;

@@ -163,9 +163,11 @@ int xls_replay_write_sync(struct xls_replay_write *w);
  * The log as a clean unmount after recovery leaves it (log/clean.c), the
  * unmount record written last and every write durable before the next:
  * the kernel then mounts the copy without recovery, and an interruption
- * leaves the log as found.  @ht: the log as found.
+ * leaves the log as found.  @found: the log as found.  @unmount_lsn, when
+ * not 0 and past the head found: the LSN of pass 3's last checkpoint,
+ * where the unmount record goes, the blocks before it records of no op.
  */
 int xls_replay_write_clean_log(struct xls_replay_write *w, const struct xls_log *log,
-			       const struct xls_head_tail *ht);
+			       const struct xls_head_tail *found, uint64_t unmount_lsn);
 
 #endif /* XLS_REPLAY_WRITE_H */

@@ -447,6 +447,8 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 		xls_field_uint(fs, XK(pass3_intent_extents), r->pass3->intent_extents);
 		xls_field_uint(fs, XK(pass3_freed_extents), r->pass3->freed_extents);
 		xls_field_uint(fs, XK(pass3_freed_fsblocks), r->pass3->freed_blocks);
+		xls_field_uint(fs, XK(pass3_checkpoints), r->pass3->ckpt_blocks ? 2 : 1);
+		xls_field_uint(fs, XK(pass3_checkpoint1_bbs), r->pass3->ckpt_blocks);
 		xls_field_uint(fs, XK(pass3_buffers_written), r->pass3->blocks_written);
 		xls_field_uint(fs, XK(pass3_inodes_stamped), r->pass3->inodes_stamped);
 	} else if (r->pass3_not) {
@@ -476,10 +478,16 @@ static void print_pass3(struct xls_out *o, const struct xls_pass3_result *p)
 			       (unsigned long long)p->cow_extents, xls_plural(p->cow_extents),
 			       (unsigned long long)p->cow_blocks, xls_plural(p->cow_blocks));
 	xls_out_printf(o, " %llu extent%s freed in all (%llu filesystem block%s); %llu buffer%s "
-		       "written, stamped with the LSN of the kernel's pass-3 checkpoint\n",
-		       (unsigned long long)p->freed_extents, xls_plural(p->freed_extents),
-		       (unsigned long long)p->freed_blocks, xls_plural(p->freed_blocks),
-		       (unsigned long long)p->blocks_written, xls_plural(p->blocks_written));
+		       "written, stamped with the LSN", (unsigned long long)p->freed_extents,
+		       xls_plural(p->freed_extents), (unsigned long long)p->freed_blocks,
+		       xls_plural(p->freed_blocks), (unsigned long long)p->blocks_written,
+		       xls_plural(p->blocks_written));
+	if (p->ckpt_blocks)
+		xls_out_printf(o, "s of the kernel's two pass-3 checkpoints (the first %llu log "
+			       "block%s long, the intents'; the unmount record after the second)\n",
+			       (unsigned long long)p->ckpt_blocks, xls_plural(p->ckpt_blocks));
+	else
+		xls_out_printf(o, " of the kernel's pass-3 checkpoint\n");
 }
 
 void xls_print_replay(struct xls_out *o, const struct xls_replay_outcome *r,

@@ -6,7 +6,8 @@
 # Usage: sudo tests/images/mkimages.sh [NAME...]
 #
 #   NAME is one of: dir4k dir64k logsu256k extlog wrapped clean unlinked
-#   sfconv links later reflink pptr pptr64k sect4k remap intents (default: all of them).  For each NAME it writes
+#   sfconv links later reflink pptr pptr64k sect4k remap intents intents2
+#   (default: all of them).  For each NAME it writes
 #     tests/images/NAME.img.xz   the filesystem image (xz -9)
 #     tests/images/NAME.txt      provenance: mkfs command, workload, kernel,
 #                                xfsprogs version, date, resulting log state
@@ -38,7 +39,7 @@
 
 set -euo pipefail
 
-ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv links later reflink pptr pptr64k sect4k remap intents)
+ALL_IMAGES=(dir4k dir64k logsu256k extlog wrapped clean unlinked sfconv links later reflink pptr pptr64k sect4k remap intents intents2)
 
 # The mkfs.xfs and xfs_logprint of an image: the system's, or XFSPROGS_NEW's.
 MKFS=mkfs.xfs
@@ -1130,6 +1131,71 @@ img_intents() {
 	[ -n "$img" ] || die "intents: no attempt left all four kinds of intent pending alone"
 	NOTES="attempt $try, shut down $WL_INTENTS_DELAY s into the truncations; pending: $got"
 	finish intents "$img"
+}
+
+# Pass 3 in two checkpoints: intents, and after the log force that ends
+# theirs, unlinked inodes and CoW staging leftovers.  intents' files, and
+# a small file held open and unlinked; shared blocks of frag1 rewritten a
+# 4 KiB block a MiB, each fsynced (the CoW fork's preallocation is left
+# staged); then the copy truncated, shut down after WL_INTENTS_DELAY s.
+wl_intents2_setup() {
+	wl_intents_setup
+	xfs_io -f -c "pwrite -q 0 64k" -c fsync "$MNT/d/held" >/dev/null
+}
+wl_intents2() {
+	local o
+	sleep 100000 3<"$MNT/d/held" &
+	BGPIDS+=($!)
+	rm "$MNT/d/held"
+	fs "$MNT/d"
+	for o in 0 1 2 3 4 5 6 7; do
+		xfs_io -c "pwrite -q $((o * 1024))k 4k" -c fsync "$MNT/d/frag1" >/dev/null
+	done
+	xfs_io -c 'truncate 0' "$MNT/d/copy" &
+	BGPIDS+=($!)
+	sleep "$WL_INTENTS_DELAY"
+	xfs_io -x -c 'shutdown -f' "$MNT"
+	stop_bg
+}
+
+# pending_intents2 IMG: "efi N rui N cui N bui N unlinked N cow N" when
+# IMG's log leaves intents, unlinked inodes and CoW staging extents.
+pending_intents2() {
+	"$XLS" recover --json --summary "$1" 2>/dev/null | perl -ne '
+		next unless /"kind":"summary"/;
+		my %v = /"(pending_\w+)":(\d+)/g;
+		my $n = $v{pending_efi} + $v{pending_rui} + $v{pending_cui} + $v{pending_bui};
+		exit 1 if !$n || !$v{pending_unlinked_inodes} || !$v{pending_cow_extents} ||
+			$v{pending_xmi} + $v{pending_attri} + $v{pending_other_intents};
+		print join(" ", map { "$_ $v{\"pending_$_\"}" } qw(efi rui cui bui)),
+			" unlinked $v{pending_unlinked_inodes} cow $v{pending_cow_extents}\n";
+		$ok = 1; END { exit !$ok }'
+}
+
+img_intents2() {
+	local img dev try got=""
+	[ -x "${XLS:-}" ] || die "intents2: XLS must name a built xfs_logscope (to see what is pending)"
+	for try in $(seq 1 40); do
+		WL_INTENTS_DELAY=$(awk -v t="$try" 'BEGIN { printf "%.2f", (t % 5) * 0.01 }')
+		mkfs_img intents2 512M -m reflink=1,rmapbt=1 -l size=64m; img=$IMG
+		attach "$img"; dev=$DEV
+		MOUNT_CMD="mount intents2.img MNT (loop device)"
+		mount "$dev" "$MNT"
+		WORKLOAD_FNS=(wl_intents_setup wl_intents2_setup wl_intents2 pending_intents2)
+		wl_intents2_setup
+		wl_intents2
+		umount "$MNT"
+		detach "$dev"
+		if got=$(pending_intents2 "$img"); then
+			break
+		fi
+		log "intents2: attempt $try (shut down after $WL_INTENTS_DELAY s) left not intents, unlinked inodes and CoW staging extents together, retrying"
+		rm -f "$img"
+		img=""
+	done
+	[ -n "$img" ] || die "intents2: no attempt left intents, unlinked inodes and CoW staging extents together"
+	NOTES="attempt $try, shut down $WL_INTENTS_DELAY s into the truncation; pending: $got"
+	finish intents2 "$img"
 }
 
 # ---------------------------------------------------------------------------

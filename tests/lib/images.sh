@@ -4,7 +4,7 @@
 IMAGE_NAMES="clean dir4k dir64k logsu256k unlinked wrapped extlog"
 # Every bundled kernel-written image, for the comparisons with xfs_logprint
 # (those above also have expected outputs of their own in images/expect).
-LOGPRINT_NAMES="$IMAGE_NAMES dirfrag sfconv links later reflink pptr pptr64k sect4k remap intents"
+LOGPRINT_NAMES="$IMAGE_NAMES dirfrag sfconv links later reflink pptr pptr64k sect4k remap intents intents2"
 
 image_args() {
 	case "$1" in

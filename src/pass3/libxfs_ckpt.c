@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pass 3 stage: the kernel's pass-3 checkpoints, as far as the LSNs of the
+ * blocks go.  The kernel forces the log once the intents are finished
+ * (xlog_recover_finish): what they logged is one checkpoint, at the head
+ * recovery found, and what follows (the unlinked inodes, the CoW
+ * leftovers) another, whose LSN is the first's plus the blocks the first
+ * takes in the log.  A block carries the LSN of the last checkpoint that
+ * logged it.
+ *
+ * So the items libxfs logs are followed here as the kernel's CIL would
+ * hold them -- a buffer by its dirty 128-byte chunks (xfs_buf_item_log),
+ * stale or ordered; an inode by its logged fields and forks at each commit
+ * (xfs_inode_item_format); the done item of each recovered intent -- and
+ * the first checkpoint is sized as the kernel writes it: each region behind
+ * an op header, the checkpoint's start and transaction header, its commit
+ * record, packed into iclogs and their continuations (xlog_write,
+ * xlog_write_partial), each record rounded to the log stripe unit
+ * (xlog_sync).  Intents logged and finished inside the checkpoint are not
+ * in it (the CIL's intent whiteouts); libxfs logs none anyway.  The
+ * superblock is left out: with lazy counters the kernel does not log it
+ * here, libxfs does.
+ *
+ * The wraps below are reached through the link (-Wl,--wrap), in the child
+ * that runs pass 3, through the one model it sets.
+ */
+#include "libxfs.h"
+
+#include "base/inomap.h"
+#include "base/vec.h"
+#include "pass3/libxfs_work.h"
+
+/* 64 KiB buffers at most: 512 chunks of XFS_BLF_CHUNK bytes */
+#define MAP_WORDS	16
+#define OPHDR		((uint32_t)sizeof(struct xlog_op_header))
+
+struct ckpt_buf {
+	uint64_t	daddr;
+	uint32_t	nbb;
+	uint32_t	ckpt;		/* the last checkpoint that logged it */
+	uint64_t	seq;		/* when, for the CIL's order */
+	bool		stale, ordered;
+	uint32_t	map[MAP_WORDS];
+};
+
+struct ckpt_ino {
+	uint64_t	ino;
+	uint32_t	ckpt;
+	uint64_t	seq;
+	uint32_t	fields;		/* logged since the checkpoint began */
+	uint32_t	dbytes, abytes;	/* its forks as the last commit formats them */
+};
+
+struct xls_ckpt_model {
+	struct xls_inomap	bufidx, inoidx;	/* daddr, ino -> index + 1 */
+	struct ckpt_buf		*bufs;
+	uint32_t		nbufs, capbufs;
+	struct ckpt_ino		*inos;
+	uint32_t		ninos, capinos;
+	uint32_t		cur;		/* the checkpoint being filled */
+	uint64_t		seq;
+	/* the done items of the recovered intents: each its op header and format */
+	struct ckpt_done {
+		uint64_t	seq;
+		uint32_t	bytes;
+	}			*done;
+	uint32_t		ndone, capdone;
+	int			error;		/* ENOMEM, or EFBIG: a buffer too large to follow */
+};
+
+static struct xls_ckpt_model *model;
+
+struct xls_ckpt_model *xls_libxfs_ckpt_start(void)
+{
+	model = calloc(1, sizeof(*model));
+	return model;
+}
+
+void xls_libxfs_ckpt_stop(void)
+{
+	model = NULL;
+}
+
+void xls_libxfs_ckpt_free(struct xls_ckpt_model *m)
+{
+	if (!m)
+		return;
+	xls_inomap_free(&m->bufidx);
+	xls_inomap_free(&m->inoidx);
+	xls_vec_free(m->bufs);
+	xls_vec_free(m->inos);
+	xls_vec_free(m->done);
+	free(m);
+}
+
+static struct ckpt_buf *buf_of(struct xls_ckpt_model *m, struct xfs_buf *bp)
+{
+	uint64_t daddr = (uint64_t)xfs_buf_daddr(bp);
+	uint64_t *at = xls_inomap_find(&m->bufidx, daddr);
+	struct ckpt_buf *b;
+
+	if (at)
+		return &m->bufs[*at - 1];
+	if (BBTOB(bp->b_length) > MAP_WORDS * NBWORD * XFS_BLF_CHUNK) {
+		m->error = EFBIG;
+		return NULL;
+	}
+	b = xls_vec_push((void **)&m->bufs, &m->nbufs, &m->capbufs, sizeof(*b));
+	if (!b || xls_inomap_put(&m->bufidx, daddr, m->nbufs)) {
+		m->error = ENOMEM;
+		return NULL;
+	}
+	memset(b, 0, sizeof(*b));
+	b->daddr = daddr;
+	b->nbb = bp->b_length;
+	b->ckpt = UINT32_MAX;
+	return b;
+}
+
+/* @b logged in the current checkpoint: what an earlier one logged is not in it. */
+static void buf_touched(struct xls_ckpt_model *m, struct ckpt_buf *b)
+{
+	if (b->ckpt != m->cur) {
+		memset(b->map, 0, sizeof(b->map));
+		b->stale = b->ordered = false;
+		b->ckpt = m->cur;
+	}
+	b->seq = ++m->seq;
+}
+
+/* The superblock: lazy counters, which the kernel does not log here. */
+static bool is_sb(struct xfs_buf *bp)
+{
+	return xfs_buf_daddr(bp) == XFS_SB_DADDR && bp->b_target == bp->b_mount->m_ddev_targp;
+}
+
+void __real_xfs_buf_item_log(struct xfs_buf_log_item *bip, uint first, uint last);
+void __wrap_xfs_buf_item_log(struct xfs_buf_log_item *bip, uint first, uint last);
+
+void __wrap_xfs_buf_item_log(struct xfs_buf_log_item *bip, uint first, uint last)
+{
+	struct xls_ckpt_model *m = model;
+	struct ckpt_buf *b;
+
+	__real_xfs_buf_item_log(bip, first, last);
+	if (!m || is_sb(bip->bli_buf) || !(b = buf_of(m, bip->bli_buf)))
+		return;
+	buf_touched(m, b);
+	for (uint32_t c = first / XFS_BLF_CHUNK; c <= last / XFS_BLF_CHUNK &&
+	     c < MAP_WORDS * NBWORD; c++)
+		b->map[c / NBWORD] |= 1u << (c % NBWORD);
+}
+
+void __real_libxfs_trans_binval(struct xfs_trans *tp, struct xfs_buf *bp);
+void __wrap_libxfs_trans_binval(struct xfs_trans *tp, struct xfs_buf *bp);
+
+/* A stale buffer is logged as its format alone, its chunks forgotten (xfs_trans_binval). */
+void __wrap_libxfs_trans_binval(struct xfs_trans *tp, struct xfs_buf *bp)
+{
+	struct xls_ckpt_model *m = model;
+	struct ckpt_buf *b;
+
+	__real_libxfs_trans_binval(tp, bp);
+	if (!m || !(b = buf_of(m, bp)))
+		return;
+	buf_touched(m, b);
+	memset(b->map, 0, sizeof(b->map));
+	b->stale = true;
+}
+
+bool __real_libxfs_trans_ordered_buf(struct xfs_trans *tp, struct xfs_buf *bp);
+bool __wrap_libxfs_trans_ordered_buf(struct xfs_trans *tp, struct xfs_buf *bp);
+
+/* Ordered: in the checkpoint, not in the log; libxfs logs it whole, the kernel not. */
+bool __wrap_libxfs_trans_ordered_buf(struct xfs_trans *tp, struct xfs_buf *bp)
+{
+	struct xls_ckpt_model *m = model;
+	bool was_dirty = false;
+	struct ckpt_buf *b = NULL;
+	bool ret;
+
+	if (m && (b = buf_of(m, bp)) && b->ckpt == m->cur)
+		for (int i = 0; i < MAP_WORDS; i++)
+			was_dirty |= b->map[i] != 0;
+	ret = __real_libxfs_trans_ordered_buf(tp, bp);
+	if (b && !was_dirty) {
+		buf_touched(m, b);
+		memset(b->map, 0, sizeof(b->map));
+		b->ordered = true;
+	}
+	return ret;
+}
+
+/* Bytes of a fork as xfs_inode_item_format logs it with @fields, 0 for none. */
+static uint32_t fork_bytes(struct xfs_inode *ip, int whichfork, uint32_t fields)
+{
+	struct xfs_ifork *ifp = xfs_ifork_ptr(ip, whichfork);
+	bool data = whichfork == XFS_DATA_FORK;
+
+	if (!ifp)
+		return 0;
+	switch (ifp->if_format) {
+	case XFS_DINODE_FMT_EXTENTS:
+		if ((fields & (data ? XFS_ILOG_DEXT : XFS_ILOG_AEXT)) && ifp->if_nextents > 0 &&
+		    ifp->if_bytes > 0)
+			return (uint32_t)(ifp->if_nextents * sizeof(struct xfs_bmbt_rec));
+		return 0;
+	case XFS_DINODE_FMT_BTREE:
+		if ((fields & (data ? XFS_ILOG_DBROOT : XFS_ILOG_ABROOT)) && ifp->if_broot_bytes > 0)
+			return (uint32_t)ifp->if_broot_bytes;
+		return 0;
+	case XFS_DINODE_FMT_LOCAL:
+		if ((fields & (data ? XFS_ILOG_DDATA : XFS_ILOG_ADATA)) && ifp->if_bytes > 0)
+			return (uint32_t)roundup(ifp->if_bytes, 4);
+		return 0;
+	}
+	return 0;
+}
+
+int __real_libxfs_iflush_int(struct xfs_inode *ip, struct xfs_buf *bp);
+int __wrap_libxfs_iflush_int(struct xfs_inode *ip, struct xfs_buf *bp);
+
+/* A commit that logged @ip: how the CIL would format it now. */
+int __wrap_libxfs_iflush_int(struct xfs_inode *ip, struct xfs_buf *bp)
+{
+	struct xls_ckpt_model *m = model;
+	struct ckpt_ino *n;
+	uint64_t *at;
+
+	if (!m || !ip->i_itemp)
+		return __real_libxfs_iflush_int(ip, bp);
+	at = xls_inomap_find(&m->inoidx, ip->i_ino);
+	if (at) {
+		n = &m->inos[*at - 1];
+	} else {
+		n = xls_vec_push((void **)&m->inos, &m->ninos, &m->capinos, sizeof(*n));
+		if (!n || xls_inomap_put(&m->inoidx, ip->i_ino, m->ninos)) {
+			m->error = ENOMEM;
+			return __real_libxfs_iflush_int(ip, bp);
+		}
+		memset(n, 0, sizeof(*n));
+		n->ino = ip->i_ino;
+		n->ckpt = UINT32_MAX;
+	}
+	if (n->ckpt != m->cur) {
+		n->fields = 0;
+		n->ckpt = m->cur;
+	}
+	n->seq = ++m->seq;
+	n->fields |= ip->i_itemp->ili_fields;
+	n->dbytes = fork_bytes(ip, XFS_DATA_FORK, n->fields);
+	n->abytes = fork_bytes(ip, XFS_ATTR_FORK, n->fields);
+	return __real_libxfs_iflush_int(ip, bp);
+}
+
+void xls_libxfs_ckpt_done_item(uint16_t type, uint32_t nextents)
+{
+	struct xls_ckpt_model *m = model;
+	struct ckpt_done *d;
+
+	if (!m)
+		return;
+	d = xls_vec_push((void **)&m->done, &m->ndone, &m->capdone, sizeof(*d));
+	if (!d) {
+		m->error = ENOMEM;
+		return;
+	}
+	d->seq = ++m->seq;
+	/* xfs_efd_log_format_sizeof, or the 16 bytes of an RUD, CUD, BUD */
+	d->bytes = OPHDR + (type == XFS_LI_EFI ?
+			    (uint32_t)sizeof(struct xfs_efd_log_format) +
+			    nextents * (uint32_t)sizeof(struct xfs_extent) : 16u);
+}
+
+/* ------------------------------------------------------------------ */
+/* the checkpoint in the log */
+
+/* One log item of the checkpoint: its regions, each behind an op header. */
+struct lv {
+	uint64_t	seq;
+	uint32_t	nreg;
+	uint32_t	reg[2 + MAP_WORDS * NBWORD];	/* region lengths, op header included */
+};
+
+/* Where xlog_write has got to: the iclog's data offset, the blocks before it. */
+struct iclogs {
+	uint32_t	size;		/* ic_size: data bytes an iclog holds */
+	uint32_t	hbb;		/* header blocks */
+	uint32_t	sunit_bb;	/* records rounded to it */
+	uint32_t	off;
+	uint64_t	blocks;
+};
+
+/* xlog_state_switch_iclogs: the record of @bytes of data ends; the next begins. */
+static void next_iclog(struct iclogs *c, uint32_t bytes)
+{
+	c->blocks += roundup(c->hbb + BTOBB(bytes), c->sunit_bb);
+	c->off = 0;
+}
+
+/*
+ * xlog_state_get_iclog_space: a write starts in the current iclog unless
+ * two op headers no longer fit; one that does not fit takes the iclog
+ * whole, and goes on in the next when it is full.
+ */
+static void get_space(struct iclogs *c)
+{
+	if (c->size - c->off < 2 * OPHDR)
+		next_iclog(c, c->size);
+}
+
+/* xlog_write_partial: region by region, continued across iclogs. */
+static void write_partial(struct iclogs *c, const struct lv *lv)
+{
+	for (uint32_t i = 0; i < lv->nreg; i++) {
+		uint32_t len = lv->reg[i], done, rlen;
+
+		if (c->size - c->off <= OPHDR)
+			next_iclog(c, c->size);
+		rlen = len < c->size - c->off ? len : c->size - c->off;
+		c->off += rlen;
+		for (done = rlen; done < len; done += rlen) {
+			next_iclog(c, c->size);
+			c->off += OPHDR;
+			rlen = len - done;
+			if (rlen > c->size - c->off)
+				rlen = c->size - c->off;
+			c->off += rlen;
+		}
+	}
+}
+
+static void write_lv(struct iclogs *c, const struct lv *lv)
+{
+	uint32_t bytes = 0;
+
+	for (uint32_t i = 0; i < lv->nreg; i++)
+		bytes += lv->reg[i];
+	if (lv->nreg && bytes > c->size - c->off)
+		write_partial(c, lv);
+	else
+		c->off += bytes;
+}
+
+static void buf_lv(const struct ckpt_buf *b, struct lv *lv)
+{
+	uint32_t chunks = BBTOB(b->nbb) / XFS_BLF_CHUNK;
+	uint32_t words = (chunks + NBWORD - 1) / NBWORD;
+	uint32_t base = (uint32_t)offsetof(struct xfs_buf_log_format, blf_data_map) +
+			words * (uint32_t)sizeof(uint32_t);
+	uint32_t run = 0;
+
+	lv->seq = b->seq;
+	lv->nreg = 0;
+	if (b->ordered)
+		return;
+	lv->reg[lv->nreg++] = OPHDR + base;
+	if (b->stale)
+		return;
+	for (uint32_t c = 0; c <= chunks; c++) {
+		bool set = c < chunks && (b->map[c / NBWORD] >> (c % NBWORD) & 1);
+
+		if (set) {
+			run++;
+		} else if (run) {
+			lv->reg[lv->nreg++] = OPHDR + run * XFS_BLF_CHUNK;
+			run = 0;
+		}
+	}
+	/* a buffer logged with no chunk dirty is not formatted at all */
+	if (lv->nreg == 1)
+		lv->nreg = 0;
+}
+
+static void ino_lv(struct xfs_mount *mp, const struct ckpt_ino *n, struct lv *lv)
+{
+	lv->seq = n->seq;
+	lv->nreg = 0;
+	lv->reg[lv->nreg++] = OPHDR + (uint32_t)sizeof(struct xfs_inode_log_format);
+	lv->reg[lv->nreg++] = OPHDR + xfs_log_dinode_size(mp);
+	if (n->dbytes)
+		lv->reg[lv->nreg++] = OPHDR + n->dbytes;
+	if (n->abytes)
+		lv->reg[lv->nreg++] = OPHDR + n->abytes;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct lv *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The blocks the current checkpoint takes in the log, as the log force
+ * that ends it writes them; then a new checkpoint begins.  0 with *@blocks
+ * (0: nothing was logged, no checkpoint), or an errno.
+ */
+int xls_libxfs_ckpt_force(struct xfs_mount *mp, uint64_t *blocks)
+{
+	struct xls_ckpt_model *m = model;
+	uint32_t iclog_size = XLOG_BIG_RECORD_BSIZE, sunit = mp->m_sb.sb_logsunit;
+	struct iclogs c = { 0 };
+	struct lv *lvs, hdr = { 0, 2, { OPHDR, OPHDR + (uint32_t)sizeof(struct xfs_trans_header) } };
+	uint32_t n = 0;
+
+	*blocks = 0;
+	if (!m)
+		return 0;
+	if (m->error)
+		return m->error;
+	lvs = calloc((size_t)m->nbufs + m->ninos + m->ndone + 1, sizeof(*lvs));
+	if (!lvs)
+		return ENOMEM;
+	for (uint32_t i = 0; i < m->ndone; i++, n++) {
+		lvs[n].seq = m->done[i].seq;
+		lvs[n].nreg = 1;
+		lvs[n].reg[0] = m->done[i].bytes;
+	}
+	m->ndone = 0;
+	for (uint32_t i = 0; i < m->nbufs; i++)
+		if (m->bufs[i].ckpt == m->cur) {
+			buf_lv(&m->bufs[i], &lvs[n]);
+			n += lvs[n].nreg != 0;
+		}
+	for (uint32_t i = 0; i < m->ninos; i++)
+		if (m->inos[i].ckpt == m->cur)
+			ino_lv(mp, &m->inos[i], &lvs[n++]);
+	if (!n) {
+		free(lvs);
+		m->cur++;
+		return 0;
+	}
+	qsort(lvs, n, sizeof(*lvs), by_seq);
+	/* the mount's iclogs (xlog_get_iclog_buffer_size, v2) */
+	if (sunit > iclog_size)
+		iclog_size = sunit;
+	c.hbb = (iclog_size + XLOG_HEADER_CYCLE_SIZE - 1) / XLOG_HEADER_CYCLE_SIZE;
+	c.size = iclog_size - BBTOB(c.hbb);
+	c.sunit_bb = sunit > 1 ? BTOBB(sunit) : 1;
+	/* the checkpoint, then its commit record: two xlog_write calls */
+	get_space(&c);
+	write_lv(&c, &hdr);
+	for (uint32_t i = 0; i < n; i++)
+		write_lv(&c, &lvs[i]);
+	get_space(&c);
+	c.off += OPHDR;
+	/* xfs_log_force: the iclog written as far as it is filled */
+	next_iclog(&c, c.off);
+	free(lvs);
+	*blocks = c.blocks;
+	m->cur++;
+	return 0;
+}
+
+uint32_t xls_libxfs_ckpt_of_block(const struct xls_ckpt_model *m, uint64_t daddr)
+{
+	const uint64_t *at = m ? xls_inomap_find(&m->bufidx, daddr) : NULL;
+
+	return at ? m->bufs[*at - 1].ckpt : 0;
+}
+
+uint32_t xls_libxfs_ckpt_of_inode(const struct xls_ckpt_model *m, uint64_t ino)
+{
+	const uint64_t *at = m ? xls_inomap_find(&m->inoidx, ino) : NULL;
+
+	return at ? m->inos[*at - 1].ckpt : 0;
+}

@@ -156,7 +156,7 @@ static void recover(const struct xls_source *src, struct xls_log *log,
 		    (!xls_recover_summary(r)->fails || w.force) &&
 		    xls_replay_write_check_sb(&w) == 0 &&
 		    xls_replay_write_superblock(&w) == 0)
-			xls_replay_write_clean_log(&w, log, ht);
+			xls_replay_write_clean_log(&w, log, ht, 0);
 		xls_recover_free(r);
 	}
 	xls_replay_write_release(&w);

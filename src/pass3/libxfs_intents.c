@@ -204,7 +204,7 @@ static int recover_one(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 			rui_item(mp, dfp, &e[k]);
 		else if (in->type == XFS_LI_CUI)
 			cui_item(mp, dfp, &e[k]);
-		else
+		else if (ip)
 			bui_item(mp, dfp, &e[k], ip);
 	}
 	/* its done item, logged first in its transaction (xfs_defer_create_done) */
@@ -336,18 +336,20 @@ int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, s
 			list_del_init(&dfc->dfc_list);
 			xfs_defer_ops_capture_abort(mp, dfc);
 		}
+		failed_on(w->done, error);
 		snprintf(why, whysz, "intent %u of %u (id 0x%llx): %s", i, job->nintents,
 			 (unsigned long long)job->intents[i - 1].id, strerror(error));
 		return -1;
 	}
 	error = finish_captured(mp, &capture);
 	if (error) {
-		snprintf(why, whysz, "the work the intents deferred: %s", strerror(error));
+		snprintf(why, whysz, "the work the intents deferred: %s",
+			 strerror(failed_on(w->done, error)));
 		return -1;
 	}
 	error = bui_inodes_evicted(mp, job, w);
 	if (error) {
-		snprintf(why, whysz, "the inodes of the BUIs: %s", strerror(error));
+		snprintf(why, whysz, "the inodes of the BUIs: %s", strerror(failed_on(w->done, error)));
 		return -1;
 	}
 	return 0;

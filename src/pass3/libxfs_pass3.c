@@ -183,6 +183,7 @@ static int recover_cow(struct xfs_mount *mp, struct work *w, char *why, size_t w
 			error = -xfs_refcount_recover_cow_leftovers(mp, pag);
 		libxfs_perag_put(pag);
 		if (error) {
+			failed_on(w->done, error);
 			snprintf(why, whysz, "AG %u: CoW staging leftovers: %s", agno,
 				 strerror(error));
 			return -1;
@@ -277,7 +278,8 @@ static int walk_unlinked(struct xfs_mount *mp, int (*fn)(struct xfs_mount *, str
 		}
 		libxfs_perag_put(pag);
 		if (error) {
-			snprintf(why, whysz, "AG %u: unlinked inodes: %s", agno, strerror(error));
+			snprintf(why, whysz, "AG %u: unlinked inodes: %s", agno,
+				 strerror(failed_on(w->done, error)));
 			return -1;
 		}
 	}
@@ -457,7 +459,8 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 	/* xfs_check_summary_counts: after a recovery, from the AG headers */
 	if (xfs_has_lazysbcount(mp) &&
 	    (error = -libxfs_initialize_perag_data(mp, mp->m_sb.sb_agcount))) {
-		snprintf(why, whysz, "the AG headers' counters: %s", strerror(error));
+		snprintf(why, whysz, "the AG headers' counters: %s",
+			 strerror(failed_on(done, error)));
 		return -1;
 	}
 	/*
@@ -495,7 +498,7 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 			 "left to the kernel", f->agno, f->agbno);
 	xls_vec_free(w.freed);
 	if (error) {
-		snprintf(why, whysz, "the free space btrees: %s", strerror(error));
+		snprintf(why, whysz, "the free space btrees: %s", strerror(failed_on(done, error)));
 		return -1;
 	}
 	return 0;

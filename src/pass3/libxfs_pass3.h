@@ -60,6 +60,8 @@ struct xls_libxfs_done {
 	 */
 	uint64_t	ckpt_blocks;
 	struct xls_ckpt_model *ckpt;
+	/* it failed on metadata libxfs found corrupt (EFSCORRUPTED, EFSBADCRC) */
+	bool		corrupt;
 	/*
 	 * Byte ranges of the data device never to be written: a freed inode
 	 * chunk's cluster buffers, stale in the kernel (xfs_ifree_cluster),

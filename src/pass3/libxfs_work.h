@@ -23,6 +23,14 @@ struct work {
 	int			error;		/* ENOMEM keeping one */
 };
 
+/* @error (an errno) is libxfs finding metadata corrupt: @d says so. */
+static inline int failed_on(struct xls_libxfs_done *d, int error)
+{
+	if (error == EFSCORRUPTED || error == EFSBADCRC)
+		d->corrupt = true;
+	return error;
+}
+
 /* Whether each of @job's intents can be finished here: else @w->done->refused says why. */
 void xls_libxfs_intents_refused(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 				struct work *w);

@@ -374,6 +374,7 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 	rep->status = xls_pass3_libxfs(&lj, &d, rep->why, sizeof(rep->why));
 	rep->res.ckpt_blocks = d.ckpt_blocks;
 	rep->res.last_lsn = ckpt_lsn(s, d.ckpt_blocks ? 1 : 0);
+	rep->res.corrupt = d.corrupt;
 	s->stale = NULL;
 	if (!rep->status && s->undo->err) {
 		snprintf(rep->why, sizeof(rep->why), "keeping what its writes overwrite: %s",
@@ -483,9 +484,14 @@ int xls_pass3_run(const struct xls_pass3_job *job, struct xls_pass3_result *res,
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "pass 3 on '%s': libxfs exited "
 				     "(status %d) before it reported", job->data_path,
 				     WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+	if (rep.status && rep.res.corrupt)
+		return xls_error_set(err, XLS_EXIT_FINDINGS, "'%s': pass 3 meets corrupt metadata "
+				     "(%s), where the kernel's own pass 3 fails too; nothing written: "
+				     "replay --finish=kernel writes what pass 2 leaves, for "
+				     "xfs_repair", job->name ? job->name : job->data_path, rep.why);
 	if (rep.status)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "pass 3 on '%s': %s",
-				     job->data_path, rep.why);
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "'%s': pass 3: %s",
+				     job->name ? job->name : job->data_path, rep.why);
 	*res = rep.res;
 	return 0;
 }

@@ -22,6 +22,7 @@
 /* What pass 3 is asked to do, and where. */
 struct xls_pass3_job {
 	const struct xls_geometry *g;
+	const char	*name;		/* the input, as errors name it */
 	const char	*data_path;	/* the filesystem pass 2 wrote: OUT */
 	const char	*log_path;	/* an external log's copy, or NULL */
 	int		data_fd, log_fd;	/* the same, open for writing (-1: none) */
@@ -51,6 +52,8 @@ struct xls_pass3_result {
 	 */
 	uint64_t	ckpt_blocks;
 	uint64_t	last_lsn;
+	/* it failed: on metadata libxfs found corrupt, as the kernel's pass 3 would */
+	bool		corrupt;
 	/* nothing done: what the work holds that this pass 3 does not do */
 	char		refused[160];
 };

@@ -31,7 +31,7 @@ static int run_pass3(struct xls_replay_write *w, const struct xls_head_tail *ht,
 {
 	char data[64], logp[64];
 	struct xls_pass3_job job = {
-		.g = &w->src->geo, .data_path = data, .lsn = xls_lsn(ht->curr_cycle, ht->curr_block),
+		.g = &w->src->geo, .name = w->src->path, .data_path = data, .lsn = xls_lsn(ht->curr_cycle, ht->curr_block),
 		.pending = &s->pending, .intents = in, .data_fd = w->fd, .log_fd = -1,
 	};
 

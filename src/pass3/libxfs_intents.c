@@ -13,7 +13,6 @@
  * types, that is by the kernel's libxfs code.
  */
 #include "libxfs.h"
-#include "xfs_defer.h"
 
 #include "pass3/libxfs_work.h"
 
@@ -237,11 +236,15 @@ static int finish_captured(struct xfs_mount *mp, struct list_head *capture)
 		struct xfs_defer_resources dres;
 		struct xfs_trans *tp;
 
-		if (!error)
-			error = -libxfs_trans_alloc(mp, &resv, dfc->dfc_blkres, dfc->dfc_rtxres,
-						    XFS_TRANS_RESERVE, &tp);
 		list_del_init(&dfc->dfc_list);
-		if (error) {
+		/*
+		 * After a failure, the chains left are dropped, as the kernel's
+		 * abort does.  (cppcheck takes the list walk for one pass.)
+		 */
+		// cppcheck-suppress knownConditionTrueFalse
+		if (error || (error = -libxfs_trans_alloc(mp, &resv, dfc->dfc_blkres,
+							  dfc->dfc_rtxres, XFS_TRANS_RESERVE,
+							  &tp))) {
 			xfs_defer_ops_capture_abort(mp, dfc);
 			continue;
 		}

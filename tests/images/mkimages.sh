@@ -1107,30 +1107,40 @@ pending_intents() {
 		$ok = 1; END { exit !$ok }'
 }
 
-img_intents() {
-	local img dev try got=""
-	[ -x "${XLS:-}" ] || die "intents: XLS must name a built xfs_logscope (to see what is pending)"
+# intents_image NAME CHECK SETUP WORKLOAD DELAY...: NAME made with SETUP
+# then WORKLOAD (shut down WL_INTENTS_DELAY s in, the delays tried in
+# turn), retried until CHECK IMG holds, which prints what is pending.
+intents_image() {
+	local name=$1 check=$2 setup=$3 wl=$4 img dev try got="" delays
+	shift 4
+	delays=("$@")
+	[ -x "${XLS:-}" ] || die "$name: XLS must name a built xfs_logscope (to see what is pending)"
 	for try in $(seq 1 40); do
-		WL_INTENTS_DELAY=$(awk -v t="$try" 'BEGIN { printf "%.2f", 0.05 + (t % 10) * 0.04 }')
-		mkfs_img intents 512M -m reflink=1,rmapbt=1 -l size=64m; img=$IMG
+		WL_INTENTS_DELAY=${delays[$((try % ${#delays[@]}))]}
+		mkfs_img "$name" 512M -m reflink=1,rmapbt=1 -l size=64m; img=$IMG
 		attach "$img"; dev=$DEV
-		MOUNT_CMD="mount intents.img MNT (loop device)"
+		MOUNT_CMD="mount $name.img MNT (loop device)"
 		mount "$dev" "$MNT"
-		WORKLOAD_FNS=(wl_intents_setup wl_intents pending_intents)
-		wl_intents_setup
-		wl_intents
+		"$setup"
+		"$wl"
 		umount "$MNT"
 		detach "$dev"
-		if got=$(pending_intents "$img"); then
+		if got=$("$check" "$img"); then
 			break
 		fi
-		log "intents: attempt $try (shut down after $WL_INTENTS_DELAY s) left not all four kinds of intent alone, retrying"
+		log "$name: attempt $try (shut down after $WL_INTENTS_DELAY s) left not what $check wants, retrying"
 		rm -f "$img"
 		img=""
 	done
-	[ -n "$img" ] || die "intents: no attempt left all four kinds of intent pending alone"
-	NOTES="attempt $try, shut down $WL_INTENTS_DELAY s into the truncations; pending: $got"
-	finish intents "$img"
+	[ -n "$img" ] || die "$name: no attempt left what $check wants"
+	NOTES="attempt $try, shut down $WL_INTENTS_DELAY s into the workload; pending: $got"
+	finish "$name" "$img"
+}
+
+img_intents() {
+	WORKLOAD_FNS=(wl_intents_setup wl_intents pending_intents)
+	intents_image intents pending_intents wl_intents_setup wl_intents \
+		0.05 0.09 0.13 0.17 0.21 0.25 0.29 0.33 0.37 0.41
 }
 
 # Pass 3 in two checkpoints: intents, and after the log force that ends
@@ -1173,29 +1183,9 @@ pending_intents2() {
 }
 
 img_intents2() {
-	local img dev try got=""
-	[ -x "${XLS:-}" ] || die "intents2: XLS must name a built xfs_logscope (to see what is pending)"
-	for try in $(seq 1 40); do
-		WL_INTENTS_DELAY=$(awk -v t="$try" 'BEGIN { printf "%.2f", (t % 5) * 0.01 }')
-		mkfs_img intents2 512M -m reflink=1,rmapbt=1 -l size=64m; img=$IMG
-		attach "$img"; dev=$DEV
-		MOUNT_CMD="mount intents2.img MNT (loop device)"
-		mount "$dev" "$MNT"
-		WORKLOAD_FNS=(wl_intents_setup wl_intents2_setup wl_intents2 pending_intents2)
-		wl_intents2_setup
-		wl_intents2
-		umount "$MNT"
-		detach "$dev"
-		if got=$(pending_intents2 "$img"); then
-			break
-		fi
-		log "intents2: attempt $try (shut down after $WL_INTENTS_DELAY s) left not intents, unlinked inodes and CoW staging extents together, retrying"
-		rm -f "$img"
-		img=""
-	done
-	[ -n "$img" ] || die "intents2: no attempt left intents, unlinked inodes and CoW staging extents together"
-	NOTES="attempt $try, shut down $WL_INTENTS_DELAY s into the truncation; pending: $got"
-	finish intents2 "$img"
+	WORKLOAD_FNS=(wl_intents_setup wl_intents2_setup wl_intents2 pending_intents2)
+	intents_image intents2 pending_intents2 wl_intents2_setup wl_intents2 \
+		0.00 0.01 0.02 0.03 0.04
 }
 
 # ---------------------------------------------------------------------------

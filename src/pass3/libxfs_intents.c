@@ -329,8 +329,8 @@ int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, s
 
 	for (i = 0; i < job->nintents && !error; i++) {
 		error = recover_one(mp, job, &job->intents[i], &capture);
-		w->done->intents++;
-		w->done->intent_extents += job->intents[i].count;
+		w->done->n.intents++;
+		w->done->n.intent_extents += job->intents[i].count;
 	}
 	if (error) {
 		struct xfs_defer_capture *dfc, *next;

@@ -39,8 +39,8 @@ int __wrap___xfs_free_extent(struct xfs_trans *tp, struct xfs_perag *pag, xfs_ag
 
 	if (error || !w)
 		return error;
-	w->done->freed_extents++;
-	w->done->freed_blocks += len;
+	w->done->n.freed_extents++;
+	w->done->n.freed_blocks += len;
 	f = xls_vec_push((void **)&w->freed, &w->nfreed, &w->capfreed, sizeof(*f));
 	if (f)
 		*f = (struct freed_extent){ pag_agno(pag), agbno, len };
@@ -142,8 +142,8 @@ static int cow_rec(struct xfs_btree_cur *cur, const union xfs_btree_rec *rec, vo
 	xfs_refcount_btrec_to_irec(rec, &irec);
 	if (irec.rc_domain == XFS_REFC_DOMAIN_COW) {
 		q->n++;
-		q->w->done->cow_extents++;
-		q->w->done->cow_blocks += irec.rc_blockcount;
+		q->w->done->n.cow_extents++;
+		q->w->done->n.cow_blocks += irec.rc_blockcount;
 	}
 	return 0;
 }
@@ -298,7 +298,7 @@ static int inactive_truncate(struct xfs_mount *mp, struct xfs_inode *ip, struct 
 	/* the size first: logged before the blocks go, as the kernel does */
 	ip->i_disk_size = 0;
 	libxfs_trans_log_inode(tp, ip, XFS_ILOG_CORE);
-	w->done->data_blocks += ip->i_nblocks;
+	w->done->n.data_blocks += ip->i_nblocks;
 	/*
 	 * xfs_itruncate_extents_flags, from block 0, two extents a round,
 	 * each round's frees finished (and first the kernel's roll for their
@@ -380,9 +380,9 @@ static int inactive_ifree(struct xfs_mount *mp, struct xfs_inode *ip, struct wor
 		error = stale_chunk(mp, &xic, w);
 		if (error)
 			return error;
-		w->done->chunks_freed++;
+		w->done->n.chunks_freed++;
 	}
-	w->done->inodes_freed++;
+	w->done->n.inodes_freed++;
 	return 0;
 }
 

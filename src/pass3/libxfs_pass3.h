@@ -41,15 +41,22 @@ struct xls_libxfs_job {
 
 struct xls_ckpt_model;
 
+/* What pass 3's work did, kind by kind (the tool's summary shows it as it is). */
+struct xls_pass3_counts {
+	uint64_t	cow_extents;	/* CoW staging extents freed */
+	uint64_t	cow_blocks;	/* ... their blocks */
+	uint64_t	inodes_freed;	/* unlinked inodes inactivated and freed */
+	uint64_t	chunks_freed;	/* ... inode chunks freed with them */
+	uint64_t	data_blocks;	/* ... blocks of their data and btrees freed */
+	uint64_t	intents;	/* intents finished, what they deferred too */
+	uint64_t	intent_extents;	/* ... the extents they named */
+	uint64_t	freed_extents;	/* extents freed by all the work */
+	uint64_t	freed_blocks;	/* ... their blocks */
+};
+
 /* What it did. */
 struct xls_libxfs_done {
-	uint64_t	cow_extents, cow_blocks;
-	uint64_t	inodes_freed, chunks_freed;	/* unlinked inodes inactivated */
-	uint64_t	data_blocks;	/* ... the blocks of their data freed */
-	uint64_t	intents;	/* intents finished, their follow-on work too */
-	uint64_t	intent_extents;	/* ... the extents they named */
-	uint64_t	freed_extents;	/* extents pass 3 freed, all work together */
-	uint64_t	freed_blocks;
+	struct xls_pass3_counts n;
 	/* the work is of a kind this pass 3 does not do: nothing written, why */
 	char		refused[160];
 	/*

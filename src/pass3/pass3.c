@@ -112,8 +112,11 @@ struct pass3_stamp {
 	const struct xls_geometry *g;
 	uint64_t		lsn;		/* the first pass-3 checkpoint's */
 	struct xls_pass3_result	*res;
-	/* the ranges libxfs's pass 3 marked stale, never to be written */
-	const struct xls_libxfs_done *stale;
+	/*
+	 * What libxfs's pass 3 is doing, while it runs: the ranges it marked
+	 * stale, never to be written, and its checkpoints
+	 */
+	const struct xls_libxfs_done *done;
 	struct pass3_undo	*undo;
 };
 
@@ -129,9 +132,9 @@ static uint64_t ckpt_lsn(const struct pass3_stamp *s, uint32_t ckpt)
 	uint32_t cycle = xls_lsn_cycle(s->lsn), nblks = s->g->sb_logblocks;
 	uint64_t blk = xls_lsn_block(s->lsn);
 
-	if (!ckpt || !s->stale || !nblks)
+	if (!ckpt || !s->done || !nblks)
 		return s->lsn;
-	blk += s->stale->ckpt_blocks;
+	blk += s->done->ckpt_blocks;
 	while (blk >= nblks) {
 		blk -= nblks;
 		if (++cycle == XLOG_HEADER_MAGIC_NUM)
@@ -144,7 +147,7 @@ static uint64_t ckpt_lsn(const struct pass3_stamp *s, uint32_t ckpt)
 static uint32_t ckpt_of_block(const struct pass3_stamp *s, uint64_t daddr)
 {
 #ifdef XLS_HAVE_LIBXFS
-	return s->stale ? xls_libxfs_ckpt_of_block(s->stale->ckpt, daddr) : 0;
+	return s->done ? xls_libxfs_ckpt_of_block(s->done->ckpt, daddr) : 0;
 #else
 	(void)s, (void)daddr;
 	return 0;
@@ -154,7 +157,7 @@ static uint32_t ckpt_of_block(const struct pass3_stamp *s, uint64_t daddr)
 static uint32_t ckpt_of_inode(const struct pass3_stamp *s, uint64_t ino)
 {
 #ifdef XLS_HAVE_LIBXFS
-	return s->stale ? xls_libxfs_ckpt_of_inode(s->stale->ckpt, ino) : 0;
+	return s->done ? xls_libxfs_ckpt_of_inode(s->done->ckpt, ino) : 0;
 #else
 	(void)s, (void)ino;
 	return 0;
@@ -164,7 +167,7 @@ static uint32_t ckpt_of_inode(const struct pass3_stamp *s, uint64_t ino)
 /* Does the write of @len bytes at @off fall in a range marked stale? */
 static bool stale(const struct pass3_stamp *s, uint64_t off, size_t len)
 {
-	const struct xls_libxfs_done *d = s->stale;
+	const struct xls_libxfs_done *d = s->done;
 
 	for (uint32_t i = 0; d && i < d->nstale; i++)
 		if (off < d->stale[i].off + d->stale[i].len && d->stale[i].off < off + len)
@@ -370,12 +373,12 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 	lj.ext = n ? (const struct xls_libxfs_extent *)job->intents->ext : NULL;
 	struct xls_libxfs_done d = { 0 };
 
-	s->stale = &d;
+	s->done = &d;
 	rep->status = xls_pass3_libxfs(&lj, &d, rep->why, sizeof(rep->why));
 	rep->res.ckpt_blocks = d.ckpt_blocks;
 	rep->res.last_lsn = ckpt_lsn(s, d.ckpt_blocks ? 1 : 0);
 	rep->res.corrupt = d.corrupt;
-	s->stale = NULL;
+	s->done = NULL;
 	if (!rep->status && s->undo->err) {
 		snprintf(rep->why, sizeof(rep->why), "keeping what its writes overwrite: %s",
 			 strerror(s->undo->err));
@@ -383,15 +386,7 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 	}
 	if (!rep->status && d.refused[0] && s->undo->n)
 		rep->status = undo_all(s->undo, rep->why, sizeof(rep->why));
-	rep->res.cow_extents = d.cow_extents;
-	rep->res.cow_blocks = d.cow_blocks;
-	rep->res.inodes_freed = d.inodes_freed;
-	rep->res.chunks_freed = d.chunks_freed;
-	rep->res.data_blocks = d.data_blocks;
-	rep->res.intents = d.intents;
-	rep->res.intent_extents = d.intent_extents;
-	rep->res.freed_extents = d.freed_extents;
-	rep->res.freed_blocks = d.freed_blocks;
+	rep->res.n = d.n;
 	xls_libxfs_ckpt_free(d.ckpt);
 	free(in);
 	snprintf(rep->res.refused, sizeof(rep->res.refused), "%s", d.refused);

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "base/err.h"
+#include "pass3/libxfs_pass3.h"
 #include "recover/recover.h"
 #include "source/source.h"
 
@@ -33,15 +34,7 @@ struct xls_pass3_job {
 
 /* What it did. */
 struct xls_pass3_result {
-	uint64_t	cow_extents;	/* CoW staging extents freed */
-	uint64_t	cow_blocks;	/* ... their blocks */
-	uint64_t	inodes_freed;	/* unlinked inodes inactivated and freed */
-	uint64_t	chunks_freed;	/* ... inode chunks freed with them */
-	uint64_t	data_blocks;	/* ... blocks of their data and btrees freed */
-	uint64_t	intents;	/* intents finished, what they deferred too */
-	uint64_t	intent_extents;	/* ... the extents they named */
-	uint64_t	freed_extents;	/* extents freed by all the work */
-	uint64_t	freed_blocks;	/* ... their blocks */
+	struct xls_pass3_counts n;	/* kind by kind */
 	uint64_t	blocks_written;	/* buffers written, each stamped */
 	uint64_t	blocks_dropped;	/* ... not written: stale, as the kernel's */
 	uint64_t	inodes_stamped;	/* inodes of inode buffers written, stamped */

@@ -438,15 +438,15 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 	xls_field_bool(fs, XK(log_cleaned), r->log_cleaned);
 	xls_field_bool(fs, XK(pass3_done), r->pass3_done);
 	if (r->pass3_done) {
-		xls_field_uint(fs, XK(pass3_cow_extents), r->pass3->cow_extents);
-		xls_field_uint(fs, XK(pass3_cow_fsblocks), r->pass3->cow_blocks);
-		xls_field_uint(fs, XK(pass3_inodes_freed), r->pass3->inodes_freed);
-		xls_field_uint(fs, XK(pass3_inode_chunks_freed), r->pass3->chunks_freed);
-		xls_field_uint(fs, XK(pass3_data_fsblocks), r->pass3->data_blocks);
-		xls_field_uint(fs, XK(pass3_intents), r->pass3->intents);
-		xls_field_uint(fs, XK(pass3_intent_extents), r->pass3->intent_extents);
-		xls_field_uint(fs, XK(pass3_freed_extents), r->pass3->freed_extents);
-		xls_field_uint(fs, XK(pass3_freed_fsblocks), r->pass3->freed_blocks);
+		xls_field_uint(fs, XK(pass3_cow_extents), r->pass3->n.cow_extents);
+		xls_field_uint(fs, XK(pass3_cow_fsblocks), r->pass3->n.cow_blocks);
+		xls_field_uint(fs, XK(pass3_inodes_freed), r->pass3->n.inodes_freed);
+		xls_field_uint(fs, XK(pass3_inode_chunks_freed), r->pass3->n.chunks_freed);
+		xls_field_uint(fs, XK(pass3_data_fsblocks), r->pass3->n.data_blocks);
+		xls_field_uint(fs, XK(pass3_intents), r->pass3->n.intents);
+		xls_field_uint(fs, XK(pass3_intent_extents), r->pass3->n.intent_extents);
+		xls_field_uint(fs, XK(pass3_freed_extents), r->pass3->n.freed_extents);
+		xls_field_uint(fs, XK(pass3_freed_fsblocks), r->pass3->n.freed_blocks);
 		xls_field_uint(fs, XK(pass3_checkpoints), r->pass3->ckpt_blocks ? 2 : 1);
 		xls_field_uint(fs, XK(pass3_checkpoint1_bbs), r->pass3->ckpt_blocks);
 		xls_field_uint(fs, XK(pass3_buffers_written), r->pass3->blocks_written);
@@ -462,25 +462,25 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 static void print_pass3(struct xls_out *o, const struct xls_pass3_result *p)
 {
 	xls_out_printf(o, "  pass 3, as the kernel's mount finishes recovery (xfsprogs' libxfs):");
-	if (p->intents)
+	if (p->n.intents)
 		xls_out_printf(o, " %llu intent%s finished (%llu extent%s named), with the work "
-			       "they defer;", (unsigned long long)p->intents, xls_plural(p->intents),
-			       (unsigned long long)p->intent_extents,
-			       xls_plural(p->intent_extents));
-	if (p->inodes_freed)
+			       "they defer;", (unsigned long long)p->n.intents, xls_plural(p->n.intents),
+			       (unsigned long long)p->n.intent_extents,
+			       xls_plural(p->n.intent_extents));
+	if (p->n.inodes_freed)
 		xls_out_printf(o, " %llu unlinked inode%s inactivated and freed (%llu inode chunk%s "
 			       "and %llu filesystem block%s of data freed with them);",
-			       (unsigned long long)p->inodes_freed, xls_plural(p->inodes_freed),
-			       (unsigned long long)p->chunks_freed, xls_plural(p->chunks_freed),
-			       (unsigned long long)p->data_blocks, xls_plural(p->data_blocks));
-	if (p->cow_extents)
+			       (unsigned long long)p->n.inodes_freed, xls_plural(p->n.inodes_freed),
+			       (unsigned long long)p->n.chunks_freed, xls_plural(p->n.chunks_freed),
+			       (unsigned long long)p->n.data_blocks, xls_plural(p->n.data_blocks));
+	if (p->n.cow_extents)
 		xls_out_printf(o, " %llu CoW staging extent%s freed (%llu filesystem block%s);",
-			       (unsigned long long)p->cow_extents, xls_plural(p->cow_extents),
-			       (unsigned long long)p->cow_blocks, xls_plural(p->cow_blocks));
+			       (unsigned long long)p->n.cow_extents, xls_plural(p->n.cow_extents),
+			       (unsigned long long)p->n.cow_blocks, xls_plural(p->n.cow_blocks));
 	xls_out_printf(o, " %llu extent%s freed in all (%llu filesystem block%s); %llu buffer%s "
-		       "written, stamped with the LSN", (unsigned long long)p->freed_extents,
-		       xls_plural(p->freed_extents), (unsigned long long)p->freed_blocks,
-		       xls_plural(p->freed_blocks), (unsigned long long)p->blocks_written,
+		       "written, stamped with the LSN", (unsigned long long)p->n.freed_extents,
+		       xls_plural(p->n.freed_extents), (unsigned long long)p->n.freed_blocks,
+		       xls_plural(p->n.freed_blocks), (unsigned long long)p->blocks_written,
 		       xls_plural(p->blocks_written));
 	if (p->ckpt_blocks)
 		xls_out_printf(o, "s of the kernel's two pass-3 checkpoints (the first %llu log "

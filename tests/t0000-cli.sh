@@ -62,4 +62,30 @@ test_expect_success 'an ext4-like random file is refused without a crash' '
 	test_must_fail "$XLS" info rand.img 2>err &&
 	test $(wc -l <err) -eq 1
 '
+# The commands as the program lists them, so that a new one is never missed.
+commands() {
+	"$XLS" help | sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p' | grep -vx help
+}
+
+test_expect_success 'the man page documents each option of each command, as its table says' '
+	mkdir -p help &&
+	for c in $(commands); do "$XLS" help "$c" >"help/$c" || return 1; done &&
+	test "$(ls help | wc -l)" -ge 13 &&
+	perl "$XLS_TOP/tests/lib/man-options.pl" "$XLS_TOP/man/xfs_logscope.8" help
+'
+
+test_expect_success '... and the check finds an option the man page lacks' '
+	mkdir -p help2 && cp help/* help2/ &&
+	echo "      --no-such-option    nothing" >>help2/info &&
+	! perl "$XLS_TOP/tests/lib/man-options.pl" "$XLS_TOP/man/xfs_logscope.8" help2 >out &&
+	grep -q "info --no-such-option: no entry" out
+'
+
+test_expect_success 'every command answers help COMMAND and --usage' '
+	for c in $(commands); do
+		"$XLS" help "$c" | grep -q "^Usage: xfs_logscope $c " &&
+		"$XLS" "$c" --usage | grep -q "xfs_logscope $c" || { echo "$c"; return 1; }
+	done
+'
+
 test_done

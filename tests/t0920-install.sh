@@ -45,7 +45,17 @@ EOS
 		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope bufs --type dir_d >out && grep -qx dir_data out &&
 		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope help hi >out && grep -qx history out &&
 		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope replay --in >out && grep -qx -- "--in-place" out &&
-		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope replay --finish r >out && grep -qx repair out
+		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope replay --finish r >out && grep -qx repair out &&
+		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope replay --finish "" >out &&
+		printf "kernel\nrepair\ntool\n" >want && test_cmp want out
+	'
+	test_expect_success 'completion: which options take a value, from the help' '
+		# a value-taking option of any command, before the command, is skipped with its value
+		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope --blocks-max 1g lo >out &&
+		grep -qx lost out &&
+		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope -o x re >out && grep -qx replay out &&
+		XLS="$XLS" XLS_TOP="$XLS_TOP" bash complete.sh xfs_logscope bufs --top "" >out &&
+		test -z "$(tr -d "\n" <out)"
 	'
 else
 	test_skip 'completion' 'needs bash'

@@ -7,7 +7,7 @@
 #ifndef XLS_AUDIT_H
 #define XLS_AUDIT_H
 
-#include "analysis/analysis.h"
+#include "items/buf_analysis.h"
 #include "analysis/checkpoint.h"
 #include "analysis/stats.h"
 

@@ -27,12 +27,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "analysis/analysis.h"
+#include "items/buf_analysis.h"
 #include "analysis/costmodel.h"
 #include "analysis/relog.h"
 #include "analysis/logbytes.h"
 #include "log/log.h"
-#include "ops/ops.h"
+#include "log/ops.h"
 #include "trans/trans.h"
 
 /* Item types by slot: XFS_LI_EFI .. + 31, then one slot for the unknown. */

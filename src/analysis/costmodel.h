@@ -29,7 +29,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "analysis/analysis.h"
+#include "items/buf_analysis.h"
 
 struct xls_cost {
 	uint64_t	bit_steps;	/* size + format loop steps, bit by bit */

@@ -12,12 +12,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "analysis/analysis.h"
+#include "items/buf_analysis.h"
 #include "analysis/checkpoint.h"
 #include "analysis/ckptstats.h"
 #include "analysis/logbytes.h"
 #include "log/log.h"
-#include "ops/ops.h"
+#include "log/ops.h"
 #include "trans/trans.h"
 
 struct xls_stats;

@@ -15,13 +15,16 @@
 #include "log/log.h"
 #include "trans/scan.h"
 #include "analysis/audit.h"
-#include "report/describe.h"
+#include "recover/recover.h"
 #include "report/emit.h"
 #include "report/svg.h"
 #include "report/svgchart.h"
+#include "report/newfile.h"
+#include "report/rowspecs.h"
+#include "report/writer.h"
 
 /*
- * The filters, declared once (main.c): what bufs, recover, history,
+ * The filters, declared once (cmd/options.c): what bufs, recover, history,
  * trans, checkpoints, files and lost show; the rest is still read.
  */
 struct xls_filter_opts {
@@ -37,63 +40,32 @@ struct xls_filter_opts {
 	const char		*path_prefix;	/* --path: files, lost */
 };
 
-/* --svg and --top: history, bufs, stats, checkpoints, compare. */
-struct xls_chart_opts {
-	const char		*svg_path;
-	unsigned int		top;		/* stats: hottest buffers shown */
-};
-
 /* lost, files: the overlay's memory (--blocks-mem), its bound (--blocks-max). */
 struct xls_blocks_opts {
 	uint64_t		mem;
 	uint64_t		max;
 };
 
-/* history: --replay (the buffer as recovered, to a file), --diff. */
-struct xls_history_opts {
-	const char		*replay_path;
-	bool			diff;
-};
-
-/* replay: -o is out_path. */
-struct xls_replay_opts {
-	const char		*log_out_path;	/* --log-out: the external log's copy */
-	bool			force;		/* --force: past a failure too */
-	bool			finish_repair;	/* --finish=repair: the log cleaned though work is left */
-	bool			finish_kernel;	/* --finish=kernel: the work left to the kernel's mount */
-	bool			in_place;	/* --in-place: into DEV itself */
-};
-
 /*
- * A command's options: those of every command, then each group in a
- * struct of its own, filled only for the commands that take it (the
- * command table in main.c says which).
+ * A command's options: the shared groups (cmd/options.c), filled for the
+ * commands that take them, and the command's own, in a struct its file
+ * declares and its parser fills (@own).
  */
 struct xls_options {
 	struct xls_source_opts	src;
 	enum xls_format		fmt;
 	bool			stale;		/* the records before the tail too */
-	bool			verbose;
 	bool			progress;	/* progress on stderr */
 	unsigned int		threads;	/* 0: as many as pay (1 or 2) */
-	const char		*out_path;	/* copy: FILE; replay: -o */
 	struct xls_filter_opts	filter;
-	struct xls_chart_opts	chart;
 	struct xls_blocks_opts	blocks;
-	struct xls_history_opts	history;
-	struct xls_replay_opts	replay;
-	struct { bool all; } records;		/* -a: physical order */
-	struct { bool summary; } recover;	/* --summary: the verdict only */
 	struct xls_quota_opts	quota;		/* --quota: the mount's quota */
-	struct { const char *path_b; } compare;	/* the second journal */
+	const void		*own;		/* the command's own options */
 };
 
 /* --blocks-mem, --blocks-max: below one block of the largest size nothing could be kept. */
 #define XLS_BLOCKS_MEM_MIN	(64u << 10)
 
-/* --top: buffers a heat map draws; buffers stats lists (its table's size). */
-#define XLS_SVG_TOP_MAX		64u
-#define XLS_STATS_TOP_MAX	XLS_STATS_HOT_MAX
 
 /* What happens to findings. */
 enum xls_findings {
@@ -121,7 +93,7 @@ struct xls_cmd {
 	/* for every stage: findings and progress to this command */
 	struct xls_report_sink		report;
 	/* the writer thread, once started; NULL: output written in place */
-	struct xls_cmd_writer		*writer;
+	struct xls_writer		*writer;
 };
 
 /*
@@ -160,8 +132,9 @@ struct xls_cmd_body {
 int xls_cmd_run(const struct xls_options *opt, const struct xls_cmd_body *b,
 		struct xls_error *err);
 
-/* A check for xls_cmd_body: --svg names no file that exists. */
-int xls_cmd_check_svg(const struct xls_options *opt, struct xls_error *err);
+
+/* A file a command is to write, @path (NULL: none), must not exist: 0, or -1 with @err set. */
+int xls_cmd_check_new(const char *path, struct xls_error *err);
 
 /* A read of the input failed: set @err to say so and return -1; else 0. */
 int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err);
@@ -204,13 +177,14 @@ int xls_cmd_audit_scan(struct xls_cmd *c, struct xls_audit *a, bool stale,
  * An audit command (stats, checkpoints) in its parts: with --stale the
  * records before the tail, then the active ones, each audited afresh.
  * @begin before a part's scan, @report after it; @on_ckpt (may be NULL)
- * gets each checkpoint; --svg draws the active part's charts @set.
+ * gets each checkpoint; @svg_path gets the active part's charts @set.
  */
 struct xls_audit_parts {
 	void	(*begin)(void *ctx, bool stale);
 	void	(*report)(void *ctx, const struct xls_audit *a);
 	void	(*on_ckpt)(void *ctx, const struct xls_ckpt *ck);
 	enum xls_chart_set set;
+	const char *svg_path;	/* --svg: the charts' file, or NULL */
 };
 
 int xls_cmd_audit_parts(struct xls_cmd *c, const struct xls_audit_parts *p, void *ctx,
@@ -233,64 +207,21 @@ int xls_cmd_write_audit_svg(const char *path, enum xls_chart_set set, const char
 /* A buffer of type @blft and @bytes passes the --type and --size filters. */
 bool xls_cmd_buf_wanted(const struct xls_options *o, unsigned int blft, uint32_t bytes);
 
-int xls_cmd_info(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_records(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_trans(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_copy(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_history(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_lost(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_files(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err);
-int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err);
 
 /*
- * A new file (cmd_output.c): it must not exist, and it gets its name only
- * once complete.  xls_newfile_check() before a scan, so that a path that
- * cannot be written fails at once (exit 3); open, write to @f, then commit
- * (or abort: nothing is left).
+ * The command's output formatted on a thread of its own (report/writer.c),
+ * once xls_cmd_writer_start() has made it: with two threads, for text and
+ * JSON.  xls_cmd_put() hands over field set @fs, to be written by @fn with
+ * a copy of its @arg_len bytes of @arg; xls_cmd_out() is where the
+ * decoding thread writes anything else, in order with what it handed
+ * over.  Without the writer xls_cmd_put() writes in place and
+ * xls_cmd_out() is c->out.  Stopped, all written, by xls_cmd_writer_stop()
+ * or else xls_cmd_status().  xls_cmd_writer_start() returns 0, made or not
+ * (one thread, CSV), or -1 out of memory.
  */
-struct xls_newfile {
-	const char	*path;
-	int		fd;
-	FILE		*f;
-	char		tmp[4200];	/* the hidden name, without O_TMPFILE */
-};
-int xls_newfile_check(const char *path, struct xls_error *err);
-int xls_newfile_open(struct xls_newfile *nf, const char *path, struct xls_error *err);
-int xls_newfile_commit(struct xls_newfile *nf, struct xls_error *err);
-void xls_newfile_abort(struct xls_newfile *nf);
-
-/*
- * An unnamed temporary file in $TMPDIR (or /tmp) to hold output that must
- * follow something only known at the end; NULL, with errno, if none can be
- * made.
- */
-FILE *xls_cmd_spool(void);
-
-/* Copy all of @spool to @to; 0, or -1 on a read or write error. */
-int xls_cmd_unspool(FILE *spool, FILE *to);
-
-/*
- * The command's output formatted on a thread of its own (cmd_writer.c),
- * once xls_cmd_writer_start() has made it: with two threads, for text
- * and JSON (a CSV stream's layout is its own).  xls_cmd_put() hands over
- * field set @fs, to be written by @fn with a copy of its @arg_len bytes
- * of @arg; xls_cmd_out() is where the decoding thread writes anything
- * else, in order with what it handed over.  Without the writer
- * xls_cmd_put() writes in place and xls_cmd_out() is c->out.  Stopped,
- * all written, by xls_cmd_writer_stop() or else xls_cmd_status().
- * xls_cmd_writer_start() returns 0, made or not (one thread, CSV), or -1
- * out of memory.
- */
-typedef void (*xls_cmd_put_fn)(struct xls_out *o, const void *arg,
-			       const struct xls_fieldset *fs);
 int xls_cmd_writer_start(struct xls_cmd *c);
 void xls_cmd_writer_stop(struct xls_cmd *c);
-void xls_cmd_put(struct xls_cmd *c, xls_cmd_put_fn fn, const void *arg, uint32_t arg_len,
+void xls_cmd_put(struct xls_cmd *c, xls_put_fn fn, const void *arg, uint32_t arg_len,
 		 const struct xls_fieldset *fs);
 struct xls_out *xls_cmd_out(struct xls_cmd *c);
 

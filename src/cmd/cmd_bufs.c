@@ -9,34 +9,33 @@
 
 #include "base/ondisk.h"
 #include "base/vec.h"
-#include "analysis/analysis.h"
+#include "items/buf_analysis.h"
 #include "analysis/stats.h"
 #include "cmd/cmd.h"
+#include "report/describe_buf.h"
+#include "report/describe_history.h"
+#include "report/describe_log.h"
+#include "cmd/options.h"
 #include "semantics/dirent.h"
 #include "semantics/owner.h"
 
 /* the columns of the text table, and with --stale whether the item is stale first */
-#define BUF_COLUMNS \
-	XLS_COL(tid, 10), \
-	XLS_COL(lsn, 10), \
-	XLS_COL(blkno, 12), \
-	XLS_COL(len, 6), \
-	XLS_COL(type, -10), \
-	XLS_COL(flag_names, -10), \
-	XLS_COL(regions, 4), \
-	XLS_COL(runs, 4), \
-	XLS_COL(split_runs, 5), \
-	XLS_COL(dirty_bytes, 6), \
-	XLS_COL(dirty_pct, 6), \
-	XLS_COL(log_cost, 6), \
-	XLS_COL(owner, -24), \
-	XLS_COL(problems, -1)
-static const struct xls_column buf_columns[] = { BUF_COLUMNS };
-static const struct xls_column stale_buf_columns[] = { XLS_COL(stale, -5), BUF_COLUMNS };
-#define NCOLS (sizeof(buf_columns) / sizeof(buf_columns[0]))
 
 /* The most buffers --svg draws, and how many by default. */
 #define SVG_TOP_DEFAULT	10
+#define SVG_TOP_MAX	64u
+
+/* bufs' own options */
+struct bufs_opts {
+	bool		verbose;	/* -v: each buffer's dirty map and regions */
+	const char	*svg_path;	/* --svg: the hottest buffers' heat map */
+	unsigned int	top;		/* --top: how many of them */
+};
+
+static const struct bufs_opts *own(const struct xls_cmd *c)
+{
+	return c->opt->own;
+}
 
 /* -v: the directory entries whole inside a directory buffer's regions */
 #define DIRENTS_MAX	XLS_DIRENTS_LIST_MAX
@@ -116,19 +115,19 @@ static int on_item(void *ctx, const struct xls_trans *t, const struct xls_item *
 	xls_describe_buf(&bc->ba, fs);
 	if (bc->ba.parsed)
 		xls_describe_owner(&bc->owner, c->out.fmt == XLS_FMT_TEXT, fs);
-	if (c->opt->verbose && bc->ba.parsed)
+	if (own(c)->verbose && bc->ba.parsed)
 		logged_dirents(bc, it);
-	if (c->opt->verbose && c->out.fmt == XLS_FMT_JSON && bc->ba.parsed) {
+	if (own(c)->verbose && c->out.fmt == XLS_FMT_JSON && bc->ba.parsed) {
 		xls_describe_buf_regions(&bc->ba, it, fs);
 		if (bc->nents)
 			xls_describe_dirents(bc->fents, bc->nents, fs);
 	}
 	if (c->out.fmt == XLS_FMT_TEXT) {
 		if (c->opt->stale)
-			xls_out_table_row(&c->out, stale_buf_columns, NCOLS + 1, fs);
+			xls_out_row(&c->out, &xls_text_bufs_stale, fs);
 		else
-			xls_out_table_row(&c->out, buf_columns, NCOLS, fs);
-		if (c->opt->verbose && bc->ba.parsed) {
+			xls_out_row(&c->out, &xls_text_bufs, fs);
+		if (own(c)->verbose && bc->ba.parsed) {
 			xls_print_regions(&c->out, &bc->ba.blf, &bc->ba.res, true);
 			xls_print_dirents(&c->out, bc->fents, bc->nents);
 		}
@@ -218,7 +217,8 @@ static int svg_write(struct svg_ctx *sc, struct xls_error *err)
 	int rc;
 
 	if (!p)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the panels of the heat map");
 	for (uint32_t i = 0; i < sc->nhot; i++) {
 		const struct hot_buf *hb = &sc->hot[i];
 
@@ -232,7 +232,7 @@ static int svg_write(struct svg_ctx *sc, struct xls_error *err)
 	}
 	snprintf(title, sizeof(title), "xfs_logscope bufs: the %u most often logged buffers of %s",
 		 sc->nhot, c->src.data_path ? c->src.data_path : c->src.path);
-	rc = xls_cmd_write_svg(c->opt->chart.svg_path, title, p, sc->nhot, false, err);
+	rc = xls_cmd_write_svg(own(c)->svg_path, title, p, sc->nhot, false, err);
 	free(p);
 	return rc;
 }
@@ -258,7 +258,7 @@ static void svg_report(struct svg_ctx *sc)
 		xls_cmd_record(c, XR(svg_panel), &fs);
 	}
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_print_heat_map_written(&c->out, false, sc->nhot, "buffer", c->opt->chart.svg_path);
+		xls_print_heat_map_written(&c->out, false, sc->nhot, "buffer", own(c)->svg_path);
 }
 
 /* The hottest buffers of pass 1, to draw in pass 2. */
@@ -282,14 +282,15 @@ static int bufs_svg(struct svg_ctx *sc, struct xls_error *err)
 	struct xls_scan_sink sink = {
 		.ctx = sc, .item = svg_count, .report = &c->report, .want_trans = true,
 	};
-	unsigned int top = c->opt->chart.top ? c->opt->chart.top : SVG_TOP_DEFAULT;
+	unsigned int top = own(c)->top;
 	struct xls_scan_totals tot;
 	int rc;
 
 	sc->st = xls_stats_new();
 	sc->hot = calloc(top, sizeof(*sc->hot));
 	if (!sc->st || !sc->hot)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the counts of the buffers to draw");
 	rc = xls_cmd_scan(c, &sink, &tot, err);
 	if (!rc)
 		rc = svg_pick(sc, top);
@@ -300,7 +301,8 @@ static int bufs_svg(struct svg_ctx *sc, struct xls_error *err)
 		rc = xls_cmd_scan(c, &sink, &tot, err);
 	}
 	if (rc == -ENOMEM)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the heat map of the hottest buffers");
 	if (!rc && !sc->nhot)
 		rc = xls_error_set(err, XLS_EXIT_USAGE, "no buffer item matches: nothing to draw");
 	if (!rc)
@@ -316,7 +318,8 @@ static int run_svg(struct xls_cmd *c, struct xls_error *err)
 	int rc;
 
 	if (!sc)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the state of the heat map");
 	sc->c = c;
 	/* findings are counted for the exit status; the output is the picture */
 	c->findings_mode = XLS_FINDINGS_COUNT;
@@ -341,14 +344,15 @@ static int run_table(struct xls_cmd *c, struct xls_error *err)
 	int rc;
 
 	if (!bc)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the state of the buffer table");
 	bc->c = c;
 	xls_owner_map_init(&bc->owners, &c->src);
 	xls_out_csv_layout(&c->out, c->opt->stale ? &xls_csv_bufs_stale : &xls_csv_bufs);
 	if (c->out.fmt == XLS_FMT_TEXT && c->opt->stale)
-		xls_out_table_heading(&c->out, stale_buf_columns, NCOLS + 1);
+		xls_out_heading(&c->out, &xls_text_bufs_stale);
 	else if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_table_heading(&c->out, buf_columns, NCOLS);
+		xls_out_heading(&c->out, &xls_text_bufs);
 	rc = xls_cmd_scan(c, &sink, &tot, err);
 	xls_owner_map_release(&bc->owners);
 	free(bc);
@@ -358,14 +362,52 @@ static int run_table(struct xls_cmd *c, struct xls_error *err)
 static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 {
 	(void)ctx;
-	if (c->opt->chart.svg_path)
+	if (own(c)->svg_path)
 		return run_svg(c, err);
 	xls_cmd_filters(c, "buffer item");
 	return run_table(c, err);
 }
 
-int xls_cmd_bufs(const struct xls_options *opt, struct xls_error *err)
+static int check(const struct xls_options *opt, struct xls_error *err)
 {
-	return xls_cmd_run(opt, &(struct xls_cmd_body){ .check = xls_cmd_check_svg,
-			   .run = run }, err);
+	return xls_cmd_check_new(((const struct bufs_opts *)opt->own)->svg_path, err);
 }
+
+static int bufs_main(const struct xls_options *opt, struct xls_error *err)
+{
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .check = check, .run = run }, err);
+}
+
+static const struct argp_option bufs_options[] = {
+	{ "verbose", 'v', NULL, 0, "each buffer's dirty map and regions", 3 },
+	XLS_OPTION_TYPE,
+	XLS_OPTION_SIZE,
+	XLS_OPTION_BLKNO,
+	XLS_OPTION_TID,
+	{ "ino", XLS_OPT_INO, "INO", 0, "only buffers of this inode: its directory, attr, bmbt or symlink blocks, its inode cluster", 3 },
+	{ "svg", XLS_OPT_OWN, "FILE", 0, "draw the --top hottest buffers' dirty chunks to FILE (SVG)", 3 },
+	{ "top", XLS_OPT_OWN + 1, "N", 0, "with --svg: buffers to draw (default 10, at most 64)", 3 },
+	{ 0 }
+};
+
+static error_t bufs_parse(int key, char *arg, struct argp_state *state)
+{
+	struct bufs_opts *bo = xls_cmdline(state)->own;
+
+	switch (key) {
+	case ARGP_KEY_INIT:	bo->top = SVG_TOP_DEFAULT; return 0;
+	case 'v':		bo->verbose = true; return 0;
+	case XLS_OPT_OWN:	bo->svg_path = arg; return 0;
+	case XLS_OPT_OWN + 1:	bo->top = xls_opt_count(state, arg, SVG_TOP_MAX); return 0;
+	default:		return xls_opt_parse_shared(key, arg, state);
+	}
+}
+
+const struct xls_command xls_command_bufs = {
+	.name = "bufs", .args_doc = "DEV", .nargs = 1,
+	.doc = "Per transaction, per buffer item: dirty regions, runs, splits, dirty bytes and log cost.",
+	.summary = "buffer items: dirty regions, runs, splits, cost",
+	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_OUTPUT | XLS_TAKES_MOUNTED | XLS_TAKES_STALE,
+	.options = bufs_options, .parse = bufs_parse,
+	.own_size = sizeof(struct bufs_opts), .run = bufs_main,
+};

@@ -10,17 +10,16 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "report/describe_audit.h"
+#include "cmd/options.h"
+
+/* checkpoints' own options */
+struct ckpt_opts {
+	bool		verbose;	/* -v: bytes by category, items by type, relog split */
+	const char	*svg_path;	/* --svg: the charts */
+};
 
 /* the columns of the text table, and with --stale whether the checkpoint is stale first */
-#define CKPT_COLUMNS \
-	XLS_COL(seq, 7), XLS_COL(tid, 10), XLS_COL_AS(lsn, "START", 11), \
-	XLS_COL(commit_lsn, 11), XLS_COL(records, 4), \
-	XLS_COL(log_bytes, 9), XLS_COL(items, 5), XLS_COL_AS(buffers, "BUFS", 5), \
-	XLS_COL(buffer_bytes, 10), XLS_COL(dirty_bytes, 8), \
-	XLS_COL(unchanged_pct, 6), XLS_COL(inode_unchanged_pct, 6)
-static const struct xls_column ckpt_cols[] = { CKPT_COLUMNS };
-static const struct xls_column stale_ckpt_cols[] = { XLS_COL(stale, -5), CKPT_COLUMNS };
-#define NCOLS (sizeof(ckpt_cols) / sizeof(ckpt_cols[0]))
 
 struct ckpt_ctx {
 	struct xls_cmd		*c;
@@ -48,16 +47,16 @@ static void on_checkpoint(void *ctx, const struct xls_ckpt *ck)
 	}
 	if (!cc->heading) {
 		if (c->opt->stale)
-			xls_out_table_heading(&c->out, stale_ckpt_cols, NCOLS + 1);
+			xls_out_heading(&c->out, &xls_text_checkpoints_stale);
 		else
-			xls_out_table_heading(&c->out, ckpt_cols, NCOLS);
+			xls_out_heading(&c->out, &xls_text_checkpoints);
 		cc->heading = true;
 	}
 	if (c->opt->stale)
-		xls_out_table_row(&c->out, stale_ckpt_cols, NCOLS + 1, &cc->fs);
+		xls_out_row(&c->out, &xls_text_checkpoints_stale, &cc->fs);
 	else
-		xls_out_table_row(&c->out, ckpt_cols, NCOLS, &cc->fs);
-	if (c->opt->verbose)
+		xls_out_row(&c->out, &xls_text_checkpoints, &cc->fs);
+	if (((const struct ckpt_opts *)c->opt->own)->verbose)
 		xls_print_ckpt_detail(&c->out, ck, types);
 }
 
@@ -101,11 +100,45 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	cc->c = c;
 	return xls_cmd_audit_parts(c, &(struct xls_audit_parts){ .begin = ckpt_begin,
 				   .report = print_relog, .on_ckpt = on_checkpoint,
-				   .set = XLS_CHART_CHECKPOINTS }, cc, err);
+				   .set = XLS_CHART_CHECKPOINTS,
+				   .svg_path = ((const struct ckpt_opts *)c->opt->own)->svg_path },
+				   cc, err);
 }
 
-int xls_cmd_checkpoints(const struct xls_options *opt, struct xls_error *err)
+static int check(const struct xls_options *opt, struct xls_error *err)
 {
-	return xls_cmd_run(opt, &(struct xls_cmd_body){ .check = xls_cmd_check_svg,
+	return xls_cmd_check_new(((const struct ckpt_opts *)opt->own)->svg_path, err);
+}
+
+static int checkpoints_main(const struct xls_options *opt, struct xls_error *err)
+{
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .check = check,
 			   .ctx_size = sizeof(struct ckpt_ctx), .run = run }, err);
 }
+
+static const struct argp_option checkpoints_options[] = {
+	{ "verbose", 'v', NULL, 0, "each checkpoint's bytes by category, items by type and relog split", 3 },
+	{ "tid", XLS_OPT_TID, "TID", 0, "only this checkpoint (hexadecimal, 0x optional)", 3 },
+	{ "svg", XLS_OPT_OWN, "FILE", 0, "draw checkpoint size, bytes by category and relogged bytes over the log to FILE (SVG)", 3 },
+	{ 0 }
+};
+
+static error_t checkpoints_parse(int key, char *arg, struct argp_state *state)
+{
+	struct ckpt_opts *co = xls_cmdline(state)->own;
+
+	switch (key) {
+	case 'v':		co->verbose = true; return 0;
+	case XLS_OPT_OWN:	co->svg_path = arg; return 0;
+	default:		return xls_opt_parse_shared(key, arg, state);
+	}
+}
+
+const struct xls_command xls_command_checkpoints = {
+	.name = "checkpoints", .args_doc = "DEV", .nargs = 1,
+	.doc = "One line per committed checkpoint in commit order: LSNs, log bytes, items, buffers, relogged bytes.",
+	.summary = "one line per checkpoint: size, items, relogged bytes",
+	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_OUTPUT | XLS_TAKES_MOUNTED | XLS_TAKES_STALE,
+	.options = checkpoints_options, .parse = checkpoints_parse,
+	.own_size = sizeof(struct ckpt_opts), .run = checkpoints_main,
+};

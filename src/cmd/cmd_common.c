@@ -9,6 +9,8 @@
 
 #include "base/ondisk.h"
 #include "cmd/cmd.h"
+#include "report/describe_audit.h"
+#include "report/describe_log.h"
 
 /*
  * --threads, or by default: read-ahead pays only when the reader thread
@@ -210,7 +212,7 @@ int xls_cmd_run(const struct xls_options *opt, const struct xls_cmd_body *b,
 	if (b->check && b->check(opt, err))
 		return err->status;
 	if (b->ctx_size && !(ctx = calloc(1, b->ctx_size))) {
-		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the state of the command");
 		goto fail;
 	}
 	if (xls_cmd_open(&c, opt, err))
@@ -227,9 +229,9 @@ fail:
 	return err->status;
 }
 
-int xls_cmd_check_svg(const struct xls_options *opt, struct xls_error *err)
+int xls_cmd_check_new(const char *path, struct xls_error *err)
 {
-	return opt->chart.svg_path ? xls_newfile_check(opt->chart.svg_path, err) : 0;
+	return path ? xls_newfile_check(path, err) : 0;
 }
 
 int xls_cmd_io_check(const struct xls_cmd *c, struct xls_error *err)
@@ -291,10 +293,12 @@ int xls_cmd_write_audit_svg(const char *path, enum xls_chart_set set, const char
 	int rc = -1;
 
 	if (xls_describe_chart_log(a, name_a, &logs[0]))
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the charts of '%s'", name_a);
 	if (b && xls_describe_chart_log(b, name_b, &logs[1])) {
 		xls_describe_chart_log_release(&logs[0]);
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the charts of '%s'", name_b);
 	}
 	if (b)
 		snprintf(title, sizeof(title), "xfs_logscope compare: %s and %s", name_a, name_b);
@@ -415,14 +419,15 @@ static int audit_part(struct xls_cmd *c, const struct xls_audit_parts *p, void *
 	int rc;
 
 	if (!a)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the audit of the log");
 	p->begin(ctx, stale);
 	xls_cmd_part_banner(c, stale);
 	rc = xls_cmd_audit_scan(c, a, stale, err);
 	if (!rc) {
 		p->report(ctx, a);
-		if (c->opt->chart.svg_path && !stale)
-			rc = xls_cmd_write_audit_svg(c->opt->chart.svg_path, p->set, c->src.path,
+		if (p->svg_path && !stale)
+			rc = xls_cmd_write_audit_svg(p->svg_path, p->set, c->src.path,
 						     xls_audit_stats(a), NULL, NULL, err);
 	}
 	xls_audit_free(a);
@@ -473,4 +478,32 @@ void xls_cmd_filters(struct xls_cmd *c, const char *what)
 	if (f->has_ino || f->path_prefix || f->has_blkno || f->has_tid || f->has_size ||
 	    f->type_mask)
 		c->filtered = what;
+}
+
+int xls_cmd_writer_start(struct xls_cmd *c)
+{
+	if (c->writer || c->out.fmt == XLS_FMT_CSV || !xls_scan_threaded(&c->log, &c->ht))
+		return 0;
+	c->writer = xls_writer_new(&c->out);
+	return c->writer ? 0 : -1;
+}
+
+void xls_cmd_writer_stop(struct xls_cmd *c)
+{
+	xls_writer_free(c->writer);
+	c->writer = NULL;
+}
+
+struct xls_out *xls_cmd_out(struct xls_cmd *c)
+{
+	return c->writer ? xls_writer_out(c->writer) : &c->out;
+}
+
+void xls_cmd_put(struct xls_cmd *c, xls_put_fn fn, const void *arg, uint32_t arg_len,
+		 const struct xls_fieldset *fs)
+{
+	if (c->writer)
+		xls_writer_put(c->writer, fn, arg, arg_len, fs);
+	else
+		fn(&c->out, arg, fs);
 }

@@ -8,41 +8,16 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "report/describe_audit.h"
+#include "report/describe_stats.h"
+#include "cmd/options.h"
 
-static const struct xls_column bytes_cols[] = {
-	XLS_COL_AS(category, "CATEGORY / CHECKPOINT", -24),
-	XLS_COL_AS(a_bytes_per_checkpoint, "A", 12), XLS_COL_AS(b_bytes_per_checkpoint, "B", 12),
-	XLS_COL(bytes_per_checkpoint_delta, 12), XLS_COL(bytes_per_checkpoint_ratio, 7),
-};
-static const struct xls_column type_cols[] = {
-	XLS_COL(type, -10), XLS_COL_AS(len, "SIZE", 6), XLS_COL(a_count, 8),
-	XLS_COL(b_count, 8), XLS_COL(a_bytes_per_checkpoint, 10),
-	XLS_COL(b_bytes_per_checkpoint, 10), XLS_COL(bytes_per_checkpoint_ratio, 7),
-	XLS_COL(a_dirty_pct_mean, 7), XLS_COL(b_dirty_pct_mean, 7),
-	XLS_COL(a_unchanged_pct, 6), XLS_COL(b_unchanged_pct, 6),
-};
-static const struct xls_column type_total_cols[] = {
-	XLS_COL(type, -10), XLS_COL(a_count, 8),
-	XLS_COL(b_count, 8), XLS_COL(a_bytes_per_checkpoint, 10),
-	XLS_COL(b_bytes_per_checkpoint, 10), XLS_COL(bytes_per_checkpoint_ratio, 7),
-	XLS_COL(a_dirty_pct_mean, 7), XLS_COL(b_dirty_pct_mean, 7),
-	XLS_COL(a_unchanged_pct, 6), XLS_COL(b_unchanged_pct, 6),
-};
-static const struct xls_column item_cols[] = {
-	XLS_COL(item, -10), XLS_COL_AS(a_count, "A", 10), XLS_COL_AS(b_count, "B", 10),
-	XLS_COL(count_delta, 10), XLS_COL(a_per_checkpoint, 8),
-	XLS_COL(b_per_checkpoint, 8), XLS_COL(per_checkpoint_ratio, 7),
+/* compare's own options and its second word */
+struct compare_opts {
+	const char	*path_b;	/* B: the second journal */
+	const char	*svg_path;	/* --svg: the two side by side */
 };
 
-#define SEC XLS_SECTION
-static const struct xls_section sections[] = {
-	XLS_SECTION_PAIRS(XLS_ROW_COMPARE_TOTAL, "Journals (a_: A, b_: B; ratios are B over A)"),
-	SEC(XLS_ROW_COMPARE_BYTES, "Log bytes per checkpoint by category", bytes_cols),
-	SEC(XLS_ROW_COMPARE_BUFTYPE, "Buffers by type and size: count, log bytes per checkpoint, "
-	    "dirty %, unchanged %", type_cols),
-	SEC(XLS_ROW_COMPARE_TYPE, "Buffers by type, every size together", type_total_cols),
-	SEC(XLS_ROW_COMPARE_ITEMS, "Log items by type, and per checkpoint", item_cols),
-};
 
 struct compare_ctx {
 	struct xls_cmd		*c;
@@ -55,7 +30,7 @@ static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 
 	switch (cc->c->out.fmt) {
 	case XLS_FMT_TEXT:
-		xls_print_section_row(&cc->c->out, sections, sizeof(sections) / sizeof(sections[0]),
+		xls_print_section_row(&cc->c->out, xls_text_compare.secs, xls_text_compare.n,
 				      &cc->section, kind, fs);
 		break;
 	case XLS_FMT_JSON:
@@ -68,8 +43,9 @@ static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 	}
 }
 
-int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err)
+static int compare_main(const struct xls_options *opt, struct xls_error *err)
 {
+	const struct compare_opts *co = opt->own;
 	struct xls_options ob = *opt;
 	struct xls_audit *a = xls_audit_new(NULL, NULL), *b = xls_audit_new(NULL, NULL);
 	struct compare_ctx cc = { 0 };
@@ -79,13 +55,12 @@ int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err)
 	if (!a || !b) {
 		xls_audit_free(a);
 		xls_audit_free(b);
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the audits of the two logs"), err->status;
 	}
-	ob.src.path = opt->compare.path_b;
+	ob.src.path = co->path_b;
 	/* no -l (the command line takes none): one external log cannot serve two journals */
-	rc = 0;
-	if (opt->chart.svg_path)
-		rc = xls_newfile_check(opt->chart.svg_path, err);
+	rc = xls_cmd_check_new(co->svg_path, err);
 	if (!rc)
 		rc = xls_cmd_open(&c, opt, err);
 	if (rc) {
@@ -108,11 +83,11 @@ int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err)
 	}
 	if (!rc) {
 		xls_describe_compare(xls_audit_stats(a), xls_audit_stats(b), opt->src.path,
-				     opt->compare.path_b, emit_row, &cc);
-		if (opt->chart.svg_path)
-			rc = xls_cmd_write_audit_svg(opt->chart.svg_path, XLS_CHART_COMPARE,
+				     co->path_b, emit_row, &cc);
+		if (co->svg_path)
+			rc = xls_cmd_write_audit_svg(co->svg_path, XLS_CHART_COMPARE,
 						     opt->src.path, xls_audit_stats(a),
-						     opt->compare.path_b, xls_audit_stats(b), err);
+						     co->path_b, xls_audit_stats(b), err);
 	}
 	rc = xls_cmd_status(&c, rc, err);
 	xls_cmd_close(&c);
@@ -120,3 +95,28 @@ int xls_cmd_compare(const struct xls_options *opt, struct xls_error *err)
 	xls_audit_free(b);
 	return rc;
 }
+
+static const struct argp_option compare_options[] = {
+	{ "svg", XLS_OPT_OWN, "FILE", 0, "draw the two journals side by side to FILE (SVG)", 3 },
+	{ 0 }
+};
+
+static error_t compare_parse(int key, char *arg, struct argp_state *state)
+{
+	struct compare_opts *co = xls_cmdline(state)->own;
+
+	switch (key) {
+	case XLS_OPT_OWN:	co->svg_path = arg; return 0;
+	case ARGP_KEY_ARG:	co->path_b = arg; return 0;
+	default:		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+const struct xls_command xls_command_compare = {
+	.name = "compare", .args_doc = "A B", .nargs = 2,
+	.doc = "Two journals side by side: by buffer type and size and by item type, with deltas and ratios.",
+	.summary = "two journals side by side, with deltas and ratios",
+	.takes = XLS_TAKES_OUTPUT | XLS_TAKES_MOUNTED,
+	.options = compare_options, .parse = compare_parse,
+	.own_size = sizeof(struct compare_opts), .run = compare_main,
+};

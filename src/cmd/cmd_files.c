@@ -10,30 +10,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/cmd_async.h"
-#include "semantics/files.h"
-
-static const struct xls_column event_columns[] = {
-	XLS_COL(seq, 6),
-	XLS_COL(lsn, 10),
-	XLS_COL(ino, 12),
-	XLS_COL(event, -14),
-	XLS_COL(path, -28),
-	XLS_COL(detail, -1),
-};
-#define NCOLS (sizeof(event_columns) / sizeof(event_columns[0]))
-
-static const struct xls_column file_columns[] = {
-	XLS_COL(ino, 12),
-	XLS_COL(mode, 8),
-	XLS_COL(size, 12),
-	XLS_COL(nlink, 6),
-	XLS_COL(events, 7),
-	XLS_COL(first_seq, 7),
-	XLS_COL(last_seq, 7),
-	XLS_COL(final_path, -1),
-};
-#define NFCOLS (sizeof(file_columns) / sizeof(file_columns[0]))
+#include "report/describe_semantics.h"
+#include "cmd/options.h"
+#include "report/async.h"
+#include "files/files.h"
 
 /* An event as the writer thread gets it: its names and path follow it. */
 struct queued_event {
@@ -82,7 +62,7 @@ static void write_event(void *ctx, const void *elem, const uint8_t *bytes)
 	if (c->opt->stale)
 		xls_field_bool(&fc->fs, XK(stale), q->stale);
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_table_row(&c->out, event_columns, NCOLS, &fc->fs);
+		xls_out_row(&c->out, &xls_text_files_events, &fc->fs);
 	else
 		xls_cmd_record(c, XR(event), &fc->fs);
 }
@@ -147,7 +127,7 @@ static int on_file(void *ctx, const struct xls_file_summary *s)
 			xls_out_title(&c->out, true, fc->stale ?
 				      "Where the records before the tail leave each inode" :
 				      "Where recovery leaves each inode");
-			xls_out_table_heading(&c->out, file_columns, NFCOLS);
+			xls_out_heading(&c->out, &xls_text_files_files);
 		}
 	}
 	c->shown++;
@@ -156,7 +136,7 @@ static int on_file(void *ctx, const struct xls_file_summary *s)
 	if (c->opt->stale)
 		xls_field_bool(&fc->fs, XK(stale), fc->stale);
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_table_row(&c->out, file_columns, NFCOLS, &fc->fs);
+		xls_out_row(&c->out, &xls_text_files_files, &fc->fs);
 	else
 		xls_cmd_record(c, XR(file), &fc->fs);
 	return 0;
@@ -241,7 +221,8 @@ static int match_paths(struct files_ctx *fc, struct xls_error *err)
 		xls_files_free(f);
 	}
 	if (rc == -ENOMEM)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the inodes --path selects");
 	return rc;
 }
 
@@ -267,7 +248,7 @@ static int files_part(struct files_ctx *fc, bool stale, struct xls_error *err)
 		xls_out_blank(&c->out);
 	xls_cmd_part_banner(c, stale);
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_table_heading(&c->out, event_columns, NCOLS);
+		xls_out_heading(&c->out, &xls_text_files_events);
 	f = xls_files_new(&c->src, c->opt->blocks.mem, c->opt->blocks.max, err);
 	if (!f)
 		return -1;
@@ -291,7 +272,8 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	xls_out_csv_layout(&c->out, c->opt->stale ? &xls_csv_files_stale : &xls_csv_files);
 	fc->writer = xls_async_new(sizeof(struct queued_event), xls_scan_threaded(&c->log, &c->ht),
 				   &out);
-	rc = fc->writer ? 0 : xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	rc = fc->writer ? 0 : xls_error_set(err, XLS_EXIT_INTERNAL,
+					    "out of memory for the queue of events to write");
 	if (!rc && c->opt->filter.path_prefix)
 		rc = match_paths(fc, err);
 	if (!rc && c->opt->stale)
@@ -314,8 +296,24 @@ static void release(void *ctx)
 	xls_hashmap_free(&fc->match);
 }
 
-int xls_cmd_files(const struct xls_options *opt, struct xls_error *err)
+static int files_main(const struct xls_options *opt, struct xls_error *err)
 {
 	return xls_cmd_run(opt, &(struct xls_cmd_body){ .ctx_size = sizeof(struct files_ctx),
 			   .run = run, .release = release }, err);
 }
+
+static const struct argp_option files_options[] = {
+	{ "ino", XLS_OPT_INO, "INO", 0, "only the events of this inode (and of the entries of this directory)", 3 },
+	{ "path", XLS_OPT_PATH, "PATH", 0, "only the events of the inodes at or under PATH (/dir/name)", 3 },
+	XLS_OPTION_BLOCKS,
+	XLS_OPTION_QUOTA,
+	{ 0 }
+};
+
+const struct xls_command xls_command_files = {
+	.name = "files", .args_doc = "DEV", .nargs = 1,
+	.doc = "Per inode, in recovery order, what the log does to it: created, freed, changed, names added and removed, xattrs, extents.",
+	.summary = "per inode, what the log does to it, with names",
+	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_OUTPUT | XLS_TAKES_MOUNTED | XLS_TAKES_STALE,
+	.options = files_options, .run = files_main,
+};

@@ -16,9 +16,27 @@
 
 #include "base/vec.h"
 #include "cmd/cmd.h"
+#include "report/describe_buf.h"
+#include "report/describe_history.h"
+#include "report/describe_log.h"
+#include "report/describe_recover.h"
+#include "cmd/options.h"
 #include "recover/recover.h"
 #include "replay/replay.h"
 #include "semantics/owner.h"
+
+/* history's own options */
+struct history_opts {
+	bool		verbose;	/* -v: each appearance's dirty map and regions */
+	const char	*replay_path;	/* --replay: the buffer as recovery leaves it */
+	bool		diff;		/* --diff: the chunks replay changes */
+	const char	*svg_path;	/* --svg: its dirty chunks over transactions */
+};
+
+static const struct history_opts *own(const struct xls_options *o)
+{
+	return o->own;
+}
 
 struct hist_ctx {
 	struct xls_cmd		*c;
@@ -30,10 +48,8 @@ struct hist_ctx {
 	uint32_t		nrows, caprows;
 	struct xls_owner_map	owners;
 	struct xls_fieldset	fs;
-	/* --stale: appearances held until their transaction ends */
-	struct xls_stale_appearance *pending;
-	uint32_t		npending, cappending;
-	struct xls_buf_analysis	ba;
+	/* --stale: the block's appearances before the tail */
+	struct xls_stale_watch	stale;
 };
 
 /* ------------------------------------------------------------------ */
@@ -112,7 +128,7 @@ static void appearance(struct hist_ctx *h, const struct xls_trans *t, uint32_t s
 	xls_print_appearance(&c->out, &h->fs);
 	/* under the row, six columns in */
 	xls_print_ritem_warnings(&c->out, ri, 5);
-	if (c->opt->verbose)
+	if (own(c->opt)->verbose)
 		xls_print_regions(&c->out, b->blf, b->res, false);
 }
 
@@ -200,81 +216,33 @@ static int on_discarded(void *ctx, const struct xls_trans *t, const struct xls_r
 /* ------------------------------------------------------------------ */
 /* --stale: the appearances before the tail */
 
-/* What a buffer or inode item of the buffer logged; false when it is not one. */
-static bool stale_of(struct hist_ctx *h, const struct xls_item *it,
-		     struct xls_stale_appearance *a)
-{
-	const struct xls_options *opt = h->c->opt;
-	const struct xls_geometry *g = &h->c->src.geo;
-
-	if (it->type == XFS_LI_BUF) {
-		xls_buf_analyse(it, &h->ba);
-		if (!h->ba.parsed || h->ba.blf.blf_blkno != opt->filter.blkno)
-			return false;
-		a->len_bb = h->ba.res.buf_bytes / 512;
-		a->type = xls_blft_name(h->ba.blft);
-		a->blf_flags = h->ba.blf.blf_flags;
-		a->regions = h->ba.res.nregions;
-		a->dirty_bytes = h->ba.res.dirty_bytes;
-		a->dirty_pct = h->ba.dirty_pct;
-		return true;
-	}
-	if (it->type == XFS_LI_INODE) {
-		struct xls_inode_item in;
-		struct xls_item_problems p = { 0 };
-
-		xls_inode_item_parse(it, &in, &p);
-		if (!in.has_format || in.ilf_blkno != opt->filter.blkno || in.ilf_len <= 0 ||
-		    (opt->filter.has_ino && in.ilf_ino != opt->filter.ino))
-			return false;
-		a->len_bb = (uint32_t)in.ilf_len;
-		a->type = "inode";
-		a->dirty_bytes = g->inode_size;
-		a->dirty_pct = 100.0 * g->inode_size / (a->len_bb * 512.0);
-		return true;
-	}
-	return false;
-}
-
 static int stale_item(void *ctx, const struct xls_trans *t, const struct xls_item *it)
 {
 	struct hist_ctx *h = ctx;
-	struct xls_stale_appearance a = { .tid = t->tid, .lsn = t->lsn, .index = t->nitems };
-	struct xls_stale_appearance *slot;
 
-	if (!stale_of(h, it, &a))
-		return 0;
-	slot = xls_vec_push((void **)&h->pending, &h->npending, &h->cappending, sizeof(*slot));
-	if (!slot)
-		return -ENOMEM;
-	*slot = a;
-	return 0;
+	return xls_stale_watch_item(&h->stale, t, it);
+}
+
+static void stale_shown(void *ctx, const struct xls_stale_appearance *a)
+{
+	struct hist_ctx *h = ctx;
+	struct xls_cmd *c = h->c;
+
+	h->appearances++;
+	xls_fields_reset(&h->fs);
+	xls_describe_stale_appearance(a, &h->fs);
+	if (c->out.fmt == XLS_FMT_TEXT)
+		xls_print_appearance(&c->out, &h->fs);
+	else
+		xls_cmd_record(c, XR(appearance), &h->fs);
 }
 
 /* The transaction ended: its appearances are shown, committed or not. */
 static int stale_end(void *ctx, const struct xls_trans *t)
 {
 	struct hist_ctx *h = ctx;
-	struct xls_cmd *c = h->c;
-	uint32_t kept = 0;
 
-	for (uint32_t i = 0; i < h->npending; i++) {
-		struct xls_stale_appearance *a = &h->pending[i];
-
-		if (a->tid != t->tid || a->lsn != t->lsn) {
-			h->pending[kept++] = *a;
-			continue;
-		}
-		a->committed = t->state == XLS_TRANS_COMMITTED;
-		h->appearances++;
-		xls_fields_reset(&h->fs);
-		xls_describe_stale_appearance(a, &h->fs);
-		if (c->out.fmt == XLS_FMT_TEXT)
-			xls_print_appearance(&c->out, &h->fs);
-		else
-			xls_cmd_record(c, XR(appearance), &h->fs);
-	}
-	h->npending = kept;
+	xls_stale_watch_end(&h->stale, t, stale_shown, h);
 	return 0;
 }
 
@@ -291,9 +259,12 @@ static int run_stale(struct hist_ctx *h, struct xls_error *err)
 	xls_cmd_part_banner(c, true);
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_print_appearances_heading(&c->out, c->opt->filter.blkno, true);
+	xls_stale_watch_init(&h->stale, c->opt->filter.blkno, c->opt->filter.has_ino,
+			     c->opt->filter.ino, c->src.geo.inode_size);
 	rc = xls_cmd_walk(c, &sink, true, &tot, err);
 	if (rc == -ENOMEM)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory holding the "
+				     "appearances before the tail of one transaction");
 	xls_cmd_part_banner(c, false);
 	return rc;
 }
@@ -340,10 +311,10 @@ static int do_replay(struct hist_ctx *h, struct xls_error *err)
 				     "cannot read daddr 0x%llx (%u bytes) from '%s'",
 				     (unsigned long long)c->opt->filter.blkno, bytes,
 				     c->src.data_path ? c->src.data_path : c->src.path);
-	if (write_new_file(c->opt->history.replay_path, img, bytes, err))
+	if (write_new_file(own(c->opt)->replay_path, img, bytes, err))
 		return -1;
 	xls_fields_reset(fs);
-	xls_field_str(fs, XK(file), c->opt->history.replay_path);
+	xls_field_str(fs, XK(file), own(c->opt)->replay_path);
 	xls_field_hex(fs, XK(blkno), (uint64_t)c->opt->filter.blkno);
 	xls_field_uint(fs, XK(bytes), bytes);
 	xls_field_uint(fs, XK(applied), im->applied);
@@ -354,7 +325,7 @@ static int do_replay(struct hist_ctx *h, struct xls_error *err)
 	if (c->out.fmt == XLS_FMT_JSON) {
 		xls_cmd_record(c, XR(replayed_buffer), fs);
 	} else if (c->out.fmt == XLS_FMT_TEXT) {
-		xls_print_replayed_buffer(&c->out, im, c->opt->history.replay_path, bytes);
+		xls_print_replayed_buffer(&c->out, im, own(c->opt)->replay_path, bytes);
 	}
 	return 0;
 }
@@ -371,7 +342,8 @@ static int do_diff(struct hist_ctx *h, struct xls_error *err)
 		return nothing_logged(c, "compare", err);
 	n = xls_image_diff(&h->img, &ranges, &changed, &nchunks);
 	if (n < 0)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the ranges of the "
+				     "image that differ from the device");
 	xls_fields_reset(&h->fs);
 	listed = xls_describe_diff(c->opt->filter.blkno, nchunks, changed, ranges, (uint32_t)n,
 				   &h->fs);
@@ -408,11 +380,11 @@ static int do_svg(struct hist_ctx *h, struct xls_error *err)
 	snprintf(title, sizeof(title), "xfs_logscope history: buffer 0x%llx of %s",
 		 (unsigned long long)c->opt->filter.blkno,
 		 c->src.data_path ? c->src.data_path : c->src.path);
-	if (xls_cmd_write_svg(c->opt->chart.svg_path, title, &p, 1, true, err))
+	if (xls_cmd_write_svg(own(c->opt)->svg_path, title, &p, 1, true, err))
 		return -1;
 	if (c->out.fmt == XLS_FMT_TEXT)
 		xls_print_heat_map_written(&c->out, true, h->nrows, "appearance",
-					   c->opt->chart.svg_path);
+					   own(c->opt)->svg_path);
 	return 0;
 }
 
@@ -429,12 +401,12 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	struct xls_recover *r;
 	int rc;
 
-	if ((opt->history.replay_path || opt->history.diff) && !xls_source_has_data(&c->src))
+	if ((own(opt)->replay_path || own(opt)->diff) && !xls_source_has_data(&c->src))
 		return xls_error_set(err, XLS_EXIT_USAGE,
 				     "--replay and --diff need the data device, not a bare log");
 	/* a file that cannot be made fails now, not after the table */
-	if ((opt->history.replay_path && xls_newfile_check(opt->history.replay_path, err)) ||
-	    (opt->chart.svg_path && xls_newfile_check(opt->chart.svg_path, err)))
+	if (xls_cmd_check_new(own(opt)->replay_path, err) ||
+	    xls_cmd_check_new(own(opt)->svg_path, err))
 		return -1;
 	if (opt->stale && run_stale(h, err))
 		return -1;
@@ -446,15 +418,16 @@ static int run(struct hist_ctx *h, struct xls_error *err)
 	rc = xls_recover_run(r, &c->log, &c->ht, &sink, err);
 	xls_recover_free(r);
 	if (!rc && h->img.out_of_memory)
-		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the image of the "
+				   "buffer as recovery leaves it");
 	if (!rc && c->out.fmt == XLS_FMT_TEXT && !h->appearances)
 		xls_print_no_appearance(&c->out);
 	c->shown += h->appearances;
-	if (!rc && opt->history.replay_path)
+	if (!rc && own(opt)->replay_path)
 		rc = do_replay(h, err);
-	if (!rc && opt->history.diff)
+	if (!rc && own(opt)->diff)
 		rc = do_diff(h, err);
-	if (!rc && opt->chart.svg_path)
+	if (!rc && own(opt)->svg_path)
 		rc = do_svg(h, err);
 	return rc;
 }
@@ -499,12 +472,44 @@ static void release(void *ctx)
 	xls_image_release(&h->img);
 	xls_owner_map_release(&h->owners);
 	xls_vec_free(h->rows);
-	xls_vec_free(h->pending);
+	xls_stale_watch_release(&h->stale);
 }
 
-int xls_cmd_history(const struct xls_options *opt, struct xls_error *err)
+static int history_main(const struct xls_options *opt, struct xls_error *err)
 {
 	return xls_cmd_run(opt, &(struct xls_cmd_body){ .check = check,
 			   .ctx_size = sizeof(struct hist_ctx), .run = run_cmd,
 			   .release = release }, err);
 }
+
+static const struct argp_option history_options[] = {
+	{ "verbose", 'v', NULL, 0, "each appearance's dirty map and regions", 3 },
+	{ "blkno", XLS_OPT_BLKNO, "DADDR", 0, "the buffer (this or --ino is required)", 3 },
+	{ "ino", XLS_OPT_INO, "INO", 0, "the inode cluster buffer of this inode, and of its inode items only those of this inode", 3 },
+	{ "replay", XLS_OPT_OWN, "FILE", 0, "write the buffer as recovery leaves it to FILE (must not exist)", 3 },
+	{ "diff", XLS_OPT_OWN + 1, NULL, 0, "show the 128-byte chunks replay changes", 3 },
+	{ "svg", XLS_OPT_OWN + 2, "FILE", 0, "draw its dirty chunks over transactions to FILE (SVG)", 3 },
+	{ 0 }
+};
+
+static error_t history_parse(int key, char *arg, struct argp_state *state)
+{
+	struct history_opts *ho = xls_cmdline(state)->own;
+
+	switch (key) {
+	case 'v':		ho->verbose = true; return 0;
+	case XLS_OPT_OWN:	ho->replay_path = arg; return 0;
+	case XLS_OPT_OWN + 1:	ho->diff = true; return 0;
+	case XLS_OPT_OWN + 2:	ho->svg_path = arg; return 0;
+	default:		return xls_opt_parse_shared(key, arg, state);
+	}
+}
+
+const struct xls_command xls_command_history = {
+	.name = "history", .args_doc = "DEV", .nargs = 1,
+	.doc = "Every appearance of one buffer (--blkno) and what recovery does with it.",
+	.summary = "one buffer (--blkno) and its fate; --replay, --svg",
+	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_OUTPUT | XLS_TAKES_MOUNTED | XLS_TAKES_STALE,
+	.options = history_options, .parse = history_parse,
+	.own_size = sizeof(struct history_opts), .run = history_main,
+};

@@ -1,8 +1,10 @@
 /* info: geometry, head and tail, and what a full scan of tail..head finds. */
 #include <stdlib.h>
 
-#include "analysis/analysis.h"
+#include "items/buf_analysis.h"
 #include "cmd/cmd.h"
+#include "report/describe_log.h"
+#include "cmd/options.h"
 
 struct info_ctx {
 	struct xls_cmd		*c;
@@ -52,8 +54,16 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	return rc;
 }
 
-int xls_cmd_info(const struct xls_options *opt, struct xls_error *err)
+static int info_main(const struct xls_options *opt, struct xls_error *err)
 {
 	return xls_cmd_run(opt, &(struct xls_cmd_body){ .ctx_size = sizeof(struct info_ctx),
 			   .run = run }, err);
 }
+
+const struct xls_command xls_command_info = {
+	.name = "info", .args_doc = "DEV", .nargs = 1,
+	.doc = "Show the log's geometry, head and tail, state and what it holds.",
+	.summary = "geometry, head, tail, state, counts",
+	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_OUTPUT | XLS_TAKES_MOUNTED,
+	.run = info_main,
+};

@@ -8,7 +8,14 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "report/describe_semantics.h"
+#include "cmd/options.h"
 #include "semantics/lost.h"
+
+/* lost's own options */
+struct lost_opts {
+	bool	summary;	/* --summary: what is lost, in numbers, and the verdict */
+};
 
 static void print_summary(struct xls_cmd *c, const struct xls_lost_summary *s,
 			  struct xls_fieldset *fs)
@@ -191,7 +198,7 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 		return -1;
 	s = xls_lost_summary(lc->l);
 	print_summary(c, s, &lc->fs);
-	if (!c->opt->recover.summary)
+	if (!((const struct lost_opts *)c->opt->own)->summary)
 		print_records(c, lc->l, &lc->fs);
 	/* an approximate answer is a finding: the exit status says so */
 	if (s->overlay_full)
@@ -206,8 +213,36 @@ static void release(void *ctx)
 	xls_lost_free(lc->l);
 }
 
-int xls_cmd_lost(const struct xls_options *opt, struct xls_error *err)
+static int lost_main(const struct xls_options *opt, struct xls_error *err)
 {
 	return xls_cmd_run(opt, &(struct xls_cmd_body){ .ctx_size = sizeof(struct lost_ctx),
 			   .run = run, .release = release }, err);
 }
+
+static const struct argp_option lost_options[] = {
+	{ "ino", XLS_OPT_INO, "INO", 0, "only what concerns this inode: its entries, core, xattrs (and the entries of this directory)", 3 },
+	{ "path", XLS_OPT_PATH, "PATH", 0, "only what lies at or under PATH (/dir/name), as recovery leaves it", 3 },
+	{ "summary", XLS_OPT_OWN, NULL, 0, "only the summary: what is lost, in numbers, and the verdict", 3 },
+	XLS_OPTION_BLOCKS,
+	XLS_OPTION_QUOTA,
+	{ 0 }
+};
+
+static error_t lost_parse(int key, char *arg, struct argp_state *state)
+{
+	struct lost_opts *lo = xls_cmdline(state)->own;
+
+	if (key != XLS_OPT_OWN)
+		return xls_opt_parse_shared(key, arg, state);
+	lo->summary = true;
+	return 0;
+}
+
+const struct xls_command xls_command_lost = {
+	.name = "lost", .args_doc = "DEV", .nargs = 1,
+	.doc = "What zeroing the log (xfs_repair -L) would lose: directory entries and inodes recovery changes.",
+	.summary = "what zeroing the log (xfs_repair -L) would lose, in names",
+	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_OUTPUT | XLS_TAKES_MOUNTED | XLS_REFUSES_STALE,
+	.options = lost_options, .parse = lost_parse,
+	.own_size = sizeof(struct lost_opts), .run = lost_main,
+};

@@ -1,18 +1,12 @@
 /* records: one line per log record. */
 #include "cmd/cmd.h"
+#include "report/describe_log.h"
+#include "cmd/options.h"
 
-static const struct xls_column record_columns[] = {
-	XLS_COL(lsn, 12),
-	XLS_COL(blk, 8),
-	XLS_COL(h_len, 7),
-	XLS_COL(hblks, 4),
-	XLS_COL(ops, 5),
-	XLS_COL(unused, 6),
-	XLS_COL(tail_lsn, 12),
-	XLS_COL(crc_status, 5),
-	XLS_COL(notes, -20),
+/* records' own options */
+struct records_opts {
+	bool	all;	/* -a: every record in physical order */
 };
-#define NCOLS (sizeof(record_columns) / sizeof(record_columns[0]))
 
 static int on_record(void *ctx, const struct xls_rec *rec,
 		     const struct xls_rec_summary *s)
@@ -23,7 +17,7 @@ static int on_record(void *ctx, const struct xls_rec *rec,
 	xls_fields_reset(&fs);
 	xls_describe_record(rec, s, &fs);
 	if (c->out.fmt == XLS_FMT_TEXT)
-		xls_out_table_row(&c->out, record_columns, NCOLS, &fs);
+		xls_out_row(&c->out, &xls_text_records, &fs);
 	else
 		xls_cmd_record(c, XR(record), &fs);
 	return 0;
@@ -39,12 +33,36 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	(void)ctx;
 	xls_out_csv_layout(&c->out, &xls_csv_records);
 	if (c->opt->fmt == XLS_FMT_TEXT)
-		xls_out_table_heading(&c->out, record_columns, NCOLS);
-	return xls_scan(&c->log, &c->ht, c->opt->records.all ? XLS_ITER_PHYSICAL : XLS_ITER_LSN,
+		xls_out_heading(&c->out, &xls_text_records);
+	return xls_scan(&c->log, &c->ht, ((const struct records_opts *)c->opt->own)->all ? XLS_ITER_PHYSICAL : XLS_ITER_LSN,
 			&sink, &tot, err);
 }
 
-int xls_cmd_records(const struct xls_options *opt, struct xls_error *err)
+static int records_main(const struct xls_options *opt, struct xls_error *err)
 {
 	return xls_cmd_run(opt, &(struct xls_cmd_body){ .run = run }, err);
 }
+
+static const struct argp_option records_options[] = {
+	{ "all", 'a', NULL, 0, "every record in physical order, not only tail to head", 3 },
+	{ 0 }
+};
+
+static error_t records_parse(int key, char *arg, struct argp_state *state)
+{
+	struct records_opts *ro = xls_cmdline(state)->own;
+
+	if (key != 'a')
+		return xls_opt_parse_shared(key, arg, state);
+	ro->all = true;
+	return 0;
+}
+
+const struct xls_command xls_command_records = {
+	.name = "records", .args_doc = "DEV", .nargs = 1,
+	.doc = "One line per log record: LSN, length, ops, CRC.",
+	.summary = "one line per log record",
+	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_OUTPUT | XLS_TAKES_MOUNTED,
+	.options = records_options, .parse = records_parse,
+	.own_size = sizeof(struct records_opts), .run = records_main,
+};

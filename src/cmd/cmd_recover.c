@@ -10,29 +10,12 @@
 
 #include "base/ondisk.h"
 #include "cmd/cmd.h"
+#include "report/describe_buf.h"
+#include "report/describe_recover.h"
+#include "cmd/options.h"
 #include "semantics/owner.h"
 #include "recover/recover.h"
 #include "report/verdict.h"
-
-static const struct xls_column item_columns[] = {
-	XLS_COL(order, 5),
-	XLS_COL(index, 5),
-	XLS_COL(list, -6),
-	XLS_COL_AS(item, "TYPE", -7),
-	XLS_COL(blkno, 12),
-	XLS_COL(len, 6),
-	XLS_COL_AS(type, "BUFTYPE", -10),
-	XLS_COL(decision_text, -30),
-	XLS_COL(detail, -1),
-};
-#define NITEMCOLS (sizeof(item_columns) / sizeof(item_columns[0]))
-
-static const struct xls_column cancel_columns[] = {
-	XLS_COL(blkno, 14),
-	XLS_COL(len, 8),
-	XLS_COL(refs, 6),
-};
-#define NCANCELCOLS (sizeof(cancel_columns) / sizeof(cancel_columns[0]))
 
 struct recover_ctx {
 	struct xls_cmd		*c;
@@ -54,13 +37,24 @@ static bool text(const struct recover_ctx *rc)
 static void put_row(struct xls_out *o, const void *arg, const struct xls_fieldset *fs)
 {
 	(void)arg;
-	xls_out_table_row(o, item_columns, NITEMCOLS, fs);
+	xls_out_row(o, &xls_text_ritem, fs);
 }
 
 /*
  * A filter of items (--blkno, --type, --size, --ino): a transaction, an
  * intent is shown only with an item that passes it.
  */
+/* recover's own options */
+struct recover_opts {
+	bool	verbose;	/* -v: each buffer's dirty map */
+	bool	summary;	/* --summary: the verdict and the summary only */
+};
+
+static const struct recover_opts *own(const struct xls_options *o)
+{
+	return o->own;
+}
+
 static bool filters_items(const struct xls_filter_opts *f)
 {
 	return f->has_blkno || f->type_mask || f->has_size || f->has_ino;
@@ -94,7 +88,7 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 	struct xls_fieldset *fs = &rc->fs;
 	struct xls_out *o;
 
-	if (rc->c->opt->recover.summary || rc->c->opt->filter.has_ino ||
+	if (own(rc->c->opt)->summary || rc->c->opt->filter.has_ino ||
 	    (rc->c->opt->filter.has_blkno && cn->blkno != rc->c->opt->filter.blkno))
 		return 0;
 	if (rc->c->out.fmt == XLS_FMT_CSV)
@@ -109,10 +103,10 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 	if (!rc->cancel_heading) {
 		xls_out_title(o, false, "Cancel table after pass 1 (buffers whose earlier "
 			      "log items are not replayed)");
-		xls_out_table_heading(o, cancel_columns, NCANCELCOLS);
+		xls_out_heading(o, &xls_text_cancel);
 		rc->cancel_heading = true;
 	}
-	xls_out_table_row(o, cancel_columns, NCANCELCOLS, fs);
+	xls_out_row(o, &xls_text_cancel, fs);
 	return 0;
 }
 
@@ -122,7 +116,7 @@ static int on_cancel(void *ctx, const struct xls_rcancel *cn)
 static void print_trans_header(struct recover_ctx *rc, const struct xls_rtrans *rt)
 {
 	xls_print_rtrans(xls_cmd_out(rc->c), rt);
-	xls_out_table_heading(xls_cmd_out(rc->c), item_columns, NITEMCOLS);
+	xls_out_heading(xls_cmd_out(rc->c), &xls_text_ritem);
 }
 
 static int on_trans(void *ctx, const struct xls_rtrans *rt)
@@ -131,7 +125,7 @@ static int on_trans(void *ctx, const struct xls_rtrans *rt)
 	const struct xls_options *opt = rc->c->opt;
 
 	rc->pending = NULL;
-	if (opt->recover.summary || (opt->filter.has_tid && rt->t->tid != opt->filter.tid))
+	if (own(opt)->summary || (opt->filter.has_tid && rt->t->tid != opt->filter.tid))
 		return 0;
 	if (rc->c->out.fmt == XLS_FMT_CSV)
 		return 0;
@@ -165,7 +159,7 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 
 	if (ri->fail_why)
 		c->findings++;
-	if (c->opt->recover.summary)
+	if (own(c->opt)->summary)
 		return 0;
 	if (ri->buf)
 		xls_owner_of(&rc->owners, ri->buf->blkno, ri->buf->len, ri->buf->blft,
@@ -195,7 +189,7 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 	xls_fields_reset(fs);
 	xls_describe_ritem_row(ri, fs);
 	xls_cmd_put(c, put_row, NULL, 0, fs);
-	xls_print_ritem_notes(xls_cmd_out(c), ri, c->opt->verbose);
+	xls_print_ritem_notes(xls_cmd_out(c), ri, own(c->opt)->verbose);
 	return 0;
 }
 
@@ -220,7 +214,7 @@ static int on_writeback(void *ctx, const struct xls_rwriteback *wb)
 {
 	struct recover_ctx *rc = ctx;
 
-	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->recover.summary ||
+	if (rc->c->out.fmt == XLS_FMT_CSV || own(rc->c->opt)->summary ||
 	    !writeback_wanted(rc->c->opt, wb))
 		return 0;
 	if (!text(rc)) {
@@ -242,7 +236,7 @@ static int on_intent(void *ctx, const struct xls_rintent *in)
 	struct xls_fieldset *fs = &rc->fs;
 	const struct xls_filter_opts *f = &rc->c->opt->filter;
 
-	if (rc->c->out.fmt == XLS_FMT_CSV || rc->c->opt->recover.summary || filters_items(f))
+	if (rc->c->out.fmt == XLS_FMT_CSV || own(rc->c->opt)->summary || filters_items(f))
 		return 0;
 	if (f->has_tid && (in->type == XFS_LI_IUNLINK || in->tid != f->tid))
 		return 0;
@@ -272,7 +266,7 @@ static void print_summary(struct recover_ctx *rc, const struct xls_recover_summa
 		return;
 	}
 	if (rc->c->out.fmt == XLS_FMT_CSV) {
-		if (rc->c->opt->recover.summary)
+		if (own(rc->c->opt)->summary)
 			xls_cmd_record(rc->c, XR(summary), fs);
 		else if (s->fails && at_end)
 			fprintf(stderr, "xfs_logscope: %s: recovery would fail: %s\n",
@@ -299,8 +293,8 @@ static int run_recover(struct recover_ctx *rc, struct xls_recover *r,
 	FILE *spool = NULL;
 	int status;
 
-	if (c->out.fmt != XLS_FMT_CSV && !c->opt->recover.summary) {
-		spool = xls_cmd_spool();
+	if (c->out.fmt != XLS_FMT_CSV && !own(c->opt)->summary) {
+		spool = xls_spool_new();
 		if (spool && xls_out_finish(&c->out) == 0) {
 			xls_out_init(&c->out, spool, c->out.fmt);
 			spooled = true;
@@ -310,8 +304,9 @@ static int run_recover(struct recover_ctx *rc, struct xls_recover *r,
 		}
 	}
 	/* the items, and what comes between them, on the writer thread */
-	if (!c->opt->recover.summary && xls_cmd_writer_start(c))
-		status = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	if (!own(c->opt)->summary && xls_cmd_writer_start(c))
+		status = xls_error_set(err, XLS_EXIT_INTERNAL,
+				       "out of memory for the thread that writes the items");
 	else
 		status = xls_recover_run(r, &c->log, &c->ht, sink, err);
 	xls_cmd_writer_stop(c);
@@ -320,16 +315,16 @@ static int run_recover(struct recover_ctx *rc, struct xls_recover *r,
 		xls_out_init(&c->out, stdout, c->out.fmt);
 		if (!status)
 			print_summary(rc, xls_recover_summary(r), false);
-		if (xls_out_finish(&c->out) || xls_cmd_unspool(spool, stdout))
+		if (xls_out_finish(&c->out) || xls_unspool(spool, stdout))
 			status = xls_error_set(err, XLS_EXIT_INTERNAL,
 					       "cannot copy the spooled items to standard output: %s",
 					       strerror(errno));
-	} else if (!status && (c->opt->recover.summary || c->out.fmt != XLS_FMT_CSV)) {
+	} else if (!status && (own(c->opt)->summary || c->out.fmt != XLS_FMT_CSV)) {
 		print_summary(rc, xls_recover_summary(r), false);
 	}
 	if (spool)
 		fclose(spool);
-	if (!status && (!c->opt->recover.summary || c->out.fmt == XLS_FMT_TEXT))
+	if (!status && (!own(c->opt)->summary || c->out.fmt == XLS_FMT_TEXT))
 		print_summary(rc, xls_recover_summary(r), true);
 	return status;
 }
@@ -345,15 +340,15 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	int status;
 
 	rc->c = c;
-	if (!opt->recover.summary)
+	if (!own(opt)->summary)
 		xls_cmd_filters(c, "item");
 	xls_owner_map_init(&rc->owners, &c->src);
-	if (opt->recover.summary)
+	if (own(opt)->summary)
 		c->findings_mode = XLS_FINDINGS_COUNT;
-	xls_out_csv_layout(&c->out, !opt->recover.summary ? &xls_csv_ritem :
+	xls_out_csv_layout(&c->out, !own(opt)->summary ? &xls_csv_ritem :
 			   c->src.input.md.version ? &xls_csv_rsummary_md : &xls_csv_rsummary);
 	/* the summary shows no item: their detail sentences go unwritten */
-	rc->r = xls_recover_new(&c->src, &(struct xls_recover_opts){ .quiet = opt->recover.summary,
+	rc->r = xls_recover_new(&c->src, &(struct xls_recover_opts){ .quiet = own(opt)->summary,
 							       .quota = opt->quota },
 				err);
 	status = rc->r ? run_recover(rc, rc->r, &sink, err) : -1;
@@ -372,8 +367,40 @@ static void release(void *ctx)
 	xls_owner_map_release(&rc->owners);
 }
 
-int xls_cmd_recover(const struct xls_options *opt, struct xls_error *err)
+static int recover_main(const struct xls_options *opt, struct xls_error *err)
 {
 	return xls_cmd_run(opt, &(struct xls_cmd_body){ .ctx_size = sizeof(struct recover_ctx),
 			   .run = run, .release = release }, err);
 }
+
+static const struct argp_option recover_options[] = {
+	{ "verbose", 'v', NULL, 0, "each buffer's dirty map", 3 },
+	XLS_OPTION_TYPE,
+	XLS_OPTION_SIZE,
+	XLS_OPTION_BLKNO,
+	XLS_OPTION_TID,
+	{ "ino", XLS_OPT_INO, "INO", 0, "only show the items of this inode: its inode items and the buffers it owns", 3 },
+	{ "summary", XLS_OPT_OWN, NULL, 0, "only the verdict and the summary", 3 },
+	XLS_OPTION_QUOTA,
+	{ 0 }
+};
+
+static error_t recover_parse(int key, char *arg, struct argp_state *state)
+{
+	struct recover_opts *ro = xls_cmdline(state)->own;
+
+	switch (key) {
+	case 'v':		ro->verbose = true; return 0;
+	case XLS_OPT_OWN:	ro->summary = true; return 0;
+	default:		return xls_opt_parse_shared(key, arg, state);
+	}
+}
+
+const struct xls_command xls_command_recover = {
+	.name = "recover", .args_doc = "DEV", .nargs = 1,
+	.doc = "What log recovery would do, item by item: cancel table, replay or skip and why, pending intents.",
+	.summary = "what log recovery would replay, skip or cancel, and why",
+	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_OUTPUT | XLS_TAKES_MOUNTED | XLS_REFUSES_STALE,
+	.options = recover_options, .parse = recover_parse,
+	.own_size = sizeof(struct recover_opts), .run = recover_main,
+};

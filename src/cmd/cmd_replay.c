@@ -19,10 +19,27 @@
 
 #include "base/strfmt.h"
 #include "cmd/cmd.h"
+#include "report/describe_recover.h"
+#include "cmd/options.h"
 #include "replay/copy.h"
 #include "replay/finish.h"
 #include "replay/write.h"
 #include "report/verdict.h"
+
+/* replay's own options */
+struct replay_opts {
+	const char	*out_path;	/* -o: OUT */
+	const char	*log_out_path;	/* --log-out: the external log's copy */
+	bool		force;		/* --force: past a failure too */
+	bool		finish_repair;	/* --finish=repair: the log cleaned though work is left */
+	bool		finish_kernel;	/* --finish=kernel: the work left to the kernel's mount */
+	bool		in_place;	/* --in-place: into DEV itself */
+};
+
+static const struct replay_opts *own(const struct xls_options *o)
+{
+	return o->own;
+}
 
 struct replay_run {
 	struct xls_cmd		*c;
@@ -42,25 +59,25 @@ struct replay_run {
 /* -o and --log-out: where the copies go, checked before anything is read. */
 static int check_outputs(const struct xls_options *opt, struct xls_error *err)
 {
-	if (opt->replay.in_place && (opt->out_path || opt->replay.log_out_path || opt->replay.force))
+	if (own(opt)->in_place && (own(opt)->out_path || own(opt)->log_out_path || own(opt)->force))
 		return xls_error_set(err, XLS_EXIT_USAGE, "--in-place writes into DEV itself: no "
 				     "-o, --log-out or --force with it (a recovery the kernel "
 				     "would refuse is never written in place)");
-	if (opt->replay.in_place && opt->src.bare_log)
+	if (own(opt)->in_place && opt->src.bare_log)
 		return xls_error_set(err, XLS_EXIT_USAGE, "replay writes a filesystem: '%s' is a "
 				     "bare log (-f)", opt->src.path);
-	if (opt->replay.in_place)
+	if (own(opt)->in_place)
 		return 0;
-	if (!opt->out_path)
+	if (!own(opt)->out_path)
 		return xls_error_set(err, XLS_EXIT_USAGE, "replay needs -o OUT, the file to write "
 				     "the recovered filesystem to");
 	if (opt->src.bare_log)
 		return xls_error_set(err, XLS_EXIT_USAGE, "replay writes a filesystem: '%s' is a "
 				     "bare log (-f), with no filesystem to replay it into",
 				     opt->src.path);
-	if (xls_newfile_check(opt->out_path, err))
+	if (xls_newfile_check(own(opt)->out_path, err))
 		return -1;
-	return opt->replay.log_out_path ? xls_newfile_check(opt->replay.log_out_path, err) : 0;
+	return own(opt)->log_out_path ? xls_newfile_check(own(opt)->log_out_path, err) : 0;
 }
 
 /* @path read-write, and no one else's while we write (a block device: O_EXCL). */
@@ -118,32 +135,32 @@ static int open_outputs(struct replay_run *rr, struct xls_error *err)
 	int log_fd;
 
 	/* known once the superblock is read: a v2 metadump carries its external log */
-	if (g->external && !c->opt->replay.log_out_path)
+	if (g->external && !own(c->opt)->log_out_path)
 		return xls_error_set(err, XLS_EXIT_USAGE, "the log of '%s' is external: --log-out "
 				     "OUTLOG names the file its recovered copy goes to",
 				     c->src.data_path ? c->src.data_path : c->src.path);
-	if (!g->external && c->opt->replay.log_out_path)
+	if (!g->external && own(c->opt)->log_out_path)
 		return xls_error_set(err, XLS_EXIT_USAGE, "--log-out is the copy of an external "
 				     "log; the log of '%s' is internal",
 				     c->src.data_path ? c->src.data_path : c->src.path);
-	if (xls_newfile_open(&rr->out, c->opt->out_path, err))
+	if (xls_newfile_open(&rr->out, own(c->opt)->out_path, err))
 		return -1;
-	if (xls_replay_copy_data(&c->src, rr->out.fd, c->opt->out_path, &c->report, err))
+	if (xls_replay_copy_data(&c->src, rr->out.fd, own(c->opt)->out_path, &c->report, err))
 		return -1;
 	log_fd = rr->out.fd;
 	if (g->external) {
-		if (xls_newfile_open(&rr->logout, c->opt->replay.log_out_path, err))
+		if (xls_newfile_open(&rr->logout, own(c->opt)->log_out_path, err))
 			return -1;
 		rr->has_logout = true;
-		if (xls_replay_copy_log(&c->src, rr->logout.fd, c->opt->replay.log_out_path, err))
+		if (xls_replay_copy_log(&c->src, rr->logout.fd, own(c->opt)->log_out_path, err))
 			return -1;
 		log_fd = rr->logout.fd;
 	}
-	if (xls_replay_write_init(&rr->w, &c->src, rr->out.fd, c->opt->out_path, log_fd,
-				  g->external ? c->opt->replay.log_out_path : c->opt->out_path,
+	if (xls_replay_write_init(&rr->w, &c->src, rr->out.fd, own(c->opt)->out_path, log_fd,
+				  g->external ? own(c->opt)->log_out_path : own(c->opt)->out_path,
 				  g->log_offset, err))
 		return -1;
-	rr->w.force = c->opt->replay.force;
+	rr->w.force = own(c->opt)->force;
 	return 0;
 }
 
@@ -177,7 +194,7 @@ static int run_recovery(struct replay_run *rr, struct xls_error *err)
 	struct xls_cmd *c = rr->c;
 	struct xls_recover_opts ro = {
 		.keep_types = ~0u, .keep_inodes = true, .quiet = true, .quota = c->opt->quota,
-		.keep_pending = !c->opt->replay.in_place && !c->opt->replay.finish_kernel,
+		.keep_pending = !own(c->opt)->in_place && !own(c->opt)->finish_kernel,
 	};
 	struct xls_recover_sink sink = {
 		.ctx = &rr->w, .item = xls_replay_write_item, .write = xls_replay_write_back,
@@ -260,7 +277,7 @@ static void next_step(struct replay_run *rr)
 		rr->next = "run xfs_repair on OUT: it frees what the intents left would have "
 			   "freed and the CoW staging extents, rebuilds the maps and clears the "
 			   "unlinked inodes (--finish=repair cleaned the log)";
-	if (rr->c->opt->replay.in_place && rr->next)
+	if (own(rr->c->opt)->in_place && rr->next)
 		rr->next = name_device(rr->next, rr->next_dev, sizeof(rr->next_dev));
 }
 
@@ -268,9 +285,9 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 {
 	struct xls_cmd *c = rr->c;
 	const struct xls_replay_outcome r = {
-		.out = c->opt->replay.in_place ? rr->w.path : c->opt->out_path,
-		.in_place = c->opt->replay.in_place,
-		.log_out = rr->has_logout ? c->opt->replay.log_out_path : NULL,
+		.out = own(c->opt)->in_place ? rr->w.path : own(c->opt)->out_path,
+		.in_place = own(c->opt)->in_place,
+		.log_out = rr->has_logout ? own(c->opt)->log_out_path : NULL,
 		.count = &rr->w.count,
 		.failed = rr->w.failed,
 		.counters = rr->end.counters,
@@ -309,7 +326,7 @@ static int commit_outputs(struct replay_run *rr, struct xls_error *err)
 	return xls_newfile_commit(&rr->out, err);
 }
 
-int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
+static int replay_main(const struct xls_options *opt, struct xls_error *err)
 {
 	struct xls_fieldset *fs = malloc(sizeof(*fs));
 	struct replay_run rr;
@@ -319,13 +336,14 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 	memset(&rr, 0, sizeof(rr));
 	rr.out.fd = rr.logout.fd = rr.dev_fd = rr.logdev_fd = -1;
 	if (!fs)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory"), err->status;
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the fields of the "
+				     "replay's result"), err->status;
 	if (check_outputs(opt, err) || xls_cmd_open(&c, opt, err)) {
 		free(fs);
 		return err->status;
 	}
 	rr.c = &c;
-	if (opt->replay.in_place) {
+	if (own(opt)->in_place) {
 		/* held (O_EXCL) from before the dry run, so that what it saw is what is written */
 		rc = open_in_place(&rr, err);
 		if (!rc)
@@ -340,7 +358,7 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 	/* nothing made of a block that could not be read is written */
 	if (!rc)
 		rc = xls_cmd_io_check(&c, err);
-	if (!rc && rr.sum.fails && !opt->replay.force)
+	if (!rc && rr.sum.fails && !own(opt)->force)
 		rc = xls_error_set(err, XLS_EXIT_FINDINGS, "'%s': the kernel fails to recover this "
 				   "log (%s); nothing written: 'xfs_logscope recover' says why, "
 				   "--force writes every other block", c.src.path,
@@ -348,15 +366,15 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 	if (!rc)
 		rc = xls_replay_finish(&rr.w, &c.log, &c.ht, &rr.sum,
 				       &(struct xls_replay_finish_opts){
-					       .clean_anyway = opt->replay.finish_repair || rr.sum.fails,
-					       .pass3 = !opt->replay.in_place && !opt->replay.finish_kernel,
+					       .clean_anyway = own(opt)->finish_repair || rr.sum.fails,
+					       .pass3 = !own(opt)->in_place && !own(opt)->finish_kernel,
 					       .intents = &rr.intents,
 				       }, &rr.end);
 	if (!rc)
 		next_step(&rr);
-	if (!opt->replay.in_place && !rc)
+	if (!own(opt)->in_place && !rc)
 		rc = commit_outputs(&rr, err);
-	else if (!opt->replay.in_place)
+	else if (!own(opt)->in_place)
 		abort_outputs(&rr);
 	if (rr.logdev_fd >= 0 && rr.logdev_fd != rr.dev_fd)
 		close(rr.logdev_fd);
@@ -379,3 +397,43 @@ int xls_cmd_replay(const struct xls_options *opt, struct xls_error *err)
 	free(fs);
 	return rc;
 }
+
+static const struct argp_option replay_options[] = {
+	{ "output", 'o', "OUT", 0, "the file to write the recovered filesystem to (must not exist)", 3 },
+	{ "in-place", XLS_OPT_OWN, NULL, 0, "write into DEV itself (and LOGDEV), unmounted: the blocks durable before the log is cleaned, so that an interruption leaves a log that recovers to the same", 3 },
+	{ "log-out", XLS_OPT_OWN + 1, "OUTLOG", 0, "with -l: the file to write the recovered external log to (must not exist)", 3 },
+	{ "force", XLS_OPT_OWN + 2, NULL, 0, "write even when the kernel would fail to recover the log: every block but the failing ones, then xfs_repair must follow", 3 },
+	{ "finish", XLS_OPT_OWN + 3, "tool|kernel|repair", 0, "work left after replay (intents, unlinked inodes, CoW staging extents): done here by pass 3, with xfsprogs' libxfs, where this build has it and does that kind (tool, the default; else left to the kernel); left to the kernel's next mount, the log dirty (kernel; mount is the same); or to xfs_repair, the log clean (repair)", 3 },
+	XLS_OPTION_QUOTA,
+	{ 0 }
+};
+
+static error_t replay_parse(int key, char *arg, struct argp_state *state)
+{
+	struct replay_opts *ro = xls_cmdline(state)->own;
+
+	switch (key) {
+	case 'o':		ro->out_path = arg; return 0;
+	case XLS_OPT_OWN:	ro->in_place = true; return 0;
+	case XLS_OPT_OWN + 1:	ro->log_out_path = arg; return 0;
+	case XLS_OPT_OWN + 2:	ro->force = true; return 0;
+	case XLS_OPT_OWN + 3:
+		if (strcmp(arg, "tool") && strcmp(arg, "kernel") && strcmp(arg, "mount") &&
+		    strcmp(arg, "repair"))
+			argp_error(state, "--finish is tool, kernel (or mount) or repair, not '%s'", arg);
+		ro->finish_repair = !strcmp(arg, "repair");
+		ro->finish_kernel = !strcmp(arg, "kernel") || !strcmp(arg, "mount");
+		return 0;
+	default:
+		return xls_opt_parse_shared(key, arg, state);
+	}
+}
+
+const struct xls_command xls_command_replay = {
+	.name = "replay", .args_doc = "DEV", .nargs = 1,
+	.doc = "Write the filesystem as kernel log recovery leaves it to a new file (-o), without mounting, for a log of either byte order.",
+	.summary = "-o OUT: the filesystem as recovery leaves it, into OUT",
+	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_OUTPUT | XLS_REFUSES_STALE,
+	.options = replay_options, .parse = replay_parse,
+	.own_size = sizeof(struct replay_opts), .run = replay_main,
+};

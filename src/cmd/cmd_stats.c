@@ -8,6 +8,14 @@
 
 #include "base/ondisk.h"
 #include "cmd/cmd.h"
+#include "report/describe_stats.h"
+#include "cmd/options.h"
+
+/* stats' own options */
+struct stats_opts {
+	unsigned int	top;		/* --top: the hottest buffers listed */
+	const char	*svg_path;	/* --svg: the charts */
+};
 
 struct stats_ctx {
 	struct xls_cmd		*c;
@@ -15,60 +23,6 @@ struct stats_ctx {
 	bool			stale;		/* the part being reported */
 };
 
-/* Text tables, 100 columns at most. */
-static const struct xls_column byte_cols[] = {
-	XLS_COL(category, -24), XLS_COL(bytes, 14), XLS_COL(pct, 7),
-};
-static const struct xls_column item_cols[] = {
-	XLS_COL(item, -10), XLS_COL(count, 12),
-};
-static const struct xls_column type_cols[] = {
-	XLS_COL(type, -10), XLS_COL_AS(len, "SIZE", 6), XLS_COL(count, 9),
-	XLS_COL(dirty_pct_mean, 6), XLS_COL(dirty_pct_median, 5),
-	XLS_COL(dirty_pct_p90, 5), XLS_COL(unchanged_pct, 6),
-	XLS_COL(regions_mean, 6),
-	XLS_COL(runs_mean, 6), XLS_COL(split_runs, 6),
-	XLS_COL(bytes_logged, 13),
-};
-static const struct xls_column hist_cols[] = {
-	XLS_COL(dirty_pct_bin, -7), XLS_COL(buffers, 10), XLS_COL(pct, 7),
-};
-static const struct xls_column hot_cols[] = {
-	XLS_COL(blkno, 14), XLS_COL(len, 6), XLS_COL(type, -10),
-	XLS_COL(appearances, 8), XLS_COL(bytes_logged, 12),
-	XLS_COL(unchanged_pct, 6),
-};
-static const struct xls_column dist_cols[] = {
-	XLS_COL(measure, -14), XLS_COL(checkpoints, 8), XLS_COL(min, 9),
-	XLS_COL(p50, 9), XLS_COL(p90, 9), XLS_COL(p99, 9), XLS_COL(max, 10),
-	XLS_COL(mean, 12),
-};
-static const struct xls_column cost_cols[] = {
-	XLS_COL(type, -10), XLS_COL_AS(len, "SIZE", 6), XLS_COL(items, 8),
-	XLS_COL(bit_steps, 11), XLS_COL(run_steps, 10),
-	XLS_COL(steps_ratio, 6), XLS_COL(bit_offset_calls, 11),
-	XLS_COL(run_offset_calls, 10), XLS_COL(shadow_allocs_exact, 8),
-	XLS_COL(shadow_allocs_rounded, 8),
-};
-
-#define SEC XLS_SECTION
-static const struct xls_section sections[] = {
-	XLS_SECTION_PAIRS(XLS_ROW_TOTAL, "Totals"),
-	XLS_SECTION_PAIRS(XLS_ROW_RELOG, "Relogged bytes: each 128-byte chunk of a committed item "
-			  "against the bytes\nlast logged at its address (buffers; inode_*: inode "
-			  "cores and forks)"),
-	XLS_SECTION_PAIRS(XLS_ROW_COST_MODEL, "Formatting cost model, all committed buffer items"),
-	SEC(XLS_ROW_BYTES, "Log bytes by category", byte_cols),
-	SEC(XLS_ROW_ITEMS, "Log items by type", item_cols),
-	SEC(XLS_ROW_BUFTYPE, "Buffers by type and size (dirty % to 1 % resolution)", type_cols),
-	SEC(XLS_ROW_HISTOGRAM, "Dirty % of buffers", hist_cols),
-	SEC(XLS_ROW_CHECKPOINT_DIST, "Distributions over checkpoints (quantiles to 1/16 of a power of two, unchanged_pct to 1 %)", dist_cols),
-	SEC(XLS_ROW_COST_BUFTYPE, "Formatting cost model by buffer type and size: xfs_buf_item_size+format steps\n"
-	    "bit by bit (Linux <= 5.11) and run by run (5.12+); xfs_buf_offset() calls; shadow\n"
-	    "log vector allocations over each buffer's checkpoints, exact and rounded up to 512", cost_cols),
-	SEC(XLS_ROW_HOT, "Hottest buffers, by appearances", hot_cols),
-	SEC(XLS_ROW_HOT_BYTES, "Hottest buffers, by bytes logged", hot_cols),
-};
 
 static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 {
@@ -78,7 +32,7 @@ static void emit_row(void *ctx, enum xls_row_kind kind, struct xls_fieldset *fs)
 		xls_field_bool(fs, XK(stale), sc->stale);
 	switch (sc->c->out.fmt) {
 	case XLS_FMT_TEXT:
-		xls_print_section_row(&sc->c->out, sections, sizeof(sections) / sizeof(sections[0]),
+		xls_print_section_row(&sc->c->out, xls_text_stats.secs, xls_text_stats.n,
 				      &sc->section, kind, fs);
 		break;
 	case XLS_FMT_JSON:
@@ -106,7 +60,7 @@ static void stats_report(void *ctx, const struct xls_audit *a)
 {
 	struct stats_ctx *sc = ctx;
 
-	xls_describe_stats(xls_audit_stats(a), sc->c->opt->chart.top, emit_row, sc);
+	xls_describe_stats(xls_audit_stats(a), ((const struct stats_opts *)sc->c->opt->own)->top, emit_row, sc);
 }
 
 static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
@@ -118,11 +72,45 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	c->findings_mode = XLS_FINDINGS_COUNT;
 	sc->c = c;
 	return xls_cmd_audit_parts(c, &(struct xls_audit_parts){ .begin = stats_begin,
-				   .report = stats_report, .set = XLS_CHART_STATS }, sc, err);
+				   .report = stats_report, .set = XLS_CHART_STATS,
+				   .svg_path = ((const struct stats_opts *)c->opt->own)->svg_path },
+				   sc, err);
 }
 
-int xls_cmd_stats(const struct xls_options *opt, struct xls_error *err)
+static int check(const struct xls_options *opt, struct xls_error *err)
 {
-	return xls_cmd_run(opt, &(struct xls_cmd_body){ .check = xls_cmd_check_svg,
+	return xls_cmd_check_new(((const struct stats_opts *)opt->own)->svg_path, err);
+}
+
+static int stats_main(const struct xls_options *opt, struct xls_error *err)
+{
+	return xls_cmd_run(opt, &(struct xls_cmd_body){ .check = check,
 			   .ctx_size = sizeof(struct stats_ctx), .run = run }, err);
 }
+
+static const struct argp_option stats_options[] = {
+	{ "top", XLS_OPT_OWN, "N", 0, "hottest buffers to list (default 10, at most 49152: the buffers the table tracks)", 3 },
+	{ "svg", XLS_OPT_OWN + 1, "FILE", 0, "draw checkpoints, bytes by category, dirty % and relogged bytes to FILE (SVG)", 3 },
+	{ 0 }
+};
+
+static error_t stats_parse(int key, char *arg, struct argp_state *state)
+{
+	struct stats_opts *so = xls_cmdline(state)->own;
+
+	switch (key) {
+	case ARGP_KEY_INIT:	so->top = 10; return 0;
+	case XLS_OPT_OWN:	so->top = xls_opt_count(state, arg, XLS_STATS_HOT_MAX); return 0;
+	case XLS_OPT_OWN + 1:	so->svg_path = arg; return 0;
+	default:		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+const struct xls_command xls_command_stats = {
+	.name = "stats", .args_doc = "DEV", .nargs = 1,
+	.doc = "Totals and distributions: log bytes by category, buffers by type and size, hottest buffers.",
+	.summary = "totals, bytes by category, buffer types, hottest buffers",
+	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_OUTPUT | XLS_TAKES_MOUNTED | XLS_TAKES_STALE,
+	.options = stats_options, .parse = stats_parse,
+	.own_size = sizeof(struct stats_opts), .run = stats_main,
+};

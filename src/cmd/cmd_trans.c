@@ -3,6 +3,9 @@
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "report/describe_item.h"
+#include "report/describe_log.h"
+#include "cmd/options.h"
 #include "semantics/owner.h"
 
 struct trans_ctx {
@@ -98,8 +101,21 @@ static void release(void *ctx)
 	xls_owner_map_release(&tc->owners);
 }
 
-int xls_cmd_trans(const struct xls_options *opt, struct xls_error *err)
+static int trans_main(const struct xls_options *opt, struct xls_error *err)
 {
 	return xls_cmd_run(opt, &(struct xls_cmd_body){ .ctx_size = sizeof(struct trans_ctx),
 			   .run = run, .release = release }, err);
 }
+
+static const struct argp_option trans_options[] = {
+	{ "ino", XLS_OPT_INO, "INO", 0, "only the items that concern this inode (decimal, or 0x hex)", 3 },
+	{ 0 }
+};
+
+const struct xls_command xls_command_trans = {
+	.name = "trans", .args_doc = "DEV", .nargs = 1,
+	.doc = "Each transaction with every item decoded.",
+	.summary = "transactions and their items",
+	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_OUTPUT | XLS_TAKES_MOUNTED | XLS_TAKES_STALE,
+	.options = trans_options, .run = trans_main,
+};

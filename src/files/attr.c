@@ -1,5 +1,5 @@
 /*
- * Semantics stage, files: xattrs and parent pointers set and removed,
+ * Files stage: xattrs and parent pointers set and removed,
  * from shortform attr forks and attr leaf blocks.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include "base/ondisk.h"
 #include "base/vec.h"
 #include <xfs/xfs_da_format.h>
-#include "semantics/files_priv.h"
+#include "files/run.h"
 
 /* An attr event of inode @ino: "ns.name", or a parent pointer's entry name. */
 static void attr_event(struct xls_files *f, uint64_t ino, const struct xls_xattr_set *s,

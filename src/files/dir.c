@@ -1,5 +1,5 @@
 /*
- * Semantics stage, files: directory entries added and removed, from
+ * Files stage: directory entries added and removed, from
  * directory data and block-form blocks as the log leaves them.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include "base/ondisk.h"
 #include "base/vec.h"
 #include <xfs/xfs_da_format.h>
-#include "semantics/files_priv.h"
+#include "files/run.h"
 
 /* The entries of before and after that differ, as events of directory @dir. */
 void xls_files_diff_entries(struct xls_files *f, uint64_t dir)

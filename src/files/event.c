@@ -1,5 +1,5 @@
 /*
- * Semantics stage, files: the events of the transaction at hand -- made,
+ * Files stage: the events of the transaction at hand -- made,
  * named, paired into moves and form changes, flushed to the sink.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include "base/ondisk.h"
 #include "base/vec.h"
 #include <xfs/xfs_da_format.h>
-#include "semantics/files_priv.h"
+#include "files/run.h"
 
 /* @len bytes of @s kept for the transaction; an offset, UINT32_MAX if none. */
 static uint32_t keep_name(struct xls_files *f, const uint8_t *s, uint32_t len)

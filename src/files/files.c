@@ -1,5 +1,5 @@
 /*
- * Semantics stage: what the log does to each file, in recovery order.
+ * Files stage: what the log does to each file, in recovery order.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include "base/ondisk.h"
 #include "base/vec.h"
 #include <xfs/xfs_da_format.h>
-#include "semantics/files_priv.h"
+#include "files/run.h"
 
 static const char *const fev_names[XLS_FEV_COUNT] = {
 	"created", "freed", "reused", "mode", "uid", "gid", "size", "nlink", "extents",
@@ -41,7 +41,8 @@ struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes
 	struct xls_files *f = calloc(1, sizeof(*f));
 
 	if (!f) {
-		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		xls_error_set(err, XLS_EXIT_INTERNAL,
+			      "out of memory for the state of the files stage");
 		return NULL;
 	}
 	f->src = src;
@@ -645,7 +646,12 @@ int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_hea
 	if (xls_overlay_error(&f->view, err))
 		return -1;
 	if (rc == -ENOMEM || f->nomem)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the inodes, "
+				     "directories and events the files stage follows");
+	if (f->names.dropped)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the names of "
+				     "inodes: %llu names dropped, paths incomplete",
+				     (unsigned long long)f->names.dropped);
 	if (f->out.spill.error)
 		return xls_error_set(err, XLS_EXIT_INPUT, "cannot keep the events waiting for a path "
 				     "in a temporary file in '%s' (TMPDIR): %s",

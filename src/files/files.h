@@ -1,5 +1,5 @@
 /*
- * Semantics stage: per inode, in recovery order, what the log does to it.
+ * Files stage: per inode, in recovery order, what the log does to it.
  *
  * Recovery is run once (recover/) over tail..head; every committed
  * transaction is taken in the order recovery replays it, and what it logs

@@ -1,5 +1,5 @@
 /*
- * Semantics stage, files: the events in recovery order, each with its
+ * Files stage: the events in recovery order, each with its
  * path.  A path is taken when the event happens; where it stops at a
  * directory the log has not named yet (created before the tail, its ".."
  * and its entry logged later), the event and every one after it wait
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "base/vec.h"
-#include "semantics/files_priv.h"
+#include "files/run.h"
 
 /* An event waiting: its names and path (or path below @stuck) in the pool. */
 struct xls_held_event {

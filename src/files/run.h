@@ -1,16 +1,17 @@
 /*
- * Private to files: the state of one run, shared by the files that split
- * it --
+ * Private to the files stage: the state of one run, shared by the files
+ * that split it --
  *
- *   files.c        the run: recovery's items, inodes, intents
- *   files_dir.c    directory entries of blocks as the log leaves them
- *   files_attr.c   xattrs and parent pointers of forks and leaf blocks
- *   files_event.c  the events of the transaction at hand, paired, flushed
+ *   files.c   the run: recovery's items, inodes, intents
+ *   dir.c     directory entries of blocks as the log leaves them
+ *   attr.c    xattrs and parent pointers of forks and leaf blocks
+ *   event.c   the events of the transaction at hand, paired, flushed
+ *   out.c     the events in order with their paths, the inodes at the end
  *
  * Calls go down that list, so the split makes no loop.
  */
-#ifndef XLS_FILES_PRIV_H
-#define XLS_FILES_PRIV_H
+#ifndef XLS_FILES_RUN_H
+#define XLS_FILES_RUN_H
 
 #include "base/hashmap.h"
 #include "base/inomap.h"
@@ -18,7 +19,7 @@
 #include "recover/recover.h"
 #include "replay/overlay.h"
 #include "semantics/dirent.h"
-#include "semantics/files.h"
+#include "files/files.h"
 #include "semantics/fsview.h"
 #include "semantics/names.h"
 #include "semantics/owner.h"
@@ -239,4 +240,4 @@ void xls_files_take_attr_buf(struct xls_files *f, const struct xls_rtrans *rt,
 void xls_files_asf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 			  const struct xls_rinode *in, const struct xls_inode_core *now);
 
-#endif /* XLS_FILES_PRIV_H */
+#endif /* XLS_FILES_RUN_H */

@@ -1,12 +1,12 @@
 /*
- * Analysis stage.  Per buffer: xls_region_reconstruct() does recovery's
- * bitmap walk; here are the derived numbers.  Per log: bounded tables.
+ * Items stage: one buffer item analysed.  xls_region_reconstruct() does
+ * recovery's bitmap walk; here are the derived numbers.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/ondisk.h"
-#include "analysis/analysis.h"
+#include "items/buf_analysis.h"
 
 /* ------------------------------------------------------------------ */
 /* one buffer */

@@ -1,10 +1,10 @@
 /*
- * Analysis stage: what one buffer log item logged -- its dirty regions,
- * runs, splits, dirty bytes and log cost (analysis.c, items/region.c) -- and
- * running statistics over a log (stats.h).
+ * Items stage: what one buffer log item logged -- its dirty regions, runs,
+ * splits, dirty bytes and log cost (buf_analysis.c, region.c).  Below both
+ * analysis and recover, which each take it.
  */
-#ifndef XLS_ANALYSIS_H
-#define XLS_ANALYSIS_H
+#ifndef XLS_BUF_ANALYSIS_H
+#define XLS_BUF_ANALYSIS_H
 
 #include <stdint.h>
 #include <stdbool.h>
@@ -24,4 +24,4 @@ struct xls_buf_analysis {
 /* Analyse buffer item @it into @ba (large: keep one and reuse it). */
 void xls_buf_analyse(const struct xls_item *it, struct xls_buf_analysis *ba);
 
-#endif /* XLS_ANALYSIS_H */
+#endif /* XLS_BUF_ANALYSIS_H */

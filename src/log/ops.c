@@ -1,10 +1,10 @@
 /*
- * Ops stage, following xlog_recover_process_data(): at most h_num_logops
- * ops, each header and each payload inside h_len, client id TRANSACTION
- * or LOG.
+ * Log stage: the ops of a record, following xlog_recover_process_data():
+ * at most h_num_logops ops, each header and each payload inside h_len,
+ * client id TRANSACTION or LOG.
  */
 #include "base/ondisk.h"
-#include "ops/ops.h"
+#include "log/ops.h"
 
 #define OPHDR_SIZE	((uint32_t)sizeof(xlog_op_header_t))
 /*

@@ -1,5 +1,5 @@
 /*
- * Ops stage: the op headers (struct xlog_op_header, big-endian) of one log
+ * Log stage: the op headers (struct xlog_op_header, big-endian) of one log
  * record, each bounds-checked against the record payload.
  */
 #ifndef XLS_OPS_H

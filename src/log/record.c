@@ -199,7 +199,8 @@ int xls_log_init(struct xls_log *log, const struct xls_source *src,
 	log->crc_ok = calloc(((size_t)log->nblks + 63) / 64, sizeof(uint64_t));
 	if (!log->win_buf || !log->scratch || !log->crc_ok) {
 		xls_log_release(log);
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the window of the "
+				     "log, its record buffer and its CRC marks");
 	}
 	return 0;
 }

@@ -539,7 +539,7 @@ struct xls_recover *xls_recover_new(const struct xls_source *src,
 	return r;
 nomem:
 	xls_recover_free(r);
-	xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the state of recovery");
 	return NULL;
 }
 
@@ -596,7 +596,8 @@ static int run_pass(struct xls_recover *r, int pass, struct xls_log *log,
 	}
 	rc = xls_scan(log, ht, r->opt.stale ? XLS_ITER_STALE : XLS_ITER_LSN, &sink, &tot, err);
 	if (rc == -ENOMEM || r->err == -ENOMEM)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the items held in "
+				     "pass %d of recovery", pass);
 	/*
 	 * xlog_recover_process: a zero CRC passes the CRC verification pass
 	 * (mkfs writes 0) but not the replay pass of a v5 filesystem.
@@ -766,7 +767,8 @@ int xls_recover_run(struct xls_recover *r, struct xls_log *log,
 	}
 	xls_recover_stop_counts(r);
 	if (rc == -ENOMEM)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the cancel table "
+				     "or the buffers written back at the end of recovery");
 	return rc;
 }
 

@@ -31,7 +31,7 @@
 #include "base/inomap.h"
 #include "base/vec.h"
 #include "base/ondisk.h"
-#include "analysis/analysis.h"
+#include "items/buf_analysis.h"
 #include "items/item.h"
 #include "recover/recover.h"
 #include "trans/trans.h"

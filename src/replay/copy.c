@@ -99,7 +99,8 @@ static int copy_range(int in, int out, const char *in_path, const char *path, ui
 			return write_error(path, off, errno, err);
 		/* no copy_file_range between these two: read and write */
 		if (!buf && !(buf = malloc(COPY_CHUNK)))
-			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for a buffer "
+					     "to copy '%s' to '%s'", in_path, path);
 		n = pread(in, buf, end - off < COPY_CHUNK ? (size_t)(end - off) : COPY_CHUNK,
 			  (off_t)off);
 		if (n < 0 && errno == EINTR)
@@ -159,7 +160,8 @@ static int copy_mapped(const struct xls_source *src, int fd, const char *path, u
 	if (!chunk)
 		return 0;
 	if (!(buf = malloc(chunk)))
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for a buffer to copy "
+				     "the extents of the data device to '%s'", path);
 	for (size_t i = 0; i < m->n && !rc; i++) {
 		const struct xls_extent *x = &m->e[i];
 		uint64_t end = x->off + x->len < size ? x->off + x->len : size;
@@ -182,7 +184,8 @@ static int copy_device(const struct xls_source *src, int fd, const char *path, u
 	int rc;
 
 	if (!buf)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for a buffer to copy "
+				     "the data device to '%s'", path);
 	rc = copy_by_reads(src, fd, path, 0, size, buf, chunk, progress, err);
 	free(buf);
 	return rc;
@@ -220,7 +223,8 @@ int xls_replay_copy_log(const struct xls_source *src, int fd, const char *path,
 	int rc = 0;
 
 	if (!buf)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for a buffer to copy the log to '%s'", path);
 	if (ftruncate(fd, (off_t)(src->log_dev_bytes > base + total ? src->log_dev_bytes :
 				  base + total)) != 0)
 		rc = write_error(path, base + total, errno, err);

@@ -32,6 +32,8 @@ struct xls_ovl_spill {
 	 */
 	uint32_t	framed;		/* UINT32_MAX: nothing */
 	uint8_t		frame[XFS_MAX_BLOCKSIZE];
+	/* an inode item applied in the file: its cluster's bytes, only the inode real */
+	uint8_t		scratch[XFS_MAX_BLOCKSIZE];
 };
 
 void xls_overlay_init(struct xls_overlay *o, const struct xls_source *src,
@@ -60,7 +62,8 @@ void xls_overlay_release(struct xls_overlay *o)
 int xls_overlay_error(const struct xls_overlay *o, struct xls_error *err)
 {
 	if (o->out_of_memory)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the block images "
+				     "recovery leaves over the device");
 	if (o->spill && o->spill->error)
 		return xls_error_set(err, XLS_EXIT_INPUT, "cannot keep the block images past "
 				     "--blocks-mem in a temporary file in '%s' (TMPDIR): %s",
@@ -304,59 +307,17 @@ static struct xls_ovl_block *get_block(struct xls_overlay *o, int64_t blkno,
 	return get_block_at(o, xls_hashmap_find(&o->idx, (uint64_t)blkno, 0), blkno, len, fresh);
 }
 
-/* xlog_recover_do_reg_buffer(): each placed region copied. */
-static void take_buf(struct xls_overlay *o, const struct xls_ritem *ri)
+/* An inode buffer item: di_next_unlinked only, into a cluster the overlay holds. */
+static int provide_inode_buf(struct xls_overlay *o, int64_t blkno, uint32_t len, uint8_t **buf)
 {
-	const struct xls_rbuf *rb = ri->buf;
-	uint64_t bytes = (uint64_t)rb->len * BBSIZE;
-	struct xls_ovl_block *b;
+	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);
+	struct xls_ovl_block *b = idx ? &o->blocks[*idx] : NULL;
 
-	if (rb->blf_flags & XFS_BLF_INODE_BUF) {
-		/* di_next_unlinked only, into a cluster the overlay holds */
-		uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)rb->blkno, 0);
-
-		b = idx ? &o->blocks[*idx] : NULL;
-		if (b && b->len >= rb->len && resident(o, b)) {
-			b->dirty = true;
-			xls_apply_buf(&o->src->geo, rb, b->img, bytes);
-		}
-		return;
-	}
-	if (!(o->types & (1u << rb->blft)) || !rb->data)
-		return;
-	b = get_block(o, rb->blkno, rb->len, false);
-	if (!b) {
-		o->not_taken++;
-		return;
-	}
-	b->written = true;
-	xls_apply_buf(&o->src->geo, rb, b->img, bytes);
-}
-
-/*
- * Inode item @ri into cluster @b, which waits in the temporary file: only
- * its inode is read, replayed and written back there.  Read back whole,
- * the cluster would push another out of memory, itself soon needed again:
- * on an item-dense log that was most of what the file read and wrote.
- * The file's copy stays the cluster's, so the block stays clean.
- */
-static void take_inode_in_file(struct xls_overlay *o, struct xls_ovl_block *b,
-			       const struct xls_rtrans *rt, const struct xls_ritem *ri)
-{
-	struct xls_ovl_spill *sp = o->spill;
-	uint32_t isize = o->src->geo.inode_size;
-	uint64_t at = b->spill_off + ri->ino_boffset;
-	uint8_t dip[XFS_DINODE_MAX_SIZE];
-	const char *why;
-
-	if (sp->framed == (uint32_t)(b - o->blocks))
-		sp->framed = UINT32_MAX;
-	if (spill_io(sp, false, at, dip, isize))
-		return;
-	/* what a failed replay left changed is kept, as in memory */
-	if (xls_recover_apply_dinode(&o->src->geo, ri->inode, rt->t->lsn, dip, &why) == 0)
-		b->written = true;
-	spill_io(sp, true, at, dip, isize);
+	if (!b || b->len < len || !resident(o, b))
+		return 0;
+	b->dirty = true;
+	*buf = b->img;
+	return 1;
 }
 
 /* Whether inode item @ri goes into block @b in the file, not in memory. */
@@ -370,60 +331,97 @@ static bool in_file(const struct xls_overlay *o, const struct xls_ovl_block *b,
 	       (uint64_t)ri->ino_boffset + isize <= (uint64_t)b->len * BBSIZE;
 }
 
-static void take_inode(struct xls_overlay *o, const struct xls_rtrans *rt,
-		       const struct xls_ritem *ri)
+/*
+ * An inode item into a cluster that waits in the temporary file: only its
+ * inode is read (into the scratch, at its offset), replayed, and written
+ * back there (done()).  Read back whole, the cluster would push another
+ * out of memory, itself soon needed again: on an item-dense log that was
+ * most of what the file read and wrote.  The file's copy stays the
+ * cluster's, so the block stays clean.
+ */
+static int provide_inode_in_file(struct xls_overlay *o, struct xls_ovl_block *b,
+				 const struct xls_ritem *ri, uint8_t **buf)
 {
-	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)ri->ino_blkno, 0);
-	struct xls_ovl_block *b;
-	const char *why;
+	struct xls_ovl_spill *sp = o->spill;
 
-	if (idx && in_file(o, &o->blocks[*idx], ri)) {
-		take_inode_in_file(o, &o->blocks[*idx], rt, ri);
-		return;
-	}
-	b = get_block_at(o, idx, ri->ino_blkno, ri->ino_len, false);
-	if (!b) {
-		o->not_taken++;
-		return;
-	}
-	/* the overlay is read for fields, never verified: no CRC */
-	if (xls_recover_apply_inode(&o->src->geo, ri, rt->t->lsn, b->img,
-				    b->len * BBSIZE, true, &why) == 0)
-		b->written = true;
+	if (sp->framed == (uint32_t)(b - o->blocks))
+		sp->framed = UINT32_MAX;
+	if (spill_io(sp, false, b->spill_off + ri->ino_boffset, sp->scratch + ri->ino_boffset,
+		     o->src->geo.inode_size))
+		return 0;
+	*buf = sp->scratch;
+	return 1;
 }
 
-static int icreate_cluster(void *ctx, int64_t daddr, uint32_t bb, uint8_t **buf)
+/* The block an item changes, in memory (or its inode, from the file), or why not. */
+static int provide(void *ctx, const struct xls_ritem *ri, enum xls_apply_what what,
+		   int64_t blkno, uint32_t len, bool fresh, uint8_t **buf)
 {
 	struct xls_overlay *o = ctx;
-	struct xls_ovl_block *b = get_block(o, daddr, bb, true);
+	uint32_t *idx = NULL;
+	struct xls_ovl_block *b;
 
+	switch (what) {
+	case XLS_APPLY_INODE_BUF:
+		return provide_inode_buf(o, blkno, len, buf);
+	case XLS_APPLY_BUF:
+		if (!(o->types & (1u << ri->buf->blft)) || !ri->buf->data)
+			return 0;
+		break;
+	case XLS_APPLY_INODE:
+		idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);
+		if (idx && in_file(o, &o->blocks[*idx], ri))
+			return provide_inode_in_file(o, &o->blocks[*idx], ri, buf);
+		break;
+	case XLS_APPLY_ICREATE:
+		break;
+	case XLS_APPLY_DQUOT:
+		return 0;
+	}
+	b = idx ? get_block_at(o, idx, blkno, len, fresh) : get_block(o, blkno, len, fresh);
 	if (!b) {
 		o->not_taken++;
 		return 0;
 	}
-	b->written = true;
 	*buf = b->img;
 	return 1;
+}
+
+/* A change made: the block (or, in the file, the inode) is recovery's now. */
+static void applied(void *ctx, const struct xls_ritem *ri, enum xls_apply_what what,
+		    int64_t blkno, uint8_t *buf, bool ok)
+{
+	struct xls_overlay *o = ctx;
+	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);
+	struct xls_ovl_block *b = idx ? &o->blocks[*idx] : NULL;
+
+	if (!b || what == XLS_APPLY_INODE_BUF)
+		return;
+	/* what a failed replay left changed is kept, as in memory */
+	if (o->spill && buf == o->spill->scratch)
+		spill_io(o->spill, true, b->spill_off + ri->ino_boffset, buf + ri->ino_boffset,
+			 o->src->geo.inode_size);
+	if (ok)
+		b->written = true;
 }
 
 void xls_overlay_take(struct xls_overlay *o, const struct xls_rtrans *rt,
 		      const struct xls_ritem *ri)
 {
-	if (ri->buf && (xls_replays(ri->decision) ||
-			(o->all_items && ri->decision != XLS_RD_CANCEL &&
-			 ri->decision != XLS_RD_FAIL))) {
-		if (o->types & (1u << ri->buf->blft))
-			o->replayed_bytes += (uint64_t)ri->buf->res->dirty_bytes;
-		take_buf(o, ri);
+	/* the overlay is read for fields, never verified: no CRC */
+	const struct xls_block_provider p = {
+		.ctx = o, .get = provide, .done = applied, .no_inode_crc = true,
+		.every_logged = o->all_items,
+	};
+	struct xls_apply_count n = { 0 };
+
+	if (!xls_apply_writes(ri, o->all_items))
 		return;
-	}
-	if (ri->has_ino && ri->decision == XLS_RD_REPLAY && ri->inode) {
+	if (ri->buf && (o->types & (1u << ri->buf->blft)))
+		o->replayed_bytes += (uint64_t)ri->buf->res->dirty_bytes;
+	else if (ri->has_ino)
 		o->replayed_bytes += o->src->geo.inode_size;
-		take_inode(o, rt, ri);
-		return;
-	}
-	if (ri->icreate && ri->decision == XLS_RD_REPLAY)
-		xls_recover_icreate_each(&o->src->geo, ri, icreate_cluster, o);
+	(void)xls_apply_item(&o->src->geo, rt, ri, &p, &n);
 }
 
 bool xls_overlay_adopt(struct xls_overlay *o, int64_t blkno, uint32_t len)

@@ -56,90 +56,82 @@ static bool image_grow(struct xls_image *im, uint32_t len)
 }
 
 /*
- * A buffer item: xlog_recover_do_reg_buffer() copies each placed region;
- * xlog_recover_do_inode_buffer() only di_next_unlinked, then recomputes
- * that inode's CRC.
+ * History's image as a block provider: its one block, grown to what each
+ * item recovery writes there covers; an icreate's other clusters are
+ * none of its business.
  */
-static void take_buf(struct xls_image *im, const struct xls_ritem *ri)
+static int provide(void *ctx, const struct xls_ritem *ri, enum xls_apply_what what,
+		   int64_t blkno, uint32_t len, bool fresh, uint8_t **buf)
 {
-	const struct xls_rbuf *b = ri->buf;
+	struct xls_image *im = ctx;
 
-	/* the buffer left in the end: the last one recovery writes */
-	if (!im->last_len || xls_replays(ri->decision))
-		im->last_len = b->len;
-	if (!image_grow(im, b->len))
-		return;
-	if (!xls_replays(ri->decision)) {
-		im->skipped++;
-		return;
+	(void)ri;
+	(void)fresh;
+	if (blkno != im->blkno)
+		return 0;
+	if (what == XLS_APPLY_ICREATE) {
+		im->icreate_hit = true;
+		im->last_len = len;
 	}
-	im->applied++;
-	xls_apply_buf(&im->src->geo, b, im->img, (uint64_t)b->len * BBSIZE);
+	if (!image_grow(im, len))
+		return 0;
+	*buf = im->img;
+	return 1;
 }
 
-/* An inode item replayed into this buffer: xlog_recover_inode_commit_pass2. */
-static void take_inode(struct xls_image *im, const struct xls_rtrans *rt,
-		       const struct xls_ritem *ri)
+/* Whether item @ri writes (or, skipped, would write) the image's block. */
+static bool concerns(const struct xls_image *im, const struct xls_ritem *ri, uint32_t *len)
 {
-	const char *why;
-
-	if (!im->last_len || ri->decision == XLS_RD_REPLAY)
-		im->last_len = ri->ino_len;
-	if (!image_grow(im, ri->ino_len))
-		return;
-	if (ri->decision != XLS_RD_REPLAY) {
-		im->skipped++;
-		return;
+	if (ri->has_ino && ri->ino_blkno == im->blkno) {
+		*len = ri->ino_len;
+		return true;
 	}
-	if (xls_recover_apply_inode(&im->src->geo, ri, rt->t->lsn, im->img,
-				    im->len * BBSIZE, false, &why)) {
-		im->inode_failed++;
-		im->inode_why = why;
-		return;
+	if (ri->buf && ri->buf->blkno == im->blkno) {
+		*len = ri->buf->len;
+		return true;
 	}
-	im->applied++;
-}
-
-/* An icreate that initialises this buffer: xfs_ialloc_inode_init. */
-static bool take_icreate(struct xls_image *im, const struct xls_ritem *ri)
-{
-	const struct xls_geometry *g = &im->src->geo;
-	uint32_t bb = xls_recover_cluster_bb(g);
-	uint8_t *fresh;
-	bool hit;
-
-	if (!bb || ri->decision != XLS_RD_REPLAY)
-		return false;
-	/* into a scratch cluster first: most icreates are for other daddrs */
-	fresh = malloc((size_t)bb * BBSIZE);
-	if (!fresh) {
-		im->out_of_memory = true;
-		return false;
-	}
-	hit = xls_recover_apply_icreate(g, ri, im->blkno, fresh, bb * BBSIZE);
-	if (hit) {
-		im->last_len = bb;
-		if (image_grow(im, bb)) {
-			memcpy(im->img, fresh, (size_t)bb * BBSIZE);
-			im->applied++;
-		}
-	}
-	free(fresh);
-	return hit;
+	return false;
 }
 
 bool xls_image_take(struct xls_image *im, const struct xls_rtrans *rt,
 		    const struct xls_ritem *ri)
 {
-	if (ri->has_ino && ri->ino_blkno == im->blkno) {
-		take_inode(im, rt, ri);
+	const struct xls_block_provider p = { .ctx = im, .get = provide };
+	struct xls_apply_count n = { 0 };
+	bool writes = xls_apply_writes(ri, false);
+	/* an inode item recovery writes, whose regions recovery did not keep */
+	bool unkept = ri->has_ino && ri->decision == XLS_RD_REPLAY && !ri->inode;
+	uint32_t len;
+
+	if (ri->icreate) {
+		/* xfs_ialloc_inode_init, when one of its clusters is this buffer */
+		im->icreate_hit = false;
+		if (xls_apply_item(&im->src->geo, rt, ri, &p, &n) == 0 && n.clusters)
+			im->applied++;
+		return im->icreate_hit;
+	}
+	if (!concerns(im, ri, &len))
+		return false;
+	/* the buffer left in the end: the last one recovery writes */
+	if (!im->last_len || writes || unkept)
+		im->last_len = len;
+	if (!image_grow(im, len))
+		return true;
+	if (unkept) {
+		im->inode_failed++;
+		im->inode_why = "inode item regions not kept";
 		return true;
 	}
-	if (ri->icreate && take_icreate(im, ri))
+	if (!writes) {
+		im->skipped++;
 		return true;
-	if (!ri->buf || ri->buf->blkno != im->blkno)
-		return false;
-	take_buf(im, ri);
+	}
+	xls_apply_item(&im->src->geo, rt, ri, &p, &n);
+	im->applied += n.buffers + n.inodes;
+	if (n.inode_errors) {
+		im->inode_failed++;
+		im->inode_why = n.inode_why;
+	}
 	return true;
 }
 

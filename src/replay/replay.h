@@ -32,6 +32,7 @@ struct xls_image {
 	const char		*inode_why;
 	uint32_t		last_len;	/* the buffer recovery writes last */
 	bool			out_of_memory;
+	bool			icreate_hit;	/* the icreate at hand initialises this block */
 };
 
 /* An empty image of the daddr @blkno of @src's data device. */

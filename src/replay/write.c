@@ -27,7 +27,8 @@ int xls_replay_write_init(struct xls_replay_write *w, const struct xls_source *s
 	w->err = err;
 	w->buf = malloc(XFS_MAX_BLOCKSIZE);
 	if (!w->buf)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for a block buffer of "
+				     "the writes to '%s'", path);
 	return 0;
 }
 
@@ -108,7 +109,8 @@ static uint8_t *hold(struct xls_replay_write *w, int64_t blkno, uint32_t len, bo
 	img = fresh ? xls_arena_zalloc(&w->images, bytes) : xls_arena_alloc(&w->images, bytes);
 	if (!img || !xls_vec_grow((void **)&w->held, w->nheld, &w->capheld, sizeof(*w->held)) ||
 	    xls_hashmap_put(&w->held_idx, (uint64_t)blkno, len, w->nheld)) {
-		xls_error_set(w->err, XLS_EXIT_INTERNAL, "out of memory");
+		xls_error_set(w->err, XLS_EXIT_INTERNAL,
+			      "out of memory for the buffers held until written back");
 		return NULL;
 	}
 	if (!fresh && read_full(w, w->fd, w->path, (uint64_t)blkno * BBSIZE, img, bytes))
@@ -179,72 +181,22 @@ static bool sane(int64_t blkno, uint32_t len)
 /* ------------------------------------------------------------------ */
 /* items, as recovery replays them */
 
-static int write_buf_item(struct xls_replay_write *w, const struct xls_rbuf *rb)
-{
-	uint8_t *img;
-
-	if (!sane(rb->blkno, rb->len))
-		return 0;
-	img = hold(w, rb->blkno, rb->len, false);
-	if (!img)
-		return -1;
-	xls_apply_buf(&w->src->geo, rb, img, (uint64_t)rb->len * BBSIZE);
-	w->count.buffers++;
-	return 0;
-}
-
-static int write_inode_item(struct xls_replay_write *w, const struct xls_rtrans *rt,
-			    const struct xls_ritem *ri)
-{
-	const char *why;
-	uint8_t *img;
-
-	if (!sane(ri->ino_blkno, ri->ino_len))
-		return 0;
-	img = hold(w, ri->ino_blkno, ri->ino_len, false);
-	if (!img)
-		return -1;
-	if (xls_recover_apply_inode(&w->src->geo, ri, rt->t->lsn, img, ri->ino_len * BBSIZE,
-				    false, &why))
-		w->count.inode_errors++;
-	else
-		w->count.inodes++;
-	return 0;
-}
-
-static int icreate_cluster(void *ctx, int64_t daddr, uint32_t bb, uint8_t **buf)
+/*
+ * The image writer as a block provider: every block an item changes,
+ * held until written back (icreate's clusters fresh, as
+ * xfs_ialloc_inode_init makes them).
+ */
+static int provide(void *ctx, const struct xls_ritem *ri, enum xls_apply_what what,
+		   int64_t blkno, uint32_t len, bool fresh, uint8_t **buf)
 {
 	struct xls_replay_write *w = ctx;
 
-	if (!sane(daddr, bb))
+	(void)ri;
+	(void)what;
+	if (!sane(blkno, len))
 		return 0;
-	*buf = hold(w, daddr, bb, true);
+	*buf = hold(w, blkno, len, fresh);
 	return *buf ? 1 : -1;
-}
-
-static int write_icreate(struct xls_replay_write *w, const struct xls_ritem *ri)
-{
-	int n = xls_recover_icreate_each(&w->src->geo, ri, icreate_cluster, w);
-
-	if (n < 0)
-		return -1;
-	w->count.clusters += (uint64_t)n;
-	return 0;
-}
-
-/* xlog_recover_dquot_commit_pass2: the dquot buffer is written as the inode clusters are */
-static int write_dquot(struct xls_replay_write *w, const struct xls_rdquot *dq)
-{
-	uint8_t *img;
-
-	if (!sane(dq->blkno, dq->len))
-		return 0;
-	img = hold(w, dq->blkno, dq->len, false);
-	if (!img)
-		return -1;
-	if (xls_recover_apply_dquot(&w->src->geo, dq, img, dq->len * BBSIZE) == 0)
-		w->count.dquots++;
-	return 0;
 }
 
 /* The compound being placed covers its block: kept, replacing what was known of it. */
@@ -308,17 +260,19 @@ int xls_replay_write_item(void *ctx, const struct xls_rtrans *rt, const struct x
 {
 	struct xls_replay_write *w = ctx;
 
+	struct xls_apply_count n = { 0 };
+	const struct xls_block_provider p = { .ctx = w, .get = provide };
+	int rc;
+
 	if (ri->buf && ri->buf->compound)
 		place_segment(w, rt, ri->buf);
-	if (ri->buf)
-		return xls_replays(ri->decision) ? write_buf_item(w, ri->buf) : 0;
-	if (ri->has_ino && ri->decision == XLS_RD_REPLAY && ri->inode)
-		return write_inode_item(w, rt, ri);
-	if (ri->icreate && ri->decision == XLS_RD_REPLAY)
-		return write_icreate(w, ri);
-	if (ri->dquot && ri->decision == XLS_RD_REPLAY)
-		return write_dquot(w, ri->dquot);
-	return 0;
+	rc = xls_apply_item(&w->src->geo, rt, ri, &p, &n);
+	w->count.buffers += n.buffers;
+	w->count.inodes += n.inodes;
+	w->count.inode_errors += n.inode_errors;
+	w->count.clusters += n.clusters;
+	w->count.dquots += n.dquots;
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */

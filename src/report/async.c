@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd_async.h"
+#include "report/async.h"
 
 #define ASYNC_BATCHES		4u
 #define ASYNC_BATCH_BYTES	(256u << 10)

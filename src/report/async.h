@@ -1,10 +1,10 @@
 /*
  * Records formatted and written on a second thread, in the order they were
- * made (cmd_async.c says why).  A record is a fixed-size element and up to
+ * made (report/async.c says why).  A record is a fixed-size element and up to
  * a batch's worth of extra bytes it refers to, both copied.
  */
-#ifndef XLS_CMD_ASYNC_H
-#define XLS_CMD_ASYNC_H
+#ifndef XLS_ASYNC_H
+#define XLS_ASYNC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,4 +39,4 @@ void xls_async_drain(struct xls_async *a);
 /* Drain, end the thread, free. */
 void xls_async_free(struct xls_async *a);
 
-#endif /* XLS_CMD_ASYNC_H */
+#endif /* XLS_ASYNC_H */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/describe.h"
+#include "report/describe_audit.h"
 
 static double pct_of(uint64_t part, uint64_t whole)
 {

@@ -6,7 +6,8 @@
  */
 #include <stdio.h>
 
-#include "report/describe.h"
+#include "report/describe_buf.h"
+#include "report/describe_log.h"
 
 void xls_describe_buf(const struct xls_buf_analysis *ba, struct xls_fieldset *fs)
 {

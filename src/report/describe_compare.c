@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/describe.h"
+#include "report/describe_audit.h"
+#include "report/describe_stats.h"
 
 static double per(uint64_t v, uint64_t n)
 {

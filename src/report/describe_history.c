@@ -10,7 +10,8 @@
 
 #include "base/ondisk.h"
 #include "base/strfmt.h"
-#include "report/describe.h"
+#include "report/describe_history.h"
+#include "report/describe_recover.h"
 
 void xls_describe_appearance(const struct xls_trans *t, uint32_t seq,
 			     const struct xls_ritem *ri, bool discarded,

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/describe.h"
+#include "report/describe_item.h"
 
 /* Entries of an extent list shown at most; "extents_shown" says so. */
 #define EXTENTS_SHOWN_MAX	32

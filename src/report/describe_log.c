@@ -6,7 +6,7 @@
 #include <uuid/uuid.h>
 
 #include "base/strfmt.h"
-#include "report/describe.h"
+#include "report/describe_log.h"
 
 const char *xls_log_state_name(enum xls_log_state s)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/strfmt.h"
-#include "report/describe.h"
+#include "report/describe_recover.h"
 #include "report/verdict.h"
 
 void xls_describe_rcancel(const struct xls_rcancel *cn, struct xls_fieldset *fs)

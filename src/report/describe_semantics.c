@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/strfmt.h"
-#include "report/describe.h"
+#include "report/describe_semantics.h"
 #include "report/verdict.h"
 #include "semantics/names.h"
 

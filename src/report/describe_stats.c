@@ -6,7 +6,8 @@
  */
 #include <stdlib.h>
 
-#include "report/describe.h"
+#include "report/describe_audit.h"
+#include "report/describe_stats.h"
 
 static double pct_of(uint64_t part, uint64_t whole)
 {

@@ -27,6 +27,12 @@ struct xls_column {
 /* The same, retitled @heading for this table. */
 #define XLS_COL_AS(name, heading, width)	{ XKEY(name), (heading), (width) }
 
+/* A text table: its columns, in order (report/rowspecs.c declares them). */
+struct xls_table {
+	const struct xls_column	*cols;
+	unsigned int		n;
+};
+
 /*
  * Output lines are built in a buffer and written with fwrite a few hundred
  * KiB at a time, in every format: all output goes through here.  A line
@@ -134,6 +140,16 @@ void xls_out_table_heading(struct xls_out *o, const struct xls_column *cols,
 			   unsigned int n);
 void xls_out_table_row(struct xls_out *o, const struct xls_column *cols,
 		       unsigned int n, const struct xls_fieldset *fs);
+/* The same, of table @t. */
+static inline void xls_out_heading(struct xls_out *o, const struct xls_table *t)
+{
+	xls_out_table_heading(o, t->cols, t->n);
+}
+static inline void xls_out_row(struct xls_out *o, const struct xls_table *t,
+			       const struct xls_fieldset *fs)
+{
+	xls_out_table_row(o, t->cols, t->n, fs);
+}
 
 /* A field's value as JSON into @buf (cut to @bufsz - 1 characters). */
 void xls_field_format_json(const struct xls_field *fld, char *buf, size_t bufsz);

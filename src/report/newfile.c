@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 #include <unistd.h>
 
 #include "base/fullio.h"
-#include "cmd/cmd.h"
+#include "report/newfile.h"
 
 int xls_newfile_check(const char *path, struct xls_error *err)
 {
@@ -142,7 +143,7 @@ void xls_newfile_abort(struct xls_newfile *nf)
 	nf->tmp[0] = '\0';
 }
 
-FILE *xls_cmd_spool(void)
+FILE *xls_spool_new(void)
 {
 	const char *dir;
 	int fd = xls_tmpfile(&dir);
@@ -173,7 +174,7 @@ static bool spool_sendfile(int from, int to, off_t *off, off_t end)
 	return true;
 }
 
-int xls_cmd_unspool(FILE *spool, FILE *to)
+int xls_unspool(FILE *spool, FILE *to)
 {
 	char buf[1 << 16];
 	off_t off = 0, end;

@@ -1,20 +1,32 @@
 /*
- * Report stage: the columns of every CSV stream, declared before its first
- * row (report/emit.h, struct xls_csv_layout).  Each list names, as
+ * Report stage: the rows of every record kind, declared here and only
+ * here: the columns of every CSV stream, declared before its first row
+ * (report/emit.h, struct xls_csv_layout), and beside each the columns of
+ * its text table, headings and widths (struct xls_table), and the sections
+ * of the reports made of several tables (stats, compare).  Each list names, as
  * XKEY(name) of report/keys.def, the keys that the describe function of
  * its records writes, in the order it writes them, with the keys it
  * writes only sometimes (they stay empty otherwise); a key missing here
  * is reported as an internal error when the stream ends, and the tests
  * check that none is.
  */
-#include "report/describe.h"
+#include "report/describe_stats.h"
 #include "report/emit.h"
+#include "report/rowspecs.h"
 
 #define LAYOUT(name, long_form, ...)						\
 	static const struct xls_key *const name##_keys[] = { __VA_ARGS__ };		\
 	const struct xls_csv_layout name = {					\
 		name##_keys, sizeof(name##_keys) / sizeof(name##_keys[0]), long_form, \
 	}
+
+#define TABLE(name, ...)							\
+	static const struct xls_column name##_cols[] = { __VA_ARGS__ };		\
+	const struct xls_table name = {						\
+		name##_cols, sizeof(name##_cols) / sizeof(name##_cols[0]),		\
+	}
+#define NSECS(s)	(sizeof(s) / sizeof(s[0]))
+#define SEC		XLS_SECTION
 
 /* xls_describe_geometry + xls_describe_scan_totals */
 #define INFO_KEYS \
@@ -44,6 +56,10 @@ LAYOUT(xls_csv_records, false, XKEY(lsn), XKEY(blk), XKEY(cycle), XKEY(version),
        XKEY(ops_walked), XKEY(unused), XKEY(tail_lsn), XKEY(prev_block), XKEY(h_crc),
        XKEY(crc_calc), XKEY(crc_status), XKEY(wrapped), XKEY(bad_cycle_blocks),
        XKEY(notes));
+/* records: the text table */
+TABLE(xls_text_records, XLS_COL(lsn, 12), XLS_COL(blk, 8), XLS_COL(h_len, 7),
+      XLS_COL(hblks, 4), XLS_COL(ops, 5), XLS_COL(unused, 6), XLS_COL(tail_lsn, 12),
+      XLS_COL(crc_status, 5), XLS_COL(notes, -20));
 
 /* trans: items of every type and transactions, one row per field */
 LAYOUT(xls_csv_trans, true, XKEY(tid), XKEY(lsn), XKEY(index), XKEY(item));
@@ -59,6 +75,24 @@ LAYOUT(xls_csv_bufs, false, XKEY(tid), XKEY(lsn), XKEY(index), BUF_KEYS);
 /* bufs --stale: whether the item lies before the tail */
 LAYOUT(xls_csv_bufs_stale, false, XKEY(tid), XKEY(lsn), XKEY(index), XKEY(stale),
        BUF_KEYS);
+/* bufs: the text tables */
+#define BUF_COLUMNS_TEXT \
+	XLS_COL(tid, 10), \
+	XLS_COL(lsn, 10), \
+	XLS_COL(blkno, 12), \
+	XLS_COL(len, 6), \
+	XLS_COL(type, -10), \
+	XLS_COL(flag_names, -10), \
+	XLS_COL(regions, 4), \
+	XLS_COL(runs, 4), \
+	XLS_COL(split_runs, 5), \
+	XLS_COL(dirty_bytes, 6), \
+	XLS_COL(dirty_pct, 6), \
+	XLS_COL(log_cost, 6), \
+	XLS_COL(owner, -24), \
+	XLS_COL(problems, -1)
+TABLE(xls_text_bufs, BUF_COLUMNS_TEXT);
+TABLE(xls_text_bufs_stale, XLS_COL(stale, -5), BUF_COLUMNS_TEXT);
 
 /* stats: the buffer type table (xls_describe_type_row) */
 #define STATS_TYPE_KEYS \
@@ -70,6 +104,60 @@ LAYOUT(xls_csv_bufs_stale, false, XKEY(tid), XKEY(lsn), XKEY(index), XKEY(stale)
 LAYOUT(xls_csv_stats_types, false, STATS_TYPE_KEYS);
 /* stats --stale: the table of each part, whether it is the stale one last */
 LAYOUT(xls_csv_stats_types_stale, false, STATS_TYPE_KEYS, XKEY(stale));
+/* stats: the text tables, 100 columns at most, and their sections */
+static const struct xls_column stats_byte_cols[] = {
+	XLS_COL(category, -24), XLS_COL(bytes, 14), XLS_COL(pct, 7),
+};
+static const struct xls_column stats_item_cols[] = {
+	XLS_COL(item, -10), XLS_COL(count, 12),
+};
+static const struct xls_column stats_type_cols[] = {
+	XLS_COL(type, -10), XLS_COL_AS(len, "SIZE", 6), XLS_COL(count, 9),
+	XLS_COL(dirty_pct_mean, 6), XLS_COL(dirty_pct_median, 5),
+	XLS_COL(dirty_pct_p90, 5), XLS_COL(unchanged_pct, 6),
+	XLS_COL(regions_mean, 6),
+	XLS_COL(runs_mean, 6), XLS_COL(split_runs, 6),
+	XLS_COL(bytes_logged, 13),
+};
+static const struct xls_column stats_hist_cols[] = {
+	XLS_COL(dirty_pct_bin, -7), XLS_COL(buffers, 10), XLS_COL(pct, 7),
+};
+static const struct xls_column stats_hot_cols[] = {
+	XLS_COL(blkno, 14), XLS_COL(len, 6), XLS_COL(type, -10),
+	XLS_COL(appearances, 8), XLS_COL(bytes_logged, 12),
+	XLS_COL(unchanged_pct, 6),
+};
+static const struct xls_column stats_dist_cols[] = {
+	XLS_COL(measure, -14), XLS_COL(checkpoints, 8), XLS_COL(min, 9),
+	XLS_COL(p50, 9), XLS_COL(p90, 9), XLS_COL(p99, 9), XLS_COL(max, 10),
+	XLS_COL(mean, 12),
+};
+static const struct xls_column stats_cost_cols[] = {
+	XLS_COL(type, -10), XLS_COL_AS(len, "SIZE", 6), XLS_COL(items, 8),
+	XLS_COL(bit_steps, 11), XLS_COL(run_steps, 10),
+	XLS_COL(steps_ratio, 6), XLS_COL(bit_offset_calls, 11),
+	XLS_COL(run_offset_calls, 10), XLS_COL(shadow_allocs_exact, 8),
+	XLS_COL(shadow_allocs_rounded, 8),
+};
+
+static const struct xls_section stats_sections[] = {
+	XLS_SECTION_PAIRS(XLS_ROW_TOTAL, "Totals"),
+	XLS_SECTION_PAIRS(XLS_ROW_RELOG, "Relogged bytes: each 128-byte chunk of a committed item "
+			  "against the bytes\nlast logged at its address (buffers; inode_*: inode "
+			  "cores and forks)"),
+	XLS_SECTION_PAIRS(XLS_ROW_COST_MODEL, "Formatting cost model, all committed buffer items"),
+	SEC(XLS_ROW_BYTES, "Log bytes by category", stats_byte_cols),
+	SEC(XLS_ROW_ITEMS, "Log items by type", stats_item_cols),
+	SEC(XLS_ROW_BUFTYPE, "Buffers by type and size (dirty % to 1 % resolution)", stats_type_cols),
+	SEC(XLS_ROW_HISTOGRAM, "Dirty % of buffers", stats_hist_cols),
+	SEC(XLS_ROW_CHECKPOINT_DIST, "Distributions over checkpoints (quantiles to 1/16 of a power of two, unchanged_pct to 1 %)", stats_dist_cols),
+	SEC(XLS_ROW_COST_BUFTYPE, "Formatting cost model by buffer type and size: xfs_buf_item_size+format steps\n"
+	    "bit by bit (Linux <= 5.11) and run by run (5.12+); xfs_buf_offset() calls; shadow\n"
+	    "log vector allocations over each buffer's checkpoints, exact and rounded up to 512", stats_cost_cols),
+	SEC(XLS_ROW_HOT, "Hottest buffers, by appearances", stats_hot_cols),
+	SEC(XLS_ROW_HOT_BYTES, "Hottest buffers, by bytes logged", stats_hot_cols),
+};
+const struct xls_sections xls_text_stats = { stats_sections, NSECS(stats_sections) };
 
 /* recover: xls_describe_ritem_csv, every item; a buffer's columns empty for the others */
 LAYOUT(xls_csv_ritem, false, XKEY(tid), XKEY(lsn), XKEY(seq), XKEY(order), XKEY(index),
@@ -80,6 +168,12 @@ LAYOUT(xls_csv_ritem, false, XKEY(tid), XKEY(lsn), XKEY(seq), XKEY(order), XKEY(
        XKEY(kernel_warning), XKEY(fail_why), XKEY(write_fails), XKEY(detail),
        XKEY(owner), XKEY(btree), XKEY(agno), XKEY(owner_ino), XKEY(ino_first),
        XKEY(ino_last), XKEY(owner_from));
+/* recover: the text table of items */
+TABLE(xls_text_ritem, XLS_COL(order, 5), XLS_COL(index, 5), XLS_COL(list, -6),
+      XLS_COL_AS(item, "TYPE", -7), XLS_COL(blkno, 12), XLS_COL(len, 6),
+      XLS_COL_AS(type, "BUFTYPE", -10), XLS_COL(decision_text, -30), XLS_COL(detail, -1));
+/* recover: the cancel table (xls_describe_cancel) */
+TABLE(xls_text_cancel, XLS_COL(blkno, 14), XLS_COL(len, 8), XLS_COL(refs, 6));
 
 /* recover --summary: xls_describe_rsummary (its verdict: xls_describe_verdict) */
 #define RSUMMARY_KEYS \
@@ -139,6 +233,13 @@ LAYOUT(xls_csv_lost, false, XKEY(record), XKEY(dir), XKEY(path), XKEY(name), XKE
 LAYOUT(xls_csv_files, false, FILES_KEYS);
 /* files --stale: whether the event is of the records before the tail, last */
 LAYOUT(xls_csv_files_stale, false, FILES_KEYS, XKEY(stale));
+/* files: the text table of events */
+TABLE(xls_text_files_events, XLS_COL(seq, 6), XLS_COL(lsn, 10), XLS_COL(ino, 12),
+      XLS_COL(event, -14), XLS_COL(path, -28), XLS_COL(detail, -1));
+/* files: xls_describe_file_summary, the inodes where recovery leaves them */
+TABLE(xls_text_files_files, XLS_COL(ino, 12), XLS_COL(mode, 8), XLS_COL(size, 12),
+      XLS_COL(nlink, 6), XLS_COL(events, 7), XLS_COL(first_seq, 7), XLS_COL(last_seq, 7),
+      XLS_COL(final_path, -1));
 
 /* checkpoints: xls_describe_ckpt */
 #define CKPT_KEYS \
@@ -158,6 +259,15 @@ LAYOUT(xls_csv_files_stale, false, FILES_KEYS, XKEY(stale));
 LAYOUT(xls_csv_checkpoints, false, CKPT_KEYS);
 /* checkpoints --stale: whether the checkpoint lies before the tail, first */
 LAYOUT(xls_csv_checkpoints_stale, false, XKEY(stale), CKPT_KEYS);
+/* checkpoints: the text tables */
+#define CKPT_COLUMNS_TEXT \
+	XLS_COL(seq, 7), XLS_COL(tid, 10), XLS_COL_AS(lsn, "START", 11), \
+	XLS_COL(commit_lsn, 11), XLS_COL(records, 4), \
+	XLS_COL(log_bytes, 9), XLS_COL(items, 5), XLS_COL_AS(buffers, "BUFS", 5), \
+	XLS_COL(buffer_bytes, 10), XLS_COL(dirty_bytes, 8), \
+	XLS_COL(unchanged_pct, 6), XLS_COL(inode_unchanged_pct, 6)
+TABLE(xls_text_checkpoints, CKPT_COLUMNS_TEXT);
+TABLE(xls_text_checkpoints_stale, XLS_COL(stale, -5), CKPT_COLUMNS_TEXT);
 
 /* compare: xls_describe_compare's buffer type rows */
 LAYOUT(xls_csv_compare, false, XKEY(type), XKEY(len), XKEY(a_count), XKEY(b_count),
@@ -168,3 +278,38 @@ LAYOUT(xls_csv_compare, false, XKEY(type), XKEY(len), XKEY(a_count), XKEY(b_coun
        XKEY(dirty_pct_mean_delta), XKEY(a_unchanged_pct), XKEY(b_unchanged_pct),
        XKEY(unchanged_pct_delta), XKEY(a_first_pct), XKEY(b_first_pct),
        XKEY(first_pct_delta));
+/* compare: the text tables and their sections */
+static const struct xls_column compare_bytes_cols[] = {
+	XLS_COL_AS(category, "CATEGORY / CHECKPOINT", -24),
+	XLS_COL_AS(a_bytes_per_checkpoint, "A", 12), XLS_COL_AS(b_bytes_per_checkpoint, "B", 12),
+	XLS_COL(bytes_per_checkpoint_delta, 12), XLS_COL(bytes_per_checkpoint_ratio, 7),
+};
+static const struct xls_column compare_type_cols[] = {
+	XLS_COL(type, -10), XLS_COL_AS(len, "SIZE", 6), XLS_COL(a_count, 8),
+	XLS_COL(b_count, 8), XLS_COL(a_bytes_per_checkpoint, 10),
+	XLS_COL(b_bytes_per_checkpoint, 10), XLS_COL(bytes_per_checkpoint_ratio, 7),
+	XLS_COL(a_dirty_pct_mean, 7), XLS_COL(b_dirty_pct_mean, 7),
+	XLS_COL(a_unchanged_pct, 6), XLS_COL(b_unchanged_pct, 6),
+};
+static const struct xls_column compare_type_total_cols[] = {
+	XLS_COL(type, -10), XLS_COL(a_count, 8),
+	XLS_COL(b_count, 8), XLS_COL(a_bytes_per_checkpoint, 10),
+	XLS_COL(b_bytes_per_checkpoint, 10), XLS_COL(bytes_per_checkpoint_ratio, 7),
+	XLS_COL(a_dirty_pct_mean, 7), XLS_COL(b_dirty_pct_mean, 7),
+	XLS_COL(a_unchanged_pct, 6), XLS_COL(b_unchanged_pct, 6),
+};
+static const struct xls_column compare_item_cols[] = {
+	XLS_COL(item, -10), XLS_COL_AS(a_count, "A", 10), XLS_COL_AS(b_count, "B", 10),
+	XLS_COL(count_delta, 10), XLS_COL(a_per_checkpoint, 8),
+	XLS_COL(b_per_checkpoint, 8), XLS_COL(per_checkpoint_ratio, 7),
+};
+
+static const struct xls_section compare_sections[] = {
+	XLS_SECTION_PAIRS(XLS_ROW_COMPARE_TOTAL, "Journals (a_: A, b_: B; ratios are B over A)"),
+	SEC(XLS_ROW_COMPARE_BYTES, "Log bytes per checkpoint by category", compare_bytes_cols),
+	SEC(XLS_ROW_COMPARE_BUFTYPE, "Buffers by type and size: count, log bytes per checkpoint, "
+	    "dirty %, unchanged %", compare_type_cols),
+	SEC(XLS_ROW_COMPARE_TYPE, "Buffers by type, every size together", compare_type_total_cols),
+	SEC(XLS_ROW_COMPARE_ITEMS, "Log items by type, and per checkpoint", compare_item_cols),
+};
+const struct xls_sections xls_text_compare = { compare_sections, NSECS(compare_sections) };

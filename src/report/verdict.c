@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/describe.h"
 #include "report/verdict.h"
 
 /* Where the mount stops, as the end of "the kernel's mount returns ... ". */

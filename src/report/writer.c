@@ -1,5 +1,5 @@
 /*
- * A command's output formatted on the writer thread (cmd_async.c).
+ * A command's output formatted on the writer thread (report/async.c).
  *
  * recover prints a row per item, 187 MB of text (463 MB of JSON) for a
  * 1 GiB log, and formatting it was half of the decoding thread's time,
@@ -18,13 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "cmd/cmd_async.h"
+#include "report/async.h"
+#include "report/writer.h"
 
 /* The largest piece of formatted bytes handed over at once. */
 #define BYTES_PIECE	(64u << 10)
 
-struct xls_cmd_writer {
+struct xls_writer {
 	struct xls_async	*async;
 	struct xls_out		*out;		/* the command's, the writer's to write */
 	struct xls_fieldset	fs;		/* the writer thread's */
@@ -36,7 +36,7 @@ struct xls_cmd_writer {
  * so that what follows it in the batch is aligned for the set's fields.
  */
 struct queued {
-	xls_cmd_put_fn	fn;		/* NULL: @n bytes of output */
+	xls_put_fn	fn;		/* NULL: @n bytes of output */
 	uint32_t	arg_len;	/* @fn's argument first, padded to 8 bytes */
 	uint32_t	n;		/* then the set's fields */
 };
@@ -48,7 +48,7 @@ static uint32_t pad8(uint32_t n)
 
 static void write_queued(void *ctx, const void *elem, const uint8_t *bytes)
 {
-	struct xls_cmd_writer *w = ctx;
+	struct xls_writer *w = ctx;
 	const struct queued *q = elem;
 
 	if (!q->fn) {
@@ -62,7 +62,7 @@ static void write_queued(void *ctx, const void *elem, const uint8_t *bytes)
 /* The decoding thread's bytes, queued in pieces the batches hold. */
 static void queue_bytes(void *ctx, const char *p, size_t n)
 {
-	struct xls_cmd_writer *w = ctx;
+	struct xls_writer *w = ctx;
 
 	while (n) {
 		uint32_t piece = n < BYTES_PIECE ? (uint32_t)n : BYTES_PIECE;
@@ -82,56 +82,48 @@ static void queue_bytes(void *ctx, const char *p, size_t n)
 	}
 }
 
-int xls_cmd_writer_start(struct xls_cmd *c)
+struct xls_writer *xls_writer_new(struct xls_out *out)
 {
 	struct xls_async_sink sink = { .write = write_queued };
-	struct xls_cmd_writer *w;
+	struct xls_writer *w = malloc(sizeof(*w));
 
-	if (c->writer || c->out.fmt == XLS_FMT_CSV || !xls_scan_threaded(&c->log, &c->ht))
-		return 0;
-	w = malloc(sizeof(*w));
 	if (!w)
-		return -1;
+		return NULL;
 	sink.ctx = w;
-	w->out = &c->out;
+	w->out = out;
 	w->async = xls_async_new(sizeof(struct queued), true, &sink);
 	if (!w->async) {
 		free(w);
-		return -1;
+		return NULL;
 	}
-	xls_out_init_sink(&w->ahead, c->out.fmt,
+	xls_out_init_sink(&w->ahead, out->fmt,
 			  &(struct xls_out_sink){ .ctx = w, .bytes = queue_bytes });
-	c->writer = w;
-	return 0;
+	return w;
 }
 
-void xls_cmd_writer_stop(struct xls_cmd *c)
+void xls_writer_free(struct xls_writer *w)
 {
-	struct xls_cmd_writer *w = c->writer;
-
 	if (!w)
 		return;
 	xls_out_flush(&w->ahead);
 	xls_async_free(w->async);
 	free(w);
-	c->writer = NULL;
 }
 
-struct xls_out *xls_cmd_out(struct xls_cmd *c)
+struct xls_out *xls_writer_out(struct xls_writer *w)
 {
-	return c->writer ? &c->writer->ahead : &c->out;
+	return &w->ahead;
 }
 
-void xls_cmd_put(struct xls_cmd *c, xls_cmd_put_fn fn, const void *arg, uint32_t arg_len,
-		 const struct xls_fieldset *fs)
+void xls_writer_put(struct xls_writer *w, xls_put_fn fn, const void *arg, uint32_t arg_len,
+		    const struct xls_fieldset *fs)
 {
-	struct xls_cmd_writer *w = c->writer;
-	size_t packed = w ? xls_fields_packed_size(fs) : 0;
+	size_t packed = xls_fields_packed_size(fs);
 	struct queued *q;
 	uint8_t *dst;
 
 	if (!packed || packed > UINT32_MAX - 8 - pad8(arg_len)) {
-		fn(xls_cmd_out(c), arg, fs);
+		fn(&w->ahead, arg, fs);
 		return;
 	}
 	/* what was formatted before it comes out before it */

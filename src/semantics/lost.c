@@ -102,7 +102,8 @@ struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t mem_bytes,
 			 (1u << XFS_BLFT_ATTR_LEAF_BUF);
 
 	if (!l) {
-		xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		xls_error_set(err, XLS_EXIT_INTERNAL,
+			      "out of memory for the state of the lost stage");
 		return NULL;
 	}
 	l->src = src;
@@ -849,7 +850,8 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 	if (xls_overlay_error(&l->ovl, err))
 		return -1;
 	if (rc == -ENOMEM || l->nomem)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the inodes and "
+				     "directories recovery replays, kept to compare");
 	if (rc)
 		return rc;
 	compare_all(l);
@@ -859,7 +861,12 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 	l->sum.overlay_bytes = l->ovl.bytes;
 	l->sum.overlay_spilled = l->ovl.spilled;
 	if (l->nomem)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the comparison of "
+				     "the replayed inodes with the device");
+	if (l->names.dropped)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the names of "
+				     "inodes: %llu names dropped, paths incomplete",
+				     (unsigned long long)l->names.dropped);
 	return 0;
 }
 
@@ -868,32 +875,15 @@ const struct xls_lost_summary *xls_lost_summary(const struct xls_lost *l)
 	return &l->sum;
 }
 
-const struct xls_lost_dirent *xls_lost_dirents(const struct xls_lost *l, uint32_t *n)
-{
-	*n = l->ndirents;
-	return l->dirents;
-}
-
-const struct xls_lost_inode *xls_lost_inodes(const struct xls_lost *l, uint32_t *n)
-{
-	*n = l->ninodes;
-	return l->inodes;
-}
-
-const struct xls_lost_xattr *xls_lost_xattrs(const struct xls_lost *l, uint32_t *n)
-{
-	*n = l->nxattrs;
-	return l->xattrs;
-}
-
-const struct xls_lost_found *xls_lost_founds(const struct xls_lost *l, uint32_t *n)
-{
-	*n = l->nfounds;
-	return l->founds;
-}
-
-const struct xls_lost_apart *xls_lost_aparts(const struct xls_lost *l, uint32_t *n)
-{
-	*n = l->naparts;
-	return l->aparts;
-}
+/* What the comparison found, kind by kind: each list and its length. */
+#define LOST_LIST(type, fn, list)						\
+	const struct type *fn(const struct xls_lost *l, uint32_t *n)		\
+	{									\
+		*n = l->n##list;						\
+		return l->list;							\
+	}
+LOST_LIST(xls_lost_dirent, xls_lost_dirents, dirents)
+LOST_LIST(xls_lost_inode, xls_lost_inodes, inodes)
+LOST_LIST(xls_lost_xattr, xls_lost_xattrs, xattrs)
+LOST_LIST(xls_lost_found, xls_lost_founds, founds)
+LOST_LIST(xls_lost_apart, xls_lost_aparts, aparts)

@@ -82,10 +82,11 @@ static void keep_other(struct xls_names *m, uint64_t ino, const struct xls_name 
 		m->full = true;
 		return;
 	}
-	if (!xls_vec_grow((void **)&m->links, m->nlinks, &m->caplinks, sizeof(*m->links)))
+	if (!xls_vec_grow((void **)&m->links, m->nlinks, &m->caplinks, sizeof(*m->links)) ||
+	    (!head && xls_hashmap_put(&m->alt, ino, 0, i))) {
+		m->dropped++;
 		return;
-	if (!head && xls_hashmap_put(&m->alt, ino, 0, i))
-		return;
+	}
 	m->links[i].link = *e;
 	m->links[i].next = head ? *head : UINT32_MAX;
 	if (head)
@@ -101,6 +102,8 @@ static void keep_seen(struct xls_names *m, uint64_t ino, uint64_t parent, const 
 
 	if (xls_pool_add(&m->pool, name, len, &e.name))
 		keep_other(m, ino, &e);
+	else
+		m->dropped++;
 }
 
 /* The removed name @ino goes by: another link of it still there instead, if any. */
@@ -159,14 +162,16 @@ static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint
 			return;
 		}
 		/* grown by moving pages (base/bigmem.h): it reaches tens of MiB */
-		if (!xls_vec_grow((void **)&m->names, m->n, &m->cap, sizeof(*m->names)))
+		if (!xls_vec_grow((void **)&m->names, m->n, &m->cap, sizeof(*m->names)) ||
+		    xls_inomap_put(&m->idx, ino, m->n)) {
+			m->dropped++;
 			return;
-		if (xls_inomap_put(&m->idx, ino, m->n))
-			return;
+		}
 		e = &m->names[m->n++];
 	}
 	if (!xls_pool_add(&m->pool, name, len, &off)) {
 		e->len = 0;
+		m->dropped++;
 		return;
 	}
 	e->parent = parent;

@@ -77,6 +77,13 @@ struct xls_names {
 	bool			full;	/* XLS_NAMES_MAX reached */
 	uint64_t		loops;	/* parent chains that did not reach the root */
 	uint64_t		lookups;	/* look-ups in the view */
+	/*
+	 * Names and links not kept for want of memory (or of room in the
+	 * pool, past 4 GiB): the inode keeps no name, or an older one, and its
+	 * path may be unknown.  Counted here, as loops is, so that it is not
+	 * silent; nothing prints it, the paths being what is kept.
+	 */
+	uint64_t		dropped;
 };
 
 void xls_names_init(struct xls_names *m, const struct xls_fsview *view);

@@ -10,7 +10,7 @@
 #include "base/ondisk.h"
 #include <xfs/xfs_da_format.h>
 #include "items/item.h"
-#include "analysis/analysis.h"
+#include "items/buf_analysis.h"
 #include "semantics/owner.h"
 
 #define BB	512u

@@ -256,7 +256,7 @@ int xls_zstream_open(struct xls_zstream *z, int fd, const char *path,
 	return 0;
 nomem:
 	xls_zstream_close(z);
-	return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+	return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for decompressing '%s'", path);
 }
 
 ssize_t xls_zstream_read(struct xls_zstream *z, void *buf, size_t len,

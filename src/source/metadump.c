@@ -175,7 +175,8 @@ static int rd_piece(struct md_reader *r, struct xls_extmap *map, uint64_t off,
 	if (r->size - r->pos < len)
 		return truncated(r, part, at, len);
 	if (xls_extmap_add(map, off, len, r->pos))
-		return xls_error_set(r->err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(r->err, XLS_EXIT_INTERNAL,
+				     "out of memory for the index of the metadump's extents");
 	r->pos += len;
 	return 0;
 }
@@ -214,7 +215,8 @@ static int skip_blocks(struct md_reader *r, uint64_t len, const char *part, uint
 	}
 	buf = malloc(SKIP_BUF);
 	if (!buf)
-		return xls_error_set(r->err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(r->err, XLS_EXIT_INTERNAL, "out of memory for a buffer to "
+				     "pass over the metadump's realtime blocks");
 	for (uint64_t left = len; left;) {
 		size_t take = left < SKIP_BUF ? (size_t)left : SKIP_BUF;
 		ssize_t got = xls_zin_read(r->zin, buf, take, r->err);
@@ -448,7 +450,8 @@ static int finish_map(struct md_reader *r, struct xls_extmap *m, uint64_t dev_by
 		return 0;
 	m->dev_bytes = dev_bytes;
 	if (xls_extmap_finish(m))
-		return xls_error_set(r->err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(r->err, XLS_EXIT_INTERNAL, "out of memory for resolving the "
+				     "metadump's overlapping extents");
 	r->md->info.extents += m->n;
 	r->md->info.overlap_bytes += m->overlap_bytes;
 	return 0;
@@ -490,7 +493,8 @@ int xls_metadump_open(struct xls_metadump *md, int fd, uint64_t size,
 		return -1;
 	md->data = new_map();
 	if (!md->data)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the map of the metadump's data device");
 	if (in->version == 1) {
 		rc = parse_v1(&r);
 	} else {
@@ -498,7 +502,8 @@ int xls_metadump_open(struct xls_metadump *md, int fd, uint64_t size,
 		if (!rc && in->external_log) {
 			md->log = new_map();
 			if (!md->log)
-				return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+				return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for "
+						     "the map of the metadump's external log");
 		}
 		if (!rc)
 			rc = parse_v2(&r);

@@ -554,7 +554,8 @@ static int spool_device(struct xls_source *src, struct xls_zin *zin, int *fd,
 
 	*mapp = m;
 	if (!m)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the map of the decompressed device");
 	m->fd = -1;
 	do {
 		got = xls_zin_extent(zin, m, m->dev_bytes, SPOOL_STEP, false, err);
@@ -563,7 +564,8 @@ static int spool_device(struct xls_source *src, struct xls_zin *zin, int *fd,
 		m->dev_bytes += (uint64_t)got;
 	} while ((uint64_t)got == SPOOL_STEP);
 	if (xls_extmap_finish(m))
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the extents of the decompressed device");
 	if (take_spool(src, zin, fd, err))
 		return -1;
 	m->fd = *fd;
@@ -667,7 +669,8 @@ static int open_data(struct xls_source *src, const struct xls_source_opts *o,
 		return -1;
 	src->data_path = strdup(o->path);
 	if (!src->data_path)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the path of the data device");
 	if (peek_file(src->data_fd, *data_bytes, o->path, &pk, err))
 		return -1;
 	if (pk.z)
@@ -801,7 +804,8 @@ static int open_with_superblock(struct xls_source *src,
 	src->geo.data_bytes = data_bytes;
 	src->data_dev_bytes = data_bytes;
 	if (!src->path)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the path of the log");
 	return check_log_fits(src, err) || check_log_carried(src, err) ? -1 : 0;
 }
 
@@ -815,11 +819,12 @@ int xls_source_open(struct xls_source *src, const struct xls_source_opts *o,
 	src->data_fd = -1;
 	src->ioerr = calloc(1, sizeof(*src->ioerr));
 	if (!src->ioerr)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the record of the first failed read");
 	rc = o->bare_log ? open_bare_log(src, o, err) :
 			   open_with_superblock(src, o, err);
 	if (rc == 0 && !src->path)
-		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		rc = xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the path of the log");
 	if (rc)
 		xls_source_close(src);
 	return rc;

@@ -44,7 +44,8 @@ static int spool_open(struct xls_spool *s, struct xls_error *err)
 				     s->dir, strerror(errno));
 	s->buf = malloc(SPOOL_BUF);
 	if (!s->buf)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for the 1 MiB buffer of the spool file");
 	return 0;
 }
 
@@ -108,7 +109,8 @@ int xls_zin_open(struct xls_zin *in, int fd, const char *path, enum xls_zformat 
 		return -1;
 	in->buf = malloc(ZIN_BUF);
 	if (!in->buf)
-		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+		return xls_error_set(err, XLS_EXIT_INTERNAL,
+				     "out of memory for a 1 MiB buffer to decompress '%s'", path);
 	return spool_open(&in->spool, err);
 }
 
@@ -183,7 +185,8 @@ static int put_sectors(struct xls_zin *in, struct xls_extmap *map, uint64_t off,
 		if (!zero && spool_write(&in->spool, p + i, j - i, &foff, err))
 			return -1;
 		if ((!zero || keep_zeros) && xls_extmap_add(map, off + i, j - i, foff))
-			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the index "
+					     "of the decompressed sectors");
 		i = j;
 	}
 	return 0;
@@ -214,7 +217,8 @@ int64_t xls_zin_extent(struct xls_zin *in, struct xls_extmap *map, uint64_t off,
 			if (spool_write(&in->spool, in->buf + in->pos, take, &foff, err))
 				return -1;
 			if (xls_extmap_add(map, off + done, take, foff))
-				return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+				return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for "
+						     "the index of the decompressed sectors");
 		} else if (put_sectors(in, map, off + done, in->buf + in->pos, take,
 				       keep_zeros, err)) {
 			return -1;

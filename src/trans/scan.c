@@ -4,7 +4,7 @@
 
 #include "base/ondisk.h"
 #include "log/readahead.h"
-#include "ops/ops.h"
+#include "log/ops.h"
 #include "trans/scan.h"
 
 /*
@@ -185,7 +185,8 @@ int xls_scan(struct xls_log *log, const struct xls_head_tail *ht,
 	if (sink->want_trans) {
 		tt = xls_trans_table_new();
 		if (!tt)
-			return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory");
+			return xls_error_set(err, XLS_EXIT_INTERNAL,
+					     "out of memory for the table of open transactions");
 	}
 	if (tt && mode == XLS_ITER_STALE)
 		xls_trans_table_set_stale(tt);

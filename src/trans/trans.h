@@ -13,7 +13,7 @@
 #include "base/finding.h"
 #include "items/item.h"
 #include "log/log.h"
-#include "ops/ops.h"
+#include "log/ops.h"
 
 /*
  * Transactions open at once: the kernel's log holds a bounded number, and

@@ -10,7 +10,7 @@
  *   0  stats: the statistics tables and their report, and the SVG heat map
  *      writer (svg.h) drawing every buffer seen;
  *   1  recover: both recovery passes (recover.h; no data device), then
- *      files (semantics/files.h) over the same log;
+ *      files (files/files.h) over the same log;
  *   2  history: the recovery passes keeping the logged bytes of the last
  *      buffer seen, as history --blkno does.
  * Every item's regions are also read as hostile directory blocks, ranges
@@ -38,9 +38,15 @@
 #include <unistd.h>
 
 #include "base/ondisk.h"
-#include "analysis/analysis.h"
+#include "items/buf_analysis.h"
 #include "analysis/stats.h"
-#include "report/describe.h"
+#include "report/describe_buf.h"
+#include "report/describe_history.h"
+#include "report/describe_item.h"
+#include "report/describe_log.h"
+#include "report/describe_recover.h"
+#include "report/describe_semantics.h"
+#include "report/describe_stats.h"
 #include "report/emit.h"
 #include "items/item.h"
 #include "log/log.h"
@@ -55,7 +61,7 @@
 #endif
 #if __has_include("semantics/dirent.h")
 #include "semantics/dirent.h"
-#include "semantics/files.h"
+#include "files/files.h"
 #include "semantics/owner.h"
 #define FUZZ_SEMANTICS 1
 #endif

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include "tap.h"
 #include "items/item.h"
-#include "report/describe.h"
+#include "report/describe_item.h"
 #include "report/emit.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

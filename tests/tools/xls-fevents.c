@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "log/log.h"
-#include "semantics/files.h"
+#include "files/files.h"
 #include "source/source.h"
 
 static void put_bytes(const void *p, uint32_t len)

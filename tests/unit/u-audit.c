@@ -14,7 +14,7 @@
 
 #include "tap.h"
 #include "base/chunkhash.h"
-#include "analysis/analysis.h"
+#include "items/buf_analysis.h"
 #include "analysis/costmodel.h"
 #include "analysis/relog.h"
 

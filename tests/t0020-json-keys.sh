@@ -13,17 +13,23 @@
 
 MAN=$XLS_TOP/man/xfs_logscope.8
 
-# The command lines of one input, each command with the options that change its keys.
-ONE_INPUT='info records "records -a" trans "trans --stale" "bufs -v" "bufs --stale" stats'
-ONE_INPUT="$ONE_INPUT"' "stats --stale" "checkpoints -v" "checkpoints --stale" "recover -v"'
-ONE_INPUT="$ONE_INPUT"' "recover --summary" lost files "files --stale"'
-# ... and those run otherwise: history (on a buffer), compare and replay (below); copy writes no JSON
+# Every command the program lists runs on each input (a new one too),
+# but those run otherwise: history (on a buffer), compare and replay
+# (below); copy writes no JSON.
 OTHERS="history compare replay copy"
+listed_commands() {
+	"$XLS" help | sed -n "/^Commands:/,/^\$/s/^  \([a-z]*\) .*/\1/p" | grep -vx help
+}
+ONE_INPUT=$(listed_commands | grep -vxF "$(echo "$OTHERS" | tr " " "\n")" | tr "\n" " ")
+# ... and again with the options that change their keys
+VARIANTS='"records -a" "trans --stale" "bufs -v" "bufs --stale" "stats --stale"'
+VARIANTS="$VARIANTS"' "checkpoints -v" "checkpoints --stale" "recover -v" "recover --summary"'
+VARIANTS="$VARIANTS"' "files --stale"'
 
 # Every command that writes JSON, on the input of arguments "$@".
 all_commands() {
 	# shellcheck disable=SC2086
-	eval "for c in $ONE_INPUT; do \"\$XLS\" \$c --json \"\$@\"; done"
+	eval "for c in $ONE_INPUT $VARIANTS; do \"\$XLS\" \$c --json \"\$@\"; done"
 	blk=$("$XLS" stats --json --top 1 "$@" | sed -n "s/.*\"kind\":\"hot\".*\"blkno\":\"\(0x[0-9a-f]*\)\".*/\1/p" | head -1)
 	[ -n "$blk" ] || return 0
 	"$XLS" history --json -v --diff --blkno="$blk" "$@"
@@ -31,12 +37,9 @@ all_commands() {
 	"$XLS" history --json --replay=hist.replay --blkno="$blk" "$@"
 }
 
-test_expect_success 'every command the program lists is run here' '
-	eval "set -- $ONE_INPUT" &&
-	for c in "$@" $OTHERS; do echo "${c%% *}"; done | sort -u >ran &&
-	"$XLS" help | sed -n "/^Commands:/,/^\$/s/^  \([a-z]*\) .*/\1/p" | grep -vx help |
-		sort >listed &&
-	test_cmp listed ran
+test_expect_success 'every command the program lists is run here, the others named exist' '
+	test "$(echo $ONE_INPUT | wc -w)" -ge 9 &&
+	for c in $OTHERS; do listed_commands | grep -qx "$c" || { echo "$c"; return 1; }; done
 '
 
 test_expect_success 'the bundled kernel-written images, both byte orders' '

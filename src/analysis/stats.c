@@ -305,19 +305,16 @@ void xls_stats_set_bounds(struct xls_stats *st, const struct xls_ckpt_status *b)
 
 void xls_stats_totals(const struct xls_stats *st, struct xls_stats_totals *t)
 {
-	memset(t, 0, sizeof(*t));
-	t->records = st->records;
-	t->log_bytes = st->rec_bytes;
+	*t = (struct xls_stats_totals){
+		.records = st->records, .log_bytes = st->rec_bytes,
+		.items = st->trans_items, .regions = st->trans_regions,
+		.th_num_items = st->th_num_items, .buffers = st->bufs,
+		.split_runs = st->split_runs, .splits = st->splits,
+		.splits_on_page = st->splits_on_page,
+		.inconsistent_buffers = st->buf_inconsistent,
+		.unparsed_buffers = st->buf_unparsed,
+	};
 	memcpy(t->trans, st->trans, sizeof(t->trans));
-	t->items = st->trans_items;
-	t->regions = st->trans_regions;
-	t->th_num_items = st->th_num_items;
-	t->buffers = st->bufs;
-	t->split_runs = st->split_runs;
-	t->splits = st->splits;
-	t->splits_on_page = st->splits_on_page;
-	t->inconsistent_buffers = st->buf_inconsistent;
-	t->unparsed_buffers = st->buf_unparsed;
 }
 
 const char *xls_byte_category_name(enum xls_byte_category c)

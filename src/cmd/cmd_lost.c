@@ -3,6 +3,7 @@
  * the directory entries and inodes recovery would change, summary first,
  * then what recovery drops anyway or leaves to finish, listed apart.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,18 +110,84 @@ static const char *path_of(struct xls_lost *l, struct lost_path *p, uint64_t ino
 	return p->path;
 }
 
+static void describe_inode(const void *one, struct xls_fieldset *fs)
+{
+	xls_describe_lost_inode(one, fs);
+}
+
+static void describe_found(const void *one, struct xls_fieldset *fs)
+{
+	xls_describe_lost_found(one, fs);
+}
+
+static void describe_xattr(const void *one, struct xls_fieldset *fs)
+{
+	xls_describe_lost_xattr(one, fs);
+}
+
+/* The parts whose records are of an inode, where the filters and the path apply alike. */
+struct inode_part {
+	enum xls_lost_part		part;
+	const struct xls_record_kind	*kind;
+	size_t				size;		/* of a record */
+	size_t				path_at;	/* of its path */
+	size_t				parent_at;	/* of its parent, or 0: none */
+	void				(*describe)(const void *one, struct xls_fieldset *fs);
+};
+
+/* The records of @part, @n at @recs, each with its path, those the filters keep. */
+static void print_inode_part(struct xls_cmd *c, struct xls_lost *l, struct lost_path *p,
+			     const struct inode_part *part, const void *recs, uint32_t n,
+			     struct xls_fieldset *fs)
+{
+	union {
+		struct xls_lost_inode	inode;
+		struct xls_lost_found	found;
+		struct xls_lost_xattr	xattr;
+	} one;
+	uint32_t shown = 0;
+	uint64_t ino, parent = 0;
+	const char *path;
+
+	for (uint32_t i = 0; i < n; i++) {
+		memcpy(&one, (const uint8_t *)recs + i * part->size, part->size);
+		memcpy(&ino, &one, sizeof(ino));	/* first in each (asserted below) */
+		if (part->parent_at)
+			memcpy(&parent, (const uint8_t *)&one + part->parent_at, sizeof(parent));
+		path = path_of(l, p, ino);
+		memcpy((uint8_t *)&one + part->path_at, &path, sizeof(path));
+		if (!wanted(c, ino, parent, path))
+			continue;
+		xls_fields_reset(fs);
+		part->describe(&one, fs);
+		show(c, part->part, part->kind, fs, &shown);
+	}
+}
+
+_Static_assert(offsetof(struct xls_lost_inode, ino) == 0 &&
+	       offsetof(struct xls_lost_found, ino) == 0 &&
+	       offsetof(struct xls_lost_xattr, ino) == 0, "an inode part's record begins with ino");
+
 static void print_records(struct xls_cmd *c, struct xls_lost *l, struct xls_fieldset *fs)
 {
+	const struct inode_part inodes = {
+		XLS_LOST_INODES, XR(lost_inode), sizeof(struct xls_lost_inode),
+		offsetof(struct xls_lost_inode, path), 0, describe_inode,
+	}, founds = {
+		XLS_LOST_FOUND, XR(lost_found), sizeof(struct xls_lost_found),
+		offsetof(struct xls_lost_found, path), 0, describe_found,
+	}, xattrs = {
+		XLS_LOST_XATTRS, XR(lost_xattr), sizeof(struct xls_lost_xattr),
+		offsetof(struct xls_lost_xattr, path), offsetof(struct xls_lost_xattr, parent),
+		describe_xattr,
+	};
 	const struct xls_lost_dirent *d;
-	const struct xls_lost_inode *in;
-	const struct xls_lost_found *lf;
-	const struct xls_lost_xattr *x;
 	const struct xls_lost_apart *a;
+	const void *recs;
 	struct lost_path p = { 0 };
-	uint32_t n, shown;
+	uint32_t n, shown = 0;
 
 	d = xls_lost_dirents(l, &n);
-	shown = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		struct xls_lost_dirent one = d[i];
 
@@ -131,42 +198,12 @@ static void print_records(struct xls_cmd *c, struct xls_lost *l, struct xls_fiel
 		xls_describe_lost_dirent(&one, fs);
 		show(c, XLS_LOST_DIRENTS, XR(lost_dirent), fs, &shown);
 	}
-	in = xls_lost_inodes(l, &n);
-	shown = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		struct xls_lost_inode one = in[i];
-
-		one.path = path_of(l, &p, one.ino);
-		if (!wanted(c, one.ino, 0, one.path))
-			continue;
-		xls_fields_reset(fs);
-		xls_describe_lost_inode(&one, fs);
-		show(c, XLS_LOST_INODES, XR(lost_inode), fs, &shown);
-	}
-	lf = xls_lost_founds(l, &n);
-	shown = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		struct xls_lost_found one = lf[i];
-
-		one.path = path_of(l, &p, one.ino);
-		if (!wanted(c, one.ino, 0, one.path))
-			continue;
-		xls_fields_reset(fs);
-		xls_describe_lost_found(&one, fs);
-		show(c, XLS_LOST_FOUND, XR(lost_found), fs, &shown);
-	}
-	x = xls_lost_xattrs(l, &n);
-	shown = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		struct xls_lost_xattr one = x[i];
-
-		one.path = path_of(l, &p, one.ino);
-		if (!wanted(c, one.ino, one.parent, one.path))
-			continue;
-		xls_fields_reset(fs);
-		xls_describe_lost_xattr(&one, fs);
-		show(c, XLS_LOST_XATTRS, XR(lost_xattr), fs, &shown);
-	}
+	recs = xls_lost_inodes(l, &n);
+	print_inode_part(c, l, &p, &inodes, recs, n, fs);
+	recs = xls_lost_founds(l, &n);
+	print_inode_part(c, l, &p, &founds, recs, n, fs);
+	recs = xls_lost_xattrs(l, &n);
+	print_inode_part(c, l, &p, &xattrs, recs, n, fs);
 	a = xls_lost_aparts(l, &n);
 	for (uint32_t i = 0; i < n; i++) {
 		if (c->out.fmt == XLS_FMT_TEXT) {

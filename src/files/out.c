@@ -335,14 +335,11 @@ static int cmp_ino(const void *a, const void *b)
 
 void xls_files_core_state(const struct xls_inode_core *c, struct xls_fev_inode *st)
 {
-	st->size = c->size;
-	st->nextents = c->nextents;
-	st->atime = c->atime;
-	st->mtime = c->mtime;
-	st->ctime = c->ctime;
-	st->nlink = c->nlink;
-	st->uid = c->uid;
-	st->gid = c->gid;
+	*st = (struct xls_fev_inode){
+		.size = c->size, .nextents = c->nextents, .atime = c->atime,
+		.mtime = c->mtime, .ctime = c->ctime, .nlink = c->nlink, .uid = c->uid,
+		.gid = c->gid,
+	};
 }
 
 /*

@@ -66,46 +66,74 @@ static struct xls_log_ts get_ts(const struct xls_region *r, enum xls_endian e,
 	return t;
 }
 
+/*
+ * The integer fields of the log dinode: where each goes in struct
+ * xls_log_dinode and where it is in the region, of one width in both
+ * (checked when compiled); they keep the bits of the log's field.
+ */
+struct core_field {
+	uint16_t	to;
+	uint8_t		size;
+	uint16_t	from;
+};
+#define CORE_AT(f, src)								\
+	{ offsetof(struct xls_log_dinode, f) + 0 * sizeof(char[			\
+		sizeof(((struct xls_log_dinode *)0)->f) ==			\
+		sizeof(((struct xfs_log_dinode *)0)->src) ? 1 : -1]),		\
+	  sizeof(((struct xls_log_dinode *)0)->f), LDI(src) }
+#define CORE(f)		CORE_AT(f, f)
+
+static const struct core_field core_fields[] = {
+	CORE(di_magic), CORE(di_mode), CORE(di_version),
+	CORE(di_format), CORE_AT(di_metatype, di_pad3), CORE(di_uid),
+	CORE(di_gid), CORE(di_nlink), CORE(di_projid_lo),
+	CORE(di_projid_hi), CORE(di_big_nextents), CORE(di_flushiter),
+	CORE(di_size), CORE(di_nblocks), CORE(di_extsize),
+	CORE(di_nextents), CORE(di_anextents), CORE(di_forkoff),
+	CORE(di_aformat), CORE(di_dmevmask), CORE(di_dmstate),
+	CORE(di_flags), CORE(di_gen), CORE(di_next_unlinked),
+	CORE(di_crc), CORE(di_changecount), CORE(di_lsn),
+	CORE(di_flags2), CORE(di_cowextsize), CORE(di_ino),
+};
+
+/* The integer of @size bytes at @off of @r, in byte order @e. */
+static uint64_t reg_get(const struct xls_region *r, enum xls_endian e, uint64_t off,
+			unsigned int size)
+{
+	switch (size) {
+	case 1:		return xls_reg_get8(r, off);
+	case 2:		return xls_reg_get16(r, e, off);
+	case 4:		return xls_reg_get32(r, e, off);
+	default:	return xls_reg_get64(r, e, off);
+	}
+}
+
+/* @v's low @size bytes into @to, as an integer of that width. */
+static void put_int(void *to, uint64_t v, unsigned int size)
+{
+	uint8_t v8 = (uint8_t)v;
+	uint16_t v16 = (uint16_t)v;
+	uint32_t v32 = (uint32_t)v;
+
+	memcpy(to, size == 1 ? (void *)&v8 : size == 2 ? (void *)&v16 :
+		   size == 4 ? (void *)&v32 : (void *)&v, size);
+}
+
 /* Every field of the log dinode in region @r; 0 where @r ends first. */
 static void parse_core(const struct xls_region *r, enum xls_endian e,
 		       struct xls_log_dinode *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->len = r->len;
-	c->di_magic = xls_reg_get16(r, e, LDI(di_magic));
-	c->di_mode = xls_reg_get16(r, e, LDI(di_mode));
-	c->di_version = (int8_t)xls_reg_get8(r, LDI(di_version));
-	c->di_format = (int8_t)xls_reg_get8(r, LDI(di_format));
-	c->di_metatype = xls_reg_get16(r, e, LDI(di_pad3));
-	c->di_uid = xls_reg_get32(r, e, LDI(di_uid));
-	c->di_gid = xls_reg_get32(r, e, LDI(di_gid));
-	c->di_nlink = xls_reg_get32(r, e, LDI(di_nlink));
-	c->di_projid_lo = xls_reg_get16(r, e, LDI(di_projid_lo));
-	c->di_projid_hi = xls_reg_get16(r, e, LDI(di_projid_hi));
-	c->di_big_nextents = xls_reg_get64(r, e, LDI(di_big_nextents));
-	c->di_flushiter = xls_reg_get16(r, e, LDI(di_flushiter));
+	for (size_t i = 0; i < sizeof(core_fields) / sizeof(core_fields[0]); i++) {
+		const struct core_field *f = &core_fields[i];
+
+		put_int((uint8_t *)c + f->to, reg_get(r, e, f->from, f->size), f->size);
+	}
 	c->di_atime = get_ts(r, e, LDI(di_atime));
 	c->di_mtime = get_ts(r, e, LDI(di_mtime));
 	c->di_ctime = get_ts(r, e, LDI(di_ctime));
-	c->di_size = (int64_t)xls_reg_get64(r, e, LDI(di_size));
-	c->di_nblocks = xls_reg_get64(r, e, LDI(di_nblocks));
-	c->di_extsize = xls_reg_get32(r, e, LDI(di_extsize));
-	c->di_nextents = xls_reg_get32(r, e, LDI(di_nextents));
-	c->di_anextents = xls_reg_get16(r, e, LDI(di_anextents));
-	c->di_forkoff = xls_reg_get8(r, LDI(di_forkoff));
-	c->di_aformat = (int8_t)xls_reg_get8(r, LDI(di_aformat));
-	c->di_dmevmask = xls_reg_get32(r, e, LDI(di_dmevmask));
-	c->di_dmstate = xls_reg_get16(r, e, LDI(di_dmstate));
-	c->di_flags = xls_reg_get16(r, e, LDI(di_flags));
-	c->di_gen = xls_reg_get32(r, e, LDI(di_gen));
-	c->di_next_unlinked = xls_reg_get32(r, e, LDI(di_next_unlinked));
-	c->di_crc = xls_reg_get32(r, e, LDI(di_crc));
-	c->di_changecount = xls_reg_get64(r, e, LDI(di_changecount));
-	c->di_lsn = xls_reg_get64(r, e, LDI(di_lsn));
-	c->di_flags2 = xls_reg_get64(r, e, LDI(di_flags2));
-	c->di_cowextsize = xls_reg_get32(r, e, LDI(di_cowextsize));
 	c->di_crtime = get_ts(r, e, LDI(di_crtime));
-	c->di_ino = xls_reg_get64(r, e, LDI(di_ino));
 	if (xls_reg_has(r, LDI(di_uuid), 16))
 		memcpy(c->di_uuid, r->data + LDI(di_uuid), 16);
 }

@@ -17,14 +17,10 @@ int xls_replay_write_init(struct xls_replay_write *w, const struct xls_source *s
 			  const char *path, int log_fd, const char *log_path, uint64_t log_base,
 			  struct xls_error *err)
 {
-	memset(w, 0, sizeof(*w));
-	w->src = src;
-	w->fd = fd;
-	w->path = path;
-	w->log_fd = log_fd;
-	w->log_path = log_path;
-	w->log_base = log_base;
-	w->err = err;
+	*w = (struct xls_replay_write){
+		.src = src, .fd = fd, .path = path, .log_fd = log_fd, .log_path = log_path,
+		.log_base = log_base, .err = err,
+	};
 	w->buf = malloc(XFS_MAX_BLOCKSIZE);
 	if (!w->buf)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for a block buffer of "

@@ -133,6 +133,17 @@ static void extents_field(struct xls_fieldset *fs, const struct xls_list *l,
 		xls_field_uint(fs, XK(extents_shown), n);
 }
 
+/* An extent item's id (under @id_key) and count; false without its header. */
+static bool extents_head(const struct xls_extent_item *x, const struct xls_key_hex *id_key,
+			 struct xls_fieldset *fs)
+{
+	if (!x->has_header)
+		return false;
+	xls_field_hex(fs, id_key, x->id);
+	xls_field_uint(fs, XK(nextents), x->nextents);
+	return true;
+}
+
 static void free_extents(const struct xls_item_decoded *d, const struct xls_key_hex *id_key,
 			 struct xls_fieldset *fs)
 {
@@ -141,10 +152,8 @@ static void free_extents(const struct xls_item_decoded *d, const struct xls_key_
 	struct free_elem *e;
 	struct xls_free_extent fe;
 
-	if (!x->has_header)
+	if (!extents_head(x, id_key, fs))
 		return;
-	xls_field_hex(fs, id_key, x->id);
-	xls_field_uint(fs, XK(nextents), x->nextents);
 	if (x->layout32 && x->nextents > 0)
 		xls_field_str(fs, XK(extent_layout), "32-bit");
 	e = xls_fields_alloc(fs, sizeof(*e) * (n ? n : 1));
@@ -166,10 +175,8 @@ static void map_extents(const struct xls_item_decoded *d, struct xls_fieldset *f
 	struct map_elem *e;
 	char names[96];
 
-	if (!x->has_header)
+	if (!extents_head(x, XK(id), fs))
 		return;
-	xls_field_hex(fs, XK(id), x->id);
-	xls_field_uint(fs, XK(nextents), x->nextents);
 	e = xls_fields_alloc(fs, sizeof(*e) * (n ? n : 1));
 	for (uint32_t i = 0; e && i < n; i++) {
 		uint32_t code;
@@ -199,10 +206,8 @@ static void phys_extents(const struct xls_item_decoded *d, struct xls_fieldset *
 	struct xls_phys_extent pe;
 	struct phys_elem *e;
 
-	if (!x->has_header)
+	if (!extents_head(x, XK(id), fs))
 		return;
-	xls_field_hex(fs, XK(id), x->id);
-	xls_field_uint(fs, XK(nextents), x->nextents);
 	e = xls_fields_alloc(fs, sizeof(*e) * (n ? n : 1));
 	for (uint32_t i = 0; e && i < n; i++) {
 		uint32_t code;
@@ -369,25 +374,40 @@ static void attri_item(const struct xls_item_decoded *d, struct xls_fieldset *fs
 	}
 }
 
+static const struct xls_member xmi_members[] = {
+	XLS_MEMBER(id, hex, struct xls_xmi_item, id),
+	XLS_MEMBER(ino1, hex, struct xls_xmi_item, inode1),
+	XLS_MEMBER(ino2, hex, struct xls_xmi_item, inode2),
+	XLS_MEMBER(igen1, uint, struct xls_xmi_item, igen1),
+	XLS_MEMBER(igen2, uint, struct xls_xmi_item, igen2),
+	XLS_MEMBER(startoff1, uint, struct xls_xmi_item, startoff1),
+	XLS_MEMBER(startoff2, uint, struct xls_xmi_item, startoff2),
+	XLS_MEMBER(blockcount, uint, struct xls_xmi_item, blockcount),
+	XLS_MEMBER(flags, hex, struct xls_xmi_item, flags),
+};
+static const struct xls_member xmi_size_members[] = {
+	XLS_MEMBER(isize1, int, struct xls_xmi_item, isize1),
+	XLS_MEMBER(isize2, int, struct xls_xmi_item, isize2),
+};
+
 static void xmi_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 {
-	const struct xls_xmi_item *x = &d->u.xmi;
-
-	if (!x->has_format)
+	if (!d->u.xmi.has_format)
 		return;
-	xls_field_hex(fs, XK(id), x->id);
-	xls_field_hex(fs, XK(ino1), x->inode1);
-	xls_field_hex(fs, XK(ino2), x->inode2);
-	xls_field_uint(fs, XK(igen1), x->igen1);
-	xls_field_uint(fs, XK(igen2), x->igen2);
-	xls_field_uint(fs, XK(startoff1), x->startoff1);
-	xls_field_uint(fs, XK(startoff2), x->startoff2);
-	xls_field_uint(fs, XK(blockcount), x->blockcount);
-	xls_field_hex(fs, XK(flags), x->flags);
-	xls_field_flags(fs, XK(flag_names), x->flags, &xls_xmi_flag_table);
-	xls_field_int(fs, XK(isize1), x->isize1);
-	xls_field_int(fs, XK(isize2), x->isize2);
+	XLS_FIELD_MEMBERS(fs, xmi_members, &d->u.xmi);
+	xls_field_flags(fs, XK(flag_names), d->u.xmi.flags, &xls_xmi_flag_table);
+	XLS_FIELD_MEMBERS(fs, xmi_size_members, &d->u.xmi);
 }
+
+static const struct xls_member dquot_format_members[] = {
+	XLS_MEMBER(quota_id, uint, struct xls_dquot_item, qlf_id),
+	XLS_MEMBER(blkno, hex, struct xls_dquot_item, qlf_blkno),
+	XLS_MEMBER(buf_len_bb, int, struct xls_dquot_item, qlf_len),
+};
+static const struct xls_member dquot_members[] = {
+	XLS_MEMBER(d_magic, hex, struct xls_dquot_item, d_magic),
+	XLS_MEMBER(d_type, hex, struct xls_dquot_item, d_type),
+};
 
 static void dquot_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 {
@@ -395,14 +415,12 @@ static void dquot_item(const struct xls_item_decoded *d, struct xls_fieldset *fs
 
 	if (!q->has_format)
 		return;
-	xls_field_uint(fs, XK(quota_id), q->qlf_id);
-	xls_field_hex(fs, XK(blkno), q->qlf_blkno);
-	xls_field_int(fs, XK(buf_len_bb), q->qlf_len);
+	XLS_FIELD_MEMBERS(fs, dquot_format_members, q);
+	/* unsigned: not sign-extended as an int member would be */
 	xls_field_int(fs, XK(boffset), q->qlf_boffset);
 	if (!q->has_dquot)
 		return;
-	xls_field_hex(fs, XK(d_magic), q->d_magic);
-	xls_field_hex(fs, XK(d_type), q->d_type);
+	XLS_FIELD_MEMBERS(fs, dquot_members, q);
 	xls_field_flags(fs, XK(d_type_names), q->d_type, &xls_dq_type_flag_table);
 	xls_field_uint(fs, XK(d_id), q->d_id);
 }
@@ -415,18 +433,19 @@ static void quotaoff_item(const struct xls_item_decoded *d, struct xls_fieldset 
 	xls_field_flags(fs, XK(qflag_names), d->u.qoff.qf_flags, &xls_qflag_table);
 }
 
+static const struct xls_member icreate_members[] = {
+	XLS_MEMBER(ag, uint, struct xls_icreate_item, icl_ag),
+	XLS_MEMBER(agbno, hex, struct xls_icreate_item, icl_agbno),
+	XLS_MEMBER(count, uint, struct xls_icreate_item, icl_count),
+	XLS_MEMBER(isize, uint, struct xls_icreate_item, icl_isize),
+	XLS_MEMBER(length_fsb, uint, struct xls_icreate_item, icl_length),
+	XLS_MEMBER(gen, uint, struct xls_icreate_item, icl_gen),
+};
+
 static void icreate_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)
 {
-	const struct xls_icreate_item *ic = &d->u.icreate;
-
-	if (!ic->has_format)
-		return;
-	xls_field_uint(fs, XK(ag), ic->icl_ag);
-	xls_field_hex(fs, XK(agbno), ic->icl_agbno);
-	xls_field_uint(fs, XK(count), ic->icl_count);
-	xls_field_uint(fs, XK(isize), ic->icl_isize);
-	xls_field_uint(fs, XK(length_fsb), ic->icl_length);
-	xls_field_uint(fs, XK(gen), ic->icl_gen);
+	if (d->u.icreate.has_format)
+		XLS_FIELD_MEMBERS(fs, icreate_members, &d->u.icreate);
 }
 
 static void free_item(const struct xls_item_decoded *d, struct xls_fieldset *fs)

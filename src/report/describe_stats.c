@@ -67,6 +67,22 @@ static void item_row(void *vctx, const char *name, uint64_t count)
 	ic->emit(ic->ctx, XLS_ROW_ITEMS, ic->fs);
 }
 
+/* A buffer type table's row (xls_csv_stats_types' columns, in order). */
+static const struct xls_member type_row_members[] = {
+	XLS_MEMBER(type, str, struct xls_stats_type_row, type),
+	XLS_MEMBER(len, uint, struct xls_stats_type_row, size),
+	XLS_MEMBER(count, uint, struct xls_stats_type_row, count),
+	XLS_MEMBER(dirty_pct_mean, real, struct xls_stats_type_row, dirty_pct_mean),
+	XLS_MEMBER(dirty_pct_median, uint, struct xls_stats_type_row, dirty_pct_median),
+	XLS_MEMBER(dirty_pct_p90, uint, struct xls_stats_type_row, dirty_pct_p90),
+	XLS_MEMBER(regions_mean, real, struct xls_stats_type_row, regions_mean),
+	XLS_MEMBER(runs_mean, real, struct xls_stats_type_row, runs_mean),
+	XLS_MEMBER(split_runs, uint, struct xls_stats_type_row, split_runs),
+	XLS_MEMBER(dirty_bytes, uint, struct xls_stats_type_row, dirty_bytes),
+	XLS_MEMBER(bytes_logged, uint, struct xls_stats_type_row, bytes_logged),
+	XLS_MEMBER(committed_items, uint, struct xls_stats_type_row, committed),
+};
+
 static void type_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 		      xls_describe_emit_fn emit, void *ctx)
 {
@@ -75,18 +91,7 @@ static void type_rows(const struct xls_stats *st, struct xls_fieldset *fs,
 
 	for (int i = 0; i < n; i++) {
 		xls_fields_reset(fs);
-		xls_field_str(fs, XK(type), rows[i].type);
-		xls_field_uint(fs, XK(len), rows[i].size);
-		xls_field_uint(fs, XK(count), rows[i].count);
-		xls_field_real(fs, XK(dirty_pct_mean), rows[i].dirty_pct_mean);
-		xls_field_uint(fs, XK(dirty_pct_median), rows[i].dirty_pct_median);
-		xls_field_uint(fs, XK(dirty_pct_p90), rows[i].dirty_pct_p90);
-		xls_field_real(fs, XK(regions_mean), rows[i].regions_mean);
-		xls_field_real(fs, XK(runs_mean), rows[i].runs_mean);
-		xls_field_uint(fs, XK(split_runs), rows[i].split_runs);
-		xls_field_uint(fs, XK(dirty_bytes), rows[i].dirty_bytes);
-		xls_field_uint(fs, XK(bytes_logged), rows[i].bytes_logged);
-		xls_field_uint(fs, XK(committed_items), rows[i].committed);
+		XLS_FIELD_MEMBERS(fs, type_row_members, &rows[i]);
 		xls_describe_relog_split(&rows[i].relog, fs);
 		emit(ctx, XLS_ROW_BUFTYPE, fs);
 	}

@@ -154,75 +154,6 @@ static void json_value(struct xls_out *o, const struct xls_field *fld)
 	}
 }
 
-/* An integer member of @size bytes at @p, zero- or sign-extended. */
-static uint64_t member_uint(const unsigned char *p, unsigned int size)
-{
-	uint8_t v8;
-	uint16_t v16;
-	uint32_t v32;
-	uint64_t v64;
-
-	switch (size) {
-	case 1:
-		memcpy(&v8, p, 1);
-		return v8;
-	case 2:
-		memcpy(&v16, p, 2);
-		return v16;
-	case 4:
-		memcpy(&v32, p, 4);
-		return v32;
-	default:
-		memcpy(&v64, p, 8);
-		return v64;
-	}
-}
-
-static int64_t member_int(const unsigned char *p, unsigned int size)
-{
-	uint64_t v = member_uint(p, size);
-	unsigned int shift = 64 - 8 * (size ? size : 8);
-
-	return (int64_t)(v << shift) >> shift;
-}
-
-/* One member of a list element as a field, for json_value(). */
-static bool member_field(const struct xls_member *m, const unsigned char *elem,
-			 struct xls_field *f)
-{
-	const unsigned char *p = elem + m->offset;
-
-	f->key = m->key;
-	f->kind = m->kind;
-	switch (m->kind) {
-	case XLS_FIELD_STR:
-		memcpy(&f->v.s, p, sizeof(f->v.s));
-		return f->v.s != NULL;
-	case XLS_FIELD_VALUE: {
-		struct xls_value val;
-
-		memcpy(&val, p, sizeof(val));
-		f->kind = val.kind;
-		if (val.kind == XLS_FIELD_STR)
-			f->v.s = val.v.s;
-		else if (val.kind == XLS_FIELD_INT)
-			f->v.i = val.v.i;
-		else
-			f->v.u = val.v.u;
-		return val.kind != XLS_FIELD_STR || val.v.s != NULL;
-	}
-	case XLS_FIELD_INT:
-		f->v.i = member_int(p, m->size);
-		return true;
-	case XLS_FIELD_BOOL:
-		f->v.b = member_uint(p, m->size) != 0;
-		return true;
-	default:
-		f->v.u = member_uint(p, m->size);
-		return true;
-	}
-}
-
 static void json_list(struct xls_out *o, const struct xls_field *fld)
 {
 	const struct xls_list *l = fld->list;
@@ -238,7 +169,7 @@ static void json_list(struct xls_out *o, const struct xls_field *fld)
 		if (object)
 			out_char(o, '{');
 		for (unsigned int k = 0; k < l->nmembers; k++) {
-			if (!member_field(&l->members[k], elem, &f))
+			if (!xls_member_field(&l->members[k], elem, &f))
 				continue;
 			if (object) {
 				if (!first)

@@ -174,16 +174,13 @@ void xls_field_format(const struct xls_field *fld, char *buf, size_t bufsz)
 {
 	switch (fld->kind) {
 	case XLS_FIELD_UINT:
-		snprintf(buf, bufsz, "%" PRIu64, fld->v.u);
+	case XLS_FIELD_HEX:
+	case XLS_FIELD_OCT:
+		snprintf(buf, bufsz, fld->kind == XLS_FIELD_HEX ? "0x%" PRIx64 :
+			 fld->kind == XLS_FIELD_OCT ? "%#" PRIo64 : "%" PRIu64, fld->v.u);
 		break;
 	case XLS_FIELD_INT:
 		snprintf(buf, bufsz, "%" PRId64, fld->v.i);
-		break;
-	case XLS_FIELD_HEX:
-		snprintf(buf, bufsz, "0x%" PRIx64, fld->v.u);
-		break;
-	case XLS_FIELD_OCT:
-		snprintf(buf, bufsz, "%#" PRIo64, fld->v.u);
 		break;
 	case XLS_FIELD_BOOL:
 		snprintf(buf, bufsz, "%s", fld->v.b ? "yes" : "no");
@@ -279,4 +276,92 @@ void xls_fields_unpack(struct xls_fieldset *fs, unsigned int n, const void *src)
 	for (unsigned int i = 0; i < n; i++)
 		if (fs->f[i].kind == XLS_FIELD_STR)
 			fs->f[i].v.s = strings + f[i].v.u;
+}
+
+/* An integer member of @size bytes at @p, zero- or sign-extended. */
+static uint64_t member_uint(const unsigned char *p, unsigned int size)
+{
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1:
+		memcpy(&v8, p, 1);
+		return v8;
+	case 2:
+		memcpy(&v16, p, 2);
+		return v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return v32;
+	default:
+		memcpy(&v64, p, 8);
+		return v64;
+	}
+}
+
+static int64_t member_int(const unsigned char *p, unsigned int size)
+{
+	uint64_t v = member_uint(p, size);
+	unsigned int shift = 64 - 8 * (size ? size : 8);
+
+	return (int64_t)(v << shift) >> shift;
+}
+
+bool xls_member_field(const struct xls_member *m, const void *elem, struct xls_field *f)
+{
+	const unsigned char *p = (const unsigned char *)elem + m->offset;
+
+	f->key = m->key;
+	f->kind = m->kind;
+	switch (m->kind) {
+	case XLS_FIELD_STR:
+		memcpy(&f->v.s, p, sizeof(f->v.s));
+		return f->v.s != NULL;
+	case XLS_FIELD_VALUE: {
+		struct xls_value val;
+
+		memcpy(&val, p, sizeof(val));
+		f->kind = val.kind;
+		if (val.kind == XLS_FIELD_STR)
+			f->v.s = val.v.s;
+		else if (val.kind == XLS_FIELD_INT)
+			f->v.i = val.v.i;
+		else
+			f->v.u = val.v.u;
+		return val.kind != XLS_FIELD_STR || val.v.s != NULL;
+	}
+	case XLS_FIELD_INT:
+		f->v.i = member_int(p, m->size);
+		return true;
+	case XLS_FIELD_BOOL:
+		f->v.b = member_uint(p, m->size) != 0;
+		return true;
+	case XLS_FIELD_REAL:
+		memcpy(&f->v.d, p, sizeof(f->v.d));
+		return true;
+	default:
+		f->v.u = member_uint(p, m->size);
+		return true;
+	}
+}
+
+void xls_field_members(struct xls_fieldset *fs, const struct xls_member *m, unsigned int n,
+		       const void *obj)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		struct xls_field v, *dst;
+
+		if (!xls_member_field(&m[i], obj, &v))
+			continue;
+		if (v.kind == XLS_FIELD_STR) {
+			add_str(fs, v.key, v.v.s);
+			continue;
+		}
+		dst = xls_field_add(fs, v.key, v.kind);
+		if (dst)
+			dst->v = v.v;
+	}
 }

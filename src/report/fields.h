@@ -56,7 +56,7 @@ struct xls_value {
 /* One member of the elements of a list. */
 struct xls_member {
 	const struct xls_key	*key;	/* NULL: the element is this one value */
-	enum xls_field_kind	kind;	/* UINT, INT, HEX, OCT, BOOL, LSN, STR or VALUE */
+	enum xls_field_kind	kind;	/* UINT, INT, HEX, OCT, BOOL, REAL, LSN, STR or VALUE */
 	uint16_t		offset;	/* of the member in the element */
 	uint8_t			size;	/* integers: 1, 2, 4 or 8 bytes */
 	/* STR: a const char * member; NULL leaves the member out */
@@ -70,6 +70,7 @@ struct xls_member {
 #define XLS_KIND_str	XLS_FIELD_STR
 #define XLS_KIND_bool	XLS_FIELD_BOOL
 #define XLS_KIND_lsn	XLS_FIELD_LSN
+#define XLS_KIND_real	XLS_FIELD_REAL
 #define XLS_KIND_value	XLS_FIELD_VALUE
 
 /* Member @field of @type, under key @name, which keys.def says is of @kind. */
@@ -172,6 +173,17 @@ XLS_FIELD_SCALAR(real, XLS_FIELD_REAL, double, d)
 XLS_FIELD_SCALAR(lsn, XLS_FIELD_LSN, uint64_t, u)
 /* @s is copied into the set's string buffer. */
 void xls_field_str(struct xls_fieldset *fs, const struct xls_key_str *key, const char *s);
+/*
+ * Each member of @obj that @m lists (@n of them), in order, a field of its
+ * key: the fields of a struct declared as data.  A NULL string member is
+ * left out; a string is copied into the set's buffer.
+ */
+void xls_field_members(struct xls_fieldset *fs, const struct xls_member *m, unsigned int n,
+		       const void *obj);
+#define XLS_FIELD_MEMBERS(fs, members, obj) \
+	xls_field_members((fs), (members), sizeof(members) / sizeof((members)[0]), (obj))
+/* Member @m of @elem as a field, as a list writes it; false: a NULL string, left out. */
+bool xls_member_field(const struct xls_member *m, const void *elem, struct xls_field *f);
 /* printf-style string field, copied into the set's string buffer. */
 void xls_field_strf(struct xls_fieldset *fs, const struct xls_key_str *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -246,14 +246,13 @@ static error_t parse_group(int key, char *arg, struct argp_state *state)
 static error_t parse_input(int key, char *arg, struct argp_state *state)
 {
 	struct xls_cmdline *cl = xls_cmdline(state);
-	struct xls_options *o = cl ? cl->opt : NULL;
+	struct xls_options *o = cl->opt;
 	int64_t v;
 
 	switch (key) {
 	case ARGP_KEY_INIT:
 		/* The option groups of the command share this parser's input. */
-		for (unsigned int i = 0; cl && state->child_inputs && i < command_groups(cl->cmd);
-		     i++)
+		for (unsigned int i = 0; state->child_inputs && i < command_groups(cl->cmd); i++)
 			state->child_inputs[i] = cl;
 		break;
 	case 'f':	o->src.bare_log = true; break;

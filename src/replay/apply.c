@@ -65,7 +65,7 @@ static int buf_item(const struct xls_geometry *g, const struct xls_ritem *ri,
 		    const struct xls_block_provider *p, struct xls_apply_count *n)
 {
 	const struct xls_rbuf *rb = ri->buf;
-	enum xls_apply_what what = rb->blf_flags & XFS_BLF_INODE_BUF ? XLS_APPLY_INODE_BUF :
+	enum xls_apply_what what = (rb->blf_flags & XFS_BLF_INODE_BUF) ? XLS_APPLY_INODE_BUF :
 				   XLS_APPLY_BUF;
 	uint8_t *img = NULL;
 	int got = p->get(p->ctx, ri, what, rb->blkno, rb->len, false, &img);

@@ -489,6 +489,14 @@ flip() {	# flip IMG LOG_BLOCK OFFSET
 "$XLS" info --json "$(image dir4k)" >dir4k.info
 cp --sparse=always "$(image dir4k)" crcmid.img && flip crcmid.img 13 600
 cp --sparse=always "$(image dir4k)" torn.img && flip torn.img 5050 100
+# a record of another filesystem in mid-log (record 1/46: one byte of its
+# h_fs_uuid, at 304 + 5 in its header), its CRC set again (logpatch.pl
+# writes the payload's first word back as it is): xlog_header_check_recover
+cp --sparse=always "$(image dir4k)" uuidmid.img && flip uuidmid.img 46 309 &&
+	w=$(dd if=uuidmid.img bs=1 count=4 status=none \
+	       skip=$(( $(sed -n 's/.*"log_offset":\([0-9]*\).*/\1/p' dir4k.info) + 47 * 512 )) | od -An -tx1 | tr -d " \n") &&
+	perl "$XLS_TOP/tests/lib/logpatch.pl" uuidmid.img \
+		"$(sed -n 's/.*"log_offset":\([0-9]*\).*/\1/p' dir4k.info)" 46 "$w" 0 "$w" >/dev/null
 cp --sparse=always "$(image dir4k)" cut.img &&
 	truncate -s $(( $(sed -n 's/.*"log_offset":\([0-9]*\).*/\1/p' dir4k.info) + 67108864 + 40960 )) cut.img
 cp --sparse=always "$(image dir4k)" sblsn.img &&
@@ -514,6 +522,14 @@ test_expect_success 'verdict: a bad CRC mid-log fails the tail search: nothing r
 	grep -q "^  cause: damage in the log itself" out &&
 	grep -q "^  0 transactions replayed before the kernel stops" out &&
 	grep -q "^  the dry run goes on past the failure, as the kernel does not: 340 transactions" out
+'
+test_expect_success 'verdict: a record of another filesystem mid-log fails pass 1: EIO, nothing written' '
+	"$XLS" records uuidmid.img 2>/dev/null | grep -q "^ *1/46 .* ok foreign-uuid$" &&
+	test_expect_code 1 "$XLS" recover --summary uuidmid.img >out 2>/dev/null &&
+	head -1 out | grep -q "^Verdict: recovery fails at LSN 1/46: the kernel.s mount returns error -5 (EIO) in pass 1, before it replays anything$" &&
+	grep -q "^  the kernel says: \"dirty log entry has mismatched uuid - can.t recover\", then \"log mount/recovery failed: error -5\"$" out &&
+	test_expect_code 1 "$XLS" replay -o uuidmid.out uuidmid.img >/dev/null 2>&1 &&
+	test ! -e uuidmid.out
 '
 test_expect_success 'verdict: a torn head names the transaction the kernel drops' '
 	"$XLS" recover --summary torn.img >out &&
@@ -786,7 +802,7 @@ writes_as_kernel() {
 
 if $can_mount; then
 	for sc in cancel lsn badcrc ahead foreign order badunlinked wborder badinobuf sfdir \
-		  crcmid torn cut; do
+		  crcmid uuidmid torn cut; do
 		test_expect_success "kernel: $sc journal recovered as recover says" \
 			"kernel $sc $sc.img"
 	done

@@ -162,6 +162,20 @@ if $have_pass3; then
 		grep -q "badrc.img.: pass 3 meets corrupt metadata (AG 1: CoW staging leftovers: " badrc.err &&
 		test ! -e badrc.out
 	'
+	# a logged bmbt record of the BUI's file with its start block's high
+	# byte changed (record 1/3329, payload byte 1800, its CRC set again):
+	# the kernel's pass 3 finds it corrupt finishing the BUI, cancels its
+	# dirty transaction and shuts down (the mount fails, EUCLEAN); libxfs
+	# would abort there, the child stops as the kernel does
+	test_expect_success 'pass 3 fails holding changes: exit 1, corrupt metadata, nothing written' '
+		xz -dc "$IMAGES/intents.img.xz" >badbmbt.img &&
+		logoff=$("$XLS" info --json badbmbt.img | sed -n "s/.*\"log_offset\":\([0-9]*\).*/\1/p") &&
+		perl "$XLS_TOP/tests/lib/logxor.pl" badbmbt.img "$logoff" 3329 1800 a0 &&
+		test_expect_code 1 "$XLS" replay -o badbmbt.out badbmbt.img 2>badbmbt.err &&
+		grep -q "badbmbt.img.: pass 3 meets corrupt metadata (a transaction failed holding changes (Structure needs cleaning)" badbmbt.err &&
+		! grep -q "died of signal" badbmbt.err &&
+		test ! -e badbmbt.out
+	'
 else
 	test_skip 'pass 3 with libxfs' 'this build has no libxfs (tools/libxfs-config)'
 fi

@@ -189,7 +189,7 @@ static int recover_one(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 	if (error)
 		return error;
 	if (in->type == XFS_LI_BUI && (error = bui_inode(mp, tp, e, &ip))) {
-		libxfs_trans_cancel(tp);
+		cancel_failed(tp, error);
 		if (ip)
 			libxfs_irele(ip);
 		return error;
@@ -214,7 +214,7 @@ static int recover_one(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 	if (error == EAGAIN)
 		error = 0;
 	if (error)
-		libxfs_trans_cancel(tp);
+		cancel_failed(tp, error);
 	else
 		error = -xfs_defer_ops_capture_and_commit(tp, capture);
 	if (ip)

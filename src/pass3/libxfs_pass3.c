@@ -312,7 +312,7 @@ static int inactive_truncate(struct xfs_mount *mp, struct xfs_inode *ip, struct 
 			error = EFSCORRUPTED;
 	}
 	if (error) {
-		libxfs_trans_cancel(tp);
+		cancel_failed(tp, error);
 		return error;
 	}
 	libxfs_trans_log_inode(tp, ip, XFS_ILOG_CORE);
@@ -369,7 +369,7 @@ static int inactive_ifree(struct xfs_mount *mp, struct xfs_inode *ip, struct wor
 		libxfs_trans_ijoin(tp, ip, 0);
 		error = -xfs_inode_uninit(tp, pag, ip, &xic);
 		if (error)
-			libxfs_trans_cancel(tp);
+			cancel_failed(tp, error);
 		else
 			error = -libxfs_trans_commit(tp);
 	}

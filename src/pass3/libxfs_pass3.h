@@ -90,6 +90,15 @@ void xls_libxfs_ckpt_free(struct xls_ckpt_model *m);
  * In the child: open the filesystem with libxfs, do the work, write every
  * buffer back.  0, or -1 with a sentence in @why.
  */
+/*
+ * A transaction that failed with @error (an errno) while it held changes:
+ * the kernel cancels it and shuts the filesystem down, so that its pass 3
+ * fails there (xfs_trans_cancel), where libxfs would abort.  The child
+ * reports the failure as its result (corrupt metadata when @error says
+ * so) and ends here (pass3.c); it does not return.
+ */
+void xls_pass3_child_stop(int error) __attribute__((noreturn));
+
 int xls_pass3_libxfs(const struct xls_libxfs_job *job, struct xls_libxfs_done *done,
 		     char *why, size_t whysz);
 

@@ -31,6 +31,19 @@ static inline int failed_on(struct xls_libxfs_done *d, int error)
 	return error;
 }
 
+/*
+ * Cancel @tp after @error: a clean one as libxfs cancels it; one that
+ * holds changes or deferred work ends the child as the kernel's shutdown ends its pass 3
+ * (xls_pass3_child_stop).
+ */
+static inline void cancel_failed(struct xfs_trans *tp, int error)
+{
+	/* dirty as xfs_trans_cancel counts it: changes, or deferred work attached */
+	if ((tp->t_flags & XFS_TRANS_DIRTY) || !list_empty(&tp->t_dfops))
+		xls_pass3_child_stop(error);
+	libxfs_trans_cancel(tp);
+}
+
 /* Whether each of @job's intents can be finished here: else @w->done->refused says why. */
 void xls_libxfs_intents_refused(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 				struct work *w);

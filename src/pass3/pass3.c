@@ -331,7 +331,13 @@ static int undo_open(struct pass3_undo *u, const struct xls_pass3_job *job)
 	for (int i = 0; i < 2; i++)
 		if (u->fd[i] >= 0 && fstat(u->fd[i], &u->st[i]))
 			return -1;
-	u->f = tmpfile();
+	/* in TMPDIR, as every temporary file of the tool (tmpfile() ignores it) */
+	const char *dir;
+	int fd = xls_tmpfile(&dir);
+
+	u->f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+	if (fd >= 0 && !u->f)
+		close(fd);
 	return u->f ? 0 : -1;
 }
 
@@ -394,27 +400,13 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 }
 #endif
 
-static void run_child(const struct xls_pass3_job *job, int out)
+/* The child's report to the parent, whole, then the child's end. */
+static void __attribute__((noreturn)) send_report(int out, const struct pass3_report *rep)
 {
-	struct pass3_report rep;
-	struct pass3_undo undo;
-	struct pass3_stamp s = { job->g, job->lsn, &rep.res, NULL, &undo };
 	size_t done = 0;
 
-	memset(&rep, 0, sizeof(rep));
-	rep.status = -1;
-	if (undo_open(&undo, job)) {
-		snprintf(rep.why, sizeof(rep.why), "a temporary file to undo its writes: %s",
-			 strerror(errno));
-	} else {
-		child_stamp = &s;
-#ifdef XLS_HAVE_LIBXFS
-		run_libxfs(job, &s, &rep);
-#endif
-	}
-	child_stamp = NULL;
-	while (done < sizeof(rep)) {
-		ssize_t n = write(out, (const char *)&rep + done, sizeof(rep) - done);
+	while (done < sizeof(*rep)) {
+		ssize_t n = write(out, (const char *)rep + done, sizeof(*rep) - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -422,7 +414,48 @@ static void run_child(const struct xls_pass3_job *job, int out)
 			break;
 		done += (size_t)n;
 	}
-	_exit(rep.status ? 1 : 0);
+	_exit(rep->status ? 1 : 0);
+}
+
+/* The child's report and its pipe while libxfs runs, for xls_pass3_child_stop(). */
+static struct pass3_report *child_report;
+static int child_out = -1;
+
+void xls_pass3_child_stop(int error)
+{
+	struct pass3_report *rep = child_report;
+
+	if (!rep)
+		abort();
+	rep->status = -1;
+	rep->res.corrupt = error == EFSCORRUPTED || error == EFSBADCRC;
+	snprintf(rep->why, sizeof(rep->why), "a transaction failed holding changes (%s), "
+		 "where the kernel shuts the filesystem down", strerror(error));
+	send_report(child_out, rep);
+}
+
+static void run_child(const struct xls_pass3_job *job, int out)
+{
+	struct pass3_report rep;
+	struct pass3_undo undo;
+	struct pass3_stamp s = { job->g, job->lsn, &rep.res, NULL, &undo };
+
+	memset(&rep, 0, sizeof(rep));
+	rep.status = -1;
+	if (undo_open(&undo, job)) {
+		snprintf(rep.why, sizeof(rep.why), "a temporary file in '%s' (TMPDIR) to undo its "
+			 "writes: %s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
+	} else {
+		child_stamp = &s;
+		child_report = &rep;
+		child_out = out;
+#ifdef XLS_HAVE_LIBXFS
+		run_libxfs(job, &s, &rep);
+#endif
+	}
+	child_stamp = NULL;
+	child_report = NULL;
+	send_report(out, &rep);
 }
 
 /* The child's report from pipe @in, whole, or -1. */
@@ -473,11 +506,13 @@ int xls_pass3_run(const struct xls_pass3_job *job, struct xls_pass3_result *res,
 		;
 	if (WIFSIGNALED(wstatus))
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "pass 3 on '%s': libxfs died of "
-				     "signal %d (%s)", job->data_path, WTERMSIG(wstatus),
+				     "signal %d (%s)", job->name ? job->name : job->data_path,
+				     WTERMSIG(wstatus),
 				     strsignal(WTERMSIG(wstatus)));
 	if (got)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "pass 3 on '%s': libxfs exited "
-				     "(status %d) before it reported", job->data_path,
+				     "(status %d) before it reported",
+				     job->name ? job->name : job->data_path,
 				     WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
 	if (rep.status && rep.res.corrupt)
 		return xls_error_set(err, XLS_EXIT_FINDINGS, "'%s': pass 3 meets corrupt metadata "

@@ -408,7 +408,8 @@ static int on_finding(void *ctx, const struct xls_finding *f)
 	/*
 	 * What stops the kernel: a bad CRC (v5) or header anywhere from tail to
 	 * head, beyond the records a torn write or a tail overwrite explains,
-	 * already in xlog_find_tail's CRC pass; a bad op header in pass 1.
+	 * already in xlog_find_tail's CRC pass; a bad op header in pass 1, or
+	 * a record of another filesystem's UUID.
 	 */
 	if (f->kind == XLS_FIND_CRC && r->g->crc)
 		xls_recover_fail(r, f->lsn, (struct xls_rfail){ XLS_RSTOP_TAIL, XLS_RCAUSE_LOG,
@@ -418,6 +419,11 @@ static int on_finding(void *ctx, const struct xls_finding *f)
 				 XLS_EFSCORRUPTED }, "failed to locate log tail", "%s", f->msg);
 	else if (f->kind == XLS_FIND_OP)
 		xls_recover_fail(r, f->lsn, XLS_RFAIL_PASS1_LOG, NULL, "%s", f->msg);
+	/* xlog_header_check_recover, on every record of pass 1: EIO, whatever it says */
+	else if (f->kind == XLS_FIND_UUID)
+		xls_recover_fail(r, f->lsn, (struct xls_rfail){ XLS_RSTOP_PASS1, XLS_RCAUSE_LOG,
+				 XLS_EIO }, "dirty log entry has mismatched uuid - can't recover",
+				 "%s", f->msg);
 	return xls_report_finding(r->sink->report, f);
 }
 

@@ -95,7 +95,7 @@ void xls_libxfs_ckpt_free(struct xls_ckpt_model *m);
  * the kernel cancels it and shuts the filesystem down, so that its pass 3
  * fails there (xfs_trans_cancel), where libxfs would abort.  The child
  * reports the failure as its result (corrupt metadata when @error says
- * so) and ends here (pass3.c); it does not return.
+ * so) and ends here (child.c); it does not return.
  */
 void xls_pass3_child_stop(int error) __attribute__((noreturn));
 

@@ -26,6 +26,7 @@
 #include "base/fullio.h"
 #include "base/vec.h"
 #include "base/ondisk.h"
+#include "pass3/child.h"
 #include "pass3/libxfs_pass3.h"
 #include "pass3/pass3.h"
 
@@ -317,12 +318,6 @@ static int undo_all(struct pass3_undo *u, char *why, size_t whysz)
 /* ------------------------------------------------------------------ */
 /* the child */
 
-/* The child's report: its result, and why it failed ("" when it did not). */
-struct pass3_report {
-	struct xls_pass3_result	res;
-	int			status;
-	char			why[256];
-};
 
 /* The undo of the child's writes: a temporary file, the devices' identities. */
 static int undo_open(struct pass3_undo *u, const struct xls_pass3_job *job)
@@ -400,40 +395,6 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 }
 #endif
 
-/* The child's report to the parent, whole, then the child's end. */
-static void __attribute__((noreturn)) send_report(int out, const struct pass3_report *rep)
-{
-	size_t done = 0;
-
-	while (done < sizeof(*rep)) {
-		ssize_t n = write(out, (const char *)rep + done, sizeof(*rep) - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	_exit(rep->status ? 1 : 0);
-}
-
-/* The child's report and its pipe while libxfs runs, for xls_pass3_child_stop(). */
-static struct pass3_report *child_report;
-static int child_out = -1;
-
-void xls_pass3_child_stop(int error)
-{
-	struct pass3_report *rep = child_report;
-
-	if (!rep)
-		abort();
-	rep->status = -1;
-	rep->res.corrupt = error == EFSCORRUPTED || error == EFSBADCRC;
-	snprintf(rep->why, sizeof(rep->why), "a transaction failed holding changes (%s), "
-		 "where the kernel shuts the filesystem down", strerror(error));
-	send_report(child_out, rep);
-}
-
 static void run_child(const struct xls_pass3_job *job, int out)
 {
 	struct pass3_report rep;
@@ -447,15 +408,13 @@ static void run_child(const struct xls_pass3_job *job, int out)
 			 "writes: %s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
 	} else {
 		child_stamp = &s;
-		child_report = &rep;
-		child_out = out;
+		xls_pass3_child_begin(&rep, out);
 #ifdef XLS_HAVE_LIBXFS
 		run_libxfs(job, &s, &rep);
 #endif
 	}
 	child_stamp = NULL;
-	child_report = NULL;
-	send_report(out, &rep);
+	xls_pass3_child_send(out, &rep);
 }
 
 /* The child's report from pipe @in, whole, or -1. */

@@ -84,15 +84,11 @@ static error_t copy_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp_option copy_options[] = {
-	{ 0 }
-};
-
 const struct xls_command xls_command_copy = {
 	.name = "copy", .args_doc = "DEV FILE", .nargs = 2,
 	.doc = "Write the log out to FILE (which must not exist).",
 	.summary = "write the log out to FILE",
 	.takes = XLS_TAKES_LOGDEV | XLS_TAKES_MOUNTED,
-	.options = copy_options, .parse = copy_parse,
+	.parse = copy_parse,
 	.own_size = sizeof(struct copy_opts), .run = copy_main,
 };

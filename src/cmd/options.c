@@ -217,7 +217,7 @@ error_t xls_opt_parse_shared(int key, char *arg, struct argp_state *state)
 static unsigned int command_groups(const struct xls_command *cmd)
 {
 	return !!(cmd->takes & XLS_TAKES_MOUNTED) + !!(cmd->takes & XLS_TAKES_LOGDEV) +
-	       !!(cmd->takes & XLS_TAKES_OUTPUT) + !!cmd->options +
+	       !!(cmd->takes & XLS_TAKES_OUTPUT) + (cmd->options || cmd->parse) +
 	       !!(cmd->takes & (XLS_TAKES_STALE | XLS_REFUSES_STALE));
 }
 
@@ -304,7 +304,8 @@ int xls_command_main(const struct xls_command *cmd, int argc, char **argv)
 		{ cmd->takes & XLS_TAKES_MOUNTED ? &mounted_argp : NULL, 0, NULL, 1 },
 		{ cmd->takes & XLS_TAKES_LOGDEV ? &logdev_argp : NULL, 0, NULL, 1 },
 		{ cmd->takes & XLS_TAKES_OUTPUT ? &output_argp : NULL, 0, NULL, 2 },
-		{ cmd->options ? &own_argp : NULL, 0, NULL, 0 },
+		/* its own table, or only its parser (copy's second word) */
+		{ cmd->options || cmd->parse ? &own_argp : NULL, 0, NULL, 0 },
 		{ cmd->takes & XLS_TAKES_STALE ? &stale_argp :
 		  cmd->takes & XLS_REFUSES_STALE ? &stale_refused_argp : NULL, 0, NULL, 0 },
 	};

@@ -52,7 +52,11 @@ struct xls_command {
 	const char	*summary;	/* its line in the global help */
 	unsigned int	nargs;		/* positional words, all required */
 	unsigned int	takes;		/* XLS_TAKES_*, XLS_REFUSES_STALE */
-	/* its own options (NULL: none), parsed by @parse into @own_size bytes, zeroed */
+	/*
+	 * its own options (NULL: none; never an empty table, which argp's help
+	 * leaks), parsed by @parse into @own_size bytes, zeroed; @parse alone
+	 * takes words and no option
+	 */
 	const struct argp_option *options;
 	argp_parser_t	parse;
 	size_t		own_size;

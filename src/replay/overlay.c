@@ -361,6 +361,12 @@ static int provide(void *ctx, const struct xls_ritem *ri, enum xls_apply_what wh
 	uint32_t *idx = NULL;
 	struct xls_ovl_block *b;
 
+	o->applying = NULL;
+	/* what recovery writes of the kinds taken, kept here or not */
+	if (ri->buf && (o->types & (1u << ri->buf->blft)))
+		o->replayed_bytes += (uint64_t)ri->buf->res->dirty_bytes;
+	else if (what == XLS_APPLY_INODE)
+		o->replayed_bytes += o->src->geo.inode_size;
 	switch (what) {
 	case XLS_APPLY_INODE_BUF:
 		return provide_inode_buf(o, blkno, len, buf);
@@ -370,8 +376,10 @@ static int provide(void *ctx, const struct xls_ritem *ri, enum xls_apply_what wh
 		break;
 	case XLS_APPLY_INODE:
 		idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);
-		if (idx && in_file(o, &o->blocks[*idx], ri))
-			return provide_inode_in_file(o, &o->blocks[*idx], ri, buf);
+		if (idx && in_file(o, &o->blocks[*idx], ri)) {
+			o->applying = &o->blocks[*idx];
+			return provide_inode_in_file(o, o->applying, ri, buf);
+		}
 		break;
 	case XLS_APPLY_ICREATE:
 		break;
@@ -383,6 +391,7 @@ static int provide(void *ctx, const struct xls_ritem *ri, enum xls_apply_what wh
 		o->not_taken++;
 		return 0;
 	}
+	o->applying = b;
 	*buf = b->img;
 	return 1;
 }
@@ -392,9 +401,9 @@ static void applied(void *ctx, const struct xls_ritem *ri, enum xls_apply_what w
 		    int64_t blkno, uint8_t *buf, bool ok)
 {
 	struct xls_overlay *o = ctx;
-	uint32_t *idx = xls_hashmap_find(&o->idx, (uint64_t)blkno, 0);
-	struct xls_ovl_block *b = idx ? &o->blocks[*idx] : NULL;
+	struct xls_ovl_block *b = o->applying;
 
+	(void)blkno;
 	if (!b || what == XLS_APPLY_INODE_BUF)
 		return;
 	/* what a failed replay left changed is kept, as in memory */
@@ -415,12 +424,6 @@ void xls_overlay_take(struct xls_overlay *o, const struct xls_rtrans *rt,
 	};
 	struct xls_apply_count n = { 0 };
 
-	if (!xls_apply_writes(ri, o->all_items))
-		return;
-	if (ri->buf && (o->types & (1u << ri->buf->blft)))
-		o->replayed_bytes += (uint64_t)ri->buf->res->dirty_bytes;
-	else if (ri->has_ino)
-		o->replayed_bytes += o->src->geo.inode_size;
 	(void)xls_apply_item(&o->src->geo, rt, ri, &p, &n);
 }
 

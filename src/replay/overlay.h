@@ -57,6 +57,8 @@ struct xls_overlay {
 	uint64_t		replayed_bytes;	/* written by replays of the kinds taken */
 	bool			full;		/* a block was not taken: bound hit */
 	uint64_t		not_taken;	/* items that wrote a block not taken */
+	/* the block provide() handed over to the apply step, for applied() */
+	struct xls_ovl_block	*applying;
 	bool			out_of_memory;
 	/*
 	 * Take every committed buffer item, replayed or skipped (what the

@@ -57,7 +57,8 @@ LIBXFS_ARCHIVE := $(LIBXFS_DIR)/libxfs-pass3.a
 LIBS += $(LIBXFS_ARCHIVE) $(LIBXFS_LIBS) -Wl,--wrap=__xfs_free_extent \
 	-Wl,--wrap=xfs_defer_finish_noroll -Wl,--wrap=libxfs_defer_finish \
 	-Wl,--wrap=xfs_buf_item_log -Wl,--wrap=libxfs_trans_binval \
-	-Wl,--wrap=libxfs_trans_ordered_buf -Wl,--wrap=libxfs_iflush_int
+	-Wl,--wrap=libxfs_trans_ordered_buf -Wl,--wrap=libxfs_iflush_int \
+	-Wl,--wrap=xfs_defer_add
 $(LIBXFS_ARCHIVE): $(XFSPROGS_DIR)/libxfs/.libs/libxfs.a $(LIBXFS_DIR)/libxfs.mk
 	objcopy --redefine-sym pwrite64=xls_pass3_pwrite64 $< $@
 $(BUILD)/pass3/libxfs_%.o: XCFLAGS = $(LIBXFS_CFLAGS) $(WARN) $(SAN_CFLAGS) $(EXTRA_CFLAGS)

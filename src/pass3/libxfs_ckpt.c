@@ -49,6 +49,7 @@ struct ckpt_ino {
 	uint64_t	seq;
 	uint32_t	fields;		/* logged since the checkpoint began */
 	uint32_t	dbytes, abytes;	/* its forks as the last commit formats them */
+	uint32_t	before;		/* its literal area before pass 3, in before[] */
 };
 
 struct xls_ckpt_model {
@@ -66,6 +67,9 @@ struct xls_ckpt_model {
 	}			*done;
 	uint32_t		ndone, capdone;
 	int			error;		/* ENOMEM, or EFBIG: a buffer too large to follow */
+	/* the inodes' literal areas as pass 2 left them (struct ckpt_ino.before) */
+	uint8_t			*before;
+	uint32_t		nbefore, capbefore;
 };
 
 static struct xls_ckpt_model *model;
@@ -90,6 +94,7 @@ void xls_libxfs_ckpt_free(struct xls_ckpt_model *m)
 	xls_vec_free(m->bufs);
 	xls_vec_free(m->inos);
 	xls_vec_free(m->done);
+	xls_vec_free(m->before);
 	free(m);
 }
 
@@ -217,6 +222,67 @@ static uint32_t fork_bytes(struct xfs_inode *ip, int whichfork, uint32_t fields)
 	return 0;
 }
 
+/* The literal area of the on-disk inode @dip: where the forks are, its length. */
+static uint8_t *literal_area(struct xfs_mount *mp, struct xfs_dinode *dip, uint32_t *len)
+{
+	uint32_t core = xfs_dinode_size(dip->di_version);
+
+	*len = mp->m_sb.sb_inodesize > core ? mp->m_sb.sb_inodesize - core : 0;
+	return (uint8_t *)dip + core;
+}
+
+/* @n's literal area as pass 2 left it, kept the first time pass 3 flushes it. */
+static void keep_before(struct xls_ckpt_model *m, struct ckpt_ino *n, struct xfs_mount *mp,
+			struct xfs_dinode *dip)
+{
+	uint32_t len, at = m->nbefore;
+	const uint8_t *lit = literal_area(mp, dip, &len);
+
+	n->before = UINT32_MAX;
+	for (uint32_t i = 0; i < len; i++) {
+		uint8_t *b = xls_vec_push((void **)&m->before, &m->nbefore, &m->capbefore, 1);
+
+		if (!b) {
+			m->error = ENOMEM;
+			return;
+		}
+		*b = lit[i];
+	}
+	n->before = at;
+}
+
+/*
+ * After a flush of @ip into @dip: past the extent records of each fork,
+ * the bytes pass 2 left.  The kernel flushes an inode once, when its
+ * checkpoint is written back, and its literal area keeps, past the
+ * records it holds then, what was there; libxfs flushes at every commit,
+ * leaving records a fork had in between (an exchange's ninth extent).
+ */
+static void put_back_before(const struct xls_ckpt_model *m, const struct ckpt_ino *n,
+			    struct xfs_inode *ip, struct xfs_dinode *dip)
+{
+	struct xfs_mount *mp = ip->i_mount;
+	uint32_t len;
+	uint8_t *lit = literal_area(mp, dip, &len);
+
+	if (n->before == UINT32_MAX)
+		return;
+	for (int w = XFS_DATA_FORK; w <= XFS_ATTR_FORK; w++) {
+		struct xfs_ifork *ifp = xfs_ifork_ptr(ip, w);
+		uint32_t start = w == XFS_DATA_FORK ? 0 : (uint32_t)XFS_DFORK_BOFF(dip);
+		uint32_t size = (uint32_t)XFS_DFORK_SIZE(dip, mp, w);
+		uint32_t used;
+
+		if (!ifp || ifp->if_format != XFS_DINODE_FMT_EXTENTS ||
+		    (w == XFS_ATTR_FORK && !dip->di_forkoff))
+			continue;
+		used = (uint32_t)(ifp->if_nextents * sizeof(struct xfs_bmbt_rec));
+		if (used < size && start + size <= len)
+			memcpy(lit + start + used, m->before + n->before + start + used,
+			       size - used);
+	}
+}
+
 int __real_libxfs_iflush_int(struct xfs_inode *ip, struct xfs_buf *bp);
 int __wrap_libxfs_iflush_int(struct xfs_inode *ip, struct xfs_buf *bp);
 
@@ -226,6 +292,7 @@ int __wrap_libxfs_iflush_int(struct xfs_inode *ip, struct xfs_buf *bp)
 	struct xls_ckpt_model *m = model;
 	struct ckpt_ino *n;
 	uint64_t *at;
+	int rc;
 
 	if (!m || !ip->i_itemp)
 		return __real_libxfs_iflush_int(ip, bp);
@@ -241,6 +308,7 @@ int __wrap_libxfs_iflush_int(struct xfs_inode *ip, struct xfs_buf *bp)
 		memset(n, 0, sizeof(*n));
 		n->ino = ip->i_ino;
 		n->ckpt = UINT32_MAX;
+		keep_before(m, n, ip->i_mount, xfs_buf_offset(bp, ip->i_imap.im_boffset));
 	}
 	if (n->ckpt != m->cur) {
 		n->fields = 0;
@@ -250,7 +318,10 @@ int __wrap_libxfs_iflush_int(struct xfs_inode *ip, struct xfs_buf *bp)
 	n->fields |= ip->i_itemp->ili_fields;
 	n->dbytes = fork_bytes(ip, XFS_DATA_FORK, n->fields);
 	n->abytes = fork_bytes(ip, XFS_ATTR_FORK, n->fields);
-	return __real_libxfs_iflush_int(ip, bp);
+	rc = __real_libxfs_iflush_int(ip, bp);
+	if (!rc)
+		put_back_before(m, n, ip, xfs_buf_offset(bp, ip->i_imap.im_boffset));
+	return rc;
 }
 
 void xls_libxfs_ckpt_done_item(uint16_t type, uint32_t nextents)

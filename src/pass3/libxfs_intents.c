@@ -4,8 +4,9 @@
  * xlog_recover_process_intents finishes them.  Each, in the order of its
  * commit, becomes the work items its type's recover_work makes of what the
  * intent logged (xfs_extent_free_recover_work, xfs_rmap_recover_work,
- * xfs_refcount_recover_work, xfs_bmap_recover_work: the same fields, the
- * owner of a freed extent unknown, no AG reservation), finished in a
+ * xfs_refcount_recover_work, xfs_bmap_recover_work,
+ * xfs_exchmaps_recover_work: the same fields, the owner of a freed extent
+ * unknown, no AG reservation), finished in a
  * transaction of its own whose follow-on work is captured rather than
  * finished (xfs_defer_ops_capture_and_commit); once every intent has had
  * its turn, the captured chains are finished in the same order
@@ -13,8 +14,58 @@
  * types, that is by the kernel's libxfs code.
  */
 #include "libxfs.h"
+#include "xfs_exchmaps.h"
 
+#include "base/vec.h"
 #include "pass3/libxfs_work.h"
+
+/*
+ * How many work items one intent of @ops carries in the kernel (its defer
+ * type's max_items: XFS_EFI_MAX_FAST_EXTENTS, XFS_RUI_..., XFS_CUI_...,
+ * XFS_BUI_MAX_FAST_EXTENTS, one exchange), 0 for no limit.  libxfs's
+ * types leave it unset and so gather every item of a kind into one
+ * intent, finished before the work that item defers: the kernel finishes
+ * the first bmap update's rmap update before the second bmap update.
+ */
+static unsigned int kernel_max_items(const struct xfs_defer_op_type *ops)
+{
+	if (ops == &xfs_bmap_update_defer_type || ops == &xfs_exchmaps_defer_type ||
+	    ops == &xfs_attr_defer_type)
+		return 1;
+	if (ops == &xfs_extent_free_defer_type || ops == &xfs_agfl_free_defer_type ||
+	    ops == &xfs_rmap_update_defer_type || ops == &xfs_refcount_update_defer_type)
+		return 16;
+	return ops->max_items;
+}
+
+struct xfs_defer_pending *__real_xfs_defer_add(struct xfs_trans *tp, struct list_head *li,
+					       const struct xfs_defer_op_type *ops);
+struct xfs_defer_pending *__wrap_xfs_defer_add(struct xfs_trans *tp, struct list_head *li,
+					       const struct xfs_defer_op_type *ops);
+
+/*
+ * xfs_defer_add with the kernel's limit: where the last pending item of
+ * @ops is full by it, libxfs is made to start another (a paused one takes
+ * no more work; the flag is put back at once).
+ */
+struct xfs_defer_pending *__wrap_xfs_defer_add(struct xfs_trans *tp, struct list_head *li,
+					       const struct xfs_defer_op_type *ops)
+{
+	unsigned int max = kernel_max_items(ops);
+	struct xfs_defer_pending *last, *dfp;
+	unsigned int was;
+
+	if (list_empty(&tp->t_dfops))
+		return __real_xfs_defer_add(tp, li, ops);
+	last = list_last_entry(&tp->t_dfops, struct xfs_defer_pending, dfp_list);
+	if (last->dfp_ops != ops || !max || last->dfp_count < max)
+		return __real_xfs_defer_add(tp, li, ops);
+	was = last->dfp_flags;
+	last->dfp_flags |= XFS_DEFER_PAUSED;
+	dfp = __real_xfs_defer_add(tp, li, ops);
+	last->dfp_flags = was;
+	return dfp;
+}
 
 /* Why the kernel's recovery would refuse @e of an intent of @type, or NULL. */
 static const char *bad_extent(struct xfs_mount *mp, uint16_t type,
@@ -152,14 +203,69 @@ static const struct xfs_defer_op_type *intent_type(struct xfs_mount *mp, uint16_
 }
 
 /*
+ * The inodes the intents' recovery loaded, held until their work is done:
+ * the kernel's inode cache gives every intent and every chain the same
+ * in-core inode, where libxfs_iget reads a new one each time, which would
+ * not see what another intent's work changed.
+ */
+struct loaded_inodes {
+	struct xfs_inode	**ip;
+	uint64_t		*ino;		/* ... their numbers, kept once released */
+	uint32_t		n, cap, capino;
+};
+
+/* xlog_recover_iget: inode @ino, the one in @li if it was loaded already. */
+static int recover_iget(struct xfs_mount *mp, struct loaded_inodes *li, uint64_t ino,
+			struct xfs_inode **ipp)
+{
+	struct xfs_inode **slot;
+	uint64_t *num;
+	uint32_t n;
+	int error;
+
+	for (uint32_t i = 0; i < li->n; i++) {
+		if (li->ip[i]->i_ino == ino) {
+			*ipp = li->ip[i];
+			ihold(VFS_I(*ipp));
+			return 0;
+		}
+	}
+	error = -libxfs_iget(mp, NULL, ino, 0, ipp);
+	if (error)
+		return error;
+	n = li->n;
+	num = xls_vec_push((void **)&li->ino, &n, &li->capino, sizeof(*num));
+	slot = num ? xls_vec_push((void **)&li->ip, &li->n, &li->cap, sizeof(*slot)) : NULL;
+	if (!slot) {
+		libxfs_irele(*ipp);
+		return ENOMEM;
+	}
+	*num = ino;
+	*slot = *ipp;
+	/* the cache's own reference */
+	ihold(VFS_I(*ipp));
+	return 0;
+}
+
+/* The cache's references dropped; the numbers stay. */
+static void loaded_inodes_release(struct loaded_inodes *li)
+{
+	for (uint32_t i = 0; i < li->n; i++)
+		libxfs_irele(li->ip[i]);
+	xls_vec_free(li->ip);
+	li->ip = NULL;
+	li->cap = 0;
+}
+
+/*
  * A BUI's inode, loaded as xlog_recover_iget loads it, joined to @tp, its
  * extent count checked as the kernel's recovery checks it.
  */
-static int bui_inode(struct xfs_mount *mp, struct xfs_trans *tp,
+static int bui_inode(struct xfs_mount *mp, struct loaded_inodes *li, struct xfs_trans *tp,
 		     const struct xls_libxfs_extent *e, struct xfs_inode **ipp)
 {
 	int whichfork = (e->flags & XFS_BMAP_EXTENT_ATTR_FORK) ? XFS_ATTR_FORK : XFS_DATA_FORK;
-	int error = -libxfs_iget(mp, NULL, e->owner, 0, ipp);
+	int error = recover_iget(mp, li, e->owner, ipp);
 
 	if (error)
 		return error;
@@ -170,10 +276,34 @@ static int bui_inode(struct xfs_mount *mp, struct xfs_trans *tp,
 }
 
 /*
+ * xlog_recover_finish_intent: in @tp, @type's done item logged first
+ * (xfs_defer_create_done), then the first step of @dfp's work; what is
+ * left of it captured on @capture with @tp's commit.
+ */
+static int first_step(struct xfs_trans *tp, struct xfs_defer_pending *dfp, uint16_t type,
+		      uint32_t nitems, struct list_head *capture)
+{
+	int error;
+
+	xls_libxfs_ckpt_done_item(type, nitems);
+	list_move(&dfp->dfp_list, &tp->t_dfops);
+	error = -xfs_defer_finish_one(tp, dfp);
+	/* more to do in a new transaction: it stays on tp's list, captured */
+	if (error == EAGAIN)
+		error = 0;
+	if (error)
+		cancel_failed(tp, error);
+	else
+		error = -xfs_defer_ops_capture_and_commit(tp, capture);
+	return error;
+}
+
+/*
  * One intent's recover_work: its items, its transaction, the first step
  * of its work (xlog_recover_finish_intent), the rest captured on @capture.
  */
-static int recover_one(struct xfs_mount *mp, const struct xls_libxfs_job *job,
+static int recover_one(struct xfs_mount *mp, struct loaded_inodes *li,
+		       const struct xls_libxfs_job *job,
 		       const struct xls_libxfs_intent *in, struct list_head *capture)
 {
 	const struct xls_libxfs_extent *e = job->ext + in->first;
@@ -188,7 +318,7 @@ static int recover_one(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 	error = -libxfs_trans_alloc(mp, &M_RES(mp)->tr_itruncate, blocks, 0, flags, &tp);
 	if (error)
 		return error;
-	if (in->type == XFS_LI_BUI && (error = bui_inode(mp, tp, e, &ip))) {
+	if (in->type == XFS_LI_BUI && (error = bui_inode(mp, li, tp, e, &ip))) {
 		cancel_failed(tp, error);
 		if (ip)
 			libxfs_irele(ip);
@@ -206,19 +336,88 @@ static int recover_one(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 		else if (ip)
 			bui_item(mp, dfp, &e[k], ip);
 	}
-	/* its done item, logged first in its transaction (xfs_defer_create_done) */
-	xls_libxfs_ckpt_done_item(in->type, in->count);
-	list_move(&dfp->dfp_list, &tp->t_dfops);
-	error = -xfs_defer_finish_one(tp, dfp);
-	/* more to do in a new transaction: it stays on tp's list, captured */
-	if (error == EAGAIN)
-		error = 0;
-	if (error)
-		cancel_failed(tp, error);
-	else
-		error = -xfs_defer_ops_capture_and_commit(tp, capture);
+	error = first_step(tp, dfp, in->type, in->count, capture);
 	if (ip)
 		libxfs_irele(ip);
+	return error;
+}
+
+/* Why the kernel's recovery would refuse @x (xfs_xmi_validate), or NULL. */
+static const char *bad_exchange(struct xfs_mount *mp, const struct xls_libxfs_exchange *x)
+{
+	if (!xfs_has_exchange_range(mp))
+		return "an XMI on a filesystem without exchange-range";
+	if (x->flags & ~(uint64_t)XFS_EXCHMAPS_LOGGED_FLAGS)
+		return "an XMI with flags the kernel rejects";
+	if (!libxfs_verify_ino(mp, x->inode1) || !libxfs_verify_ino(mp, x->inode2) ||
+	    !xfs_verify_fileext(mp, x->startoff1, x->blockcount) ||
+	    !xfs_verify_fileext(mp, x->startoff2, x->blockcount))
+		return "an XMI naming files or ranges the kernel rejects";
+	return NULL;
+}
+
+/* xlog_recover_iget_handle: inode @ino, if its generation is still @gen. */
+static int iget_handle(struct xfs_mount *mp, struct loaded_inodes *li, uint64_t ino,
+		       uint32_t gen, struct xfs_inode **ipp)
+{
+	int error = recover_iget(mp, li, ino, ipp);
+
+	if (error)
+		return error;
+	if (VFS_I(*ipp)->i_generation != gen) {
+		libxfs_irele(*ipp);
+		*ipp = NULL;
+		return EFSCORRUPTED;
+	}
+	return 0;
+}
+
+/*
+ * xfs_exchmaps_recover_work: the exchange asked anew of the two files as
+ * they are now (the XMI logged what was left of it), its first step in a
+ * transaction of its own, the rest captured on @capture.
+ */
+static int recover_exchange(struct xfs_mount *mp, struct loaded_inodes *li,
+			    const struct xls_libxfs_exchange *x, struct list_head *capture)
+{
+	struct xfs_exchmaps_req req = {
+		.startoff1 = x->startoff1, .startoff2 = x->startoff2,
+		.blockcount = x->blockcount, .flags = x->flags & XFS_EXCHMAPS_PARAMS,
+	};
+	struct xfs_trans_res resv = M_RES(mp)->tr_write;
+	struct xfs_exchmaps_intent *xmi;
+	struct xfs_defer_pending *dfp;
+	struct xfs_trans *tp = NULL;
+	LIST_HEAD(one);
+	int error;
+
+	error = iget_handle(mp, li, x->inode1, x->igen1, &req.ip1);
+	if (error)
+		return error;
+	error = iget_handle(mp, li, x->inode2, x->igen2, &req.ip2);
+	if (!error)
+		error = -xfs_exchmaps_estimate(&req);
+	/* xlog_recover_resv: one log count */
+	resv.tr_logcount = 1;
+	if (!error)
+		error = -libxfs_trans_alloc(mp, &resv, req.resblks, 0, 0, &tp);
+	if (error)
+		goto out;
+	xfs_defer_start_recovery(NULL, &one, &xfs_exchmaps_defer_type);
+	dfp = list_first_entry(&one, struct xfs_defer_pending, dfp_list);
+	xmi = xfs_exchmaps_init_intent(&req);
+	xfs_defer_add_item(dfp, &xmi->xmi_list);
+	libxfs_trans_ijoin(tp, req.ip1, 0);
+	if (req.ip2 != req.ip1)
+		libxfs_trans_ijoin(tp, req.ip2, 0);
+	xfs_exchmaps_ensure_reflink(tp, xmi);
+	xfs_exchmaps_upgrade_extent_counts(tp, xmi);
+	error = first_step(tp, dfp, XFS_LI_XMI, 1, capture);
+out:
+	if (req.ip2)
+		libxfs_irele(req.ip2);
+	if (req.ip1)
+		libxfs_irele(req.ip1);
 	return error;
 }
 
@@ -262,7 +461,9 @@ void xls_libxfs_intents_refused(struct xfs_mount *mp, const struct xls_libxfs_jo
 		const struct xls_libxfs_intent *in = &job->intents[i];
 		const char *no = in->count ? NULL : "an intent whose extents were not kept";
 
-		for (uint32_t k = 0; !no && k < in->count; k++)
+		if (!no && in->type == XFS_LI_XMI)
+			no = bad_exchange(mp, &job->xmi[in->first]);
+		for (uint32_t k = 0; !no && in->type != XFS_LI_XMI && k < in->count; k++)
 			no = bad_extent(mp, in->type, &job->ext[in->first + k]);
 		if (in->type == XFS_LI_BUI && in->count != 1)
 			no = "a BUI of more than one mapping, which the kernel rejects";
@@ -290,45 +491,55 @@ static bool trimmed_at_eviction(struct xfs_mount *mp, struct xfs_inode *ip)
 		return false;
 	if (ip->i_diflags & (XFS_DIFLAG_PREALLOC | XFS_DIFLAG_APPEND))
 		return false;
-	return xfs_iext_lookup_extent(ip, &ip->i_df, XFS_B_TO_FSB(mp, XFS_ISIZE(ip)), &icur,
+	/*
+	 * The size the kernel's VFS inode has, read from disk: libxfs keeps
+	 * none (its XFS_ISIZE reads 0); an empty file, with no pages and no
+	 * delayed blocks, is not trimmed
+	 */
+	if (!ip->i_disk_size)
+		return false;
+	return xfs_iext_lookup_extent(ip, &ip->i_df, XFS_B_TO_FSB(mp, ip->i_disk_size), &icur,
 				      &got);
 }
 
-/* The inodes the BUIs loaded, as the kernel's unmount evicts them: @why if any is trimmed. */
-static int bui_inodes_evicted(struct xfs_mount *mp, const struct xls_libxfs_job *job,
-			      struct work *w)
+/*
+ * The inodes the intents loaded, read again once their work is done, as
+ * the kernel's unmount evicts them: one whose blocks past EOF the kernel
+ * trims then makes @w refuse the result.
+ */
+static int intent_inodes_evicted(struct xfs_mount *mp, const struct loaded_inodes *li,
+				 struct work *w)
 {
-	for (uint32_t i = 0; i < job->nintents; i++) {
-		const struct xls_libxfs_intent *in = &job->intents[i];
+	for (uint32_t i = 0; i < li->n && !w->done->refused[0]; i++) {
 		struct xfs_inode *ip;
-		int error;
+		int error = -libxfs_iget(mp, NULL, li->ino[i], 0, &ip);
 
-		if (in->type != XFS_LI_BUI)
-			continue;
-		error = -libxfs_iget(mp, NULL, job->ext[in->first].owner, 0, &ip);
 		if (error)
 			return error;
 		if (trimmed_at_eviction(mp, ip))
-			snprintf(w->done->refused, sizeof(w->done->refused), "the file of a BUI "
-				 "(inode 0x%llx) holds blocks past its EOF, which the kernel trims "
-				 "at unmount in a checkpoint of its own: left to the kernel",
-				 (unsigned long long)ip->i_ino);
+			snprintf(w->done->refused, sizeof(w->done->refused), "a file an intent "
+				 "loaded (inode 0x%llx) holds blocks past its EOF, which the "
+				 "kernel trims at unmount in a checkpoint of its own: left to "
+				 "the kernel", (unsigned long long)ip->i_ino);
 		libxfs_irele(ip);
-		if (w->done->refused[0])
-			break;
 	}
 	return 0;
 }
 
-int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, struct work *w,
-		       char *why, size_t whysz)
+/* xlog_recover_process_intents, then xlog_finish_defer_ops: 0, or -1 with @why set. */
+static int finish_intents(struct xfs_mount *mp, struct loaded_inodes *li,
+			  const struct xls_libxfs_job *job, struct work *w, char *why, size_t whysz)
 {
 	LIST_HEAD(capture);
 	int error = 0;
 	uint32_t i;
 
 	for (i = 0; i < job->nintents && !error; i++) {
-		error = recover_one(mp, job, &job->intents[i], &capture);
+		const struct xls_libxfs_intent *in = &job->intents[i];
+
+		error = in->type == XFS_LI_XMI ?
+			recover_exchange(mp, li, &job->xmi[in->first], &capture) :
+			recover_one(mp, li, job, in, &capture);
 		w->done->n.intents++;
 		w->done->n.intent_extents += job->intents[i].count;
 	}
@@ -350,10 +561,23 @@ int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, s
 			 strerror(failed_on(w->done, error)));
 		return -1;
 	}
-	error = bui_inodes_evicted(mp, job, w);
+	return 0;
+}
+
+int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, struct work *w,
+		       char *why, size_t whysz)
+{
+	struct loaded_inodes li = { 0 };
+	int rc = finish_intents(mp, &li, job, w, why, whysz);
+	int error;
+
+	loaded_inodes_release(&li);
+	error = rc ? 0 : intent_inodes_evicted(mp, &li, w);
+	xls_vec_free(li.ino);
 	if (error) {
-		snprintf(why, whysz, "the inodes of the BUIs: %s", strerror(failed_on(w->done, error)));
+		snprintf(why, whysz, "the inodes the intents loaded: %s",
+			 strerror(failed_on(w->done, error)));
 		return -1;
 	}
-	return 0;
+	return rc;
 }

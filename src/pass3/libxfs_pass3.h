@@ -20,11 +20,21 @@ struct xls_libxfs_extent {
 	uint32_t	flags;
 };
 
-/* An intent left pending: XFS_LI_EFI, _RUI, _CUI or _BUI, its extents. */
+/* What an XMI asks: struct xfs_xmi_log_format's fields but its id. */
+struct xls_libxfs_exchange {
+	uint64_t	inode1, inode2;
+	uint64_t	startoff1, startoff2;
+	uint64_t	blockcount;
+	uint64_t	flags;
+	uint64_t	isize1, isize2;
+	uint32_t	igen1, igen2;
+};
+
+/* An intent left pending: XFS_LI_EFI, _RUI, _CUI, _BUI or _XMI, its extents. */
 struct xls_libxfs_intent {
 	uint16_t	type;
 	uint64_t	id;
-	uint32_t	first, count;	/* in xls_libxfs_job.ext */
+	uint32_t	first, count;	/* in xls_libxfs_job.ext; an XMI's in .xmi */
 };
 
 /* What libxfs is to do, and where. */
@@ -35,6 +45,7 @@ struct xls_libxfs_job {
 	const struct xls_libxfs_intent *intents;
 	uint32_t	nintents;
 	const struct xls_libxfs_extent *ext;
+	const struct xls_libxfs_exchange *xmi;
 	bool		cow;		/* CoW staging leftovers (xfs_reflink_recover_cow) */
 	bool		iunlinks;	/* the unlinked inodes (xlog_recover_process_iunlinks) */
 };

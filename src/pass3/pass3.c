@@ -53,7 +53,7 @@ const char *xls_pass3_build(void)
 static bool finished_here(uint16_t type)
 {
 	return type == XFS_LI_EFI || type == XFS_LI_RUI || type == XFS_LI_CUI ||
-	       type == XFS_LI_BUI;
+	       type == XFS_LI_BUI || type == XFS_LI_XMI;
 }
 
 const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pending *p,
@@ -73,7 +73,7 @@ const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pen
 		return "the intents left were not kept for pass 3";
 	for (uint32_t i = 0; in && i < in->n; i++)
 		if (!finished_here(in->in[i].type))
-			return "pass 3 of XMI, ATTRI and realtime intents is not in this "
+			return "pass 3 of ATTRI and realtime intents is not in this "
 			       "xfs_logscope yet";
 
 	if (p->unlinked_broken)
@@ -347,6 +347,15 @@ static_assert(sizeof(struct xls_map_extent) == sizeof(struct xls_libxfs_extent) 
 	      offsetof(struct xls_map_extent, len) == offsetof(struct xls_libxfs_extent, len) &&
 	      offsetof(struct xls_map_extent, flags) == offsetof(struct xls_libxfs_extent, flags),
 	      "xls_map_extent and xls_libxfs_extent differ");
+/* ... and one exchange */
+#define SAME_FIELD(f) (offsetof(struct xls_map_exchange, f) == \
+		       offsetof(struct xls_libxfs_exchange, f))
+static_assert(sizeof(struct xls_map_exchange) == sizeof(struct xls_libxfs_exchange) &&
+	      SAME_FIELD(inode1) && SAME_FIELD(inode2) && SAME_FIELD(startoff1) &&
+	      SAME_FIELD(startoff2) && SAME_FIELD(blockcount) && SAME_FIELD(flags) &&
+	      SAME_FIELD(isize1) && SAME_FIELD(isize2) && SAME_FIELD(igen1) && SAME_FIELD(igen2),
+	      "xls_map_exchange and xls_libxfs_exchange differ");
+#undef SAME_FIELD
 
 /* libxfs's pass 3, its writes undone when it refuses its own result. */
 static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
@@ -372,6 +381,7 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 	lj.intents = in;
 	lj.nintents = n;
 	lj.ext = n ? (const struct xls_libxfs_extent *)job->intents->ext : NULL;
+	lj.xmi = n ? (const struct xls_libxfs_exchange *)job->intents->xmi : NULL;
 	struct xls_libxfs_done d = { 0 };
 
 	s->done = &d;

@@ -129,6 +129,30 @@ static void capture_extents(struct xls_recover *r, struct tstore *ts, struct rre
 	rec->next = x.count;
 }
 
+/* Pass 3: an XMI's exchange, into the store's bytes for its commit. */
+static void capture_exchange(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+			     const struct xls_item *it)
+{
+	struct xls_item_problems p = { 0, 0, "" };
+	struct xls_xmi_item x;
+	struct xls_map_exchange xe;
+
+	if (xls_xmi_item_parse(it, &x, &p) || !x.has_format)
+		return;
+	xe = (struct xls_map_exchange){
+		.inode1 = x.inode1, .inode2 = x.inode2,
+		.startoff1 = x.startoff1, .startoff2 = x.startoff2,
+		.blockcount = x.blockcount, .flags = x.flags,
+		.isize1 = (uint64_t)x.isize1, .isize2 = (uint64_t)x.isize2,
+		.igen1 = x.igen1, .igen2 = x.igen2,
+	};
+	rec->ext_off = xls_rstore_bytes(ts, &xe, sizeof(xe));
+	if (rec->ext_off == UINT32_MAX)
+		r->err = -ENOMEM;
+	else
+		rec->next = 1;
+}
+
 /* An intent's or a done item's id; what files needs of an ATTRI or a BUI. */
 static void rintent_capture(struct xls_recover *r, struct tstore *ts,
 			    struct rrec *rec, const struct xls_item *it)
@@ -143,27 +167,31 @@ static void rintent_capture(struct xls_recover *r, struct tstore *ts,
 	    (t->family == XLS_FAMILY_FREE_EXTENTS || t->family == XLS_FAMILY_MAP_EXTENTS ||
 	     t->family == XLS_FAMILY_PHYS_EXTENTS))
 		capture_extents(r, ts, rec, it, t->family);
+	if (r->opt.keep_pending && it->type == XFS_LI_XMI)
+		capture_exchange(r, ts, rec, it);
 }
 
-/* Pass 3: an intent entering the AIL keeps its extents for as long as the run. */
+/* Pass 3: an intent entering the AIL keeps its extents (an XMI its exchange) for the run. */
 static void keep_extents(struct decide_ctx *d, const struct rrec *rec, struct rintent *in)
 {
 	struct xls_recover *r = d->r;
 	const uint8_t *at = xls_rstore_at(d->ts, rec->ext_off);
+	bool xmi = rec->type == XFS_LI_XMI;
+	size_t size = xmi ? sizeof(struct xls_map_exchange) : sizeof(struct xls_map_extent);
 
-	in->first = r->npext;
+	in->first = xmi ? r->npxmi : r->npext;
 	in->count = 0;
 	if (!at)
 		return;
 	for (uint32_t i = 0; i < rec->next; i++) {
-		struct xls_map_extent *e = xls_vec_push((void **)&r->pext, &r->npext,
-							&r->cappext, sizeof(*e));
+		void *e = xmi ? xls_vec_push((void **)&r->pxmi, &r->npxmi, &r->cappxmi, size)
+			      : xls_vec_push((void **)&r->pext, &r->npext, &r->cappext, size);
 
 		if (!e) {
 			r->err = -ENOMEM;
 			return;
 		}
-		memcpy(e, at + (size_t)i * sizeof(*e), sizeof(*e));
+		memcpy(e, at + (size_t)i * size, size);
 	}
 	in->count = rec->next;
 }
@@ -181,6 +209,19 @@ int xls_recover_take_pending_intents(struct xls_recover *r, struct xls_pending_i
 		if (!q)
 			goto nomem;
 		*q = (struct xls_pending_intent){ p->type, p->id, p->lsn, out->next, 0 };
+		if (p->type == XFS_LI_XMI) {
+			q->first = out->nxmi;
+			for (uint32_t k = 0; k < p->count; k++) {
+				struct xls_map_exchange *x = xls_vec_push((void **)&out->xmi,
+						&out->nxmi, &out->capxmi, sizeof(*x));
+
+				if (!x)
+					goto nomem;
+				*x = r->pxmi[p->first + k];
+				q->count++;
+			}
+			continue;
+		}
 		for (uint32_t k = 0; k < p->count; k++) {
 			struct xls_map_extent *e = xls_vec_push((void **)&out->ext, &out->next,
 								&out->capext, sizeof(*e));
@@ -201,6 +242,7 @@ void xls_pending_intents_free(struct xls_pending_intents *p)
 {
 	xls_vec_free(p->in);
 	xls_vec_free(p->ext);
+	xls_vec_free(p->xmi);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -567,6 +567,7 @@ void xls_recover_free(struct xls_recover *r)
 	xls_vec_free(r->noops);
 	xls_vec_free(r->intents);
 	xls_vec_free(r->pext);
+	xls_vec_free(r->pxmi);
 	free(r->ba);
 	free(r->res);
 	free(r->regs);

@@ -528,10 +528,21 @@ struct xls_recover;
  * the order of their commits.
  */
 struct xls_pending_intent {
-	uint16_t	type;		/* XFS_LI_EFI, _RUI, _CUI, _BUI or an _RT kind */
+	uint16_t	type;		/* XFS_LI_EFI, _RUI, _CUI, _BUI, _XMI or an _RT kind */
 	uint64_t	id;
 	uint64_t	lsn;		/* its commit's */
-	uint32_t	first, count;	/* its extents in xls_pending_intents.ext */
+	/* its extents in xls_pending_intents.ext; an XMI: its exchange in .xmi */
+	uint32_t	first, count;
+};
+
+/* What an XMI asks: struct xfs_xmi_log_format's fields but its id, in host order. */
+struct xls_map_exchange {
+	uint64_t	inode1, inode2;
+	uint64_t	startoff1, startoff2;
+	uint64_t	blockcount;
+	uint64_t	flags;		/* XFS_EXCHMAPS_* */
+	uint64_t	isize1, isize2;
+	uint32_t	igen1, igen2;
 };
 
 /* EFI: startblock, len; CUI: startblock, len, flags; RUI, BUI: all of them. */
@@ -540,6 +551,8 @@ struct xls_pending_intents {
 	uint32_t		n, cap;
 	struct xls_map_extent	*ext;
 	uint32_t		next, capext;
+	struct xls_map_exchange	*xmi;
+	uint32_t		nxmi, capxmi;
 };
 
 /*

@@ -82,7 +82,7 @@ struct rrec {
 	/* intents and done items */
 	bool		has_id;
 	uint64_t	id;
-	uint32_t	ext_off;	/* keep_pending: its xls_map_extents */
+	uint32_t	ext_off;	/* keep_pending: its xls_map_extents, an XMI's exchange */
 	uint32_t	next;
 	/* inode items */
 	bool		has_ino;	/* a format recovery accepts */
@@ -186,7 +186,7 @@ struct rintent {
 	uint64_t	id;
 	uint32_t	tid;
 	uint64_t	lsn;
-	uint32_t	first, count;	/* keep_pending: its extents in pext */
+	uint32_t	first, count;	/* keep_pending: its extents in pext, exchange in pxmi */
 };
 
 struct xls_recover {
@@ -218,6 +218,8 @@ struct xls_recover {
 	uint32_t			nintents, capintents;
 	struct xls_map_extent		*pext;		/* keep_pending */
 	uint32_t			npext, cappext;
+	struct xls_map_exchange		*pxmi;		/* ... the XMIs' */
+	uint32_t			npxmi, cappxmi;
 	struct xls_inomap		inolsn;		/* ino -> LSN of its last replay */
 	struct xls_hashmap		inobufs;	/* (blkno, len) -> read verdict */
 	/*

@@ -363,10 +363,11 @@ static int provide(void *ctx, const struct xls_ritem *ri, enum xls_apply_what wh
 
 	o->applying = NULL;
 	/* what recovery writes of the kinds taken, kept here or not */
-	if (ri->buf && (o->types & (1u << ri->buf->blft)))
-		o->replayed_bytes += (uint64_t)ri->buf->res->dirty_bytes;
-	else if (what == XLS_APPLY_INODE)
+	if (what == XLS_APPLY_INODE)
 		o->replayed_bytes += o->src->geo.inode_size;
+	else if ((what == XLS_APPLY_BUF || what == XLS_APPLY_INODE_BUF) &&
+		 (o->types & (1u << ri->buf->blft)))
+		o->replayed_bytes += (uint64_t)ri->buf->res->dirty_bytes;
 	switch (what) {
 	case XLS_APPLY_INODE_BUF:
 		return provide_inode_buf(o, blkno, len, buf);

@@ -40,8 +40,9 @@ all_commands() {
 }
 
 test_expect_success 'every command the program lists is run here, the others named exist' '
-	test "$(echo $ONE_INPUT | wc -w)" -ge 9 &&
-	for c in $OTHERS; do listed_commands | grep -qx "$c" || { echo "$c"; return 1; }; done
+	test "$(echo $ONE_INPUT $VERBOSE | wc -w)" -ge 9 &&
+	for c in $OTHERS $VERBOSE; do listed_commands | grep -qx "$c" || { echo "$c"; return 1; }; done &&
+	for c in $VERBOSE; do echo "$VARIANTS" | grep -qF "\"$c -v\"" || { echo "$c -v"; return 1; }; done
 '
 
 test_expect_success 'the bundled kernel-written images, both byte orders' '

@@ -151,6 +151,15 @@ if $have_pass3; then
 		"$XLS" recover --json --summary p3x.out | grep -q "\"pending_work\":0," &&
 		"$XLS" info p3x.out | grep -q "^state  *clean$"
 	'
+	# a rename's parent pointer update left pending, with the unmap and free of
+	# its attr fork's block, and 35 unlinked inodes (attri.txt)
+	test_expect_success 'pass 3: a parent-pointer ATTRI finished here, then the unlinked inodes, the log clean' '
+		"$XLS" replay --json -o p3a.out "$(image attri)" >p3a.json &&
+		grep -q "\"pending_efi\":1,\"pending_rui\":1,.*\"pending_attri\":1,.*\"pending_unlinked_inodes\":35," p3a.json &&
+		grep -q "\"log_cleaned\":true,\"pass3_done\":true,.*\"pass3_inodes_freed\":35,.*\"pass3_intents\":3," p3a.json &&
+		"$XLS" recover --json --summary p3a.out | grep -q "\"pending_work\":0," &&
+		"$XLS" info p3a.out | grep -q "^state  *clean$"
+	'
 	test_expect_success 'pass 3 in two checkpoints: intents, then unlinked inodes and CoW leftovers, the log clean past both' '
 		"$XLS" replay --json -o p3i2.out "$(image intents2)" >p3i2.json &&
 		grep -q "\"pending_work\":11,\"pending_efi\":0,\"pending_rui\":1,\"pending_cui\":1,\"pending_bui\":0,.*\"pending_unlinked_inodes\":1,.*\"pending_cow_extents\":8," p3i2.json &&
@@ -316,7 +325,7 @@ as_kernel() {
 	# shellcheck disable=SC2086
 	perl "$XLS_TOP/tests/lib/imgcmp.pl" "$name.ref" "$name.out" $logoff || return 1
 	# xfs_repair before 6.10 refuses their features (parent pointers, exchange-range)
-	case $name in pptr*|xmi) [ -n "${XFSPROGS_NEW:-}" ] || return 0 ;; esac
+	case $name in pptr*|xmi|attri) [ -n "${XFSPROGS_NEW:-}" ] || return 0 ;; esac
 	# shellcheck disable=SC2086
 	${REPAIR:-xfs_repair} -n ${log:+-l $name.outlog} "$name.out" >"$name.repair" 2>&1 ||
 		{ tail -5 "$name.repair"; return 1; }
@@ -325,7 +334,7 @@ as_kernel() {
 if $can_mount; then
 	REPAIR=xfs_repair
 	[ -n "${XFSPROGS_NEW:-}" ] && REPAIR=$XFSPROGS_NEW/repair/xfs_repair
-	for name in dir4k dir64k logsu256k wrapped unlinked sfconv reflink pptr pptr64k sect4k remap intents intents2 xmi; do
+	for name in dir4k dir64k logsu256k wrapped unlinked sfconv reflink pptr pptr64k sect4k remap intents intents2 xmi attri; do
 		test_expect_success "kernel: $name, replayed as the kernel recovers it" \
 			"as_kernel $name \$(image $name)"
 	done

@@ -421,6 +421,150 @@ out:
 	return error;
 }
 
+/* Why the kernel's recovery would refuse @a (xfs_attri_validate, xfs_attr_namecheck), or NULL. */
+static const char *bad_attr(struct xfs_mount *mp, const struct xls_libxfs_attr *a,
+			    const uint8_t *name)
+{
+	unsigned int op = a->op_flags & XFS_ATTRI_OP_FLAGS_TYPE_MASK;
+	bool pptr = op == XFS_ATTRI_OP_FLAGS_PPTR_SET || op == XFS_ATTRI_OP_FLAGS_PPTR_REMOVE ||
+		    op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE;
+
+	if (!pptr)
+		return "an ATTRI of a plain xattr (logged xattrs are a debug mount's): "
+		       "not finished by this pass 3";
+	if ((a->op_flags & ~XFS_ATTRI_OP_FLAGS_TYPE_MASK) ||
+	    (a->attr_filter & ~XFS_ATTRI_FILTER_MASK) ||
+	    !xfs_attr_check_namespace(a->attr_filter & XFS_ATTR_NSP_ONDISK_MASK) ||
+	    !xfs_has_parent(mp) || a->value_len != sizeof(struct xfs_parent_rec) ||
+	    !(a->attr_filter & XFS_ATTR_PARENT) || !a->name_len || a->name_len > XATTR_NAME_MAX ||
+	    (op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE &&
+	     (!a->new_name_len || a->new_name_len > XATTR_NAME_MAX)) ||
+	    !libxfs_verify_ino(mp, a->ino) || !xfs_attr_namecheck(a->attr_filter, name, a->name_len))
+		return "an ATTRI the kernel rejects";
+	return NULL;
+}
+
+/*
+ * xfs_attri_recover_work: the parent pointer update @a names, made anew
+ * on its inode (generation checked), with the name and values logged.
+ * The work item is freed by libxfs's attr defer type (XFS_DA_OP_RECOVERY:
+ * one allocation, the arguments behind it).
+ */
+static struct xfs_attr_intent *attr_work(struct xfs_mount *mp, struct xfs_inode *ip,
+					 const struct xls_libxfs_attr *a, const uint8_t *bytes)
+{
+	struct xfs_attr_intent *attr = calloc(1, sizeof(*attr) + sizeof(struct xfs_da_args));
+	struct xfs_da_args *args;
+	unsigned int op = a->op_flags & XFS_ATTRI_OP_FLAGS_TYPE_MASK;
+	const uint8_t *at = bytes + a->bytes;
+	int local;
+
+	if (!attr)
+		return NULL;
+	args = (struct xfs_da_args *)(attr + 1);
+	attr->xattri_da_args = args;
+	attr->xattri_op_flags = op;
+	args->dp = ip;
+	args->geo = mp->m_attr_geo;
+	args->whichfork = XFS_ATTR_FORK;
+	args->name = at;
+	args->namelen = a->name_len;
+	at += a->name_len;
+	if (a->new_name_len) {
+		args->new_name = at;
+		args->new_namelen = a->new_name_len;
+		at += a->new_name_len;
+	}
+	/* libxfs reads the values, never writes them */
+	args->value = (void *)at;
+	args->valuelen = a->value_len;
+	if (op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE) {
+		args->new_value = (void *)(at + a->value_len);
+		args->new_valuelen = a->value_len;
+	}
+	args->attr_filter = a->attr_filter & XFS_ATTRI_FILTER_MASK;
+	args->op_flags = XFS_DA_OP_RECOVERY | XFS_DA_OP_OKNOENT | XFS_DA_OP_LOGGED;
+	args->owner = ip->i_ino;
+	xfs_attr_sethash(args);
+	if (op == XFS_ATTRI_OP_FLAGS_PPTR_REMOVE) {
+		attr->xattri_dela_state = xfs_attr_init_remove_state(args);
+	} else {
+		args->total = xfs_attr_calc_size(args, &local);
+		attr->xattri_dela_state = xfs_inode_hasattr(ip) ?
+					  xfs_attr_init_replace_state(args) :
+					  xfs_attr_init_add_state(args);
+	}
+	return attr;
+}
+
+/* xfs_attri_iread_extents: the attr fork's extents read in, as the kernel's recovery reads them. */
+static int attr_fork_read(struct xfs_mount *mp, struct xfs_inode *ip)
+{
+	struct xfs_trans *tp;
+	int error;
+
+	if (!xfs_inode_has_attr_fork(ip))
+		return 0;
+	error = -libxfs_trans_alloc_empty(mp, &tp);
+	if (error)
+		return error;
+	error = -xfs_iread_extents(tp, ip, XFS_ATTR_FORK);
+	libxfs_trans_cancel(tp);
+	return error;
+}
+
+/*
+ * xfs_attr_recover_work: the update in a transaction of its own, its
+ * first step done, the rest captured on @capture.
+ */
+static int recover_attr(struct xfs_mount *mp, struct loaded_inodes *li,
+			const struct xls_libxfs_attr *a, const uint8_t *bytes,
+			struct list_head *capture)
+{
+	unsigned int op = a->op_flags & XFS_ATTRI_OP_FLAGS_TYPE_MASK;
+	struct xfs_trans_res resv;
+	struct xfs_attr_intent *attr;
+	struct xfs_defer_pending *dfp;
+	struct xfs_inode *ip;
+	struct xfs_trans *tp = NULL;
+	unsigned int total;
+	LIST_HEAD(one);
+	int error;
+
+	error = iget_handle(mp, li, a->ino, a->igen, &ip);
+	if (error)
+		return error;
+	error = attr_fork_read(mp, ip);
+	attr = error ? NULL : attr_work(mp, ip, a, bytes);
+	if (!error && !attr)
+		error = ENOMEM;
+	if (error)
+		goto out;
+	if (op == XFS_ATTRI_OP_FLAGS_PPTR_REMOVE) {
+		resv = M_RES(mp)->tr_attrrm;
+		total = XFS_ATTRRM_SPACE_RES(mp);
+	} else {
+		resv = xfs_attr_set_resv(attr->xattri_da_args);
+		total = attr->xattri_da_args->total;
+	}
+	/* xlog_recover_resv: one log count */
+	resv.tr_logcount = 1;
+	error = -libxfs_trans_alloc(mp, &resv, total, 0, XFS_TRANS_RESERVE, &tp);
+	if (error) {
+		free(attr);
+		goto out;
+	}
+	attr->xattri_da_args->trans = tp;
+	xfs_defer_start_recovery(NULL, &one, &xfs_attr_defer_type);
+	dfp = list_first_entry(&one, struct xfs_defer_pending, dfp_list);
+	xfs_defer_add_item(dfp, &attr->xattri_list);
+	libxfs_trans_ijoin(tp, ip, 0);
+	error = first_step(tp, dfp, XFS_LI_ATTRI, 1, capture);
+out:
+	libxfs_irele(ip);
+	return error;
+}
+
 /* xlog_finish_defer_ops: each captured chain in a transaction of its own. */
 static int finish_captured(struct xfs_mount *mp, struct list_head *capture)
 {
@@ -463,7 +607,11 @@ void xls_libxfs_intents_refused(struct xfs_mount *mp, const struct xls_libxfs_jo
 
 		if (!no && in->type == XFS_LI_XMI)
 			no = bad_exchange(mp, &job->xmi[in->first]);
-		for (uint32_t k = 0; !no && in->type != XFS_LI_XMI && k < in->count; k++)
+		else if (!no && in->type == XFS_LI_ATTRI)
+			no = bad_attr(mp, &job->attr[in->first],
+				      job->bytes + job->attr[in->first].bytes);
+		for (uint32_t k = 0; !no && in->type != XFS_LI_XMI && in->type != XFS_LI_ATTRI &&
+		     k < in->count; k++)
 			no = bad_extent(mp, in->type, &job->ext[in->first + k]);
 		if (in->type == XFS_LI_BUI && in->count != 1)
 			no = "a BUI of more than one mapping, which the kernel rejects";
@@ -537,9 +685,12 @@ static int finish_intents(struct xfs_mount *mp, struct loaded_inodes *li,
 	for (i = 0; i < job->nintents && !error; i++) {
 		const struct xls_libxfs_intent *in = &job->intents[i];
 
-		error = in->type == XFS_LI_XMI ?
-			recover_exchange(mp, li, &job->xmi[in->first], &capture) :
-			recover_one(mp, li, job, in, &capture);
+		if (in->type == XFS_LI_XMI)
+			error = recover_exchange(mp, li, &job->xmi[in->first], &capture);
+		else if (in->type == XFS_LI_ATTRI)
+			error = recover_attr(mp, li, &job->attr[in->first], job->bytes, &capture);
+		else
+			error = recover_one(mp, li, job, in, &capture);
 		w->done->n.intents++;
 		w->done->n.intent_extents += job->intents[i].count;
 	}

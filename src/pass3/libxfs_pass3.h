@@ -30,11 +30,22 @@ struct xls_libxfs_exchange {
 	uint32_t	igen1, igen2;
 };
 
-/* An intent left pending: XFS_LI_EFI, _RUI, _CUI, _BUI or _XMI, its extents. */
+/* What an ATTRI asks: its format's fields, its names and values in xls_libxfs_job.bytes. */
+struct xls_libxfs_attr {
+	uint64_t	ino;
+	uint32_t	igen;
+	uint32_t	op_flags;
+	uint32_t	attr_filter;
+	uint32_t	name_len, new_name_len;
+	uint32_t	value_len;
+	uint32_t	bytes;
+};
+
+/* An intent left pending: XFS_LI_EFI, _RUI, _CUI, _BUI, _XMI or _ATTRI, its extents. */
 struct xls_libxfs_intent {
 	uint16_t	type;
 	uint64_t	id;
-	uint32_t	first, count;	/* in xls_libxfs_job.ext; an XMI's in .xmi */
+	uint32_t	first, count;	/* in xls_libxfs_job.ext; an XMI's in .xmi, ATTRI's .attr */
 };
 
 /* What libxfs is to do, and where. */
@@ -46,6 +57,8 @@ struct xls_libxfs_job {
 	uint32_t	nintents;
 	const struct xls_libxfs_extent *ext;
 	const struct xls_libxfs_exchange *xmi;
+	const struct xls_libxfs_attr *attr;
+	const uint8_t	*bytes;		/* the ATTRIs' names and values */
 	bool		cow;		/* CoW staging leftovers (xfs_reflink_recover_cow) */
 	bool		iunlinks;	/* the unlinked inodes (xlog_recover_process_iunlinks) */
 };

@@ -53,7 +53,7 @@ const char *xls_pass3_build(void)
 static bool finished_here(uint16_t type)
 {
 	return type == XFS_LI_EFI || type == XFS_LI_RUI || type == XFS_LI_CUI ||
-	       type == XFS_LI_BUI || type == XFS_LI_XMI;
+	       type == XFS_LI_BUI || type == XFS_LI_XMI || type == XFS_LI_ATTRI;
 }
 
 const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pending *p,
@@ -73,7 +73,7 @@ const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pen
 		return "the intents left were not kept for pass 3";
 	for (uint32_t i = 0; in && i < in->n; i++)
 		if (!finished_here(in->in[i].type))
-			return "pass 3 of ATTRI and realtime intents is not in this "
+			return "pass 3 of realtime intents is not in this "
 			       "xfs_logscope yet";
 
 	if (p->unlinked_broken)
@@ -356,6 +356,14 @@ static_assert(sizeof(struct xls_map_exchange) == sizeof(struct xls_libxfs_exchan
 	      SAME_FIELD(isize1) && SAME_FIELD(isize2) && SAME_FIELD(igen1) && SAME_FIELD(igen2),
 	      "xls_map_exchange and xls_libxfs_exchange differ");
 #undef SAME_FIELD
+/* ... and one ATTRI */
+#define SAME_FIELD(f) (offsetof(struct xls_map_attr, f) == offsetof(struct xls_libxfs_attr, f))
+static_assert(sizeof(struct xls_map_attr) == sizeof(struct xls_libxfs_attr) &&
+	      SAME_FIELD(ino) && SAME_FIELD(igen) && SAME_FIELD(op_flags) &&
+	      SAME_FIELD(attr_filter) && SAME_FIELD(name_len) && SAME_FIELD(new_name_len) &&
+	      SAME_FIELD(value_len) && SAME_FIELD(bytes),
+	      "xls_map_attr and xls_libxfs_attr differ");
+#undef SAME_FIELD
 
 /* libxfs's pass 3, its writes undone when it refuses its own result. */
 static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
@@ -382,6 +390,8 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 	lj.nintents = n;
 	lj.ext = n ? (const struct xls_libxfs_extent *)job->intents->ext : NULL;
 	lj.xmi = n ? (const struct xls_libxfs_exchange *)job->intents->xmi : NULL;
+	lj.attr = n ? (const struct xls_libxfs_attr *)job->intents->attr : NULL;
+	lj.bytes = n ? job->intents->bytes.p : NULL;
 	struct xls_libxfs_done d = { 0 };
 
 	s->done = &d;

@@ -153,6 +153,62 @@ static void capture_exchange(struct xls_recover *r, struct tstore *ts, struct rr
 		rec->next = 1;
 }
 
+/* @r's bytes, @len of them, at @at; @at moved past them. */
+static uint8_t *put_bytes(uint8_t *at, const struct xls_region *r, uint32_t len)
+{
+	if (len)
+		memcpy(at, r->data, len);
+	return at + len;
+}
+
+/*
+ * Pass 3: an ATTRI's format, then its name, new name, value and new value,
+ * into the store's bytes for its commit.  One the kernel's pass 2 would
+ * not take (xls_attri_item_parse finds a problem) keeps nothing.
+ */
+static void capture_attr(struct xls_recover *r, struct tstore *ts, struct rrec *rec,
+			 const struct xls_item *it)
+{
+	struct xls_item_problems p = { 0, 0, "" };
+	struct xls_attri_item a;
+	struct xls_map_attr ma;
+	uint32_t total;
+	uint8_t *at;
+
+	if (xls_attri_item_parse(it, &a, &p) || !a.has_format || !a.name || !a.name->data ||
+	    (a.new_name_len && (!a.new_name || !a.new_name->data)) ||
+	    (a.value_len && (!a.value || !a.value->data)) ||
+	    (a.new_value && !a.new_value->data))
+		return;
+	ma = (struct xls_map_attr){
+		.ino = a.ino, .igen = a.igen, .op_flags = a.op_flags,
+		.attr_filter = a.attr_filter, .name_len = a.name_len,
+		.new_name_len = a.new_name_len, .value_len = a.value_len, .bytes = 0,
+	};
+	total = a.name_len + a.new_name_len + a.value_len * (a.new_value ? 2u : 1u);
+	rec->ext_off = xls_rstore_bytes(ts, NULL, (uint32_t)sizeof(ma) + total);
+	at = (uint8_t *)xls_rstore_at(ts, rec->ext_off);
+	if (rec->ext_off == UINT32_MAX || !at) {
+		r->err = -ENOMEM;
+		return;
+	}
+	memcpy(at, &ma, sizeof(ma));
+	at = put_bytes(at + sizeof(ma), a.name, a.name_len);
+	at = put_bytes(at, a.new_name, a.new_name_len);
+	at = put_bytes(at, a.value, a.value_len);
+	if (a.new_value)
+		put_bytes(at, a.new_value, a.value_len);
+	rec->next = 1;
+}
+
+/* The bytes an ATTRI's names and values take. */
+static uint32_t attr_bytes(const struct xls_map_attr *a)
+{
+	bool new_value = a->new_name_len && a->value_len;
+
+	return a->name_len + a->new_name_len + a->value_len * (new_value ? 2u : 1u);
+}
+
 /* An intent's or a done item's id; what files needs of an ATTRI or a BUI. */
 static void rintent_capture(struct xls_recover *r, struct tstore *ts,
 			    struct rrec *rec, const struct xls_item *it)
@@ -169,6 +225,27 @@ static void rintent_capture(struct xls_recover *r, struct tstore *ts,
 		capture_extents(r, ts, rec, it, t->family);
 	if (r->opt.keep_pending && it->type == XFS_LI_XMI)
 		capture_exchange(r, ts, rec, it);
+	if (r->opt.keep_pending && it->type == XFS_LI_ATTRI)
+		capture_attr(r, ts, rec, it);
+}
+
+/* Pass 3: an ATTRI entering the AIL keeps its format, names and values for the run. */
+static void keep_attr(struct xls_recover *r, const uint8_t *at, struct rintent *in)
+{
+	struct xls_map_attr *a = xls_vec_push((void **)&r->pattr, &r->npattr, &r->cappattr,
+					      sizeof(*a));
+	in->first = r->npattr - 1;
+	if (!a) {
+		in->count = 0;
+		r->err = -ENOMEM;
+		return;
+	}
+	memcpy(a, at, sizeof(*a));
+	if (!xls_pool_add(&r->pbytes, at + sizeof(*a), attr_bytes(a), &a->bytes)) {
+		r->err = -ENOMEM;
+		return;
+	}
+	in->count = 1;
 }
 
 /* Pass 3: an intent entering the AIL keeps its extents (an XMI its exchange) for the run. */
@@ -183,6 +260,10 @@ static void keep_extents(struct decide_ctx *d, const struct rrec *rec, struct ri
 	in->count = 0;
 	if (!at)
 		return;
+	if (rec->type == XFS_LI_ATTRI) {
+		keep_attr(r, at, in);
+		return;
+	}
 	for (uint32_t i = 0; i < rec->next; i++) {
 		void *e = xmi ? xls_vec_push((void **)&r->pxmi, &r->npxmi, &r->cappxmi, size)
 			      : xls_vec_push((void **)&r->pext, &r->npext, &r->cappext, size);
@@ -194,6 +275,19 @@ static void keep_extents(struct decide_ctx *d, const struct rrec *rec, struct ri
 		memcpy(e, at + (size_t)i * size, size);
 	}
 	in->count = rec->next;
+}
+
+/* @a, its names and values from @bytes, onto @out; -1 when memory runs out. */
+static int take_attr(struct xls_pending_intents *out, const struct xls_map_attr *a,
+		     const uint8_t *bytes)
+{
+	struct xls_map_attr *q = xls_vec_push((void **)&out->attr, &out->nattr, &out->capattr,
+					      sizeof(*q));
+
+	if (!q)
+		return -1;
+	*q = *a;
+	return xls_pool_add(&out->bytes, bytes + a->bytes, attr_bytes(a), &q->bytes) ? 0 : -1;
 }
 
 int xls_recover_take_pending_intents(struct xls_recover *r, struct xls_pending_intents *out)
@@ -209,6 +303,13 @@ int xls_recover_take_pending_intents(struct xls_recover *r, struct xls_pending_i
 		if (!q)
 			goto nomem;
 		*q = (struct xls_pending_intent){ p->type, p->id, p->lsn, out->next, 0 };
+		if (p->type == XFS_LI_ATTRI) {
+			if (p->count && take_attr(out, &r->pattr[p->first], r->pbytes.p))
+				goto nomem;
+			q->first = out->nattr - (p->count ? 1 : 0);
+			q->count = p->count;
+			continue;
+		}
 		if (p->type == XFS_LI_XMI) {
 			q->first = out->nxmi;
 			for (uint32_t k = 0; k < p->count; k++) {
@@ -243,6 +344,8 @@ void xls_pending_intents_free(struct xls_pending_intents *p)
 	xls_vec_free(p->in);
 	xls_vec_free(p->ext);
 	xls_vec_free(p->xmi);
+	xls_vec_free(p->attr);
+	xls_pool_free(&p->bytes);
 	memset(p, 0, sizeof(*p));
 }
 

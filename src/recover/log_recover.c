@@ -568,6 +568,8 @@ void xls_recover_free(struct xls_recover *r)
 	xls_vec_free(r->intents);
 	xls_vec_free(r->pext);
 	xls_vec_free(r->pxmi);
+	xls_vec_free(r->pattr);
+	xls_pool_free(&r->pbytes);
 	free(r->ba);
 	free(r->res);
 	free(r->regs);

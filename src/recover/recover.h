@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include "base/err.h"
 #include "base/finding.h"
+#include "base/vec.h"
 #include "items/item.h"
 #include "log/log.h"
 #include "items/region.h"
@@ -531,7 +532,7 @@ struct xls_pending_intent {
 	uint16_t	type;		/* XFS_LI_EFI, _RUI, _CUI, _BUI, _XMI or an _RT kind */
 	uint64_t	id;
 	uint64_t	lsn;		/* its commit's */
-	/* its extents in xls_pending_intents.ext; an XMI: its exchange in .xmi */
+	/* its extents in .ext; an XMI: its exchange in .xmi; an ATTRI: in .attr */
 	uint32_t	first, count;
 };
 
@@ -545,6 +546,21 @@ struct xls_map_exchange {
 	uint32_t	igen1, igen2;
 };
 
+/*
+ * What an ATTRI asks: struct xfs_attri_log_format's fields but its id, in
+ * host order, and where its name, new name (PPTR_REPLACE), value and new
+ * value (PPTR_REPLACE) are in xls_pending_intents.bytes, one after another.
+ */
+struct xls_map_attr {
+	uint64_t	ino;
+	uint32_t	igen;
+	uint32_t	op_flags;	/* XFS_ATTRI_OP_FLAGS_* */
+	uint32_t	attr_filter;
+	uint32_t	name_len, new_name_len;
+	uint32_t	value_len;	/* the new value's too */
+	uint32_t	bytes;		/* the name's offset in the bytes */
+};
+
 /* EFI: startblock, len; CUI: startblock, len, flags; RUI, BUI: all of them. */
 struct xls_pending_intents {
 	struct xls_pending_intent *in;
@@ -553,6 +569,9 @@ struct xls_pending_intents {
 	uint32_t		next, capext;
 	struct xls_map_exchange	*xmi;
 	uint32_t		nxmi, capxmi;
+	struct xls_map_attr	*attr;
+	uint32_t		nattr, capattr;
+	struct xls_pool		bytes;		/* the ATTRIs' names and values */
 };
 
 /*

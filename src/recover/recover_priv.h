@@ -220,6 +220,9 @@ struct xls_recover {
 	uint32_t			npext, cappext;
 	struct xls_map_exchange		*pxmi;		/* ... the XMIs' */
 	uint32_t			npxmi, cappxmi;
+	struct xls_map_attr		*pattr;		/* ... the ATTRIs' */
+	uint32_t			npattr, cappattr;
+	struct xls_pool			pbytes;		/* ... their names and values */
 	struct xls_inomap		inolsn;		/* ino -> LSN of its last replay */
 	struct xls_hashmap		inobufs;	/* (blkno, len) -> read verdict */
 	/*

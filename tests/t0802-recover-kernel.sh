@@ -511,6 +511,21 @@ for n in 3 8; do
 		perl "$XLS_TOP/tests/lib/logpatch.pl" sbag$n.img "$logoff" 2 5846534200001000 88 \
 			0000000$n >/dev/null
 done
+# the pending ATTRI of attri (its type, size and alfi_igen, found in record
+# 1/15169) with an op code of 0, and with two namespaces in its filter; the
+# pending XMI of xmi (record 1/8127) with a __pad of 1: the kernel's pass 2
+# refuses each (xlog_recover_attri_commit_pass2, _xmi_)
+attrioff=$("$XLS" info --json "$(image attri)" | sed -n 's/.*"log_offset":\([0-9]*\).*/\1/p')
+cp --sparse=always "$(image attri)" attriop.img &&
+	perl "$XLS_TOP/tests/lib/logpatch.pl" attriop.img "$attrioff" 15169 46120500942e0733 24 \
+		00000000 >/dev/null
+cp --sparse=always "$(image attri)" attrins.img &&
+	perl "$XLS_TOP/tests/lib/logpatch.pl" attrins.img "$attrioff" 15169 46120500942e0733 36 \
+		0a000000 >/dev/null
+xmioff=$("$XLS" info --json "$(image xmi)" | sed -n 's/.*"log_offset":\([0-9]*\).*/\1/p')
+cp --sparse=always "$(image xmi)" xmipad.img &&
+	perl "$XLS_TOP/tests/lib/logpatch.pl" xmipad.img "$xmioff" 8127 4812010000000000c0671f048688ffff 4 \
+		01000000 >/dev/null
 # one AG fewer than the blocks need: xfs_validate_sb_common refuses it
 cp --sparse=always "$(image dir4k)" sbgeo.img &&
 	{ xfs_db -x -c 'sb 0' -c 'write -d agcount 3' sbgeo.img >/dev/null 2>&1 || rm -f sbgeo.img; }
@@ -530,6 +545,19 @@ test_expect_success 'verdict: a record of another filesystem mid-log fails pass 
 	grep -q "^  the kernel says: \"dirty log entry has mismatched uuid - can.t recover\", then \"log mount/recovery failed: error -5\"$" out &&
 	test_expect_code 1 "$XLS" replay -o uuidmid.out uuidmid.img >/dev/null 2>&1 &&
 	test ! -e uuidmid.out
+'
+test_expect_success 'verdict: an ATTRI or XMI the kernel.s pass 2 refuses fails recovery there (EFSCORRUPTED)' '
+	for sc in attriop attrins xmipad; do
+		test_expect_code 1 "$XLS" recover --summary $sc.img >out &&
+		head -1 out | grep -q "^Verdict: recovery fails at LSN 1/[0-9]*: the kernel.s mount returns error -117 (EFSCORRUPTED) in pass 2, replaying an item$" &&
+		grep -q "^  the kernel says: \"Internal error xlog_recover_[a-z]*_commit_pass2\", then \"log mount/recovery failed: error -117\"$" out &&
+		test_expect_code 1 "$XLS" replay -o $sc.out $sc.img >/dev/null 2>&1 &&
+		test ! -e $sc.out || return 1
+	done &&
+	"$XLS" recover --summary "$(image attri)" | head -1 | grep -q "^Verdict: recovery succeeds$" &&
+	"$XLS" recover -v attriop.img | grep -q "attri: its format, op, filter or regions" &&
+	"$XLS" recover -v attrins.img | grep -q "attri: its format, op, filter or regions" &&
+	"$XLS" recover -v xmipad.img | grep -q "xmi: its size or padding"
 '
 test_expect_success 'verdict: a torn head names the transaction the kernel drops' '
 	"$XLS" recover --summary torn.img >out &&
@@ -802,7 +830,7 @@ writes_as_kernel() {
 
 if $can_mount; then
 	for sc in cancel lsn badcrc ahead foreign order badunlinked wborder badinobuf sfdir \
-		  crcmid uuidmid torn cut; do
+		  crcmid uuidmid torn cut attriop attrins xmipad; do
 		test_expect_success "kernel: $sc journal recovered as recover says" \
 			"kernel $sc $sc.img"
 	done

@@ -91,7 +91,7 @@ int xls_attri_item_parse(const struct xls_item *it, struct xls_attri_item *a,
 {
 	const struct xls_region *fmt = xls_item_region(it, 0);
 	enum xls_endian e = it->endian;
-	uint32_t before = p->count, idx, want;
+	uint32_t before = p->count, idx, want, ns;
 
 	memset(a, 0, sizeof(*a));
 	if (!xls_item_need(p, "attri", fmt, ALFI_SIZE, NULL))
@@ -127,6 +127,11 @@ int xls_attri_item_parse(const struct xls_item *it, struct xls_attri_item *a,
 		xls_item_problem(p, "alfi_attr_filter 0x%x has unknown bits", a->attr_filter);
 	if (a->pptr && !(a->attr_filter & XFS_ATTR_PARENT))
 		xls_item_problem(p, "parent pointer op without the parent filter");
+	/* xfs_attr_check_namespace: one namespace at most */
+	ns = a->attr_filter & (XFS_ATTR_ROOT | XFS_ATTR_SECURE | XFS_ATTR_PARENT);
+	if (ns & (ns - 1))
+		xls_item_problem(p, "alfi_attr_filter 0x%x names more than one namespace",
+				 a->attr_filter);
 	if (a->name_len == 0)
 		xls_item_problem(p, "attri name length is 0");
 

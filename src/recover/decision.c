@@ -66,6 +66,7 @@ const char *xls_ritem_reason(const struct xls_ritem *ri)
 		[XLS_RWHY_BAD_UNLINKED]		= "bad_unlinked",
 		[XLS_RWHY_AGCOUNT_SHRINK]	= "agcount_shrink",
 		[XLS_RWHY_DADDR_RANGE]		= "daddr_range",
+		[XLS_RWHY_BAD_INTENT]		= "bad_intent",
 	};
 
 	if (ri->reason == XLS_RWHY_ALWAYS)

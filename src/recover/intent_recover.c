@@ -153,6 +153,15 @@ static void capture_exchange(struct xls_recover *r, struct tstore *ts, struct rr
 		rec->next = 1;
 }
 
+/* The bytes an ATTRI's names and values take: a PPTR_REPLACE logs two values. */
+static uint32_t attr_bytes(const struct xls_map_attr *a)
+{
+	bool replace = (a->op_flags & XFS_ATTRI_OP_FLAGS_TYPE_MASK) ==
+		       XFS_ATTRI_OP_FLAGS_PPTR_REPLACE;
+
+	return a->name_len + a->new_name_len + a->value_len * (replace ? 2u : 1u);
+}
+
 /* @r's bytes, @len of them, at @at; @at moved past them. */
 static uint8_t *put_bytes(uint8_t *at, const struct xls_region *r, uint32_t len)
 {
@@ -178,14 +187,15 @@ static void capture_attr(struct xls_recover *r, struct tstore *ts, struct rrec *
 	if (xls_attri_item_parse(it, &a, &p) || !a.has_format || !a.name || !a.name->data ||
 	    (a.new_name_len && (!a.new_name || !a.new_name->data)) ||
 	    (a.value_len && (!a.value || !a.value->data)) ||
-	    (a.new_value && !a.new_value->data))
+	    (a.op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE && a.value_len &&
+	     (!a.new_value || !a.new_value->data)))
 		return;
 	ma = (struct xls_map_attr){
 		.ino = a.ino, .igen = a.igen, .op_flags = a.op_flags,
 		.attr_filter = a.attr_filter, .name_len = a.name_len,
 		.new_name_len = a.new_name_len, .value_len = a.value_len, .bytes = 0,
 	};
-	total = a.name_len + a.new_name_len + a.value_len * (a.new_value ? 2u : 1u);
+	total = attr_bytes(&ma);
 	rec->ext_off = xls_rstore_bytes(ts, NULL, (uint32_t)sizeof(ma) + total);
 	at = (uint8_t *)xls_rstore_at(ts, rec->ext_off);
 	if (rec->ext_off == UINT32_MAX || !at) {
@@ -196,17 +206,74 @@ static void capture_attr(struct xls_recover *r, struct tstore *ts, struct rrec *
 	at = put_bytes(at + sizeof(ma), a.name, a.name_len);
 	at = put_bytes(at, a.new_name, a.new_name_len);
 	at = put_bytes(at, a.value, a.value_len);
-	if (a.new_value)
+	if (a.op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE)
 		put_bytes(at, a.new_value, a.value_len);
 	rec->next = 1;
 }
 
-/* The bytes an ATTRI's names and values take. */
-static uint32_t attr_bytes(const struct xls_map_attr *a)
-{
-	bool new_value = a->new_name_len && a->value_len;
 
-	return a->name_len + a->new_name_len + a->value_len * (new_value ? 2u : 1u);
+/* A parent pointer's name as xfs_parent_namecheck takes it: 1..255 bytes, no '/' or NUL. */
+static bool pptr_name_ok(const struct xls_region *r, uint32_t len)
+{
+	return r && r->data && len && len <= 255 && len <= r->len && !memchr(r->data, '/', len) &&
+	       !memchr(r->data, 0, len);
+}
+
+/*
+ * Why the kernel's pass 2 refuses ATTRI @it (xlog_recover_attri_commit_pass2:
+ * the format's size, xfs_attri_validate, the regions each op logs and
+ * their lengths, the names' checks, a parent value's inode), or NULL.
+ * Whether a kernel takes an ATTRI of a plain xattr at all depends on its
+ * logged-xattrs state: those are judged by their layout only, and the
+ * inode numbers by none of the AG's bounds (not checked here).
+ */
+static const char *attri_refused(const struct xls_geometry *g, const struct xls_item *it)
+{
+	struct xls_item_problems p = { 0, 0, "" };
+	struct xls_attri_item a;
+
+	if (xls_attri_item_parse(it, &a, &p))
+		return "its format, op, filter or regions";
+	if (!xls_geo_ino_ok(g, a.ino))
+		return "an inode number outside the filesystem's inodes";
+	if (!a.pptr)
+		return NULL;
+	if (!g->has_parent)
+		return "a parent pointer update on a filesystem without parent pointers";
+	if (a.value_len != 12 || !pptr_name_ok(a.name, a.name_len) ||
+	    (a.op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE && !pptr_name_ok(a.new_name, a.new_name_len)))
+		return "a parent pointer name or value xfs_parent_namecheck refuses";
+	/* xfs_parent_valuecheck: xfs_verify_dir_ino, its internal inodes aside */
+	if (!a.has_parent || !xls_geo_ino_ok(g, a.parent_ino) ||
+	    (a.op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE &&
+	     (!a.has_new_parent || !xls_geo_ino_ok(g, a.new_parent_ino))))
+		return "a parent pointer value naming no inode";
+	return NULL;
+}
+
+/* Why the kernel's pass 2 refuses XMI, XMD or ATTRD @it, or NULL. */
+static const char *pass2_refused(const struct xls_geometry *g, const struct xls_item *it)
+{
+	struct xls_item_problems p = { 0, 0, "" };
+
+	switch (it->type) {
+	case XFS_LI_XMI: {
+		struct xls_xmi_item x;
+
+		/* xlog_recover_xmi_commit_pass2: its size and __pad */
+		return xls_xmi_item_parse(it, &x, &p) ? "its size or padding" : NULL;
+	}
+	case XFS_LI_ATTRI:
+		return attri_refused(g, it);
+	case XFS_LI_XMD:
+	case XFS_LI_ATTRD: {
+		struct xls_done_item dn;
+
+		/* struct xfs_xmd_log_format, xfs_attrd_log_format: their size */
+		return xls_done_item_parse(it, &dn, &p) ? "its size" : NULL;
+	}
+	}
+	return NULL;
 }
 
 /* An intent's or a done item's id; what files needs of an ATTRI or a BUI. */
@@ -217,6 +284,7 @@ static void rintent_capture(struct xls_recover *r, struct tstore *ts,
 
 	rec->has_id = xls_item_intent_id(it, &rec->id);
 	rec->ext_off = UINT32_MAX;
+	rec->refused = pass2_refused(r->g, it);
 	if (r->opt.keep_intents && (it->type == XFS_LI_ATTRI || it->type == XFS_LI_BUI))
 		capture_intent(r, ts, rec, it);
 	if (r->opt.keep_pending && t && t->role == XLS_ROLE_INTENT &&
@@ -363,6 +431,20 @@ static void rintent_decide(struct decide_ctx *d, const struct rrec *rec)
 	const struct xls_item_type *t = xls_item_type_find(rec->type);
 	uint32_t *idx;
 
+	if (rec->refused) {
+		char says[64];
+
+		d->ri.decision = XLS_RD_FAIL;
+		d->ri.reason = XLS_RWHY_BAD_INTENT;
+		d->ri.fail_why = "the kernel's pass 2 refuses the item: recovery fails";
+		/* XFS_ERROR_REPORT, XFS_CORRUPTION_ERROR: the line number is the kernel's own */
+		snprintf(says, sizeof(says), "Internal error xlog_recover_%s_commit_pass2",
+			 xls_rintent_name(rec->type));
+		xls_recover_fail(r, d->t->lsn, (struct xls_rfail){ XLS_RSTOP_PASS2, XLS_RCAUSE_LOG,
+				 XLS_EFSCORRUPTED }, says, "transaction 0x%08x: %s: %s", d->t->tid,
+				 xls_rintent_name(rec->type), rec->refused);
+		return;
+	}
 	if (!rec->has_id)
 		return;
 	d->ri.has_id = true;

@@ -193,6 +193,7 @@ enum xls_rwhy {
 	XLS_RWHY_BAD_UNLINKED,
 	XLS_RWHY_AGCOUNT_SHRINK,
 	XLS_RWHY_DADDR_RANGE,
+	XLS_RWHY_BAD_INTENT,		/* an XMI, ATTRI or their done items pass 2 refuses */
 	XLS_RWHY_COUNT
 };
 

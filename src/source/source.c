@@ -366,6 +366,8 @@ static void sb_to_fs_geometry(const uint8_t *sb, struct xls_geometry *g)
 	/* inode numbers are shifted by it: only the one the block and inode sizes make */
 	g->inopb_log = g->block_log && g->inode_log && g->block_log >= g->inode_log ?
 		       g->block_log - g->inode_log : 0;
+	g->inode_align = (SB_BE16(sb, sb_versionnum) & XFS_SB_VERSION_ALIGNBIT) &&
+			 SB_BE32(sb, sb_inoalignmt) ? SB_BE32(sb, sb_inoalignmt) : 1;
 	g->has_meta_uuid = incompat & XFS_SB_FEAT_INCOMPAT_META_UUID;
 	g->has_rtgroups = incompat & XFS_SB_FEAT_INCOMPAT_METADIR;
 	g->has_ftype = g->crc ? (incompat & XFS_SB_FEAT_INCOMPAT_FTYPE) != 0 :
@@ -846,4 +848,25 @@ void xls_source_close(struct xls_source *src)
 	src->ioerr = NULL;
 	src->path = src->data_path = NULL;
 	src->log_fd = src->data_fd = -1;
+}
+
+bool xls_geo_ino_ok(const struct xls_geometry *g, uint64_t ino)
+{
+	uint32_t shift = g->ag_block_log + g->inopb_log, align = g->inode_align ? g->inode_align : 1;
+	uint64_t agno, agino, eoag, first_bno, last_bno, agfl_bno;
+
+	if (!g->ag_blocks || !g->block_log || !g->ag_count || shift >= 64)
+		return false;
+	agno = ino >> shift;
+	agino = ino & ((1ull << shift) - 1);
+	if (agno >= g->ag_count)
+		return false;
+	eoag = agno == g->ag_count - 1 && g->dblocks > agno * g->ag_blocks ?
+	       g->dblocks - agno * g->ag_blocks : g->ag_blocks;
+	/* XFS_AGFL_BLOCK: the block of the fourth sector */
+	agfl_bno = ((uint64_t)3 * g->data_sect_bbs) >> (g->block_log - 9);
+	first_bno = (agfl_bno + 1 + align - 1) / align * align;
+	last_bno = eoag / align * align;
+	return last_bno > first_bno && agino >= first_bno << g->inopb_log &&
+	       agino <= (last_bno << g->inopb_log) - 1;
 }

@@ -59,6 +59,8 @@ struct xls_geometry {
 	uint32_t	inode_size;	/* sb_inodesize */
 	uint32_t	inode_log;	/* sb_inodelog */
 	uint32_t	inopb_log;	/* sb_inopblog */
+	/* inode chunks' alignment in blocks: sb_inoalignmt where ALIGNBIT says, else 1 */
+	uint32_t	inode_align;
 	uint32_t	dir_block_size;	/* blocksize << sb_dirblklog */
 	uint32_t	inode_cluster_blocks;	/* xfs_ialloc_setup_geometry() */
 	bool		has_meta_uuid;	/* XFS_SB_FEAT_INCOMPAT_META_UUID */
@@ -169,6 +171,13 @@ const char *xls_sb_geometry_refused(const uint8_t *sb);
  * xfs_initialize_perag_data reads them in order; UINT32_MAX when all fit.
  */
 uint32_t xls_sb_first_ag_past(const uint8_t *sb, uint64_t dev_bytes);
+
+/*
+ * xfs_verify_ino: inode number @ino names an AG of the filesystem and an
+ * inode between the first and the last one its chunks can hold there
+ * (xfs_agino_range: after the AGFL, in whole aligned chunks).
+ */
+bool xls_geo_ino_ok(const struct xls_geometry *g, uint64_t ino);
 
 /* The filesystem's size by its superblock: sb_dblocks blocks. */
 static inline uint64_t xls_geo_fs_bytes(const struct xls_geometry *g)

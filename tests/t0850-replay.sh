@@ -147,7 +147,8 @@ if $have_pass3; then
 	test_expect_success 'pass 3: an XMI finished here, the exchange asked anew of its two files, the log clean' '
 		"$XLS" replay --json -o p3x.out "$(image xmi)" >p3x.json &&
 		grep -q "\"pending_work\":1,.*\"pending_xmi\":1," p3x.json &&
-		grep -q "\"log_cleaned\":true,\"pass3_done\":true,.*\"pass3_intents\":1,\"pass3_intent_extents\":1,\"pass3_freed_extents\":0," p3x.json &&
+		grep -q "\"log_cleaned\":true,\"pass3_done\":true,.*\"pass3_intents\":1,\"pass3_intent_extents\":0,\"pass3_freed_extents\":0,\"pass3_freed_fsblocks\":0,\"pass3_exchanges\":1,\"pass3_parent_pointers\":0," p3x.json &&
+		"$XLS" replay -o p3xt.out "$(image xmi)" | grep -q "^  pass 3, as the kernel.s mount finishes recovery (xfsprogs. libxfs): 1 intent finished (1 file mapping exchange), with the work they defer;" &&
 		"$XLS" recover --json --summary p3x.out | grep -q "\"pending_work\":0," &&
 		"$XLS" info p3x.out | grep -q "^state  *clean$"
 	'
@@ -156,7 +157,8 @@ if $have_pass3; then
 	test_expect_success 'pass 3: a parent-pointer ATTRI finished here, then the unlinked inodes, the log clean' '
 		"$XLS" replay --json -o p3a.out "$(image attri)" >p3a.json &&
 		grep -q "\"pending_efi\":1,\"pending_rui\":1,.*\"pending_attri\":1,.*\"pending_unlinked_inodes\":35," p3a.json &&
-		grep -q "\"log_cleaned\":true,\"pass3_done\":true,.*\"pass3_inodes_freed\":35,.*\"pass3_intents\":3," p3a.json &&
+		grep -q "\"log_cleaned\":true,\"pass3_done\":true,.*\"pass3_inodes_freed\":35,.*\"pass3_intents\":3,\"pass3_intent_extents\":2,.*\"pass3_exchanges\":0,\"pass3_parent_pointers\":1," p3a.json &&
+		"$XLS" replay -o p3at.out "$(image attri)" | grep -q "^  pass 3, as the kernel.s mount finishes recovery (xfsprogs. libxfs): 3 intents finished (2 extents named, 1 parent pointer update), with the work they defer; 35 unlinked inodes" &&
 		"$XLS" recover --json --summary p3a.out | grep -q "\"pending_work\":0," &&
 		"$XLS" info p3a.out | grep -q "^state  *clean$"
 	'

@@ -692,7 +692,12 @@ static int finish_intents(struct xfs_mount *mp, struct loaded_inodes *li,
 		else
 			error = recover_one(mp, li, job, in, &capture);
 		w->done->n.intents++;
-		w->done->n.intent_extents += job->intents[i].count;
+		if (in->type == XFS_LI_XMI)
+			w->done->n.exchanges++;
+		else if (in->type == XFS_LI_ATTRI)
+			w->done->n.parent_pointers++;
+		else
+			w->done->n.intent_extents += in->count;
 	}
 	if (error) {
 		struct xfs_defer_capture *dfc, *next;

@@ -73,7 +73,9 @@ struct xls_pass3_counts {
 	uint64_t	chunks_freed;	/* ... inode chunks freed with them */
 	uint64_t	data_blocks;	/* ... blocks of their data and btrees freed */
 	uint64_t	intents;	/* intents finished, what they deferred too */
-	uint64_t	intent_extents;	/* ... the extents they named */
+	uint64_t	intent_extents;	/* ... the extents EFIs, RUIs, CUIs, BUIs named */
+	uint64_t	exchanges;	/* ... XMIs: file mapping exchanges finished */
+	uint64_t	parent_pointers;	/* ... ATTRIs: parent pointer updates made */
 	uint64_t	freed_extents;	/* extents freed by all the work */
 	uint64_t	freed_blocks;	/* ... their blocks */
 };

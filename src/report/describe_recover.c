@@ -447,6 +447,8 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 		xls_field_uint(fs, XK(pass3_intent_extents), r->pass3->n.intent_extents);
 		xls_field_uint(fs, XK(pass3_freed_extents), r->pass3->n.freed_extents);
 		xls_field_uint(fs, XK(pass3_freed_fsblocks), r->pass3->n.freed_blocks);
+		xls_field_uint(fs, XK(pass3_exchanges), r->pass3->n.exchanges);
+		xls_field_uint(fs, XK(pass3_parent_pointers), r->pass3->n.parent_pointers);
 		xls_field_uint(fs, XK(pass3_checkpoints), r->pass3->ckpt_blocks ? 2 : 1);
 		xls_field_uint(fs, XK(pass3_checkpoint1_bbs), r->pass3->ckpt_blocks);
 		xls_field_uint(fs, XK(pass3_buffers_written), r->pass3->blocks_written);
@@ -462,11 +464,30 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 static void print_pass3(struct xls_out *o, const struct xls_pass3_result *p)
 {
 	xls_out_printf(o, "  pass 3, as the kernel's mount finishes recovery (xfsprogs' libxfs):");
-	if (p->n.intents)
-		xls_out_printf(o, " %llu intent%s finished (%llu extent%s named), with the work "
-			       "they defer;", (unsigned long long)p->n.intents, xls_plural(p->n.intents),
-			       (unsigned long long)p->n.intent_extents,
-			       xls_plural(p->n.intent_extents));
+	if (p->n.intents) {
+		const char *sep = " (";
+
+		xls_out_printf(o, " %llu intent%s finished", (unsigned long long)p->n.intents,
+			       xls_plural(p->n.intents));
+		if (p->n.intent_extents) {
+			xls_out_printf(o, "%s%llu extent%s named", sep,
+				       (unsigned long long)p->n.intent_extents,
+				       xls_plural(p->n.intent_extents));
+			sep = ", ";
+		}
+		if (p->n.exchanges) {
+			xls_out_printf(o, "%s%llu file mapping exchange%s", sep,
+				       (unsigned long long)p->n.exchanges, xls_plural(p->n.exchanges));
+			sep = ", ";
+		}
+		if (p->n.parent_pointers) {
+			xls_out_printf(o, "%s%llu parent pointer update%s", sep,
+				       (unsigned long long)p->n.parent_pointers,
+				       xls_plural(p->n.parent_pointers));
+			sep = ", ";
+		}
+		xls_out_printf(o, "%s with the work they defer;", sep[0] == ',' ? ")," : "");
+	}
 	if (p->n.inodes_freed)
 		xls_out_printf(o, " %llu unlinked inode%s inactivated and freed (%llu inode chunk%s "
 			       "and %llu filesystem block%s of data freed with them);",

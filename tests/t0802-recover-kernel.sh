@@ -68,6 +68,10 @@ sub chunk { my ($fill) = @_; return $fill x 128 if length($fill) == 1; return $f
 
 # An EFI or EFD (type) with one extent.
 sub efi { my ($type, $id) = @_; return [le16($type) . le16(1) . le32(1) . le64($id) . le64(0x1000) . le32(1) . le32(0)]; }
+# an RUI of one mapping (struct xfs_map_extent: owner, offset, block, length, flags: 32
+# bytes), an RUD (16 bytes): the sizes the kernel's pass 2 checks
+sub rui { my ($id) = @_; return [le16(0x1240) . le16(1) . le32(1) . le64($id) . le64(131) . le64(0) . le64(0x1000) . le32(1) . le32(0)]; }
+sub rud { my ($id) = @_; return [le16(0x1241) . le16(1) . le32(0) . le64($id)]; }
 
 # cycle 2: past every LSN the bundled images' metadata carries (1/N), so
 # that the kernel accepts them ("Metadata has LSN ahead of current LSN")
@@ -245,8 +249,8 @@ if ($scenario eq 'cancel') {
 		     efi(0x1236, 0x1111), $ib->(32, 0x88), buf(blkno => $blk{cancel2}, flags => 0x2)]);
 	trans('t2', [efi(0x1237, 0x1111)]);
 } elsif ($scenario eq 'intents') {
-	trans('t1', [efi(0x1236, 0x1111), efi(0x1236, 0x2222), efi(0x1240, 0x3333)]);
-	trans('t2', [efi(0x1237, 0x1111), efi(0x1241, 0x4444)]);
+	trans('t1', [efi(0x1236, 0x1111), efi(0x1236, 0x2222), rui(0x3333)]);
+	trans('t2', [efi(0x1237, 0x1111), rud(0x4444)]);
 	trans('t3', [buf(blkno => $blk{nocommit}, blft => 11, chunks => { 0 => chunk('U') })],
 	      nocommit => 1);
 } elsif ($scenario eq 'wborder') {
@@ -526,6 +530,19 @@ xmioff=$("$XLS" info --json "$(image xmi)" | sed -n 's/.*"log_offset":\([0-9]*\)
 cp --sparse=always "$(image xmi)" xmipad.img &&
 	perl "$XLS_TOP/tests/lib/logpatch.pl" xmipad.img "$xmioff" 8127 4812010000000000c0671f048688ffff 4 \
 		01000000 >/dev/null
+# ... a '/' in the ATTRI's name (the first byte of its name region); an
+# EFI and the BUI of intents (record 1/3777, each found by its type, size,
+# count and id) declaring 2 extents where they log 1
+cp --sparse=always "$(image attri)" attrislash.img &&
+	perl "$XLS_TOP/tests/lib/logpatch.pl" attrislash.img "$attrioff" 15169 46120500942e0733 52 \
+		2f >/dev/null
+intentsoff=$("$XLS" info --json "$(image intents)" | sed -n 's/.*"log_offset":\([0-9]*\).*/\1/p')
+cp --sparse=always "$(image intents)" efinext.img &&
+	perl "$XLS_TOP/tests/lib/logpatch.pl" efinext.img "$intentsoff" 3777 \
+		3612010001000000905274a08388ffff 4 02000000 >/dev/null
+cp --sparse=always "$(image intents)" buinext.img &&
+	perl "$XLS_TOP/tests/lib/logpatch.pl" buinext.img "$intentsoff" 3777 \
+		44120100010000005017db728188ffff 4 02000000 >/dev/null
 # one AG fewer than the blocks need: xfs_validate_sb_common refuses it
 cp --sparse=always "$(image dir4k)" sbgeo.img &&
 	{ xfs_db -x -c 'sb 0' -c 'write -d agcount 3' sbgeo.img >/dev/null 2>&1 || rm -f sbgeo.img; }
@@ -546,18 +563,25 @@ test_expect_success 'verdict: a record of another filesystem mid-log fails pass 
 	test_expect_code 1 "$XLS" replay -o uuidmid.out uuidmid.img >/dev/null 2>&1 &&
 	test ! -e uuidmid.out
 '
-test_expect_success 'verdict: an ATTRI or XMI the kernel.s pass 2 refuses fails recovery there (EFSCORRUPTED)' '
-	for sc in attriop attrins xmipad; do
+test_expect_success 'verdict: an intent the kernel.s pass 2 refuses fails recovery there (EFSCORRUPTED)' '
+	for sc in attriop attrins xmipad attrislash efinext buinext; do
 		test_expect_code 1 "$XLS" recover --summary $sc.img >out &&
 		head -1 out | grep -q "^Verdict: recovery fails at LSN 1/[0-9]*: the kernel.s mount returns error -117 (EFSCORRUPTED) in pass 2, replaying an item$" &&
-		grep -q "^  the kernel says: \"Internal error xlog_recover_[a-z]*_commit_pass2\", then \"log mount/recovery failed: error -117\"$" out &&
+		grep -q "^  the kernel says: \"Internal error [a-z_0-9]*\", then \"log mount/recovery failed: error -117\"$" out &&
 		test_expect_code 1 "$XLS" replay -o $sc.out $sc.img >/dev/null 2>&1 &&
-		test ! -e $sc.out || return 1
+		test ! -e $sc.out || { echo "$sc"; return 1; }
 	done &&
 	"$XLS" recover --summary "$(image attri)" | head -1 | grep -q "^Verdict: recovery succeeds$" &&
 	"$XLS" recover -v attriop.img | grep -q "attri: its format, op, filter or regions" &&
 	"$XLS" recover -v attrins.img | grep -q "attri: its format, op, filter or regions" &&
-	"$XLS" recover -v xmipad.img | grep -q "xmi: its size or padding"
+	"$XLS" recover -v xmipad.img | grep -q "xmi: its size or padding" &&
+	test_expect_code 1 "$XLS" recover --summary attrislash.img >out &&
+	grep -q "\"Internal error xfs_attri_validate_name_iovec\"" out &&
+	test_expect_code 1 "$XLS" recover --summary efinext.img >out &&
+	grep -q "\"Internal error xfs_efi_copy_format\"" out &&
+	test_expect_code 1 "$XLS" recover --summary buinext.img >out &&
+	grep -q "\"Internal error xlog_recover_bui_commit_pass2\"" out &&
+	"$XLS" recover --summary "$(image intents)" | head -1 | grep -q "^Verdict: recovery succeeds$"
 '
 test_expect_success 'verdict: a torn head names the transaction the kernel drops' '
 	"$XLS" recover --summary torn.img >out &&
@@ -830,7 +854,7 @@ writes_as_kernel() {
 
 if $can_mount; then
 	for sc in cancel lsn badcrc ahead foreign order badunlinked wborder badinobuf sfdir \
-		  crcmid uuidmid torn cut attriop attrins xmipad; do
+		  crcmid uuidmid torn cut attriop attrins xmipad attrislash efinext buinext; do
 		test_expect_success "kernel: $sc journal recovered as recover says" \
 			"kernel $sc $sc.img"
 	done

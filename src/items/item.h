@@ -318,6 +318,9 @@ struct xls_attri_item {
 	uint32_t	value_len;
 	uint32_t	attr_filter;
 	bool		pptr;		/* a parent pointer op */
+	/* the format, op, filter and lengths pass (xfs_attri_validate's part) */
+	bool		format_ok;
+	bool		count_ok;	/* ... and the item has the regions its op logs */
 	const struct xls_region *name, *new_name, *value, *new_value;
 	/* parent pointer values: struct xfs_parent_rec */
 	bool		has_parent, has_new_parent;

@@ -135,6 +135,7 @@ int xls_attri_item_parse(const struct xls_item *it, struct xls_attri_item *a,
 	if (a->name_len == 0)
 		xls_item_problem(p, "attri name length is 0");
 
+	a->format_ok = p->count == before && fmt->len == ALFI_SIZE;
 	/* Regions in the order the writer logs them. */
 	idx = 1;
 	a->name = attr_region(it, idx++, "name", a->name_len, p);
@@ -145,6 +146,7 @@ int xls_attri_item_parse(const struct xls_item *it, struct xls_attri_item *a,
 	if (a->op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE && a->value_len)
 		a->new_value = attr_region(it, idx++, "new value", a->value_len, p);
 	want = idx;
+	a->count_ok = it->size == want;
 	if (it->size != want) {
 		char opname[24];
 

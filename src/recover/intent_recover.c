@@ -219,61 +219,146 @@ static bool pptr_name_ok(const struct xls_region *r, uint32_t len)
 	       !memchr(r->data, 0, len);
 }
 
-/*
- * Why the kernel's pass 2 refuses ATTRI @it (xlog_recover_attri_commit_pass2:
- * the format's size, xfs_attri_validate, the regions each op logs and
- * their lengths, the names' checks, a parent value's inode), or NULL.
- * Whether a kernel takes an ATTRI of a plain xattr at all depends on its
- * logged-xattrs state: those are judged by their layout only, and the
- * inode numbers by none of the AG's bounds (not checked here).
- */
-static const char *attri_refused(const struct xls_geometry *g, const struct xls_item *it)
-{
-	struct xls_item_problems p = { 0, 0, "" };
-	struct xls_attri_item a;
+/* Why the kernel's pass 2 refuses an item, and the function that reports it. */
+struct pass2_refusal {
+	const char	*why;		/* NULL: it takes the item */
+	const char	*in;
+};
 
-	if (xls_attri_item_parse(it, &a, &p))
-		return "its format, op, filter or regions";
-	if (!xls_geo_ino_ok(g, a.ino))
-		return "an inode number outside the filesystem's inodes";
-	if (!a.pptr)
-		return NULL;
-	if (!g->has_parent)
-		return "a parent pointer update on a filesystem without parent pointers";
-	if (a.value_len != 12 || !pptr_name_ok(a.name, a.name_len) ||
-	    (a.op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE && !pptr_name_ok(a.new_name, a.new_name_len)))
-		return "a parent pointer name or value xfs_parent_namecheck refuses";
-	/* xfs_parent_valuecheck: xfs_verify_dir_ino, its internal inodes aside */
-	if (!a.has_parent || !xls_geo_ino_ok(g, a.parent_ino) ||
-	    (a.op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE &&
-	     (!a.has_new_parent || !xls_geo_ino_ok(g, a.new_parent_ino))))
-		return "a parent pointer value naming no inode";
-	return NULL;
+/* Region @r holds @len bytes padded to 4 (xlog_calc_iovec_len), as the kernel wants. */
+static bool iovec_len_ok(const struct xls_region *r, uint32_t len)
+{
+	return !len || (r && r->len == (((uint64_t)len + 3) & ~(uint64_t)3));
 }
 
-/* Why the kernel's pass 2 refuses XMI, XMD or ATTRD @it, or NULL. */
-static const char *pass2_refused(const struct xls_geometry *g, const struct xls_item *it)
+/*
+ * Why the kernel's pass 2 refuses ATTRI @it (xlog_recover_attri_commit_pass2:
+ * the format's size, xfs_attri_validate, the regions each op logs; then
+ * xfs_attri_validate_name_iovec and _value_iovec: their lengths, the
+ * names, a parent value's inode).  Whether a kernel takes an ATTRI of a
+ * plain xattr at all depends on its logged-xattrs state: those are judged
+ * by their layout only.
+ */
+static struct pass2_refusal attri_refused(const struct xls_geometry *g, const struct xls_item *it)
+{
+	const char *pass2 = "xlog_recover_attri_commit_pass2";
+	const char *names = "xfs_attri_validate_name_iovec";
+	const char *values = "xfs_attri_validate_value_iovec";
+	struct xls_item_problems p = { 0, 0, "" };
+	struct xls_attri_item a;
+	bool sb = g->ag_count != 0, replace;
+
+	if (xls_attri_item_parse(it, &a, &p)) {
+		bool names_ok = iovec_len_ok(a.name, a.name_len) &&
+				iovec_len_ok(a.new_name, a.new_name_len);
+
+		/* in the kernel's order: the format, the regions' count, then each region */
+		return (struct pass2_refusal){ "its format, op, filter or regions",
+					       !a.format_ok || !a.count_ok ? pass2 :
+					       !names_ok ? names : values };
+	}
+	/* a log read without its filesystem: the inodes and features are not known */
+	if (sb && !xls_geo_ino_ok(g, a.ino))
+		return (struct pass2_refusal){ "an inode number outside the filesystem's inodes",
+					       pass2 };
+	if (!a.pptr)
+		return (struct pass2_refusal){ NULL, NULL };
+	replace = a.op == XFS_ATTRI_OP_FLAGS_PPTR_REPLACE;
+	if ((sb && !g->has_parent) || a.value_len != 12 || a.name_len > 255 ||
+	    (replace && a.new_name_len > 255))
+		return (struct pass2_refusal){ "a parent pointer update this filesystem or "
+					       "xfs_attri_validate refuses", pass2 };
+	if (!pptr_name_ok(a.name, a.name_len) || (replace && !pptr_name_ok(a.new_name,
+									  a.new_name_len)))
+		return (struct pass2_refusal){ "a parent pointer name xfs_parent_namecheck "
+					       "refuses", names };
+	/* xfs_parent_valuecheck: xfs_verify_dir_ino, its internal inodes aside */
+	if (!a.has_parent || (sb && !xls_geo_ino_ok(g, a.parent_ino)) ||
+	    (replace && (!a.has_new_parent || (sb && !xls_geo_ino_ok(g, a.new_parent_ino)))))
+		return (struct pass2_refusal){ "a parent pointer value naming no inode", values };
+	return (struct pass2_refusal){ NULL, NULL };
+}
+
+/*
+ * Why the kernel's pass 2 refuses EFI, RUI, CUI or BUI @it, or NULL: the
+ * size of its format for the extents it declares (xfs_efi_copy_format and
+ * its 32-bit and 64-bit layouts, xfs_{rui,cui,bui}_log_format_sizeof), a
+ * BUI's one extent.  What the extents say is checked in pass 3.
+ */
+static struct pass2_refusal extents_refused(const struct xls_item *it)
+{
+	static const char *const in[] = {
+		[XFS_LI_EFI - XFS_LI_EFI] = "xfs_efi_copy_format",
+		[XFS_LI_RUI - XFS_LI_EFI] = "xlog_recover_rui_commit_pass2",
+		[XFS_LI_CUI - XFS_LI_EFI] = "xlog_recover_cui_commit_pass2",
+		[XFS_LI_BUI - XFS_LI_EFI] = "xlog_recover_bui_commit_pass2",
+	};
+	struct xls_item_problems p = { 0, 0, "" };
+	struct xls_extent_item x;
+	uint64_t len, n;
+	bool ok;
+
+	(void)xls_extent_item_parse(it, &x, &p);
+	if (!x.has_header)
+		return (struct pass2_refusal){ "its size", it->type == XFS_LI_EFI ?
+					       "xlog_recover_efi_commit_pass2" :
+					       in[it->type - XFS_LI_EFI] };
+	len = x.fmt->len;
+	n = x.nextents;
+	ok = it->type == XFS_LI_EFI ? len == 16 + 16 * n || len == 16 + 12 * n :
+	     it->type == XFS_LI_RUI ? len == 16 + 32 * n :
+	     it->type == XFS_LI_CUI ? len == 16 + 16 * n : n == 1 && len == 16 + 32;
+	return ok ? (struct pass2_refusal){ NULL, NULL } :
+		    (struct pass2_refusal){ it->type == XFS_LI_BUI ? "its size or its count of "
+					    "extents" : "its size", in[it->type - XFS_LI_EFI] };
+}
+
+/* The kernel function that reports a done item of @type it refuses. */
+static const char *done_in(uint16_t type)
+{
+	switch (type) {
+	case XFS_LI_RUD:
+		return "xlog_recover_rud_commit_pass2";
+	case XFS_LI_CUD:
+		return "xlog_recover_cud_commit_pass2";
+	case XFS_LI_BUD:
+		return "xlog_recover_bud_commit_pass2";
+	case XFS_LI_XMD:
+		return "xlog_recover_xmd_commit_pass2";
+	}
+	return "xlog_recover_attrd_commit_pass2";
+}
+
+/* Why the kernel's pass 2 refuses an intent or done item @it of the data device. */
+static struct pass2_refusal pass2_refused(const struct xls_geometry *g, const struct xls_item *it)
 {
 	struct xls_item_problems p = { 0, 0, "" };
+	struct xls_done_item dn;
+	struct xls_xmi_item x;
 
 	switch (it->type) {
-	case XFS_LI_XMI: {
-		struct xls_xmi_item x;
-
-		/* xlog_recover_xmi_commit_pass2: its size and __pad */
-		return xls_xmi_item_parse(it, &x, &p) ? "its size or padding" : NULL;
-	}
+	case XFS_LI_XMI:
+		/* its size and __pad */
+		return (struct pass2_refusal){ xls_xmi_item_parse(it, &x, &p) ?
+					       "its size or padding" : NULL,
+					       "xlog_recover_xmi_commit_pass2" };
 	case XFS_LI_ATTRI:
 		return attri_refused(g, it);
+	case XFS_LI_EFI:
+	case XFS_LI_RUI:
+	case XFS_LI_CUI:
+	case XFS_LI_BUI:
+		return extents_refused(it);
+	case XFS_LI_RUD:
+	case XFS_LI_CUD:
+	case XFS_LI_BUD:
 	case XFS_LI_XMD:
-	case XFS_LI_ATTRD: {
-		struct xls_done_item dn;
-
-		/* struct xfs_xmd_log_format, xfs_attrd_log_format: their size */
-		return xls_done_item_parse(it, &dn, &p) ? "its size" : NULL;
+	case XFS_LI_ATTRD:
+		/* struct xfs_{rud,cud,bud,xmd,attrd}_log_format: their size */
+		return (struct pass2_refusal){ xls_done_item_parse(it, &dn, &p) ? "its size" : NULL,
+					       done_in(it->type) };
 	}
-	}
-	return NULL;
+	return (struct pass2_refusal){ NULL, NULL };
 }
 
 /* An intent's or a done item's id; what files needs of an ATTRI or a BUI. */
@@ -281,10 +366,13 @@ static void rintent_capture(struct xls_recover *r, struct tstore *ts,
 			    struct rrec *rec, const struct xls_item *it)
 {
 	const struct xls_item_type *t = xls_item_type_find(it->type);
+	struct pass2_refusal refusal;
 
 	rec->has_id = xls_item_intent_id(it, &rec->id);
 	rec->ext_off = UINT32_MAX;
-	rec->refused = pass2_refused(r->g, it);
+	refusal = pass2_refused(r->g, it);
+	rec->refused = refusal.why;
+	rec->refused_in = refusal.in;
 	if (r->opt.keep_intents && (it->type == XFS_LI_ATTRI || it->type == XFS_LI_BUI))
 		capture_intent(r, ts, rec, it);
 	if (r->opt.keep_pending && t && t->role == XLS_ROLE_INTENT &&
@@ -438,8 +526,7 @@ static void rintent_decide(struct decide_ctx *d, const struct rrec *rec)
 		d->ri.reason = XLS_RWHY_BAD_INTENT;
 		d->ri.fail_why = "the kernel's pass 2 refuses the item: recovery fails";
 		/* XFS_ERROR_REPORT, XFS_CORRUPTION_ERROR: the line number is the kernel's own */
-		snprintf(says, sizeof(says), "Internal error xlog_recover_%s_commit_pass2",
-			 xls_rintent_name(rec->type));
+		snprintf(says, sizeof(says), "Internal error %s", rec->refused_in);
 		xls_recover_fail(r, d->t->lsn, (struct xls_rfail){ XLS_RSTOP_PASS2, XLS_RCAUSE_LOG,
 				 XLS_EFSCORRUPTED }, says, "transaction 0x%08x: %s: %s", d->t->tid,
 				 xls_rintent_name(rec->type), rec->refused);

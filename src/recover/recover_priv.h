@@ -82,6 +82,7 @@ struct rrec {
 	/* intents and done items */
 	bool		has_id;
 	const char	*refused;	/* why the kernel's pass 2 refuses it, or NULL */
+	const char	*refused_in;	/* ... the kernel function that says so */
 	uint64_t	id;
 	uint32_t	ext_off;	/* keep_pending: its xls_map_extents, an XMI's exchange */
 	uint32_t	next;

@@ -543,6 +543,12 @@ cp --sparse=always "$(image intents)" efinext.img &&
 cp --sparse=always "$(image intents)" buinext.img &&
 	perl "$XLS_TOP/tests/lib/logpatch.pl" buinext.img "$intentsoff" 3777 \
 		44120100010000005017db728188ffff 4 02000000 >/dev/null
+# ... and an EFD of wrapped (record 2/970, its type, size, count and EFI's
+# id) declaring 3 extents where it logs 2
+wrappedoff=$("$XLS" info --json "$(image wrapped)" | sed -n 's/.*"log_offset":\([0-9]*\).*/\1/p')
+cp --sparse=always "$(image wrapped)" efdnext.img &&
+	perl "$XLS_TOP/tests/lib/logpatch.pl" efdnext.img "$wrappedoff" 970 \
+		371201000200000050993ebb8188ffff 4 03000000 >/dev/null
 # one AG fewer than the blocks need: xfs_validate_sb_common refuses it
 cp --sparse=always "$(image dir4k)" sbgeo.img &&
 	{ xfs_db -x -c 'sb 0' -c 'write -d agcount 3' sbgeo.img >/dev/null 2>&1 || rm -f sbgeo.img; }
@@ -564,9 +570,9 @@ test_expect_success 'verdict: a record of another filesystem mid-log fails pass 
 	test ! -e uuidmid.out
 '
 test_expect_success 'verdict: an intent the kernel.s pass 2 refuses fails recovery there (EFSCORRUPTED)' '
-	for sc in attriop attrins xmipad attrislash efinext buinext; do
+	for sc in attriop attrins xmipad attrislash efinext buinext efdnext; do
 		test_expect_code 1 "$XLS" recover --summary $sc.img >out &&
-		head -1 out | grep -q "^Verdict: recovery fails at LSN 1/[0-9]*: the kernel.s mount returns error -117 (EFSCORRUPTED) in pass 2, replaying an item$" &&
+		head -1 out | grep -q "^Verdict: recovery fails at LSN [0-9]*/[0-9]*: the kernel.s mount returns error -117 (EFSCORRUPTED) in pass 2, replaying an item$" &&
 		grep -q "^  the kernel says: \"Internal error [a-z_0-9]*\", then \"log mount/recovery failed: error -117\"$" out &&
 		test_expect_code 1 "$XLS" replay -o $sc.out $sc.img >/dev/null 2>&1 &&
 		test ! -e $sc.out || { echo "$sc"; return 1; }
@@ -581,6 +587,8 @@ test_expect_success 'verdict: an intent the kernel.s pass 2 refuses fails recove
 	grep -q "\"Internal error xfs_efi_copy_format\"" out &&
 	test_expect_code 1 "$XLS" recover --summary buinext.img >out &&
 	grep -q "\"Internal error xlog_recover_bui_commit_pass2\"" out &&
+	test_expect_code 1 "$XLS" recover --summary efdnext.img >out &&
+	grep -q "\"Internal error xlog_recover_efd_commit_pass2\"" out &&
 	"$XLS" recover --summary "$(image intents)" | head -1 | grep -q "^Verdict: recovery succeeds$"
 '
 test_expect_success 'verdict: a torn head names the transaction the kernel drops' '
@@ -854,7 +862,8 @@ writes_as_kernel() {
 
 if $can_mount; then
 	for sc in cancel lsn badcrc ahead foreign order badunlinked wborder badinobuf sfdir \
-		  crcmid uuidmid torn cut attriop attrins xmipad attrislash efinext buinext; do
+		  crcmid uuidmid torn cut attriop attrins xmipad attrislash efinext buinext \
+		  efdnext; do
 		test_expect_success "kernel: $sc journal recovered as recover says" \
 			"kernel $sc $sc.img"
 	done

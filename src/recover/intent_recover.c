@@ -280,15 +280,17 @@ static struct pass2_refusal attri_refused(const struct xls_geometry *g, const st
 }
 
 /*
- * Why the kernel's pass 2 refuses EFI, RUI, CUI or BUI @it, or NULL: the
- * size of its format for the extents it declares (xfs_efi_copy_format and
- * its 32-bit and 64-bit layouts, xfs_{rui,cui,bui}_log_format_sizeof), a
- * BUI's one extent.  What the extents say is checked in pass 3.
+ * Why the kernel's pass 2 refuses EFI, EFD, RUI, CUI or BUI @it, or NULL:
+ * the size of its format for the extents it declares (xfs_efi_copy_format
+ * and xlog_recover_efd_commit_pass2 take the 32-bit and the 64-bit
+ * layouts, xfs_{rui,cui,bui}_log_format_sizeof), a BUI's one extent.
+ * What the extents say is checked in pass 3.
  */
 static struct pass2_refusal extents_refused(const struct xls_item *it)
 {
 	static const char *const in[] = {
 		[XFS_LI_EFI - XFS_LI_EFI] = "xfs_efi_copy_format",
+		[XFS_LI_EFD - XFS_LI_EFI] = "xlog_recover_efd_commit_pass2",
 		[XFS_LI_RUI - XFS_LI_EFI] = "xlog_recover_rui_commit_pass2",
 		[XFS_LI_CUI - XFS_LI_EFI] = "xlog_recover_cui_commit_pass2",
 		[XFS_LI_BUI - XFS_LI_EFI] = "xlog_recover_bui_commit_pass2",
@@ -305,7 +307,8 @@ static struct pass2_refusal extents_refused(const struct xls_item *it)
 					       in[it->type - XFS_LI_EFI] };
 	len = x.fmt->len;
 	n = x.nextents;
-	ok = it->type == XFS_LI_EFI ? len == 16 + 16 * n || len == 16 + 12 * n :
+	ok = it->type == XFS_LI_EFI || it->type == XFS_LI_EFD ?
+	     len == 16 + 16 * n || len == 16 + 12 * n :
 	     it->type == XFS_LI_RUI ? len == 16 + 32 * n :
 	     it->type == XFS_LI_CUI ? len == 16 + 16 * n : n == 1 && len == 16 + 32;
 	return ok ? (struct pass2_refusal){ NULL, NULL } :
@@ -345,6 +348,7 @@ static struct pass2_refusal pass2_refused(const struct xls_geometry *g, const st
 	case XFS_LI_ATTRI:
 		return attri_refused(g, it);
 	case XFS_LI_EFI:
+	case XFS_LI_EFD:
 	case XFS_LI_RUI:
 	case XFS_LI_CUI:
 	case XFS_LI_BUI:

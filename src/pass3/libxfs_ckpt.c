@@ -68,8 +68,7 @@ struct xls_ckpt_model {
 	uint32_t		ndone, capdone;
 	int			error;		/* ENOMEM, or EFBIG: a buffer too large to follow */
 	/* the inodes' literal areas as pass 2 left them (struct ckpt_ino.before) */
-	uint8_t			*before;
-	uint32_t		nbefore, capbefore;
+	struct xls_pool		before;
 };
 
 static struct xls_ckpt_model *model;
@@ -94,7 +93,7 @@ void xls_libxfs_ckpt_free(struct xls_ckpt_model *m)
 	xls_vec_free(m->bufs);
 	xls_vec_free(m->inos);
 	xls_vec_free(m->done);
-	xls_vec_free(m->before);
+	xls_pool_free(&m->before);
 	free(m);
 }
 
@@ -235,20 +234,13 @@ static uint8_t *literal_area(struct xfs_mount *mp, struct xfs_dinode *dip, uint3
 static void keep_before(struct xls_ckpt_model *m, struct ckpt_ino *n, struct xfs_mount *mp,
 			struct xfs_dinode *dip)
 {
-	uint32_t len, at = m->nbefore;
+	uint32_t len;
 	const uint8_t *lit = literal_area(mp, dip, &len);
 
-	n->before = UINT32_MAX;
-	for (uint32_t i = 0; i < len; i++) {
-		uint8_t *b = xls_vec_push((void **)&m->before, &m->nbefore, &m->capbefore, 1);
-
-		if (!b) {
-			m->error = ENOMEM;
-			return;
-		}
-		*b = lit[i];
+	if (!xls_pool_add(&m->before, lit, len, &n->before)) {
+		n->before = UINT32_MAX;
+		m->error = ENOMEM;
 	}
-	n->before = at;
 }
 
 /*
@@ -278,7 +270,7 @@ static void put_back_before(const struct xls_ckpt_model *m, const struct ckpt_in
 			continue;
 		used = (uint32_t)(ifp->if_nextents * sizeof(struct xfs_bmbt_rec));
 		if (used < size && start + size <= len)
-			memcpy(lit + start + used, m->before + n->before + start + used,
+			memcpy(lit + start + used, m->before.p + n->before + start + used,
 			       size - used);
 	}
 }

@@ -11,8 +11,7 @@
 
 #include "base/ondisk.h"
 #include "log/log.h"
-
-#define BB	512u
+#include "log/log_priv.h"
 
 const char *xls_log_byte_order(uint32_t h_fmt)
 {
@@ -26,141 +25,47 @@ const char *xls_log_byte_order(uint32_t h_fmt)
 	return "unknown";
 }
 
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (24 - 8 * i));
-}
-
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	put_be32(p, (uint32_t)(v >> 32));
-	put_be32(p + 4, (uint32_t)v);
-}
-
-#define HDR_AT(hdr, field) ((hdr) + offsetof(struct xlog_rec_header, field))
-
-/* The fields every record header of this log carries (xlog_add_record). */
-static void header_common(const struct xls_log *log, uint8_t *hdr, uint32_t cycle,
-			  uint32_t blk, uint64_t tail_lsn, uint32_t h_fmt)
-{
-	memset(hdr, 0, BB);
-	put_be32(HDR_AT(hdr, h_magicno), XLOG_HEADER_MAGIC_NUM);
-	put_be32(HDR_AT(hdr, h_cycle), cycle);
-	put_be32(HDR_AT(hdr, h_version), log->logv2 ? XLOG_VERSION_2 : XLOG_VERSION_1);
-	put_be64(HDR_AT(hdr, h_lsn), xls_lsn(cycle, blk));
-	put_be64(HDR_AT(hdr, h_tail_lsn), tail_lsn);
-	put_be32(HDR_AT(hdr, h_fmt), h_fmt);
-	memcpy(HDR_AT(hdr, h_fs_uuid), log->src->geo.uuid, 16);
-}
-
-/* The cycle a record's block carries: the next one past the physical end. */
-static uint32_t wrapped_cycle(uint32_t cycle)
-{
-	return ++cycle == XLOG_HEADER_MAGIC_NUM ? cycle + 1 : cycle;
-}
-
 /*
  * The shape of the record an unmount writes: the iclog the kernel mounts
- * with (its default logbsize: 32 KiB, or the log stripe unit when larger),
- * its header and extended headers (one per 32 KiB of iclog, v2), and the
- * record padded to the stripe unit (xlog_calc_iclog_size's roundoff), so
- * that the head lands where the kernel's own unmount leaves it: on a 4 KiB
- * sector log, never inside a sector.
+ * with, its header and extended headers (one per 32 KiB of iclog, v2),
+ * and the record padded to the stripe unit (xlog_calc_iclog_size's
+ * roundoff), so that the head lands where the kernel's own unmount leaves
+ * it: on a 4 KiB sector log, never inside a sector.
  */
-struct unmount_shape {
-	uint32_t	h_size;		/* the iclog size */
-	uint32_t	hblks;		/* header blocks */
-	uint32_t	blks;		/* the whole record */
-	uint32_t	h_len;
-};
-
 #define UNMOUNT_PAYLOAD	((uint32_t)(sizeof(struct xlog_op_header) + \
 				    sizeof(struct xfs_unmount_log_format)))
 
-static int unmount_shape(const struct xls_log *log, struct unmount_shape *s)
+static int unmount_shape(const struct xls_log *log, struct xls_rec_shape *s)
 {
-	uint32_t sunit = log->logv2 ? log->src->geo.log_sunit : 0;
-	uint32_t roundoff = sunit ? sunit : BB, total;
-
-	if (sunit % BB || sunit > XLOG_MAX_RECORD_BSIZE)
+	if (xls_log_rec_shape(log, UNMOUNT_PAYLOAD, s))
 		return -1;
-	s->h_size = sunit > XLOG_BIG_RECORD_BSIZE ? sunit : XLOG_BIG_RECORD_BSIZE;
-	s->hblks = log->logv2 ? (s->h_size + XLOG_HEADER_CYCLE_SIZE - 1) /
-				XLOG_HEADER_CYCLE_SIZE : 1;
-	total = (s->hblks * BB + UNMOUNT_PAYLOAD + roundoff - 1) / roundoff * roundoff;
-	s->blks = total / BB;
-	/* v2: h_len counts the padding; v1: only what was logged */
-	s->h_len = log->logv2 ? total - s->hblks * BB : UNMOUNT_PAYLOAD;
 	return s->blks + 8 > log->nblks ? -1 : 0;
 }
 
 /*
- * xlog_pack_data: each data block's first word saved in the header (or an
- * extended header), the record's cycle in its place.
+ * A record at @at into @rec (@s->blks blocks): with @unmount the unmount
+ * record -- its op (XLOG_UNMOUNT_TRANS, transaction @tid) and its
+ * xfs_unmount_log_format in the byte order @at->h_fmt says -- else a
+ * record of no op, zeros.
  */
-static void pack_cycles(uint8_t *rec, const struct unmount_shape *s, uint32_t cycle)
+static void log_record(const struct xls_log *log, uint8_t *rec, const struct xls_rec_shape *s,
+		       const struct xls_rec_at *at, uint32_t tid, bool unmount)
 {
-	const uint32_t per_hdr = XLOG_HEADER_CYCLE_SIZE / BB;
-
-	for (uint32_t i = 1; i < s->hblks; i++)
-		put_be32(rec + (size_t)i * BB + offsetof(struct xlog_rec_ext_header, xh_cycle),
-			 cycle);
-	for (uint32_t i = 0; i + s->hblks < s->blks; i++) {
-		uint8_t *blk = rec + (size_t)(s->hblks + i) * BB;
-		uint8_t *save = i < per_hdr ?
-			HDR_AT(rec, h_cycle_data) + 4 * i :
-			rec + (size_t)(i / per_hdr) * BB +
-			offsetof(struct xlog_rec_ext_header, xh_cycle_data) + 4 * (i % per_hdr);
-
-		memcpy(save, blk, 4);
-		put_be32(blk, cycle);
-	}
-}
-
-/*
- * A record at @blk of @cycle into @rec (@s->blks blocks): with @unmount the
- * unmount record -- its op (XLOG_UNMOUNT_TRANS, transaction @tid) and its
- * xfs_unmount_log_format in the byte order @h_fmt says -- else a record of
- * no op, zeros; its blocks cycle-stamped, those past the physical end of
- * the log with the next cycle (xlog_split_iclog), and its CRC, as
- * xlog_sync computes it after the split, over what is written.
- */
-static void log_record(const struct xls_log *log, uint8_t *rec, const struct unmount_shape *s,
-		       uint32_t cycle, uint32_t blk, uint32_t prev_blk, uint32_t tid,
-		       uint32_t h_fmt, bool unmount)
-{
-	uint8_t *hdr = rec, *data = rec + (size_t)s->hblks * BB;
-	uint8_t *op = data, *ulf = data + sizeof(struct xlog_op_header);
-	bool be = h_fmt == XLOG_FMT_LINUX_BE;
+	uint8_t *op = rec + (size_t)s->hblks * BB, *ulf = op + sizeof(struct xlog_op_header);
+	bool be = at->h_fmt == XLOG_FMT_LINUX_BE;
 	uint16_t magic = XLOG_UNMOUNT_TYPE;
 
 	memset(rec, 0, (size_t)s->blks * BB);
-	header_common(log, hdr, cycle, blk, xls_lsn(cycle, blk), h_fmt);
-	put_be32(HDR_AT(hdr, h_len), s->h_len);
-	put_be32(HDR_AT(hdr, h_prev_block), prev_blk);
-	put_be32(HDR_AT(hdr, h_num_logops), unmount ? 1 : 0);
-	put_be32(HDR_AT(hdr, h_size), s->h_size);
 	if (unmount) {
-		put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
-		put_be32(op + offsetof(struct xlog_op_header, oh_len),
-			 sizeof(struct xfs_unmount_log_format));
+		xls_log_put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
+		xls_log_put_be32(op + offsetof(struct xlog_op_header, oh_len),
+				 sizeof(struct xfs_unmount_log_format));
 		op[offsetof(struct xlog_op_header, oh_clientid)] = XFS_LOG;
 		op[offsetof(struct xlog_op_header, oh_flags)] = XLOG_UNMOUNT_TRANS;
 		ulf[be ? 0 : 1] = (uint8_t)(magic >> 8);
 		ulf[be ? 1 : 0] = (uint8_t)magic;
 	}
-	pack_cycles(rec, s, cycle);
-	for (uint32_t i = log->nblks - blk; i < s->blks; i++)
-		put_be32(rec + (size_t)i * BB, wrapped_cycle(xls_be32(rec + (size_t)i * BB)));
-	if (log->src->geo.crc) {
-		/* checksummed as the log's writer checksums its records */
-		uint32_t crc = xls_rec_crc_as(hdr, data, s->h_len, s->hblks, log->logv2,
-					      __atomic_load_n(&log->crc_i386, __ATOMIC_RELAXED));
-
-		for (int i = 0; i < 4; i++)
-			HDR_AT(hdr, h_crc)[i] = (uint8_t)(crc >> (8 * i));
-	}
+	xls_log_rec_finish(log, rec, s, at, unmount ? 1 : 0);
 }
 
 /* @n blocks from @blk, each an empty header of @cycle (xlog_write_log_records). */
@@ -178,7 +83,7 @@ static int stamp_blocks(const struct xls_log *log, uint32_t blk, uint32_t n, uin
 			k = BATCH;
 
 		for (uint32_t j = 0; j < k; j++)
-			header_common(log, hdrs + (size_t)j * BB, cycle, blk + i + j, tail_lsn,
+			xls_log_header_common(log, hdrs + (size_t)j * BB, cycle, blk + i + j, tail_lsn,
 				      h_fmt);
 		rc = put(ctx, blk + i, hdrs, k);
 	}
@@ -187,9 +92,8 @@ static int stamp_blocks(const struct xls_log *log, uint32_t blk, uint32_t n, uin
 
 /* Where the unmount record goes, and what follows it. */
 struct clean_at {
-	struct unmount_shape shape;
+	struct xls_rec_shape shape;
 	uint32_t	cycle, head;	/* of the record */
-	uint32_t	after, after_cycle;	/* the block past it, and its cycle */
 };
 
 static int clean_at(const struct xls_log *log, const struct xls_head_tail *ht,
@@ -201,12 +105,6 @@ static int clean_at(const struct xls_log *log, const struct xls_head_tail *ht,
 	at->head = ht->curr_block;
 	if (at->head >= log->nblks)
 		return -1;
-	at->after = at->head + at->shape.blks;
-	at->after_cycle = at->cycle;
-	if (at->after >= log->nblks) {
-		at->after -= log->nblks;
-		at->after_cycle = wrapped_cycle(at->cycle);
-	}
 	return 0;
 }
 
@@ -219,45 +117,64 @@ static int stamp_range(const struct xls_log *log, uint32_t from, uint32_t n, uin
 
 	if (rc || n <= log->nblks - from)
 		return rc;
-	return stamp_blocks(log, 0, n - first, wrapped_cycle(cycle) - 1, tail_lsn, h_fmt, put,
+	return stamp_blocks(log, 0, n - first, xls_log_next_cycle(cycle) - 1, tail_lsn, h_fmt, put,
 			    ctx);
+}
+
+uint32_t xls_log_stale_reach(const struct xls_log *log, const struct xls_head_tail *ht)
+{
+	uint32_t head = ht->curr_block, max, tail_dist;
+
+	/*
+	 * xlog_clear_stale_blocks, from the head recovery found: as far as the
+	 * I/O a crash could leave in flight reaches, never into the tail
+	 */
+	max = (XLOG_MAX_ICLOGS << (log->logv2 ? XLOG_MAX_RECORD_BSHIFT :
+				   XLOG_BIG_RECORD_BSHIFT)) / BB;
+	tail_dist = ht->tail_blk > head ? ht->tail_blk - head : ht->tail_blk + (log->nblks - head);
+	if (ht->tail_blk == head || ht->state != XLS_LOG_DIRTY)
+		tail_dist = 0;
+	return max < tail_dist ? max : tail_dist;
+}
+
+/* The stale blocks from @skip blocks past the head on. */
+static int write_stale_past(const struct xls_log *log, const struct xls_head_tail *ht,
+			    uint32_t skip, uint32_t h_fmt, xls_log_put_fn put, void *ctx)
+{
+	uint64_t tail_lsn = xls_lsn(xls_lsn_cycle(ht->tail_lsn), ht->tail_blk);
+	uint32_t dist = xls_log_stale_reach(log, ht), from = ht->curr_block + skip, cycle;
+
+	if (ht->curr_block >= log->nblks || dist <= skip)
+		return 0;
+	cycle = ht->curr_cycle;
+	if (from >= log->nblks) {
+		from -= log->nblks;
+		cycle = xls_log_next_cycle(cycle);
+	}
+	return stamp_range(log, from, dist - skip, cycle, tail_lsn, h_fmt, put, ctx);
 }
 
 int xls_log_write_stale(const struct xls_log *log, const struct xls_head_tail *ht,
 			uint32_t h_fmt, xls_log_put_fn put, void *ctx)
 {
-	uint64_t tail_lsn = xls_lsn(xls_lsn_cycle(ht->tail_lsn), ht->tail_blk);
-	uint32_t nblks = log->nblks, max, dist, tail_dist, from;
 	struct clean_at at;
 
 	if (clean_at(log, ht, &at))
 		return -1;
-	/*
-	 * xlog_clear_stale_blocks, from the head recovery found: as far as the
-	 * I/O a crash could leave in flight reaches, never into the tail.  The
-	 * unmount record then takes its first blocks; only those past it are
-	 * written here.
-	 */
-	max = (XLOG_MAX_ICLOGS << (log->logv2 ? XLOG_MAX_RECORD_BSHIFT :
-				   XLOG_BIG_RECORD_BSHIFT)) / BB;
-	tail_dist = ht->tail_blk > at.head ? ht->tail_blk - at.head :
-		    ht->tail_blk + (nblks - at.head);
-	if (ht->tail_blk == at.head || ht->state != XLS_LOG_DIRTY)
-		tail_dist = 0;
-	dist = max < tail_dist ? max : tail_dist;
-	if (dist <= at.shape.blks)
-		return 0;
-	from = at.after;
-	return stamp_range(log, from, dist - at.shape.blks,
-			   from < at.head ? wrapped_cycle(at.cycle) : at.cycle, tail_lsn, h_fmt,
-			   put, ctx);
+	/* the unmount record then takes the first blocks: only those past it are written */
+	return write_stale_past(log, ht, at.shape.blks, h_fmt, put, ctx);
+}
+
+int xls_log_write_stale_ahead(const struct xls_log *log, const struct xls_head_tail *ht,
+			      uint32_t h_fmt, xls_log_put_fn put, void *ctx)
+{
+	return write_stale_past(log, ht, 0, h_fmt, put, ctx);
 }
 
 int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail *ht,
 			  uint32_t h_fmt, uint32_t tid, xls_log_put_fn put, void *ctx)
 {
 	struct clean_at at;
-	uint32_t first;
 	uint8_t *rec;
 	int rc;
 
@@ -266,15 +183,9 @@ int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail 
 	rec = malloc((size_t)at.shape.blks * BB);
 	if (!rec)
 		return -1;
-	log_record(log, rec, &at.shape, at.cycle, at.head, ht->last_rec_blk, tid, h_fmt, true);
-	first = log->nblks - at.head;
-	if (first >= at.shape.blks) {
-		rc = put(ctx, at.head, rec, at.shape.blks);
-	} else {
-		rc = put(ctx, at.head, rec, first);
-		if (!rc)
-			rc = put(ctx, 0, rec + (size_t)first * BB, at.shape.blks - first);
-	}
+	log_record(log, rec, &at.shape, &(struct xls_rec_at){ at.cycle, at.head, ht->last_rec_blk,
+			xls_lsn(at.cycle, at.head), h_fmt }, tid, true);
+	rc = xls_log_put_rec(log, at.head, rec, at.shape.blks, put, ctx);
 	free(rec);
 	return rc;
 }
@@ -287,9 +198,10 @@ int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail 
  * header of the last one.
  */
 int xls_log_write_pad(const struct xls_log *log, const struct xls_head_tail *ht, uint64_t lsn,
-		      uint32_t h_fmt, uint32_t *prev_blk, xls_log_put_fn put, void *ctx)
+		      uint32_t h_fmt, uint64_t tail_lsn, uint32_t *prev_blk, xls_log_put_fn put,
+		      void *ctx)
 {
-	struct unmount_shape base, s;
+	struct xls_rec_shape base, s;
 	uint32_t cycle = ht->curr_cycle, blk = ht->curr_block, left, most;
 	uint8_t *rec;
 	int rc = 0;
@@ -321,14 +233,15 @@ int xls_log_write_pad(const struct xls_log *log, const struct xls_head_tail *ht,
 		s = base;
 		s.blks = take;
 		s.h_len = (take - s.hblks) * BB;
-		log_record(log, rec, &s, cycle, blk, *prev_blk, 0, h_fmt, false);
+		log_record(log, rec, &s, &(struct xls_rec_at){ cycle, blk, *prev_blk,
+				tail_lsn ? tail_lsn : xls_lsn(cycle, blk), h_fmt }, 0, false);
 		rc = put(ctx, blk, rec, take);
 		*prev_blk = blk;
 		left -= take;
 		blk += take;
 		if (blk == log->nblks) {
 			blk = 0;
-			cycle = wrapped_cycle(cycle);
+			cycle = xls_log_next_cycle(cycle);
 		}
 	}
 	free(rec);

@@ -269,6 +269,16 @@ int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail 
 			  uint32_t h_fmt, uint32_t tid, xls_log_put_fn put, void *ctx);
 
 /*
+ * Blocks past the head @ht found that a crash could have left written in
+ * its cycle (xlog_clear_stale_blocks): 8 iclogs of the largest, never
+ * into the tail.  _ahead stamps them all with the cycle before, the head
+ * itself included, as the kernel's mount does before it writes the log.
+ */
+uint32_t xls_log_stale_reach(const struct xls_log *log, const struct xls_head_tail *ht);
+int xls_log_write_stale_ahead(const struct xls_log *log, const struct xls_head_tail *ht,
+			      uint32_t h_fmt, xls_log_put_fn put, void *ctx);
+
+/*
  * Where the kernel's unmount comes later than the head @ht found -- after
  * the pass-3 checkpoints, whose last starts at @lsn -- the blocks between
  * as records of no op in their cycle (*@prev_blk: the last one's header),
@@ -276,7 +286,51 @@ int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail 
  * blocks then go at @lsn (an @ht moved there).
  */
 int xls_log_write_pad(const struct xls_log *log, const struct xls_head_tail *ht, uint64_t lsn,
-		      uint32_t h_fmt, uint32_t *prev_blk, xls_log_put_fn put, void *ctx);
+		      uint32_t h_fmt, uint64_t tail_lsn, uint32_t *prev_blk, xls_log_put_fn put,
+		      void *ctx);
+
+/*
+ * Transactions written into the log as the kernel's CIL writes a
+ * checkpoint (log/format.c): from the head @ht found, each op whole in one
+ * record of at most an iclog, records chained (h_prev_block), carrying
+ * the tail @ht found.  With no put function, the blocks are counted and
+ * nothing is written.
+ */
+struct xls_log_writer {
+	const struct xls_log *log;
+	uint32_t	h_fmt;
+	xls_log_put_fn	put;
+	void		*ctx;
+	uint32_t	cycle, blk;	/* where the next record goes */
+	uint32_t	prev_blk;	/* the last record's header */
+	uint64_t	last_lsn;	/* ... its LSN */
+	uint64_t	tail_lsn;
+	uint64_t	blocks;		/* blocks written */
+	uint8_t		*rec;		/* the record being filled */
+	uint32_t	room;		/* payload an iclog holds */
+	uint32_t	used, nops;
+};
+
+int xls_log_writer_init(struct xls_log_writer *w, const struct xls_log *log,
+			const struct xls_head_tail *ht, uint32_t h_fmt, xls_log_put_fn put,
+			void *ctx);
+void xls_log_writer_release(struct xls_log_writer *w);
+
+/* Header blocks of each record. */
+uint32_t xls_log_writer_hblks(const struct xls_log_writer *w);
+
+/* One op of transaction @tid: @flags (XLOG_START_TRANS...), @len bytes. 0, or -1. */
+int xls_log_writer_op(struct xls_log_writer *w, uint32_t tid, uint8_t flags,
+		      const void *payload, uint32_t len);
+
+/* The record being filled written. 0, or -1 (put's error, or a bad stripe unit). */
+int xls_log_writer_flush(struct xls_log_writer *w);
+
+/* @tid's commit record, and the record it is in written. 0, or -1. */
+int xls_log_writer_commit(struct xls_log_writer *w, uint32_t tid);
+
+/* Records of no op from the writer's place to @lsn. 0, or -1 (@lsn out of its reach). */
+int xls_log_writer_pad_to(struct xls_log_writer *w, uint64_t lsn);
 
 /*
  * xlog_cksum(): the CRC of a record, header @hdr (@hblks blocks, h_crc

@@ -555,7 +555,8 @@ int xls_replay_write_clean_log(struct xls_replay_write *w, const struct xls_log 
 		return 0;
 	/* the pass-3 checkpoints before it: the unmount record at the last one's LSN */
 	if (unmount_lsn && unmount_lsn != xls_lsn(found->curr_cycle, found->curr_block)) {
-		if (xls_log_write_pad(log, found, unmount_lsn, fmt, &moved.last_rec_blk, put_log, w))
+		if (xls_log_write_pad(log, found, unmount_lsn, fmt, 0, &moved.last_rec_blk, put_log,
+				      w))
 			return io_error(w, IO_WRITE, w->log_path, w->log_base, EIO);
 		moved.curr_cycle = xls_lsn_cycle(unmount_lsn);
 		moved.curr_block = xls_lsn_block(unmount_lsn);

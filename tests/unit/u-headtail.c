@@ -81,7 +81,7 @@ static int pad(const struct xls_source *src, uint32_t cycle, uint32_t blk, uint3
 	ht.curr_cycle = cycle;
 	ht.curr_block = blk;
 	ht.last_rec_blk = prev;
-	rc = xls_log_write_pad(&log, &ht, lsn, XLOG_FMT_LINUX_LE, last, put, NULL);
+	rc = xls_log_write_pad(&log, &ht, lsn, XLOG_FMT_LINUX_LE, 0, last, put, NULL);
 	xls_log_release(&log);
 	return rc;
 }

@@ -309,6 +309,24 @@ enum xls_blk_type_check xls_blk_validate_type(const struct xls_geometry *g, unsi
 	return w ? XLS_BLK_TYPE_BAD_MAGIC : XLS_BLK_TYPE_OPS;
 }
 
+unsigned int xls_blk_log_type(const struct xls_geometry *g, const uint8_t *blk, uint32_t len)
+{
+	/* the types a magic tells; dquot and rt blocks are not told by it alone */
+	static const unsigned int types[] = {
+		XFS_BLFT_SB_BUF, XFS_BLFT_AGF_BUF, XFS_BLFT_AGFL_BUF, XFS_BLFT_AGI_BUF,
+		XFS_BLFT_BTREE_BUF, XFS_BLFT_DINO_BUF, XFS_BLFT_SYMLINK_BUF,
+		XFS_BLFT_DIR_BLOCK_BUF, XFS_BLFT_DIR_DATA_BUF, XFS_BLFT_DIR_FREE_BUF,
+		XFS_BLFT_DIR_LEAF1_BUF, XFS_BLFT_DIR_LEAFN_BUF, XFS_BLFT_DA_NODE_BUF,
+		XFS_BLFT_ATTR_LEAF_BUF, XFS_BLFT_ATTR_RMT_BUF,
+	};
+	const char *warn;
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (xls_blk_validate_type(g, types[i], blk, len, &warn) == XLS_BLK_TYPE_OPS)
+			return types[i];
+	return XFS_BLFT_UNKNOWN_BUF;
+}
+
 uint64_t xls_blk_header_daddr(unsigned int blft, const uint8_t *head)
 {
 	bool da3 = blft == XFS_BLFT_DIR_LEAF1_BUF || blft == XFS_BLFT_DIR_LEAFN_BUF ||

@@ -671,6 +671,13 @@ bool xls_recover_apply_icreate(const struct xls_geometry *g, const struct xls_ri
 void xls_recover_stamp(const struct xls_geometry *g, uint8_t *buf, uint32_t len, uint64_t lsn);
 
 /*
+ * The buffer type (XFS_BLFT_*) a block of @len bytes is logged with, as
+ * its magic tells it: the one xlog_recover_validate_buf_type() attaches
+ * its verifier for.  XFS_BLFT_UNKNOWN_BUF when the magic tells none.
+ */
+unsigned int xls_blk_log_type(const struct xls_geometry *g, const uint8_t *blk, uint32_t len);
+
+/*
  * Recompute the CRC of the v3 inode in slot @slot of an inode buffer image
  * @buf of @len bytes, as xlog_recover_do_inode_buffer() does after
  * replaying its di_next_unlinked (xfs_dinode_calc_crc).

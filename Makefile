@@ -40,7 +40,9 @@ include config.mk
 # once into build/libxfs -- whatever BUILD is: the sanitizer and analyzer
 # builds link the same one.  Without it the tool builds without pass 3.
 # Its writes are taken through xls_pass3_pwrite64, which stamps each block
-# with the LSN the kernel's pass 3 would: the archive is linked renamed.
+# with the LSN the kernel's pass 3 would and stages it, and its reads
+# through xls_pass3_pread64, which sees what was staged: the archive is
+# linked renamed.
 LIBXFS_DIR := build/libxfs
 -include $(LIBXFS_DIR)/libxfs.mk
 
@@ -59,8 +61,9 @@ LIBS += $(LIBXFS_ARCHIVE) $(LIBXFS_LIBS) -Wl,--wrap=__xfs_free_extent \
 	-Wl,--wrap=xfs_buf_item_log -Wl,--wrap=libxfs_trans_binval \
 	-Wl,--wrap=libxfs_trans_ordered_buf -Wl,--wrap=libxfs_iflush_int \
 	-Wl,--wrap=xfs_defer_add
-$(LIBXFS_ARCHIVE): $(XFSPROGS_DIR)/libxfs/.libs/libxfs.a $(LIBXFS_DIR)/libxfs.mk
-	objcopy --redefine-sym pwrite64=xls_pass3_pwrite64 $< $@
+$(LIBXFS_ARCHIVE): $(XFSPROGS_DIR)/libxfs/.libs/libxfs.a $(LIBXFS_DIR)/libxfs.mk Makefile
+	objcopy --redefine-sym pwrite64=xls_pass3_pwrite64 \
+		--redefine-sym pread64=xls_pass3_pread64 $< $@
 $(BUILD)/pass3/libxfs_%.o: XCFLAGS = $(LIBXFS_CFLAGS) $(WARN) $(SAN_CFLAGS) $(EXTRA_CFLAGS)
 $(BUILD)/pass3/libxfs_%.o: CPPFLAGS += $(LIBXFS_CPPFLAGS)
 $(BUILD)/pass3/pass3.o: CPPFLAGS += -DXLS_HAVE_LIBXFS -DXLS_XFSPROGS_VERSION='"$(XFSPROGS_VERSION)"'

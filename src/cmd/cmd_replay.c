@@ -194,7 +194,7 @@ static int run_recovery(struct replay_run *rr, struct xls_error *err)
 	struct xls_cmd *c = rr->c;
 	struct xls_recover_opts ro = {
 		.keep_types = ~0u, .keep_inodes = true, .quiet = true, .quota = c->opt->quota,
-		.keep_pending = !own(c->opt)->in_place && !own(c->opt)->finish_kernel,
+		.keep_pending = !own(c->opt)->finish_kernel,
 	};
 	struct xls_recover_sink sink = {
 		.ctx = &rr->w, .item = xls_replay_write_item, .write = xls_replay_write_back,
@@ -295,6 +295,9 @@ static void print_result(struct replay_run *rr, struct xls_fieldset *fs)
 		.pass3_done = rr->end.pass3_done,
 		.pass3_not = rr->end.pass3_not,
 		.pass3 = &rr->end.pass3,
+		.pass3_logged = rr->end.commit.logged,
+		.pass3_log_bbs = rr->end.commit.log_blocks,
+		.pass3_not_logged = rr->end.commit.not_logged[0] ? rr->end.commit.not_logged : NULL,
 		.next = rr->next,
 	};
 
@@ -367,7 +370,7 @@ static int replay_main(const struct xls_options *opt, struct xls_error *err)
 		rc = xls_replay_finish(&rr.w, &c.log, &c.ht, &rr.sum,
 				       &(struct xls_replay_finish_opts){
 					       .clean_anyway = own(opt)->finish_repair || rr.sum.fails,
-					       .pass3 = !own(opt)->in_place && !own(opt)->finish_kernel,
+					       .pass3 = !own(opt)->finish_kernel,
 					       .intents = &rr.intents,
 				       }, &rr.end);
 	if (!rc)

@@ -2,14 +2,16 @@
  * Pass 3 stage: the child process that runs libxfs, and the stamps on
  * what it writes.
  *
- * libxfs writes every buffer through pwrite64(); its archive is linked
- * with that symbol renamed to xls_pass3_pwrite64 (Makefile), which stamps
- * the buffer as the kernel's write verifier would after pass 3 -- the
+ * libxfs writes every buffer through pwrite64() and reads through
+ * pread64(); its archive is linked with those symbols renamed to
+ * xls_pass3_pwrite64 and xls_pass3_pread64 (Makefile).  A write is stamped
+ * as the kernel's write verifier would stamp it after pass 3 -- the
  * checkpoint's LSN in the block's header, its CRC over that (the tool's
  * own xls_recover_stamp, as for pass 2's write-backs), and, in an inode
- * buffer, the LSN and CRC of each inode that changed -- then writes it.
- * libxfs calls it with no context of ours: the child's one static says
- * what to stamp with.
+ * buffer, the LSN and CRC of each inode that changed -- then staged, not
+ * made (stage.h): the caller logs it before it writes it.  A read sees
+ * what was staged.  libxfs calls them with no context of ours: the
+ * child's one static says what to stamp with and where to stage.
  */
 #include <assert.h>
 #include <errno.h>
@@ -29,6 +31,7 @@
 #include "pass3/child.h"
 #include "pass3/libxfs_pass3.h"
 #include "pass3/pass3.h"
+#include "pass3/stage.h"
 
 const char *xls_pass3_unavailable(void)
 {
@@ -89,26 +92,6 @@ const char *xls_pass3_refuses(const struct xls_geometry *g, const struct xls_pen
 /* ------------------------------------------------------------------ */
 /* the stamps, in the child */
 
-/*
- * The pre-image of every write pass 3 makes, in a temporary file, to put
- * the devices back as pass 2 left them when pass 3 refuses its own result
- * (libxfs_pass3.c: blocks the kernel may place elsewhere).
- */
-struct pass3_undo {
-	FILE		*f;		/* records: struct undo_rec, then the bytes */
-	uint64_t	*at;		/* each record's offset in f */
-	uint32_t	n, cap;
-	int		fd[2];		/* the data device, the external log (-1) */
-	struct stat	st[2];
-	int		err;		/* errno of the first failure */
-};
-
-struct undo_rec {
-	uint64_t	off;
-	uint32_t	len;
-	uint32_t	dev;		/* 0 data, 1 log */
-};
-
 struct pass3_stamp {
 	const struct xls_geometry *g;
 	uint64_t		lsn;		/* the first pass-3 checkpoint's */
@@ -118,7 +101,7 @@ struct pass3_stamp {
 	 * stale, never to be written, and its checkpoints
 	 */
 	const struct xls_libxfs_done *done;
-	struct pass3_undo	*undo;
+	struct xls_stage	*stage;
 };
 
 static struct pass3_stamp *child_stamp;
@@ -203,57 +186,27 @@ static void stamp_inodes(const struct pass3_stamp *s, uint8_t *buf, const uint8_
 	}
 }
 
-/* Which of the undo's devices @fd writes: 0, 1, or -1 for neither. */
-static int undo_dev(const struct pass3_undo *u, int fd)
-{
-	struct stat st;
-
-	if (fstat(fd, &st))
-		return -1;
-	for (int i = 0; i < 2; i++)
-		if (u->fd[i] >= 0 && st.st_dev == u->st[i].st_dev && st.st_ino == u->st[i].st_ino)
-			return i;
-	return -1;
-}
-
-/* @old, the @len bytes at @off of @fd before pass 3 writes them, kept to put back. */
-static int undo_keep(struct pass3_undo *u, int fd, const uint8_t *old, size_t len, uint64_t off)
-{
-	struct undo_rec rec = { off, (uint32_t)len, 0 };
-	int dev = undo_dev(u, fd);
-	long at = ftell(u->f);
-	uint64_t *slot;
-
-	if (dev < 0 || at < 0) {
-		errno = EBADF;
-		return -1;
-	}
-	rec.dev = (uint32_t)dev;
-	slot = xls_vec_push((void **)&u->at, &u->n, &u->cap, sizeof(*slot));
-	if (!slot) {
-		errno = ENOMEM;
-		return -1;
-	}
-	*slot = (uint64_t)at;
-	if (fwrite(&rec, sizeof(rec), 1, u->f) != 1 || fwrite(old, len, 1, u->f) != 1) {
-		errno = EIO;
-		return -1;
-	}
-	return 0;
-}
+ssize_t xls_pass3_pwrite64(int fd, const void *buf, size_t len, off_t off);
 
 ssize_t xls_pass3_pwrite64(int fd, const void *buf, size_t len, off_t off);
+ssize_t xls_pass3_pread64(int fd, void *buf, size_t len, off_t off);
 
 ssize_t xls_pass3_pwrite64(int fd, const void *buf, size_t len, off_t off)
 {
 	struct pass3_stamp *s = child_stamp;
+	int dev = s && off >= 0 ? xls_stage_dev(s->stage, fd) : -1;
 	uint8_t *copy, *old;
-	size_t got = 0;
+	uint32_t ckpt = 0;
 	ssize_t n = -1;
 
-	if (!s || off < 0 || len < 2 || len > XFS_MAX_BLOCKSIZE)
+	/* what is not a device (libxfs's in-memory files) is written as asked */
+	if (dev < 0)
 		return pwrite(fd, buf, len, off);
-	if (stale(s, (uint64_t)off, len)) {
+	if (len < 2 || len > XFS_MAX_BLOCKSIZE) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (dev == XLS_STAGE_DATA && stale(s, (uint64_t)off, len)) {
 		s->res->blocks_dropped++;
 		return (ssize_t)len;
 	}
@@ -264,77 +217,36 @@ ssize_t xls_pass3_pwrite64(int fd, const void *buf, size_t len, off_t off)
 	}
 	old = copy + len;
 	memcpy(copy, buf, len);
-	if (xls_pread_fully(fd, (uint64_t)off, old, len, &got) && got < len)
-		memset(old + got, 0, len - got);
-	if (s->undo && undo_keep(s->undo, fd, old, len, (uint64_t)off)) {
-		s->undo->err = s->undo->err ? s->undo->err : errno;
-		goto out;
-	}
+	if (xls_pass3_pread64(fd, old, len, off) != (ssize_t)len)
+		memset(old, 0, len);
 	if (xls_be16(copy) == XFS_DINODE_MAGIC && s->g->inode_size &&
-	    len % s->g->inode_size == 0)
+	    len % s->g->inode_size == 0) {
 		stamp_inodes(s, copy, old, len);
-	else
-		xls_recover_stamp(s->g, copy, (uint32_t)len,
-				  ckpt_lsn(s, ckpt_of_block(s, (uint64_t)off >> BBSHIFT)));
-	s->res->blocks_written++;
-	n = pwrite(fd, copy, len, off);
-out:
+	} else {
+		ckpt = ckpt_of_block(s, (uint64_t)off >> BBSHIFT);
+		xls_recover_stamp(s->g, copy, (uint32_t)len, ckpt_lsn(s, ckpt));
+	}
+	if (!xls_stage_write(s->stage, dev, (uint64_t)off, copy, len, ckpt))
+		n = (ssize_t)len;
 	free(copy);
 	return n;
 }
 
-/*
- * Every write of pass 3 undone, the last first, and made durable: the
- * devices as pass 2 left them.  0, or -1 with @why.
- */
-static int undo_all(struct pass3_undo *u, char *why, size_t whysz)
+/* libxfs's reads: of the devices, what it staged laid over what they hold. */
+ssize_t xls_pass3_pread64(int fd, void *buf, size_t len, off_t off)
 {
-	uint8_t *buf = malloc(XFS_MAX_BLOCKSIZE);
-	int rc = 0;
+	struct pass3_stamp *s = child_stamp;
+	int dev = s && off >= 0 ? xls_stage_dev(s->stage, fd) : -1;
+	ssize_t n = pread(fd, buf, len, off);
 
-	if (!buf || fflush(u->f)) {
-		snprintf(why, whysz, "undoing its writes: %s", strerror(errno));
-		free(buf);
-		return -1;
-	}
-	for (uint32_t i = u->n; i-- > 0 && !rc;) {
-		struct undo_rec rec;
-		size_t done = 0;
-
-		rc = fseek(u->f, (long)u->at[i], SEEK_SET) || fread(&rec, sizeof(rec), 1, u->f) != 1 ||
-		     rec.len > XFS_MAX_BLOCKSIZE || rec.dev > 1 ||
-		     fread(buf, rec.len, 1, u->f) != 1 ||
-		     xls_pwrite_fully(u->fd[rec.dev], rec.off, buf, rec.len, &done) ? -1 : 0;
-	}
-	for (int i = 0; i < 2 && !rc; i++)
-		if (u->fd[i] >= 0 && fsync(u->fd[i]))
-			rc = -1;
-	if (rc)
-		snprintf(why, whysz, "undoing its writes: %s", strerror(errno ? errno : EIO));
-	free(buf);
-	return rc;
+	if (dev < 0 || n <= 0)
+		return n;
+	return xls_stage_overlay(s->stage, dev, (uint64_t)off, buf, (size_t)n) ? -1 : n;
 }
 
 /* ------------------------------------------------------------------ */
 /* the child */
 
-
-/* The undo of the child's writes: a temporary file, the devices' identities. */
-static int undo_open(struct pass3_undo *u, const struct xls_pass3_job *job)
-{
-	*u = (struct pass3_undo){ .fd = { job->data_fd, job->log_fd } };
-	for (int i = 0; i < 2; i++)
-		if (u->fd[i] >= 0 && fstat(u->fd[i], &u->st[i]))
-			return -1;
-	/* in TMPDIR, as every temporary file of the tool (tmpfile() ignores it) */
-	const char *dir;
-	int fd = xls_tmpfile(&dir);
-
-	u->f = fd >= 0 ? fdopen(fd, "w+") : NULL;
-	if (fd >= 0 && !u->f)
-		close(fd);
-	return u->f ? 0 : -1;
-}
 
 #ifdef XLS_HAVE_LIBXFS
 /* One extent, the same for the tool as for libxfs's side: passed as it is. */
@@ -365,7 +277,10 @@ static_assert(sizeof(struct xls_map_attr) == sizeof(struct xls_libxfs_attr) &&
 	      "xls_map_attr and xls_libxfs_attr differ");
 #undef SAME_FIELD
 
-/* libxfs's pass 3, its writes undone when it refuses its own result. */
+/*
+ * libxfs's pass 3, its writes staged; the ranges the kernel never writes
+ * said last.
+ */
 static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 		       struct pass3_report *rep)
 {
@@ -400,13 +315,12 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 	rep->res.last_lsn = ckpt_lsn(s, d.ckpt_blocks ? 1 : 0);
 	rep->res.corrupt = d.corrupt;
 	s->done = NULL;
-	if (!rep->status && s->undo->err) {
-		snprintf(rep->why, sizeof(rep->why), "keeping what its writes overwrite: %s",
-			 strerror(s->undo->err));
-		rep->status = -1;
-	}
-	if (!rep->status && d.refused[0] && s->undo->n)
-		rep->status = undo_all(s->undo, rep->why, sizeof(rep->why));
+	for (uint32_t i = 0; !rep->status && i < d.nstale; i++)
+		if (xls_stage_stale(s->stage, d.stale[i].off, d.stale[i].len)) {
+			snprintf(rep->why, sizeof(rep->why), "staging its writes: %s",
+				 strerror(errno));
+			rep->status = -1;
+		}
 	rep->res.n = d.n;
 	xls_libxfs_ckpt_free(d.ckpt);
 	free(in);
@@ -418,14 +332,14 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 static void run_child(const struct xls_pass3_job *job, int out)
 {
 	struct pass3_report rep;
-	struct pass3_undo undo;
-	struct pass3_stamp s = { job->g, job->lsn, &rep.res, NULL, &undo };
+	struct xls_stage stage;
+	struct pass3_stamp s = { job->g, job->lsn, &rep.res, NULL, &stage };
 
 	memset(&rep, 0, sizeof(rep));
 	rep.status = -1;
-	if (undo_open(&undo, job)) {
-		snprintf(rep.why, sizeof(rep.why), "a temporary file in '%s' (TMPDIR) to undo its "
-			 "writes: %s", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
+	if (xls_stage_init(&stage, job->stage_fd, job->data_fd, job->log_fd)) {
+		snprintf(rep.why, sizeof(rep.why), "the devices to stage its writes for: %s",
+			 strerror(errno));
 	} else {
 		child_stamp = &s;
 		xls_pass3_child_begin(&rep, out);

@@ -26,7 +26,12 @@ struct xls_pass3_job {
 	const char	*name;		/* the input, as errors name it */
 	const char	*data_path;	/* the filesystem pass 2 wrote: OUT */
 	const char	*log_path;	/* an external log's copy, or NULL */
-	int		data_fd, log_fd;	/* the same, open for writing (-1: none) */
+	int		data_fd, log_fd;	/* the same, open (-1: none) */
+	/*
+	 * A temporary file, empty, where every write pass 3 makes is staged
+	 * (pass3/stage.h) and not made: the caller makes them.
+	 */
+	int		stage_fd;
 	uint64_t	lsn;		/* the pass-3 checkpoint's: the head recovery found */
 	const struct xls_pending *pending;	/* the work, as recovery counted it */
 	const struct xls_pending_intents *intents;	/* ... the intents, in order */
@@ -35,9 +40,9 @@ struct xls_pass3_job {
 /* What it did. */
 struct xls_pass3_result {
 	struct xls_pass3_counts n;	/* kind by kind */
-	uint64_t	blocks_written;	/* buffers written, each stamped */
+	uint64_t	blocks_written;	/* buffers written, each stamped (by the caller) */
 	uint64_t	blocks_dropped;	/* ... not written: stale, as the kernel's */
-	uint64_t	inodes_stamped;	/* inodes of inode buffers written, stamped */
+	uint64_t	inodes_stamped;	/* inodes of inode buffers staged, stamped */
 	/*
 	 * The kernel's pass-3 checkpoints: the blocks the first takes in the
 	 * log when a second follows (0: one), the LSN of the last; the clean

@@ -17,36 +17,59 @@
  * record comes last, so that until it is written whole the log is as it
  * was found and recovers to the same.
  */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/fullio.h"
 #include "replay/finish.h"
 
 /*
- * Pass 3 on the copy, through paths to the files replay holds open (OUT
- * has no name until it is whole): the work left done as the kernel's
- * mount does it, each block it writes stamped with the LSN of the
- * pass-3 checkpoint, the head recovery found.
+ * Pass 3 through paths to the files replay holds open (OUT has no name
+ * until it is whole): the work left done as the kernel's mount does it,
+ * each block it writes stamped with the LSN of its pass-3 checkpoint --
+ * staged, then logged and written as the kernel commits it (commit.h).
  */
-static int run_pass3(struct xls_replay_write *w, const struct xls_head_tail *ht,
-		     const struct xls_recover_summary *s, const struct xls_pending_intents *in,
-		     struct xls_replay_end *end)
+static int run_pass3(struct xls_replay_write *w, const struct xls_log *log,
+		     const struct xls_head_tail *ht, const struct xls_recover_summary *s,
+		     const struct xls_pending_intents *in, struct xls_replay_end *end)
 {
 	char data[64], logp[64];
+	const char *dir;
+	int stage = xls_tmpfile(&dir), rc;
 	struct xls_pass3_job job = {
-		.g = &w->src->geo, .name = w->src->path, .data_path = data, .lsn = xls_lsn(ht->curr_cycle, ht->curr_block),
-		.pending = &s->pending, .intents = in, .data_fd = w->fd, .log_fd = -1,
+		.g = &w->src->geo, .name = w->src->path, .data_path = data,
+		.lsn = xls_lsn(ht->curr_cycle, ht->curr_block), .pending = &s->pending,
+		.intents = in, .data_fd = w->fd, .log_fd = -1, .stage_fd = stage,
 	};
 
+	if (stage < 0)
+		return xls_error_set(w->err, XLS_EXIT_INTERNAL, "pass 3: a temporary file in '%s' "
+				     "(TMPDIR) to stage its writes: %s", dir, strerror(errno));
 	snprintf(data, sizeof(data), "/proc/self/fd/%d", w->fd);
 	if (w->log_fd != w->fd) {
 		snprintf(logp, sizeof(logp), "/proc/self/fd/%d", w->log_fd);
 		job.log_path = logp;
 		job.log_fd = w->log_fd;
 	}
-	if (xls_pass3_run(&job, &end->pass3, w->err))
-		return -1;
-	if (end->pass3.refused[0]) {
+	rc = xls_pass3_run(&job, &end->pass3, w->err);
+	if (!rc && end->pass3.refused[0])
 		end->pass3_not = end->pass3.refused;
+	else if (!rc)
+		rc = xls_pass3_commit(w, &(struct xls_pass3_commit_in){
+					.stage_fd = stage, .res = &end->pass3, .lsn = job.lsn,
+					.intents = in, .log = log, .found = ht,
+					.must_log = w->in_place }, &end->commit);
+	close(stage);
+	if (rc || end->pass3_not)
+		return rc;
+	/* in place, what cannot be logged first is not written: left to the kernel */
+	if (w->in_place && !end->commit.logged) {
+		end->pass3_not = end->commit.not_logged;
 		return 0;
 	}
+	end->pass3.blocks_written = end->commit.blocks;
 	end->pass3_done = true;
 	end->pending = false;
 	return 0;
@@ -74,7 +97,7 @@ int xls_replay_finish(struct xls_replay_write *w, const struct xls_log *log,
 	if (end->pending) {
 		end->pass3_not = !o->pass3 ? NULL :
 			xls_pass3_refuses(&w->src->geo, &s->pending, o->intents, s->quota_flags);
-		if (o->pass3 && !end->pass3_not && (run_pass3(w, ht, s, o->intents, end) ||
+		if (o->pass3 && !end->pass3_not && (run_pass3(w, log, ht, s, o->intents, end) ||
 						    xls_replay_write_sync(w)))
 			return -1;
 	}
@@ -83,7 +106,9 @@ int xls_replay_finish(struct xls_replay_write *w, const struct xls_log *log,
 	if (xls_replay_write_superblock(w))
 		return -1;
 	end->counters = !s->mount_fails_after;
-	if (xls_replay_write_clean_log(w, log, ht, end->pass3_done ? end->pass3.last_lsn : 0))
+	/* the unmount record past pass 3's checkpoints, or where the kernel's last starts */
+	if (end->commit.logged ? xls_replay_write_clean_log(w, log, &end->commit.head, 0) :
+	    xls_replay_write_clean_log(w, log, ht, end->pass3_done ? end->pass3.last_lsn : 0))
 		return -1;
 	end->log_cleaned = true;
 	return 0;

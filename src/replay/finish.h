@@ -9,13 +9,14 @@
 #include "log/log.h"
 #include "pass3/pass3.h"
 #include "recover/recover.h"
+#include "replay/commit.h"
 #include "replay/write.h"
 
 /* How a replay ends. */
 struct xls_replay_finish_opts {
 	/* clean the log whatever is left (--finish=repair; a forced replay past a failure) */
 	bool	clean_anyway;
-	/* pass 3 by the tool when it can (not in place; not --finish=kernel) */
+	/* pass 3 by the tool when it can (not with --finish=kernel) */
 	bool	pass3;
 	/* the intents recovery left, kept for it (keep_pending) */
 	const struct xls_pending_intents *intents;
@@ -28,6 +29,7 @@ struct xls_replay_end {
 	bool	pass3_done;	/* ... which pass 3 finished here */
 	const char *pass3_not;	/* why pass 3 was not done here, when work is left */
 	struct xls_pass3_result pass3;
+	struct xls_pass3_commit_out commit;	/* ... its writes, logged first or not */
 	bool	counters;	/* the superblock's counters summed from the AG headers */
 	bool	log_cleaned;
 };

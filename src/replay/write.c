@@ -527,7 +527,18 @@ int xls_replay_write_superblock(struct xls_replay_write *w)
 	return write_full(w, w->fd, w->path, 0, sb, sectsize);
 }
 
-static int put_log(void *ctx, uint32_t blk, const uint8_t *buf, uint32_t nblks)
+int xls_replay_read_data(struct xls_replay_write *w, uint64_t off, uint8_t *buf, size_t len)
+{
+	return read_full(w, w->fd, w->path, off, buf, len);
+}
+
+int xls_replay_write_data(struct xls_replay_write *w, uint64_t off, const uint8_t *buf,
+			  size_t len)
+{
+	return write_full(w, w->fd, w->path, off, buf, len);
+}
+
+int xls_replay_write_put_log(void *ctx, uint32_t blk, const uint8_t *buf, uint32_t nblks)
 {
 	struct xls_replay_write *w = ctx;
 
@@ -555,18 +566,20 @@ int xls_replay_write_clean_log(struct xls_replay_write *w, const struct xls_log 
 		return 0;
 	/* the pass-3 checkpoints before it: the unmount record at the last one's LSN */
 	if (unmount_lsn && unmount_lsn != xls_lsn(found->curr_cycle, found->curr_block)) {
-		if (xls_log_write_pad(log, found, unmount_lsn, fmt, 0, &moved.last_rec_blk, put_log,
-				      w))
+		if (xls_log_write_pad(log, found, unmount_lsn, fmt, 0, &moved.last_rec_blk,
+				      xls_replay_write_put_log, w))
 			return io_error(w, IO_WRITE, w->log_path, w->log_base, EIO);
 		moved.curr_cycle = xls_lsn_cycle(unmount_lsn);
 		moved.curr_block = xls_lsn_block(unmount_lsn);
 		ht = &moved;
 	}
 	/* the stale blocks durable first: the unmount record, last, makes the log clean */
-	if (xls_log_write_stale(log, ht, fmt, put_log, w) || xls_replay_write_sync(w))
+	if (xls_log_write_stale(log, ht, fmt, xls_replay_write_put_log, w) ||
+	    xls_replay_write_sync(w))
 		return -1;
 	/* a transaction id of the log's own, so that the same log cleans the same way */
-	if (xls_log_write_unmount(log, ht, fmt, (uint32_t)ht->last_lsn ^ 0x584c5300u, put_log, w))
+	if (xls_log_write_unmount(log, ht, fmt, (uint32_t)ht->last_lsn ^ 0x584c5300u,
+				  xls_replay_write_put_log, w))
 		return -1;
 	return xls_replay_write_sync(w);
 }

@@ -156,6 +156,14 @@ int xls_replay_write_check_sb(struct xls_replay_write *w);
  */
 int xls_replay_write_superblock(struct xls_replay_write *w);
 
+/* @len bytes at byte @off of the data device('s copy), read or written whole. 0, or -1. */
+int xls_replay_read_data(struct xls_replay_write *w, uint64_t off, uint8_t *buf, size_t len);
+int xls_replay_write_data(struct xls_replay_write *w, uint64_t off, const uint8_t *buf,
+			  size_t len);
+
+/* The log's blocks written (an xls_log_put_fn, its context @w). */
+int xls_replay_write_put_log(void *ctx, uint32_t blk, const uint8_t *buf, uint32_t nblks);
+
 /* What was written, durable: fdatasync of the data device's copy and the log's. */
 int xls_replay_write_sync(struct xls_replay_write *w);
 

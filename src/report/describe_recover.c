@@ -453,6 +453,11 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 		xls_field_uint(fs, XK(pass3_checkpoint1_bbs), r->pass3->ckpt_blocks);
 		xls_field_uint(fs, XK(pass3_buffers_written), r->pass3->blocks_written);
 		xls_field_uint(fs, XK(pass3_inodes_stamped), r->pass3->inodes_stamped);
+		xls_field_bool(fs, XK(pass3_logged), r->pass3_logged);
+		if (r->pass3_logged)
+			xls_field_uint(fs, XK(pass3_log_bbs), r->pass3_log_bbs);
+		else if (r->pass3_not_logged)
+			xls_field_str(fs, XK(pass3_not_logged), r->pass3_not_logged);
 	} else if (r->pass3_not) {
 		xls_field_str(fs, XK(pass3_not), r->pass3_not);
 	}
@@ -461,8 +466,10 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 }
 
 /* What pass 3 did: only the kinds of work it found are named. */
-static void print_pass3(struct xls_out *o, const struct xls_pass3_result *p)
+static void print_pass3(struct xls_out *o, const struct xls_replay_outcome *r)
 {
+	const struct xls_pass3_result *p = r->pass3;
+
 	xls_out_printf(o, "  pass 3, as the kernel's mount finishes recovery (xfsprogs' libxfs):");
 	if (p->n.intents) {
 		const char *sep = " (";
@@ -505,10 +512,18 @@ static void print_pass3(struct xls_out *o, const struct xls_pass3_result *p)
 		       xls_plural(p->blocks_written));
 	if (p->ckpt_blocks)
 		xls_out_printf(o, "s of the kernel's two pass-3 checkpoints (the first %llu log "
-			       "block%s long, the intents'; the unmount record after the second)\n",
-			       (unsigned long long)p->ckpt_blocks, xls_plural(p->ckpt_blocks));
+			       "block%s long, the intents')", (unsigned long long)p->ckpt_blocks,
+			       xls_plural(p->ckpt_blocks));
 	else
-		xls_out_printf(o, " of the kernel's pass-3 checkpoint\n");
+		xls_out_printf(o, " of the kernel's pass-3 checkpoint");
+	if (r->pass3_logged)
+		xls_out_printf(o, "; logged first, as those checkpoints (%llu log block%s), "
+			       "the unmount record after them\n",
+			       (unsigned long long)r->pass3_log_bbs, xls_plural(r->pass3_log_bbs));
+	else
+		xls_out_printf(o, "; the unmount record where the kernel's last checkpoint starts "
+			       "(not logged first: %s)\n",
+			       r->pass3_not_logged ? r->pass3_not_logged : "nothing to log");
 }
 
 void xls_print_replay(struct xls_out *o, const struct xls_replay_outcome *r,
@@ -526,7 +541,7 @@ void xls_print_replay(struct xls_out *o, const struct xls_replay_outcome *r,
 		       (unsigned long long)n->clusters, xls_plural(n->clusters),
 		       (unsigned long long)n->stamped, xls_plural(n->stamped));
 	if (r->pass3_done)
-		print_pass3(o, r->pass3);
+		print_pass3(o, r);
 	else if (r->pass3_not)
 		xls_out_printf(o, "  pass 3 not done here: %s\n", r->pass3_not);
 	if (r->counters)

@@ -70,6 +70,10 @@ struct xls_replay_outcome {
 	bool				pass3_done;
 	const char			*pass3_not;
 	const struct xls_pass3_result	*pass3;
+	/* ... its checkpoints logged before its blocks were written (log blocks), or why not */
+	bool				pass3_logged;
+	uint64_t			pass3_log_bbs;
+	const char			*pass3_not_logged;
 	const char			*next;		/* what the user must do next, or NULL */
 };
 void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset *fs);

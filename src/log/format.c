@@ -60,7 +60,6 @@ int xls_log_rec_shape(const struct xls_log *log, uint32_t payload, struct xls_re
 	s->h_size = sunit > XLOG_BIG_RECORD_BSIZE ? sunit : XLOG_BIG_RECORD_BSIZE;
 	s->hblks = log->logv2 ? (s->h_size + XLOG_HEADER_CYCLE_SIZE - 1) /
 				XLOG_HEADER_CYCLE_SIZE : 1;
-	s->roundoff = roundoff / BB;
 	total = (s->hblks * BB + payload + roundoff - 1) / roundoff * roundoff;
 	s->blks = total / BB;
 	/* v2: h_len counts the padding; v1: only what was logged */

@@ -50,7 +50,6 @@ struct xls_rec_shape {
 	uint32_t	hblks;		/* header blocks */
 	uint32_t	blks;		/* the whole record */
 	uint32_t	h_len;
-	uint32_t	roundoff;	/* blocks it is rounded to: the log stripe unit */
 };
 
 /* Where a record goes, and what its header says beside its payload. */

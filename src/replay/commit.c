@@ -120,13 +120,11 @@ static int load(struct commit *c)
 
 static void mark_stale(struct commit *c)
 {
-	for (uint32_t i = 0; i < c->n; i++) {
-		c->b[i].sb = c->b[i].off == 0;
+	for (uint32_t i = 0; i < c->n; i++)
 		for (uint32_t r = 0; r < c->nstale; r++)
 			if (c->b[i].off < c->stale[r].off + c->stale[r].len &&
 			    c->stale[r].off < c->b[i].off + c->b[i].len)
 				c->b[i].stale = true;
-	}
 }
 
 /*
@@ -182,6 +180,25 @@ static int versions(struct commit *c, const struct staged *b)
 	if (read_stage(c, b->at, c->new, b->len))
 		return -1;
 	return xls_replay_read_data(c->w, b->off, c->old, b->len);
+}
+
+/*
+ * The primary superblock left to the unmount step when pass 3 changed
+ * only its counters (b->sb); else it is written as libxfs left it, and
+ * plan() says the checkpoints cannot be logged.  0, or -1 (I/O, set).
+ */
+static int settle_sb(struct commit *c)
+{
+	for (uint32_t i = 0; i < c->n; i++) {
+		struct staged *b = &c->b[i];
+
+		if (b->off || b->stale)
+			continue;
+		if (versions(c, b))
+			return -1;
+		b->sb = sb_counters_only(c, b->len);
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -240,13 +257,10 @@ static const char *plan(struct commit *c, uint32_t *items)
 			continue;
 		if (versions(c, b))
 			return "";
-		if (b->sb) {
-			if (sb_counters_only(c, b->len))
-				continue;
-			/* written as libxfs left it, then, and not logged */
-			b->sb = false;
+		if (b->sb)
+			continue;
+		if (b->off == 0)
 			return "it changed the superblock beyond its counters";
-		}
 		if ((why = plan_block(c, b)))
 			return why;
 		/*
@@ -507,6 +521,8 @@ static int commit(struct commit *c, struct xls_pass3_commit_out *out)
 	if (load(c))
 		return -1;
 	mark_stale(c);
+	if (settle_sb(c))
+		return -1;
 	qsort(c->b, c->n, sizeof(*c->b), by_off);
 	why = plan(c, items);
 	if (why && !*why)

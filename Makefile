@@ -60,7 +60,7 @@ LIBS += $(LIBXFS_ARCHIVE) $(LIBXFS_LIBS) -Wl,--wrap=__xfs_free_extent \
 	-Wl,--wrap=xfs_defer_finish_noroll -Wl,--wrap=libxfs_defer_finish \
 	-Wl,--wrap=xfs_buf_item_log -Wl,--wrap=libxfs_trans_binval \
 	-Wl,--wrap=libxfs_trans_ordered_buf -Wl,--wrap=libxfs_iflush_int \
-	-Wl,--wrap=xfs_defer_add
+	-Wl,--wrap=xfs_defer_add -Wl,--wrap=libxfs_trans_log_inode
 $(LIBXFS_ARCHIVE): $(XFSPROGS_DIR)/libxfs/.libs/libxfs.a $(LIBXFS_DIR)/libxfs.mk Makefile
 	objcopy --redefine-sym pwrite64=xls_pass3_pwrite64 \
 		--redefine-sym pread64=xls_pass3_pread64 $< $@

@@ -69,7 +69,21 @@ struct xls_ckpt_model {
 	int			error;		/* ENOMEM, or EFBIG: a buffer too large to follow */
 	/* the inodes' literal areas as pass 2 left them (struct ckpt_ino.before) */
 	struct xls_pool		before;
+	/* each inode's change counter as the kernel's keeps it: ino -> IVER_* */
+	struct xls_inomap	iver;
 };
+
+/*
+ * The kernel bumps an inode's change counter when a transaction first logs
+ * it, if XFS_ILOG_CORE is among the flags or the counter was read since it
+ * last changed -- as it is when the inode comes from disk
+ * (xfs_trans_log_inode, inode_maybe_inc_iversion); libxfs bumps it at every
+ * commit that logged the inode (libxfs_iflush_int).
+ */
+#define IVER_SEEN	1u	/* known: read from disk once, in this pass 3 */
+#define IVER_SPENT	2u	/* ... and bumped since */
+#define IVER_IN_TX	4u	/* logged in the transaction under way */
+#define IVER_BUMP	8u	/* ... which the kernel bumps it for */
 
 static struct xls_ckpt_model *model;
 
@@ -94,6 +108,7 @@ void xls_libxfs_ckpt_free(struct xls_ckpt_model *m)
 	xls_vec_free(m->inos);
 	xls_vec_free(m->done);
 	xls_pool_free(&m->before);
+	xls_inomap_free(&m->iver);
 	free(m);
 }
 
@@ -275,6 +290,40 @@ static void put_back_before(const struct xls_ckpt_model *m, const struct ckpt_in
 	}
 }
 
+void __real_libxfs_trans_log_inode(struct xfs_trans *tp, struct xfs_inode *ip, uint flags);
+void __wrap_libxfs_trans_log_inode(struct xfs_trans *tp, struct xfs_inode *ip, uint flags);
+
+/* @ip logged: the first time in a transaction, whether the kernel bumps its counter. */
+void __wrap_libxfs_trans_log_inode(struct xfs_trans *tp, struct xfs_inode *ip, uint flags)
+{
+	struct xls_ckpt_model *m = model;
+	uint64_t *st, v;
+
+	if (m && ip->i_itemp && !test_bit(XFS_LI_DIRTY, &ip->i_itemp->ili_item.li_flags)) {
+		st = xls_inomap_find(&m->iver, ip->i_ino);
+		v = st ? *st : IVER_SEEN;
+		v |= IVER_IN_TX;
+		v &= ~(uint64_t)IVER_BUMP;
+		if ((flags & XFS_ILOG_CORE) || !(v & IVER_SPENT))
+			v |= IVER_BUMP | IVER_SPENT;
+		if (xls_inomap_put(&m->iver, ip->i_ino, v))
+			m->error = ENOMEM;
+	}
+	__real_libxfs_trans_log_inode(tp, ip, flags);
+}
+
+/* libxfs's bump of @ip's counter at this commit taken back where the kernel makes none. */
+static void kernel_iversion(struct xls_ckpt_model *m, struct xfs_inode *ip)
+{
+	uint64_t *st = xls_inomap_find(&m->iver, ip->i_ino);
+
+	if (!st || !(*st & IVER_IN_TX) || !xfs_has_v3inodes(ip->i_mount))
+		return;
+	if (!(*st & IVER_BUMP))
+		VFS_I(ip)->i_version--;
+	*st &= ~(uint64_t)(IVER_IN_TX | IVER_BUMP);
+}
+
 int __real_libxfs_iflush_int(struct xfs_inode *ip, struct xfs_buf *bp);
 int __wrap_libxfs_iflush_int(struct xfs_inode *ip, struct xfs_buf *bp);
 
@@ -310,6 +359,7 @@ int __wrap_libxfs_iflush_int(struct xfs_inode *ip, struct xfs_buf *bp)
 	n->fields |= ip->i_itemp->ili_fields;
 	n->dbytes = fork_bytes(ip, XFS_DATA_FORK, n->fields);
 	n->abytes = fork_bytes(ip, XFS_ATTR_FORK, n->fields);
+	kernel_iversion(m, ip);
 	rc = __real_libxfs_iflush_int(ip, bp);
 	if (!rc)
 		put_back_before(m, n, ip, xfs_buf_offset(bp, ip->i_imap.im_boffset));

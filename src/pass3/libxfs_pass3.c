@@ -197,7 +197,9 @@ static int recover_cow(struct xfs_mount *mp, struct work *w, char *why, size_t w
  * The unlinked inodes (xlog_recover_process_iunlinks): AG by AG, bucket
  * by bucket, each chain from its head, every inode inactivated as the
  * kernel's xfs_inactive does once xlog_recover_iunlink_bucket lets it go:
- * its data truncated (xfs_inactive_truncate), a shortform attr fork
+ * its data truncated (xfs_inactive_truncate; a bmap btree's blocks go as
+ * the tree empties, each inode's change counter as the kernel's counts
+ * it: libxfs_ckpt.c), a shortform attr fork
  * removed (xfs_attr_inactive), then freed (xfs_inactive_ifree: xfs_ifree,
  * whose cluster buffers, when the whole chunk goes, are stale and never
  * written).  The shapes it does not do yet -- a remote symlink, a
@@ -221,8 +223,8 @@ static const char *not_here(struct xfs_inode *ip)
 		return "an unlinked inode whose xattrs have blocks";
 	if (xfs_is_reflink_inode(ip))
 		return "a reflinked file on an unlinked bucket";
-	if (ip->i_df.if_format == XFS_DINODE_FMT_BTREE || XFS_IS_REALTIME_INODE(ip))
-		return "an unlinked file of a bmap btree or on the realtime device";
+	if (XFS_IS_REALTIME_INODE(ip))
+		return "an unlinked file on the realtime device";
 	return NULL;
 }
 

@@ -261,8 +261,9 @@ fresh_pinned() {
 # with data over eight directories, one in five kept linked (fsynced, so
 # their blocks are on disk); with KINDS "all" also empty files, files
 # with small xattrs (shortform attr forks), local symlinks held by O_PATH,
-# empty directories held open, a directory's 128 files unlinked whole (its
-# inode chunks freed) and O_TMPFILE files never linked.
+# empty directories held open, files of a bmap btree (61 to 1061 extents),
+# a directory's 128 files unlinked whole (its inode chunks freed) and
+# O_TMPFILE files never linked.
 fresh_unlinked() {
 	name=$1 files=$2 kinds=$3
 	shift 3
@@ -298,6 +299,14 @@ fresh_unlinked() {
 				mkdir("$m/d3/r$i") or die "mkdir: $!";
 				held("$m/d3/r$i", O_RDONLY | O_DIRECTORY); rmdir("$m/d3/r$i") or die "rmdir: $!";
 				syswrite(held("$m/d4", $O_TMPFILE | O_RDWR), "tmp" x 1000);
+			}
+			# files of a bmap btree: an extent every other block
+			for my $i (0 .. 5) {
+				my $h = held("$m/d5/b$i", O_CREAT | O_RDWR);
+				for my $k (0 .. 60 + 200 * $i) {
+					sysseek($h, $k * 8192, 0); syswrite($h, "b" x 4096);
+				}
+				$h->sync; unlink("$m/d5/b$i");
 			}
 			mkdir("$m/chunk");
 			held("$m/chunk/c$_", O_CREAT | O_RDWR) for 0 .. 127;

@@ -10,7 +10,8 @@
 # Usage: sudo I386_JOURNAL=/path/to/i386-journal.sh tests/images/mki386.sh [NAME...]
 #    or: sudo tests/images/mki386.sh --tool /path/to/i386-journal.sh [NAME...]
 #
-#   NAME is i386q or i386v4q (default: both).  For each NAME it writes
+#   NAME is i386q, i386v4q or i386int (default: all three).  For i386q and
+#   i386v4q it writes
 #     tests/images/NAME.img.xz    the filesystem with a dirty log written by
 #                                 the i386 kernel (xz -9)
 #     tests/images/NAME.recovered.delta.xz
@@ -39,6 +40,18 @@
 # the kernel's messages (lines "KMSG2 ..." from dmesg before poweroff) has
 # them recorded in NAME.txt.  About three minutes in all.
 #
+# i386int is made by tests/images/mkguestint.sh (i386 i386int), which needs
+# no --tool: it boots the same kernel with tests/images/guest-journal.sh
+# and a static helper (tests/images/xlsguest.c, built with
+# i686-linux-gnu-gcc or gcc -m32) that reflinks and shuts the filesystem
+# down (XFS_IOC_GOINGDOWN) while truncations and a reflink are half done:
+# EFIs, RUIs, CUIs and BUIs pending, with an inode unlinked while open and
+# CoW staging extents, on a reflink+rmapbt filesystem, no quota.  It writes
+# i386int.img.xz, i386int.recovered.delta.xz and i386int.txt; its check
+# records the sectors where replay's output differs from the kernel's
+# recovery instead of refusing the image (the i386 kernel is 6.1; pass 3
+# here is xfsprogs' libxfs, newer: see i386int.txt, tests/t0861-i386.sh).
+#
 # i386 logs differ from x86_64 ones: the record-header CRC covers 324
 # bytes, the inode log format is 52 bytes, EFI/EFD extents 12 bytes.
 #
@@ -57,7 +70,7 @@
 
 set -euo pipefail
 
-ALL=(i386q i386v4q)
+ALL=(i386q i386v4q i386int)
 OUTDIR=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$OUTDIR/../.." && pwd)
 PROG=${0##*/}
@@ -69,8 +82,13 @@ if [ "${1:-}" = --tool ]; then
 	TOOL=${2:-}
 	shift 2 || die "--tool needs a path"
 fi
-[ -n "$TOOL" ] || die "give the path of i386-journal.sh (I386_JOURNAL=... or --tool PATH)"
-[ -r "$TOOL" ] || die "$TOOL: not found"
+[ $# -gt 0 ] || set -- "${ALL[@]}"
+# i386int is made with tests/images/guest-journal.sh (mkguestint.sh)
+case " $* " in
+*" i386q "*|*" i386v4q "*)
+	[ -n "$TOOL" ] || die "give the path of i386-journal.sh (I386_JOURNAL=... or --tool PATH)"
+	[ -r "$TOOL" ] || die "$TOOL: not found" ;;
+esac
 for t in mkfs.xfs xz perl qemu-system-i386 cpio; do
 	command -v "$t" >/dev/null || die "$t not found"
 done
@@ -210,6 +228,7 @@ make_one() {
 	local name=$1 mk img state t0 t1 t2 t3 qdiff logoff logbytes
 	case $name in
 	i386q)	 mk=$MKFS_i386q ;;
+	i386int) MKGUESTINT_KEEP=${MKI386_KEEP:-} bash "$OUTDIR/mkguestint.sh" i386 i386int; return ;;
 	i386v4q) mk=$MKFS_i386v4q ;;
 	*)	 die "unknown image $name" ;;
 	esac
@@ -311,7 +330,6 @@ make_one() {
 	rm -f "$img" "$WORK/$name.recovered" "$WORK/$name.noquota" "$WORK/$name".*.delta
 }
 
-[ $# -gt 0 ] || set -- "${ALL[@]}"
 for n in "$@"; do
 	make_one "$n"
 done

@@ -15,3 +15,29 @@ delta_reference() {
 	perl "$XLS_TOP/tests/lib/applydelta.pl" "$3" "$3.delta" >"$3.patched" &&
 	read -r runs secs <"$3.patched" && test "$runs" -gt 0 && test "$secs" -gt 0
 }
+
+# sectors_within FILE RUN...: every sector of the "daddr 0xD+N" runs that
+# tests/lib/imgcmp.pl printed into FILE is in one of the runs RUN (0xD+N):
+# two images differ nowhere but where they are known to
+sectors_within() {
+	perl -e '
+		my ($f, @known) = @ARGV;
+		my %k;
+		for (@known) { my ($d, $n) = /^0x([0-9a-f]+)\+(\d+)$/ or die "bad run $_\n"; $k{hex($d) + $_} = 1 for 0 .. $n - 1 }
+		open(my $h, "<", $f) or die "$f: $!\n";
+		my ($bad, $runs) = (0, 0);
+		while (<$h>) {
+			if (/^(\d+) runs? of sectors differ/ && $1 > $runs) {
+				print "imgcmp.pl names $runs of the $1 runs that differ\n";
+				$bad = 1;
+			}
+			next unless /^daddr 0x([0-9a-f]+)\+(\d+)$/;
+			$runs++;
+			for my $s (hex($1) .. hex($1) + $2 - 1) {
+				next if $k{$s};
+				printf "sector 0x%x differs, not among the known differences\n", $s;
+				$bad = 1;
+			}
+		}
+		exit $bad;' "$@"
+}

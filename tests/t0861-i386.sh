@@ -19,9 +19,34 @@
 # superblock's (pquota here) are refused: the kernel would change the
 # quota state, which replay does not model.
 #
+# i386int (tests/images/mkguestint.sh, i386int.txt; no quota) was shut
+# down (XFS_IOC_GOINGDOWN, LOGFLUSH) halfway through two truncations and a
+# reflink on a reflink+rmapbt filesystem: 2 EFIs (12-byte i386 extents),
+# 2 RUIs, 2 CUIs and 1 BUI pending, with an inode unlinked while open and
+# 8 CoW staging extents.  Pass 3 here (xfsprogs' libxfs 6.13) finishes
+# them all, but the i386 kernel is 6.1, whose pass 3 differs from
+# libxfs's in two ways, measured with xfs_db -r on the kernel's recovered
+# copy (REF) and replay's output (OUT) (t0860 has the same on beint):
+#  - the AGFL's length: 6.1's xfs_alloc_min_freelist wants min(level+1,
+#    max) blocks per free space and rmap btree, libxfs 2*min(level+1,
+#    max)-2: with bnolevel 1, cntlevel 1, rmaplevel 3, 8 blocks against
+#    10, so libxfs refills the AGFL with two more (16650, 16651): AG 0's
+#    AGF (fllast/flcount 43/8 against 45/10, freeblks 16814 against
+#    16812), AGFL slots, bnobt and cntbt roots (record [16650,2] free in
+#    REF only), rmapbt OWN_AG record 120 of fsb 16570, [16647,3] (REF)
+#    against [16647,5] (OUT);
+#  - rmapbt node keys: 6.1 keeps the unwritten flag (bit 61 of rm_offset)
+#    in the keys, libxfs masks it off when it recomputes them: fsb 8 keys
+#    10 and 11 (high keys), fsb 16564 key 51 (low key): 0x20 in REF and in
+#    the dirty image, 0x00 in OUT.
+# Its LSN stamps agree (the kernel's first pass-3 checkpoint is 33 log
+# blocks, as replay's model of it).  Those sectors are known; the test
+# holds OUT to REF everywhere else, and the sector-for-sector comparison is
+# a known breakage (TODO).
+#
 # As root with loop devices (skipped otherwise): this machine's kernel
-# mounts i386q's replay outputs read-only, which it can only do without
-# recovery.
+# mounts i386q's and i386int's replay outputs read-only, which it can only
+# do without recovery.
 # shellcheck source-path=SCRIPTDIR source=lib/test-lib.sh
 . "$(dirname "$0")/lib/test-lib.sh"
 
@@ -131,6 +156,52 @@ test_expect_success 'quota types other than the superblock has on, and bad words
 	done
 '
 
+test_expect_success "i386int: info and recover: i386 CRCs good; 2 EFIs, 2 RUIs, 2 CUIs, 1 BUI, an unlinked inode and 8 CoW staging extents pending" '
+	img=$(image i386int) &&
+	"$XLS" info $img >info.i386int &&
+	grep -q "^state  *dirty$" info.i386int &&
+	grep -q "^log_byte_order  *little-endian$" info.i386int &&
+	grep -q "^crc_bad  *0$" info.i386int &&
+	grep -q "^trans_corrupt  *0$" info.i386int &&
+	n=$(sed -n "s/^records  *//p" info.i386int) && test "$n" -gt 0 &&
+	test "$("$XLS" records --json $img | grep -c "\"crc_status\":\"i386\"")" -eq "$n" &&
+	"$XLS" trans --json $img >trans.i386int.json &&
+	! grep -q "\"item\":\"unknown\"" trans.i386int.json &&
+	"$XLS" recover --summary $img >sum.i386int &&
+	head -1 sum.i386int | grep -q "^Verdict: recovery succeeds$" &&
+	grep -q "^  16 pieces of work left to finish after replay: 2 EFIs, 2 RUIs, 2 CUIs, 1 BUI, 1 unlinked inode (on 1 bucket), 8 CoW staging extents (in 1 AG)$" sum.i386int &&
+	grep -q "^  kernel_warnings  *0$" sum.i386int &&
+	"$XLS" recover --summary --json $img >sum.i386int.json &&
+	for kv in efi:2 rui:2 cui:2 bui:1 xmi:0 attri:0 other_intents:0 unlinked_inodes:1 unlinked_broken:0 cow_extents:8; do
+		grep -q "\"pending_${kv%%:*}\":${kv#*:}[,}]" sum.i386int.json || { echo "$kv"; return 1; }
+	done
+'
+# AGF, AGFL; bnobt, cntbt roots; rmapbt fsb 8, 16564, 16570
+# shellcheck disable=SC2034 # used in the tests below (eval)
+I386INT_KNOWN="0x1+1 0x3+1 0x8+1 0x10+1 0x40+1 0x205a0+1 0x205a4+1 0x205d0+1 0x205d5+1"
+if "$XLS" --version | grep -q "^pass 3: xfsprogs' libxfs"; then
+	test_expect_success "i386int: pass 3 here finishes the intents, frees the unlinked inode and the CoW staging extents, log clean" '
+		img=$(image i386int) && before=$(sum_of $img) &&
+		"$XLS" replay -o i386int.p3 $img >i386int.p3.replay &&
+		grep -q "^Verdict: recovery succeeds$" i386int.p3.replay &&
+		grep -q "pass 3, as the kernel.s mount finishes recovery (xfsprogs. libxfs): 7 intents finished (7 extents named), with the work they defer; 1 unlinked inode inactivated and freed (0 inode chunks and 16 filesystem blocks of data freed with them); 8 CoW staging extents freed (248 filesystem blocks); 11 extents freed in all (266 filesystem blocks)" i386int.p3.replay &&
+		grep -q "log clean, as an unmount leaves it" i386int.p3.replay &&
+		test "$(sum_of $img)" = "$before" &&
+		"$XLS" info i386int.p3 | grep -q "^state  *clean$"
+	'
+	test_expect_success "i386int: pass 3 here equals the i386 6.1 kernel's outside the log but for the AGFL length and rmapbt keys" '
+		delta_reference i386int i386int.recovered.delta i386int.ref &&
+		! perl "$XLS_TOP/tests/lib/imgcmp.pl" i386int.ref $(image i386int) $(logoff_of i386int.p3) >/dev/null &&
+		{ perl "$XLS_TOP/tests/lib/imgcmp.pl" i386int.ref i386int.p3 $(logoff_of i386int.p3) >i386int.cmp; true; } &&
+		sectors_within i386int.cmp $I386INT_KNOWN
+	'
+	test_expect_failure "i386int: pass 3 here, the i386 6.1 kernel's mount sector for sector (libxfs 6.13 is not 6.1)" '
+		perl "$XLS_TOP/tests/lib/imgcmp.pl" i386int.ref i386int.p3 $(logoff_of i386int.p3)
+	'
+else
+	test_skip 'i386int: pass 3 here' 'this build has no libxfs (tools/libxfs-config)'
+fi
+
 # shellcheck source=lib/kmount.sh
 . "$XLS_TOP/tests/lib/kmount.sh"
 
@@ -152,8 +223,9 @@ kmount_ro() {
 }
 
 if $can_mount; then
-	test_expect_success "kernel: i386q's replay outputs, mounted read-only without recovery" '
-		for out in i386q.out i386q.nq.out; do
+	test_expect_success "kernel: i386q's and i386int's replay outputs, mounted read-only without recovery" '
+		outs="i386q.out i386q.nq.out" && { ! test -f i386int.p3 || outs="$outs i386int.p3"; } &&
+		for out in $outs; do
 			cp --sparse=always $out $out.ro &&
 			kmount_ro $out.ro || { echo "$out: the kernel refuses it read-only"; cat $out.ro.kmsg; return 1; }
 			! grep -q "Starting recovery" $out.ro.kmsg ||

@@ -64,7 +64,7 @@ i386)	CC=i686-linux-gnu-gcc; QEMU=qemu-system-i386
 	WHO="a 32-bit x86 kernel" ;;
 *)	die "s390x or i386, not $ARCH" ;;
 esac
-for t in mkfs.xfs xz perl $QEMU cpio ${CC%% *}; do
+for t in mkfs.xfs xfs_repair xz perl $QEMU cpio ${CC%% *}; do
 	command -v "$t" >/dev/null || die "$t not found"
 done
 

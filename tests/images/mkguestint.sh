@@ -12,6 +12,9 @@
 #   foreign kernel's recovery changes outside the log: mkbe.sh's delta
 #   format) and NAME.txt (provenance).  MKGUESTINT_KEEP=DIR keeps the dirty
 #   image, the kernel's recovered copy and replay's output there.
+#   KERNEL_DEB=FILE boots that Debian linux-image .deb (of ARCH) instead of
+#   the 6.1 kernel, for the workload and the reference recovery alike
+#   (mkbe.sh's beint12: trixie's 6.12 s390x kernel).
 #
 # Busybox has no reflink and no shutdown ioctl: tests/images/xlsguest.c,
 # built static with the cross compiler (s390x-linux-gnu-gcc from
@@ -64,6 +67,15 @@ i386)	CC=i686-linux-gnu-gcc; QEMU=qemu-system-i386
 	WHO="a 32-bit x86 kernel" ;;
 *)	die "s390x or i386, not $ARCH" ;;
 esac
+KVER=$(apt-cache policy "$KPKG" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+# KERNEL_DEB=FILE: boot that linux-image .deb instead (guest-journal.sh),
+# for the workload and for the reference recovery alike
+if [ -n "${KERNEL_DEB:-}" ]; then
+	[ -f "$KERNEL_DEB" ] || die "KERNEL_DEB: no $KERNEL_DEB"
+	KERNEL_DEB=$(readlink -f "$KERNEL_DEB"); export KERNEL_DEB
+	KPKG=$(dpkg-deb -f "$KERNEL_DEB" Package):$(dpkg-deb -f "$KERNEL_DEB" Architecture)
+	KVER=$(dpkg-deb -f "$KERNEL_DEB" Version)
+fi
 for t in mkfs.xfs xfs_repair xz perl $QEMU cpio ${CC%% *}; do
 	command -v "$t" >/dev/null || die "$t not found"
 done
@@ -197,9 +209,9 @@ xz -9 -T1 -c "$WORK/delta" >"$WORK/$NAME.recovered.delta.xz"
 {
 	echo "image:     $NAME.img.xz (dirty log written by $WHO, intents pending)"
 	echo "reference: $NAME.recovered.delta.xz (what that kernel's recovery changes outside the log)"
-	echo "made by:   tests/images/mkguestint.sh $ARCH $NAME (tests/images/guest-journal.sh, xlsguest.c)"
+	echo "made by:   ${KERNEL_DEB:+KERNEL_DEB=${KERNEL_DEB##*/} }tests/images/mkguestint.sh $ARCH $NAME (tests/images/guest-journal.sh, xlsguest.c)"
 	echo "date:      $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "kernel:    Debian $KPKG ($(apt-cache policy "$KPKG" 2>/dev/null | sed -n 's/^ *Candidate: //p')), under"
+	echo "kernel:    Debian $KPKG ($KVER), under"
 	echo "           $($QEMU --version | head -1) (TCG) on $(uname -m)"
 	echo "busybox:   Debian $BBPKG ($(apt-cache policy "$BBPKG" 2>/dev/null | sed -n 's/^ *Candidate: //p'))"
 	echo "xlsguest:  tests/images/xlsguest.c, $CC -O2 -static ($($CC --version | head -1))"

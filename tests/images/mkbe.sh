@@ -8,7 +8,7 @@
 # Usage: sudo S390X_JOURNAL=/path/to/s390x-journal.sh tests/images/mkbe.sh [NAME...]
 #    or: sudo tests/images/mkbe.sh --tool /path/to/s390x-journal.sh [NAME...]
 #
-#   NAME is be4k, be64k, beunl or beint (default: all four).  For each NAME
+#   NAME is be4k, be64k, beunl, beint or beint12 (default: all five).  For each NAME
 #   it writes
 #     tests/images/NAME.img.xz    the filesystem with a dirty log written by
 #                                 the s390x kernel (xz -9)
@@ -47,6 +47,18 @@
 # (the s390x kernel is 6.1; pass 3 here is xfsprogs' libxfs, newer: see
 # beint.txt and tests/t0860-bigendian.sh).
 #
+# beint12 is beint's workload under Debian trixie's s390x kernel (6.12,
+# whose pass 3 is libxfs 6.13's): its linux-image .deb (BEINT12_KERNEL,
+# default linux-image-6.12.107+deb13-s390x, the newest the mirror served
+# when beint12 was made) is fetched with apt-get download through an apt
+# configuration private to this script's temporary folder (a sources list
+# "deb [arch=s390x] MIRROR trixie main", its own state, lists and cache;
+# MIRROR: TRIXIE_MIRROR, or the first Debian archive URI of the system's
+# apt sources, which are never changed), and booted by mkguestint.sh with
+# KERNEL_DEB for the workload and the reference recovery alike.  Its
+# check wants replay's output to equal that kernel's recovery outside the
+# log, sector for sector (tests/t0860-bigendian.sh holds it to that).
+#
 # Delta format (NAME.recovered.delta.xz, uncompressed):
 #   "xls-imgdelta 1 SIZE LOGOFF LOGBYTES\n", then for each run of differing
 #   sectors "DADDR COUNT\n" followed by COUNT*512 bytes of the recovered
@@ -57,7 +69,7 @@
 
 set -euo pipefail
 
-ALL=(be4k be64k beunl beint)
+ALL=(be4k be64k beunl beint beint12)
 OUTDIR=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$OUTDIR/../.." && pwd)
 PROG=${0##*/}
@@ -204,6 +216,36 @@ MKFS_be64k="mkfs.xfs -q -l size=64m -n size=65536"
 mkdelta() { perl "$TOP/tests/lib/mkdelta.pl" "$@"; }
 applydelta() { perl "$TOP/tests/lib/applydelta.pl" "$@" >/dev/null; }
 
+# trixie_kernel: fetch trixie's s390x kernel .deb into $WORK/trixie through
+# a private apt configuration; prints its path
+trixie_kernel() {
+	local a=$WORK/trixie mirror=${TRIXIE_MIRROR:-} pkg=${BEINT12_KERNEL:-linux-image-6.12.107+deb13-s390x}
+	if [ -z "$mirror" ]; then
+		mirror=$({ cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null || :; } |
+			awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^https?:.*\/debian\/?$/) { print $i; exit } }')
+		[ -n "$mirror" ] || mirror=$({ cat /etc/apt/sources.list.d/*.sources 2>/dev/null || :; } |
+			awk '$1 == "URIs:" { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }')
+	fi
+	[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+	mkdir -p "$a/etc/sources.list.d" "$a/etc/preferences.d" "$a/lists/partial" \
+		"$a/cache/archives/partial" "$a/state" "$a/deb"
+	: >"$a/status"
+	# apt's _apt sandbox user writes the download (else apt warns)
+	if id _apt >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then chown _apt "$a/deb"; fi
+	echo "deb [arch=s390x] $mirror trixie main" >"$a/etc/sources.list"
+	local opts=(-o "Dir::Etc::SourceList=$a/etc/sources.list"
+		-o "Dir::Etc::SourceParts=$a/etc/sources.list.d"
+		-o "Dir::Etc::Preferences=$a/etc/preferences"
+		-o "Dir::Etc::PreferencesParts=$a/etc/preferences.d"
+		-o "Dir::State=$a/state" -o "Dir::State::Lists=$a/lists"
+		-o "Dir::State::status=$a/status" -o "Dir::Cache=$a/cache"
+		-o "APT::Default-Release=")
+	apt-get "${opts[@]}" update -qq </dev/null >&2 || die "apt-get update (trixie, $mirror) failed"
+	(cd "$a/deb" && apt-get "${opts[@]}" download -qq "$pkg:s390x" </dev/null >&2) ||
+		die "cannot download $pkg:s390x from $mirror trixie"
+	echo "$a"/deb/linux-image-*.deb
+}
+
 make_one() {
 	local name=$1 mk wl img ref logoff logbytes state t0 t1 t2 verified
 	case $name in
@@ -211,6 +253,12 @@ make_one() {
 	be64k)	mk=$MKFS_be64k; wl=wl_be64k ;;
 	beunl)	mk=$MKFS_be4k; wl=wl_beunl ;;
 	beint)	MKGUESTINT_KEEP=${MKBE_KEEP:-} bash "$OUTDIR/mkguestint.sh" s390x beint; return ;;
+	beint12)
+		KERNEL_DEB=$(trixie_kernel) MKGUESTINT_KEEP=${MKBE_KEEP:-} \
+			bash "$OUTDIR/mkguestint.sh" s390x beint12
+		grep -q "replay's output equals REF outside the log" "$OUTDIR/beint12.txt" ||
+			die "beint12: replay's output differs from the 6.12 kernel's recovery (beint12.txt)"
+		return ;;
 	*)	die "unknown image $name" ;;
 	esac
 	img=$WORK/$name.img ref=$WORK/$name.ref

@@ -1,5 +1,5 @@
 # Shell test library, in the manner of git's t/test-lib.sh: TAP output,
-# test_expect_success, test_expect_failure, test_must_fail, test_cmp.
+# test_expect_success, test_must_fail, test_cmp.
 # Source it first.
 set -u
 : "${XLS_TOP:?run tests through tests/run or make check}"
@@ -20,19 +20,6 @@ test_expect_success() {
 		echo "not ok $test_n - $1"
 		sed 's/^/# /' "$TRASH/.out" | head -40
 		test_failed=$((test_failed + 1))
-	fi
-}
-
-# A known breakage, as git's test_expect_failure: TAP "not ok ... # TODO"
-# while it fails (prove counts it as passed), "ok ... # TODO known
-# breakage vanished" once it passes (prove reports "TODO passed").
-test_expect_failure() {
-	test_n=$((test_n + 1))
-	if (eval "$2") >"$TRASH/.out" 2>&1; then
-		echo "ok $test_n - $1 # TODO known breakage vanished"
-	else
-		echo "not ok $test_n - $1 # TODO known breakage"
-		sed 's/^/# /' "$TRASH/.out" | head -20
 	fi
 }
 

@@ -43,29 +43,26 @@ static int unmount_shape(const struct xls_log *log, struct xls_rec_shape *s)
 }
 
 /*
- * A record at @at into @rec (@s->blks blocks): with @unmount the unmount
- * record -- its op (XLOG_UNMOUNT_TRANS, transaction @tid) and its
- * xfs_unmount_log_format in the byte order @at->h_fmt says -- else a
- * record of no op, zeros.
+ * The unmount record at @at into @rec (@s->blks blocks): its op
+ * (XLOG_UNMOUNT_TRANS, transaction @tid) and its xfs_unmount_log_format
+ * in the byte order @at->h_fmt says.
  */
-static void log_record(const struct xls_log *log, uint8_t *rec, const struct xls_rec_shape *s,
-		       const struct xls_rec_at *at, uint32_t tid, bool unmount)
+static void unmount_record(const struct xls_log *log, uint8_t *rec,
+			   const struct xls_rec_shape *s, const struct xls_rec_at *at, uint32_t tid)
 {
 	uint8_t *op = rec + (size_t)s->hblks * BB, *ulf = op + sizeof(struct xlog_op_header);
 	bool be = at->h_fmt == XLOG_FMT_LINUX_BE;
 	uint16_t magic = XLOG_UNMOUNT_TYPE;
 
 	memset(rec, 0, (size_t)s->blks * BB);
-	if (unmount) {
-		xls_log_put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
-		xls_log_put_be32(op + offsetof(struct xlog_op_header, oh_len),
-				 sizeof(struct xfs_unmount_log_format));
-		op[offsetof(struct xlog_op_header, oh_clientid)] = XFS_LOG;
-		op[offsetof(struct xlog_op_header, oh_flags)] = XLOG_UNMOUNT_TRANS;
-		ulf[be ? 0 : 1] = (uint8_t)(magic >> 8);
-		ulf[be ? 1 : 0] = (uint8_t)magic;
-	}
-	xls_log_rec_finish(log, rec, s, at, unmount ? 1 : 0);
+	xls_log_put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
+	xls_log_put_be32(op + offsetof(struct xlog_op_header, oh_len),
+			 sizeof(struct xfs_unmount_log_format));
+	op[offsetof(struct xlog_op_header, oh_clientid)] = XFS_LOG;
+	op[offsetof(struct xlog_op_header, oh_flags)] = XLOG_UNMOUNT_TRANS;
+	ulf[be ? 0 : 1] = (uint8_t)(magic >> 8);
+	ulf[be ? 1 : 0] = (uint8_t)magic;
+	xls_log_rec_finish(log, rec, s, at, 1);
 }
 
 /* @n blocks from @blk, each an empty header of @cycle (xlog_write_log_records). */
@@ -183,67 +180,9 @@ int xls_log_write_unmount(const struct xls_log *log, const struct xls_head_tail 
 	rec = malloc((size_t)at.shape.blks * BB);
 	if (!rec)
 		return -1;
-	log_record(log, rec, &at.shape, &(struct xls_rec_at){ at.cycle, at.head, ht->last_rec_blk,
-			xls_lsn(at.cycle, at.head), h_fmt }, tid, true);
+	unmount_record(log, rec, &at.shape, &(struct xls_rec_at){ at.cycle, at.head,
+		       ht->last_rec_blk, xls_lsn(at.cycle, at.head), h_fmt }, tid);
 	rc = xls_log_put_rec(log, at.head, rec, at.shape.blks, put, ctx);
-	free(rec);
-	return rc;
-}
-
-/*
- * The blocks from the head @ht found up to @lsn, where a later unmount
- * record goes: records of no op, in the cycle of the blocks they take,
- * each as long as an iclog holds at most, so that the head is found
- * past them and every record before it reads whole.  *@prev_blk: the
- * header of the last one.
- */
-int xls_log_write_pad(const struct xls_log *log, const struct xls_head_tail *ht, uint64_t lsn,
-		      uint32_t h_fmt, uint64_t tail_lsn, uint32_t *prev_blk, xls_log_put_fn put,
-		      void *ctx)
-{
-	struct xls_rec_shape base, s;
-	uint32_t cycle = ht->curr_cycle, blk = ht->curr_block, left, most;
-	uint8_t *rec;
-	int rc = 0;
-
-	*prev_blk = ht->last_rec_blk;
-	if (unmount_shape(log, &base) || blk >= log->nblks)
-		return -1;
-	left = xls_lsn_cycle(lsn) == cycle ? xls_lsn_block(lsn) - blk :
-	       log->nblks - blk + xls_lsn_block(lsn);
-	if (xls_lsn_block(lsn) >= log->nblks || left >= log->nblks)
-		return -1;
-	most = base.hblks + base.h_size / BB;
-	rec = malloc((size_t)most * BB);
-	if (!rec)
-		return -1;
-	while (left && !rc) {
-		/* a record ends at the physical end: the next begins the next cycle */
-		uint32_t room = log->nblks - blk, take = left < most ? left : most;
-
-		if (take > room)
-			take = room;
-		/* what is left must make a record of its own, a header and a block */
-		if (left - take && left - take <= base.hblks)
-			take -= base.hblks + 1 - (left - take);
-		if (take <= base.hblks) {
-			rc = -1;
-			break;
-		}
-		s = base;
-		s.blks = take;
-		s.h_len = (take - s.hblks) * BB;
-		log_record(log, rec, &s, &(struct xls_rec_at){ cycle, blk, *prev_blk,
-				tail_lsn ? tail_lsn : xls_lsn(cycle, blk), h_fmt }, 0, false);
-		rc = put(ctx, blk, rec, take);
-		*prev_blk = blk;
-		left -= take;
-		blk += take;
-		if (blk == log->nblks) {
-			blk = 0;
-			cycle = xls_log_next_cycle(cycle);
-		}
-	}
 	free(rec);
 	return rc;
 }

@@ -125,6 +125,66 @@ int xls_log_put_rec(const struct xls_log *log, uint32_t blk, const uint8_t *rec,
 	return put(ctx, 0, rec + (size_t)first * BB, blks - first);
 }
 
+/*
+ * The blocks from the head @ht found up to @lsn, where a later unmount
+ * record goes: records of no op, in the cycle of the blocks they take,
+ * each as long as an iclog holds at most, so that the head is found
+ * past them and every record before it reads whole.  *@prev_blk: the
+ * header of the last one.
+ */
+int xls_log_write_pad(const struct xls_log *log, const struct xls_head_tail *ht, uint64_t lsn,
+		      uint32_t h_fmt, uint64_t tail_lsn, uint32_t *prev_blk, xls_log_put_fn put,
+		      void *ctx)
+{
+	struct xls_rec_shape base, s;
+	uint32_t cycle = ht->curr_cycle, blk = ht->curr_block, left, most;
+	uint8_t *rec;
+	int rc = 0;
+
+	*prev_blk = ht->last_rec_blk;
+	if (xls_log_rec_shape(log, 0, &base) || base.blks + 8 > log->nblks ||
+	    blk >= log->nblks)
+		return -1;
+	left = xls_lsn_cycle(lsn) == cycle ? xls_lsn_block(lsn) - blk :
+	       log->nblks - blk + xls_lsn_block(lsn);
+	if (xls_lsn_block(lsn) >= log->nblks || left >= log->nblks)
+		return -1;
+	most = base.hblks + base.h_size / BB;
+	rec = malloc((size_t)most * BB);
+	if (!rec)
+		return -1;
+	while (left && !rc) {
+		/* a record ends at the physical end: the next begins the next cycle */
+		uint32_t room = log->nblks - blk, take = left < most ? left : most;
+
+		if (take > room)
+			take = room;
+		/* what is left must make a record of its own, a header and a block */
+		if (left - take && left - take <= base.hblks)
+			take -= base.hblks + 1 - (left - take);
+		if (take <= base.hblks) {
+			rc = -1;
+			break;
+		}
+		s = base;
+		s.blks = take;
+		s.h_len = (take - s.hblks) * BB;
+		memset(rec, 0, (size_t)take * BB);
+		xls_log_rec_finish(log, rec, &s, &(struct xls_rec_at){ cycle, blk, *prev_blk,
+				   tail_lsn ? tail_lsn : xls_lsn(cycle, blk), h_fmt }, 0);
+		rc = put(ctx, blk, rec, take);
+		*prev_blk = blk;
+		left -= take;
+		blk += take;
+		if (blk == log->nblks) {
+			blk = 0;
+			cycle = xls_log_next_cycle(cycle);
+		}
+	}
+	free(rec);
+	return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* transactions */
 

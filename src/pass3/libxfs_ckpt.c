@@ -297,11 +297,11 @@ void __wrap_libxfs_trans_log_inode(struct xfs_trans *tp, struct xfs_inode *ip, u
 void __wrap_libxfs_trans_log_inode(struct xfs_trans *tp, struct xfs_inode *ip, uint flags)
 {
 	struct xls_ckpt_model *m = model;
-	uint64_t *st, v;
 
 	if (m && ip->i_itemp && !test_bit(XFS_LI_DIRTY, &ip->i_itemp->ili_item.li_flags)) {
-		st = xls_inomap_find(&m->iver, ip->i_ino);
-		v = st ? *st : IVER_SEEN;
+		const uint64_t *st = xls_inomap_find(&m->iver, ip->i_ino);
+		uint64_t v = st ? *st : IVER_SEEN;
+
 		v |= IVER_IN_TX;
 		v &= ~(uint64_t)IVER_BUMP;
 		if ((flags & XFS_ILOG_CORE) || !(v & IVER_SPENT))

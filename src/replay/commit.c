@@ -82,14 +82,12 @@ static struct staged *block_of(struct commit *c, uint64_t off, uint32_t len)
 static int load(struct commit *c)
 {
 	uint64_t at = 0;
-	int rc;
 
 	for (;;) {
 		struct xls_stage_rec rec;
 		size_t got = 0;
-		struct staged *b;
+		int rc = xls_pread_fully(c->in->stage_fd, at, &rec, sizeof(rec), &got);
 
-		rc = xls_pread_fully(c->in->stage_fd, at, &rec, sizeof(rec), &got);
 		if (rc == -ENODATA && !got)
 			return 0;
 		if (rc)
@@ -109,7 +107,9 @@ static int load(struct commit *c)
 		if (rec.dev != XLS_STAGE_DATA) {
 			c->log_dev = true;
 		} else {
-			if (!(b = block_of(c, rec.off, (uint32_t)rec.len)))
+			struct staged *b = block_of(c, rec.off, (uint32_t)rec.len);
+
+			if (!b)
 				return fail(c, "the blocks it wrote", ENOMEM);
 			b->at = at + sizeof(rec);
 			b->ckpt = rec.ckpt;
@@ -396,7 +396,6 @@ static int log_ckpt(struct commit *c, struct xls_log_writer *lw, int k, uint32_t
 	/* a transaction id of the log's own, so that the same log gets the same one */
 	uint32_t tid = (uint32_t)c->in->found->last_lsn ^ 0x584c5350u ^ (uint32_t)k;
 	uint8_t th[sizeof(struct xfs_trans_header)];
-	int rc;
 
 	memset(th, 0, sizeof(th));
 	put32(c, th + offsetof(struct xfs_trans_header, th_magic), XFS_TRANS_HEADER_MAGIC);
@@ -407,10 +406,13 @@ static int log_ckpt(struct commit *c, struct xls_log_writer *lw, int k, uint32_t
 	    xls_log_writer_op(lw, tid, 0, th, sizeof(th)) ||
 	    (k == 0 && log_done_items(c, lw, tid)))
 		return -1;
-	for (uint32_t i = 0; i < c->n; i++)
+	for (uint32_t i = 0; i < c->n; i++) {
+		int rc;
+
 		if (!c->b[i].stale && !c->b[i].sb && c->b[i].ckpt == k && c->b[i].nregions &&
 		    (rc = log_block(c, lw, tid, &c->b[i])))
 			return rc;
+	}
 	return xls_log_writer_commit(lw, tid) ? -1 : 0;
 }
 
@@ -494,7 +496,8 @@ static int write_records(struct commit *c, const struct records *h)
 /* Every block's last bytes written, in the order pass 3 wrote them. */
 static int write_blocks(struct commit *c, struct xls_pass3_commit_out *out)
 {
-	qsort(c->b, c->n, sizeof(*c->b), by_stage);
+	if (c->n)
+		qsort(c->b, c->n, sizeof(*c->b), by_stage);
 	for (uint32_t i = 0; i < c->n; i++) {
 		const struct staged *b = &c->b[i];
 
@@ -523,7 +526,8 @@ static int commit(struct commit *c, struct xls_pass3_commit_out *out)
 	mark_stale(c);
 	if (settle_sb(c))
 		return -1;
-	qsort(c->b, c->n, sizeof(*c->b), by_off);
+	if (c->n)
+		qsort(c->b, c->n, sizeof(*c->b), by_off);
 	why = plan(c, items);
 	if (why && !*why)
 		return -1;

@@ -41,3 +41,18 @@ sectors_within() {
 		}
 		exit $bad;' "$@"
 }
+
+# pass3_finished NAME WHAT: replay -o NAME.p3 of image NAME finishes its
+# work here (pass 3's summary starting with WHAT), its checkpoints logged
+# first, the log clean and OUT's state clean; the input untouched
+pass3_finished() {
+	img=$(image "$1") && before=$(sum_of "$img") &&
+	"$XLS" replay -o "$1.p3" "$img" >"$1.p3.replay" &&
+	grep -q "^Verdict: recovery succeeds$" "$1.p3.replay" &&
+	grep -q "pass 3, as the kernel.s mount finishes recovery (xfsprogs. libxfs): $2" "$1.p3.replay" &&
+	grep -q "logged first, as those checkpoints" "$1.p3.replay" &&
+	grep -q "log clean, as an unmount leaves it" "$1.p3.replay" &&
+	test "$(sum_of "$img")" = "$before" &&
+	"$XLS" info "$1.p3" >"info.$1.p3" &&
+	grep -q "^state  *clean$" "info.$1.p3"
+}

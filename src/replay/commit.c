@@ -127,26 +127,48 @@ static void mark_stale(struct commit *c)
 				c->b[i].stale = true;
 }
 
+/* A quota inode field as the unmount step writes it: 0 is none (quota_fields). */
+static uint64_t quota_ino(const uint8_t *sb, size_t off)
+{
+	uint64_t ino = xls_be64(sb + off);
+
+	return ino ? ino : NULLFSINO;
+}
+
 /*
  * The primary superblock pass 3 leaves: with lazy counters the kernel's
  * pass 3 does not log it, and its unmount writes it (replay's finish
- * step: the counters summed from the AG headers).  True when it differs
- * from what pass 2 left in those counters, its LSN and its CRC alone.
+ * step: the counters summed from the AG headers, the quota inodes with 0
+ * as none).  True when it differs from what pass 2 left in those alone,
+ * its LSN and its CRC.
  */
 static bool sb_counters_only(const struct commit *c, uint32_t len)
 {
-	static const struct { size_t off, len; } mutable[] = {
+	static const struct { size_t off, len; } rewritten[] = {
 		{ offsetof(struct xfs_dsb, sb_icount), 8 }, { offsetof(struct xfs_dsb, sb_ifree), 8 },
 		{ offsetof(struct xfs_dsb, sb_fdblocks), 8 },
-		{ offsetof(struct xfs_dsb, sb_frextents), 8 },
 		{ offsetof(struct xfs_dsb, sb_crc), 4 }, { offsetof(struct xfs_dsb, sb_lsn), 8 },
+		{ offsetof(struct xfs_dsb, sb_uquotino), 8 },
+		{ offsetof(struct xfs_dsb, sb_gquotino), 8 },
+		{ offsetof(struct xfs_dsb, sb_pquotino), 8 },
 	};
+	const size_t qino[] = { offsetof(struct xfs_dsb, sb_uquotino),
+				offsetof(struct xfs_dsb, sb_gquotino),
+				offsetof(struct xfs_dsb, sb_pquotino) };
+	bool metadir = xls_be32(c->new + offsetof(struct xfs_dsb, sb_features_incompat)) &
+		       XFS_SB_FEAT_INCOMPAT_METADIR;
 
+	if (len < sizeof(struct xfs_dsb))
+		return false;
+	for (size_t q = 0; q < sizeof(qino) / sizeof(qino[0]); q++)
+		if (metadir ? xls_be64(c->old + qino[q]) != xls_be64(c->new + qino[q]) :
+		    quota_ino(c->old, qino[q]) != quota_ino(c->new, qino[q]))
+			return false;
 	for (uint32_t i = 0; i < len; i++) {
 		bool may = false;
 
-		for (size_t m = 0; m < sizeof(mutable) / sizeof(mutable[0]); m++)
-			may |= i >= mutable[m].off && i < mutable[m].off + mutable[m].len;
+		for (size_t m = 0; m < sizeof(rewritten) / sizeof(rewritten[0]); m++)
+			may |= i >= rewritten[m].off && i < rewritten[m].off + rewritten[m].len;
 		if (!may && c->old[i] != c->new[i])
 			return false;
 	}

@@ -336,7 +336,7 @@ as_kernel() {
 if $can_mount; then
 	REPAIR=xfs_repair
 	[ -n "${XFSPROGS_NEW:-}" ] && REPAIR=$XFSPROGS_NEW/repair/xfs_repair
-	for name in dir4k dir64k logsu256k wrapped unlinked sfconv reflink pptr pptr64k sect4k remap intents intents2 xmi attri; do
+	for name in dir4k dir64k logsu256k wrapped unlinked sfconv reflink pptr pptr64k sect4k remap intents intents2 xmi attri p3wrap; do
 		test_expect_success "kernel: $name, replayed as the kernel recovers it" \
 			"as_kernel $name \$(image $name)"
 	done

@@ -173,8 +173,9 @@ done
 
 # pass 3 interrupted: intents, unlinked inodes and CoW leftovers in one
 # log; the unlinked inodes; the CoW staging extents; a file mapping
-# exchange (XMI); a parent pointer update (ATTRI)
-for name in intents2 unlinked reflink xmi attri; do
+# exchange (XMI); a parent pointer update (ATTRI); a checkpoint that wraps
+# past the physical end of the log
+for name in intents2 unlinked reflink xmi attri p3wrap; do
 	if ! $pass3; then
 		test_skip "$name: pass 3 in place, killed" 'this build has no libxfs (tools/libxfs-config)'
 		continue

@@ -489,7 +489,6 @@ static int log_ckpts(struct commit *c, const uint32_t *items, xls_log_put_fn put
 		return 1;
 	if (items[0] || done_items(c))
 		rc = log_ckpt(c, lw, 0, items[0] + done_items(c));
-
 	if (!rc && items[1] && second)
 		rc = xls_log_writer_pad_to(lw, second) ? -1 : 0;
 	if (!rc && items[1])

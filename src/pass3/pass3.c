@@ -96,10 +96,7 @@ struct pass3_stamp {
 	const struct xls_geometry *g;
 	uint64_t		lsn;		/* the first pass-3 checkpoint's */
 	struct xls_pass3_result	*res;
-	/*
-	 * What libxfs's pass 3 is doing, while it runs: the ranges it marked
-	 * stale, never to be written, and its checkpoints
-	 */
+	/* What libxfs's pass 3 is doing, while it runs: its checkpoints */
 	const struct xls_libxfs_done *done;
 	struct xls_stage	*stage;
 };
@@ -148,17 +145,6 @@ static uint32_t ckpt_of_inode(const struct pass3_stamp *s, uint64_t ino)
 #endif
 }
 
-/* Does the write of @len bytes at @off fall in a range marked stale? */
-static bool stale(const struct pass3_stamp *s, uint64_t off, size_t len)
-{
-	const struct xls_libxfs_done *d = s->done;
-
-	for (uint32_t i = 0; d && i < d->nstale; i++)
-		if (off < d->stale[i].off + d->stale[i].len && d->stale[i].off < off + len)
-			return true;
-	return false;
-}
-
 /*
  * The inodes of inode buffer @buf (@len bytes, @old on the device before)
  * that differ from the device's: the LSN their inode item would carry,
@@ -205,10 +191,6 @@ ssize_t xls_pass3_pwrite64(int fd, const void *buf, size_t len, off_t off)
 	if (len < 2 || len > XFS_MAX_BLOCKSIZE) {
 		errno = EINVAL;
 		return -1;
-	}
-	if (dev == XLS_STAGE_DATA && stale(s, (uint64_t)off, len)) {
-		s->res->blocks_dropped++;
-		return (ssize_t)len;
 	}
 	copy = malloc(2 * len);
 	if (!copy) {

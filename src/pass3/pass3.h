@@ -41,7 +41,7 @@ struct xls_pass3_job {
 struct xls_pass3_result {
 	struct xls_pass3_counts n;	/* kind by kind */
 	uint64_t	blocks_written;	/* buffers written, each stamped (by the caller) */
-	uint64_t	blocks_dropped;	/* ... not written: stale, as the kernel's */
+	uint64_t	blocks_dropped;	/* ... not: stale, as the kernel's (by the caller) */
 	uint64_t	inodes_stamped;	/* inodes of inode buffers staged, stamped */
 	/*
 	 * The kernel's pass-3 checkpoints: the blocks the first takes in the

@@ -522,6 +522,7 @@ static int write_blocks(struct commit *c, struct xls_pass3_commit_out *out)
 	for (uint32_t i = 0; i < c->n; i++) {
 		const struct staged *b = &c->b[i];
 
+		out->dropped += b->stale;
 		if (b->stale || b->sb)
 			continue;
 		if (read_stage(c, b->at, c->new, b->len) ||

@@ -44,6 +44,7 @@ struct xls_pass3_commit_out {
 	uint64_t	log_blocks;	/* ... taking these blocks */
 	char		not_logged[160];	/* why they are not, when not */
 	uint64_t	blocks;		/* blocks written */
+	uint64_t	dropped;	/* ... not: in ranges the kernel never writes (stale) */
 };
 
 /*

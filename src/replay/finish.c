@@ -70,6 +70,7 @@ static int run_pass3(struct xls_replay_write *w, const struct xls_log *log,
 		return 0;
 	}
 	end->pass3.blocks_written = end->commit.blocks;
+	end->pass3.blocks_dropped = end->commit.dropped;
 	end->pass3_done = true;
 	end->pending = false;
 	return 0;

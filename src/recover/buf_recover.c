@@ -235,18 +235,21 @@ static bool is_dir_type(unsigned int blft)
 }
 
 /* The first bytes the item will leave in its buffer: state, then patch. */
-static void item_head(struct xls_recover *r, const struct tstore *ts,
+static void item_head(struct xls_recover *r, struct tstore *ts,
 		      const struct rrec *rec, struct rstate *st, uint8_t *out)
 {
+	const uint8_t *patch = xls_rstore_at(ts, rec->patch_off);
+
 	memcpy(out, st->head, HEAD_BYTES);
-	if (rec->patch_off == UINT32_MAX)
+	if (!patch) {
+		if (rec->patch_off != UINT32_MAX)
+			r->err = -EIO;
 		return;
+	}
 	for (uint32_t c = 0; c < HEAD_CHUNKS; c++)
 		if (rec->patch_mask & (1u << c))
-			memcpy(out + (c << XFS_BLF_SHIFT),
-			       ts->bytes.p + rec->patch_off + (c << XFS_BLF_SHIFT),
+			memcpy(out + (c << XFS_BLF_SHIFT), patch + (c << XFS_BLF_SHIFT),
 			       XFS_BLF_CHUNK);
-	(void)r;
 }
 
 /*
@@ -254,7 +257,7 @@ static void item_head(struct xls_recover *r, const struct tstore *ts,
  * and, on v5, the header's own daddr equal to the segment's (dir3 and da3
  * headers record xfs_buf_daddr(), the first extent's daddr)?
  */
-static bool seg_is_block_start(struct xls_recover *r, const struct tstore *ts,
+static bool seg_is_block_start(struct xls_recover *r, struct tstore *ts,
 			       const struct rrec *rec)
 {
 	struct rstate *st = xls_rstate_get(r, rec->blf.blf_blkno, rec->blf.blf_len);
@@ -277,32 +280,34 @@ static bool seg_is_block_start(struct xls_recover *r, const struct tstore *ts,
 static void close_group(struct xls_recover *r, struct tstore *ts, uint32_t first,
 			uint32_t n, uint32_t *ncompound)
 {
-	struct rrec *head = &ts->recs[first];
+	struct rrec head, s;
 	uint32_t total = 0;
 	bool exact;
 
 	if (!n)
 		return;
+	xls_rstore_rec(ts, first, &head);
 	/* one da_node block start alone may well be a whole attr block */
-	if (n == 1 && head->block_start &&
-	    xls_blft(head->blf.blf_flags) == XFS_BLFT_DA_NODE_BUF)
+	if (n == 1 && head.block_start &&
+	    xls_blft(head.blf.blf_flags) == XFS_BLFT_DA_NODE_BUF)
 		return;
 	for (uint32_t i = 0; i < n; i++)
-		total += (uint32_t)ts->recs[first + i].blf.blf_len * BBSIZE;
-	exact = head->block_start && total == r->g->dir_block_size;
+		total += (uint32_t)xls_rstore_rec(ts, first + i, &s)->blf.blf_len * BBSIZE;
+	exact = head.block_start && total == r->g->dir_block_size;
 	(*ncompound)++;
 	r->sum.compound_buffers++;
 	r->sum.compound_segments += n;
 	total = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		struct rrec *s = &ts->recs[first + i];
-
-		s->compound = *ncompound;
-		s->seg = i + 1;
-		s->nseg = n;
-		s->seg_offset = total;
-		s->seg_exact = exact || (head->block_start && i == 0);
-		total += (uint32_t)s->blf.blf_len * BBSIZE;
+		xls_rstore_rec(ts, first + i, &s);
+		s.compound = *ncompound;
+		s.seg = i + 1;
+		s.nseg = n;
+		s.seg_offset = total;
+		s.seg_exact = exact || (head.block_start && i == 0);
+		total += (uint32_t)s.blf.blf_len * BBSIZE;
+		if (xls_rstore_update(ts, first + i, &s))
+			r->err = -ENOMEM;
 	}
 }
 
@@ -314,7 +319,8 @@ void xls_rbuf_find_compounds(struct xls_recover *r, struct tstore *ts)
 	if (!r->g->dir_block_size || r->g->dir_block_size <= r->g->blocksize)
 		return;
 	for (uint32_t i = 0; i < ts->nrecs; i++) {
-		struct rrec *rec = &ts->recs[i];
+		struct rrec scratch;
+		const struct rrec *rec = xls_rstore_rec(ts, i, &scratch);
 		uint32_t seg_bytes = (uint32_t)rec->blf.blf_len * BBSIZE;
 		bool cand = rec->type == XFS_LI_BUF && rec->parsed &&
 			    !(rec->blf.blf_flags & XFS_BLF_INODE_BUF) &&
@@ -326,8 +332,10 @@ void xls_rbuf_find_compounds(struct xls_recover *r, struct tstore *ts)
 			n = 0;
 			continue;
 		}
-		rec->block_start = !(rec->blf.blf_flags & XFS_BLF_CANCEL) &&
-				   seg_is_block_start(r, ts, rec);
+		scratch.block_start = !(rec->blf.blf_flags & XFS_BLF_CANCEL) &&
+				      seg_is_block_start(r, ts, rec);
+		if (xls_rstore_update(ts, i, &scratch))
+			r->err = -ENOMEM;
 		if (n && rec->blf.blf_flags == flags && !rec->block_start &&
 		    bytes + seg_bytes <= r->g->dir_block_size) {
 			n++;
@@ -615,8 +623,7 @@ void xls_rbuf_fill(struct decide_ctx *d, const struct rrec *rec)
 			100.0 * (double)r->res->dirty_bytes / (double)r->res->buf_bytes : 0;
 	rb->nunlinked = rec->nunl;
 	rb->unlinked = rec->nunl ? d->ts->unl + rec->unl_off : NULL;
-	rb->data = rec->data_off != UINT32_MAX && d->ts->bytes.p ?
-		   d->ts->bytes.p + rec->data_off : NULL;
+	rb->data = xls_rstore_at(d->ts, rec->data_off);
 	d->ri.buf = rb;
 }
 

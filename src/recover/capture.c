@@ -47,7 +47,7 @@ int xls_recover_capture(void *ctx, const struct xls_trans *t,
 	const struct xls_item_type *type = xls_item_type_find(it->type);
 	const struct xls_recover_ops *ops = ops_of_type(type);
 	struct tstore *ts;
-	struct rrec *rec;
+	struct rrec rec;
 
 	/*
 	 * Pass 1 looks only at the families it acts on and at types it cannot
@@ -63,23 +63,17 @@ int xls_recover_capture(void *ctx, const struct xls_trans *t,
 	if (r->pass == 2 && r->opt.only_types && ops && ops->left_out && it->nregions &&
 	    it->regions[0].data && ops->left_out(r, it))
 		return 0;
-	rec = xls_vec_push((void **)&ts->recs, &ts->nrecs, &ts->caprecs, sizeof(*rec));
-	if (!rec) {
-		r->err = -ENOMEM;
-		return 0;
+	xls_rrec_init(&rec);
+	rec.type = it->type;
+	rec.index = t->nitems + 1;
+	rec.unknown_type = !type || !type->recovers;
+	if (ops && it->nregions && it->regions[0].data) {
+		if (r->pass == 1)
+			ops->capture1(r, ts, &rec, it);
+		else if (ops->capture2)
+			ops->capture2(r, ts, &rec, it);
 	}
-	memset(rec, 0, sizeof(*rec));
-	rec->type = it->type;
-	rec->index = t->nitems + 1;
-	rec->unknown_type = !type || !type->recovers;
-	rec->patch_off = rec->data_off = UINT32_MAX;
-	if (!it->nregions || !it->regions[0].data)
-		return 0;
-	if (!ops)
-		return 0;
-	if (r->pass == 1)
-		ops->capture1(r, ts, rec, it);
-	else if (ops->capture2)
-		ops->capture2(r, ts, rec, it);
+	if (xls_rstore_add(ts, &rec))
+		r->err = -ENOMEM;
 	return 0;
 }

@@ -307,8 +307,8 @@ static uint64_t icreate_daddr(const struct xls_geometry *g, const struct xls_ric
  * @len bytes: zeroed, then each inode's identity.  Only what @len holds
  * is written: the simulated head of a buffer is shorter than the buffer.
  */
-static void init_inodes(const struct xls_geometry *g, const struct xls_ricreate *ic,
-			uint32_t index, uint8_t *buf, uint32_t len)
+void xls_recover_init_inodes(const struct xls_geometry *g, const struct xls_ricreate *ic,
+			     uint32_t index, uint8_t *buf, uint32_t len)
 {
 	uint32_t agbno = ic->agbno + index * g->inode_cluster_blocks;
 	uint32_t per_cluster = (g->inode_cluster_blocks << g->block_log) >> g->inode_log;
@@ -357,7 +357,7 @@ int xls_recover_icreate_each(const struct xls_geometry *g, const struct xls_rite
 			return -1;
 		if (got == 0 || !buf)
 			continue;
-		init_inodes(g, ic, j, buf, bb * BBSIZE);
+		xls_recover_init_inodes(g, ic, j, buf, bb * BBSIZE);
 		done++;
 	}
 	return done;
@@ -378,7 +378,7 @@ bool xls_recover_apply_icreate(const struct xls_geometry *g, const struct xls_ri
 	for (uint32_t j = 0; j < nbufs; j++) {
 		if (icreate_daddr(g, ic, j) != (uint64_t)blkno)
 			continue;
-		init_inodes(g, ic, j, buf, len);
+		xls_recover_init_inodes(g, ic, j, buf, len);
 		return true;
 	}
 	return false;
@@ -410,14 +410,24 @@ void xls_recover_inode_crc(uint8_t *buf, uint32_t len, uint32_t inodesize,
 /* The LSN the last replay of inode @ino wrote into it, or 0. */
 static uint64_t ino_replayed_lsn(const struct xls_recover *r, uint64_t ino)
 {
-	const uint64_t *lsn = xls_inomap_find(&r->inolsn, ino);
+	uint32_t i = xls_inoidx_find(&r->inolsn, ino);
 
-	return lsn ? *lsn : 0;
+	return i < r->nlsns ? r->lsns[i] : 0;
 }
 
 static void ino_set_lsn(struct xls_recover *r, uint64_t ino, uint64_t lsn)
 {
-	if (xls_inomap_put(&r->inolsn, ino, lsn))
+	/* transactions come in LSN order: the last LSN kept, or a new one */
+	if (!r->nlsns || r->lsns[r->nlsns - 1] != lsn) {
+		uint64_t *l = xls_vec_push((void **)&r->lsns, &r->nlsns, &r->caplsns, sizeof(*l));
+
+		if (!l) {
+			r->err = -ENOMEM;
+			return;
+		}
+		*l = lsn;
+	}
+	if (xls_inoidx_put(&r->inolsn, ino, r->nlsns - 1))
 		r->err = -ENOMEM;
 }
 
@@ -482,14 +492,14 @@ static void ricreate_decide(struct decide_ctx *d, const struct rrec *rec)
 	d->ri.decision = XLS_RD_REPLAY;
 	d->ri.reason = XLS_RWHY_ICREATE;
 	for (uint32_t i = 0; i < nbufs; i++) {
-		struct rstate *st = xls_rstate_get(r, (int64_t)icreate_daddr(g, &rec->icl, i), bb);
+		struct rstate *st = xls_rstate_icreate(r, (int64_t)icreate_daddr(g, &rec->icl, i),
+						       bb, &rec->icl, i);
 
 		if (!st) {
 			r->err = -ENOMEM;
 			return;
 		}
-		init_inodes(g, &rec->icl, i, st->head, st->head_len);
-		st->replayed = st->icreated = true;
+		st->replayed = true;
 		st->has_ops = false;
 		/* xfs_ialloc_inode_init: inode buffer verifier, fresh inodes */
 		st->verifier = r->g->crc;

@@ -116,9 +116,8 @@ static void capture_extents(struct xls_recover *r, struct tstore *ts, struct rre
 
 	if (xls_extent_item_parse(it, &x, &p) > 1 || !x.has_header || x.count != x.nextents)
 		return;
-	rec->ext_off = xls_rstore_bytes(ts, NULL, (uint32_t)(x.count * sizeof(e)));
-	at = (uint8_t *)xls_rstore_at(ts, rec->ext_off);
-	if (rec->ext_off == UINT32_MAX || (x.count && !at)) {
+	at = xls_rstore_reserve(ts, (uint32_t)(x.count * sizeof(e)), &rec->ext_off);
+	if (!at) {
 		r->err = -ENOMEM;
 		return;
 	}
@@ -196,9 +195,8 @@ static void capture_attr(struct xls_recover *r, struct tstore *ts, struct rrec *
 		.new_name_len = a.new_name_len, .value_len = a.value_len, .bytes = 0,
 	};
 	total = attr_bytes(&ma);
-	rec->ext_off = xls_rstore_bytes(ts, NULL, (uint32_t)sizeof(ma) + total);
-	at = (uint8_t *)xls_rstore_at(ts, rec->ext_off);
-	if (rec->ext_off == UINT32_MAX || !at) {
+	at = xls_rstore_reserve(ts, (uint32_t)sizeof(ma) + total, &rec->ext_off);
+	if (!at) {
 		r->err = -ENOMEM;
 		return;
 	}

@@ -91,7 +91,8 @@ static int pass1_commit(struct xls_recover *r, const struct xls_trans *t,
 			struct tstore *ts)
 {
 	for (uint32_t i = 0; i < ts->nrecs; i++) {
-		const struct rrec *rec = &ts->recs[i];
+		struct rrec scratch;
+		const struct rrec *rec = xls_rstore_rec(ts, i, &scratch);
 		const struct xls_recover_ops *ops;
 
 		if (rec->unknown_type) {
@@ -259,25 +260,36 @@ static enum xls_rlist rec_list(const struct rrec *rec)
 	return XLS_RL_BUFFER;
 }
 
+/* Emit the store's records of @list, from the first or from the last. */
+static int emit_list(struct decide_ctx *d, enum xls_rlist list, bool backwards, uint32_t *order)
+{
+	struct tstore *ts = d->ts;
+	struct rrec scratch;
+	int rc = 0;
+
+	for (uint32_t k = 0; k < ts->nrecs && !rc; k++) {
+		uint32_t i = backwards ? ts->nrecs - 1 - k : k;
+		const struct rrec *rec = xls_rstore_rec(ts, i, &scratch);
+
+		if (rec_list(rec) == list)
+			rc = emit_item(d, rec, ++*order, list);
+	}
+	return rc;
+}
+
 /* The items in the order xlog_recover_reorder_trans() leaves them. */
 static int replay_trans(struct decide_ctx *d)
 {
-	struct tstore *ts = d->ts;
 	uint32_t order = 0;
-	int rc = 0;
+	int rc;
 
-	for (uint32_t i = 0; i < ts->nrecs && !rc; i++)
-		if (rec_list(&ts->recs[i]) == XLS_RL_BUFFER)
-			rc = emit_item(d, &ts->recs[i], ++order, XLS_RL_BUFFER);
-	for (uint32_t i = 0; i < ts->nrecs && !rc; i++)
-		if (rec_list(&ts->recs[i]) == XLS_RL_ITEM)
-			rc = emit_item(d, &ts->recs[i], ++order, XLS_RL_ITEM);
-	for (uint32_t i = ts->nrecs; i-- > 0 && !rc;)
-		if (rec_list(&ts->recs[i]) == XLS_RL_INODE_BUF)
-			rc = emit_item(d, &ts->recs[i], ++order, XLS_RL_INODE_BUF);
-	for (uint32_t i = ts->nrecs; i-- > 0 && !rc;)
-		if (rec_list(&ts->recs[i]) == XLS_RL_CANCEL)
-			rc = emit_item(d, &ts->recs[i], ++order, XLS_RL_CANCEL);
+	rc = emit_list(d, XLS_RL_BUFFER, false, &order);
+	if (!rc)
+		rc = emit_list(d, XLS_RL_ITEM, false, &order);
+	if (!rc)
+		rc = emit_list(d, XLS_RL_INODE_BUF, true, &order);
+	if (!rc)
+		rc = emit_list(d, XLS_RL_CANCEL, true, &order);
 	return rc;
 }
 
@@ -288,7 +300,8 @@ static int discard_trans(struct decide_ctx *d)
 	int rc = 0;
 
 	for (uint32_t i = 0; i < d->ts->nrecs && !rc; i++) {
-		const struct rrec *rec = &d->ts->recs[i];
+		struct rrec scratch;
+		const struct rrec *rec = xls_rstore_rec(d->ts, i, &scratch);
 
 		if (rec->type != XFS_LI_BUF || !rec->parsed || !r->sink->discarded_buf)
 			continue;
@@ -478,7 +491,8 @@ static int emit_unlinked(struct xls_recover *r)
 		const struct rstate *st = &r->states[i];
 		uint32_t off = offsetof(struct xfs_agi, agi_unlinked);
 
-		if (st->head_len < off + 4 * XFS_AGI_UNLINKED_BUCKETS ||
+		/* no head: a cluster of new inodes, nothing else wrote it */
+		if (!st->head || st->head_len < off + 4 * XFS_AGI_UNLINKED_BUCKETS ||
 		    xls_be32(st->head) != XFS_AGI_MAGIC)
 			continue;
 		for (uint32_t b = 0; b < XFS_AGI_UNLINKED_BUCKETS && !rc; b++) {
@@ -558,10 +572,12 @@ void xls_recover_free(struct xls_recover *r)
 	xls_hashmap_free(&r->cancel);
 	xls_hashmap_free(&r->bufidx);
 	xls_hashmap_free(&r->intidx);
-	xls_inomap_free(&r->inolsn);
+	xls_inoidx_free(&r->inolsn);
+	xls_vec_free(r->lsns);
 	xls_hashmap_free(&r->inobufs);
 	free(r->diskinos);
 	xls_vec_free(r->states);
+	xls_arena_release(&r->heads);
 	xls_vec_free(r->queue);
 	free(r->order);
 	xls_vec_free(r->noops);
@@ -671,11 +687,11 @@ static void read_back_sb(struct xls_recover *r)
 	struct xls_recover_summary *s = &r->sum;
 	uint32_t len = r->g->data_sect_bbs ? r->g->data_sect_bbs : 1;
 	uint32_t *idx = xls_hashmap_find(&r->bufidx, XFS_SB_DADDR, len);
-	const struct rstate *st = idx ? &r->states[*idx] : NULL;
+	struct rstate *st = idx ? &r->states[*idx] : NULL;
 	uint64_t bsize;
 
 	if (s->fails || !st || !st->replayed || st->head_len < 512 || !r->g->data_bytes ||
-	    xls_sb_geometry_refused(st->head))
+	    !xls_rstate_head(r, st) || xls_sb_geometry_refused(st->head))
 		return;
 	s->mount_fail_ag = xls_sb_first_ag_past(st->head, r->g->data_bytes);
 	s->mount_fails_after = s->mount_fail_ag != UINT32_MAX;

@@ -210,8 +210,10 @@ static int read_head(struct xls_recover *r, int64_t daddr, uint32_t len, uint8_t
 	uint32_t *idx = xls_hashmap_find(&r->bufidx, (uint64_t)daddr, len);
 
 	if (idx) {
-		const struct rstate *st = &r->states[*idx];
+		struct rstate *st = &r->states[*idx];
 
+		if (!xls_rstate_head(r, st))
+			return -ENOMEM;
 		if ((st->readable || st->replayed) && st->head_len >= n) {
 			memcpy(buf, st->head, n);
 			return 0;

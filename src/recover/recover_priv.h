@@ -27,7 +27,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/bigmem.h"
 #include "base/hashmap.h"
+#include "base/inoidx.h"
+#include "base/spillpool.h"
 #include "base/inomap.h"
 #include "base/vec.h"
 #include "base/ondisk.h"
@@ -58,50 +61,34 @@
 /* ------------------------------------------------------------------ */
 /* capture: what each item of an open transaction needs at its commit */
 
+/*
+ * One captured item.  A checkpoint holds a record for each of its items,
+ * by the hundred thousand, so the store keeps each without its tail where
+ * that tail is as xls_rrec_init() leaves it (store.c): the fields are
+ * ordered so that what most items set comes first -- inode items end
+ * after their part, a buffer's map words past its last set one are not
+ * kept.  A buffer's fields, and its format last, come last.
+ */
 struct rrec {
 	uint16_t	type;
 	uint32_t	index;		/* 1-based, as logged */
 	bool		unknown_type;	/* no recovery ops: reorder fails */
-	/* buffers */
-	bool		parsed;
-	bool		bad_iovec;	/* xfs_buf_log_check_iovec fails */
-	struct xls_buf_format blf;
-	uint32_t	rlen_off;	/* region lengths (data regions) */
-	uint32_t	nrlen;
-	uint32_t	patch_off;	/* HEAD_BYTES of logged bytes, or UINT32_MAX */
-	uint8_t		patch_mask;	/* chunks 0..3 the patch covers */
-	uint32_t	data_off;	/* kept bytes (history), or UINT32_MAX */
-	uint32_t	data_len;
-	uint32_t	unl_off;	/* struct xls_runlinked entries */
-	uint32_t	nunl;
-	bool		unl_zero;	/* a logged di_next_unlinked of 0 */
-	/* compound segment, filled at commit */
-	uint32_t	compound, seg, nseg;
-	uint64_t	seg_offset;
-	bool		seg_exact, block_start;
-	/* intents and done items */
-	bool		has_id;
-	const char	*refused;	/* why the kernel's pass 2 refuses it, or NULL */
-	const char	*refused_in;	/* ... the kernel function that says so */
-	uint64_t	id;
-	uint32_t	ext_off;	/* keep_pending: its xls_map_extents, an XMI's exchange */
-	uint32_t	next;
 	/* inode items */
 	bool		has_ino;	/* a format recovery accepts */
+	uint16_t	ldi_flushiter;
 	uint32_t	ilf_fmt_len;
 	uint64_t	ino;
 	int64_t		iblkno;
 	uint32_t	ilen, iboff;
-	uint16_t	ldi_flushiter;
 	bool		kept_inode;	/* ino_keep and its forks in the pool */
 	/* keep_intents: ATTRI names and BUI mappings (bytes in the pool) */
 	bool		has_intent;
 	/* quotaoff, icreate */
 	bool		has_qoff;
-	uint32_t	qoff_flags;
 	bool		has_icl;
-	struct xls_ricreate icl;
 	bool		has_dquot;	/* a struct rkept_dquot at kept_off */
+	uint32_t	qoff_flags;
+	struct xls_ricreate icl;
 	/*
 	 * kept_inode: a struct rkept_inode, has_intent: a struct rkept_intent,
 	 * at this offset of the store's bytes.  Apart, since most items keep
@@ -109,6 +96,29 @@ struct rrec {
 	 * inside, they made a record 640 bytes instead of 264.
 	 */
 	uint32_t	kept_off;
+	/* intents and done items */
+	bool		has_id;
+	uint32_t	ext_off;	/* keep_pending: its xls_map_extents, an XMI's exchange */
+	uint32_t	next;
+	uint64_t	id;
+	const char	*refused;	/* why the kernel's pass 2 refuses it, or NULL */
+	const char	*refused_in;	/* ... the kernel function that says so */
+	/* buffers: what is filled at commit before the format, always kept */
+	bool		parsed;
+	bool		bad_iovec;	/* xfs_buf_log_check_iovec fails */
+	bool		unl_zero;	/* a logged di_next_unlinked of 0 */
+	bool		seg_exact, block_start;	/* compound segment, filled at commit */
+	uint8_t		patch_mask;	/* chunks 0..3 the patch covers */
+	uint32_t	compound, seg, nseg;
+	uint64_t	seg_offset;
+	uint32_t	rlen_off;	/* region lengths (data regions) */
+	uint32_t	nrlen;
+	uint32_t	patch_off;	/* HEAD_BYTES of logged bytes, or UINT32_MAX */
+	uint32_t	data_off;	/* kept bytes (history), or UINT32_MAX */
+	uint32_t	data_len;
+	uint32_t	unl_off;	/* struct xls_runlinked entries */
+	uint32_t	nunl;
+	struct xls_buf_format blf;
 };
 
 /* What an inode item keeps when asked (keep_inodes; history's buffer). */
@@ -128,11 +138,17 @@ struct tstore {
 	bool		used;
 	uint32_t	tid;
 	uint64_t	lsn;
-	struct rrec	*recs;
-	uint32_t	nrecs, caprecs;
+	/*
+	 * The records, each without its tail (xls_rstore_add), and what they
+	 * keep: memory bounded, past XLS_RSTORE_MEM each in a temporary file.
+	 */
+	struct xls_spillpool recbytes;
+	uint32_t	*recoff;	/* where each starts in recbytes */
+	uint32_t	*reclen;	/* and its bytes there */
+	uint32_t	nrecs, caprecoff, capreclen;
 	uint32_t	*rlens;
 	uint32_t	nrlens, caprlens;
-	struct xls_pool	bytes;
+	struct xls_spillpool bytes;
 	struct xls_runlinked *unl;
 	uint32_t	nunl, capunl;
 };
@@ -161,7 +177,15 @@ struct rstate {
 	uint32_t	fail_tid;
 	bool		icreated;	/* initialised by an icreate replay */
 	uint64_t	stamp_lsn;
-	uint8_t		head[HEAD_BYTES];
+	/*
+	 * HEAD_BYTES, from r->heads; NULL until needed for a cluster an
+	 * icreate initialised (@icl, its cluster @icl_cluster): of 80,000
+	 * clusters a log of 2 million new inodes initialises, hardly any is
+	 * read again, and their heads would be most of recovery's memory.
+	 */
+	uint8_t		*head;
+	struct xls_ricreate icl;
+	uint32_t	icl_cluster;
 };
 
 /* A queued buffer and its place on the list: list_sort() is stable. */
@@ -205,6 +229,7 @@ struct xls_recover {
 	/* the in-core sb_agcount: the superblock's, then each primary one replayed */
 	uint32_t			sb_agcount;
 	struct xls_hashmap		bufidx;		/* (blkno, len) -> states */
+	struct xls_arena		heads;		/* of the states */
 	struct rstate			*states;
 	uint32_t			nstates, capstates;
 	uint32_t			*queue;		/* delwri list */
@@ -225,7 +250,13 @@ struct xls_recover {
 	struct xls_map_attr		*pattr;		/* ... the ATTRIs' */
 	uint32_t			npattr, cappattr;
 	struct xls_pool			pbytes;		/* ... their names and values */
-	struct xls_inomap		inolsn;		/* ino -> LSN of its last replay */
+	/*
+	 * ino -> LSN of its last replay, as an index into @lsns: a log of
+	 * millions of inode items has only as many LSNs as checkpoints.
+	 */
+	struct xls_inoidx		inolsn;
+	uint64_t			*lsns;
+	uint32_t			nlsns, caplsns;
 	struct xls_hashmap		inobufs;	/* (blkno, len) -> read verdict */
 	/*
 	 * What the device says of an inode an item read it for and did not
@@ -302,13 +333,35 @@ void xls_pending_release(struct xls_recover *r);
 /* ------------------------------------------------------------------ */
 /* store.c */
 
+/*
+ * Bytes of records, and of what they keep, a store holds in memory;
+ * past it, in a temporary file (base/spillpool.h), read back at the
+ * commit in the order they came.
+ */
+#define XLS_RSTORE_MEM	(4u << 20)
+
 /* Add @len bytes (from @src, or zeros) to the store; offset or UINT32_MAX. */
 uint32_t xls_rstore_bytes(struct tstore *ts, const void *src, uint32_t len);
+/* The same, zeros to be filled now, where they are (NULL: out of memory). */
+uint8_t *xls_rstore_reserve(struct tstore *ts, uint32_t len, uint32_t *off);
 /*
  * What a transaction's store kept at @off, or NULL: none kept (UINT32_MAX),
- * or only empty ones, which never made the pool (a name of 0 bytes).
+ * or only empty ones, which never made the pool (a name of 0 bytes).  The
+ * whole of what one xls_rstore_bytes() kept, valid while the commit's
+ * item is decided (base/spillpool.h: a few pages at once).
  */
-const uint8_t *xls_rstore_at(const struct tstore *ts, uint32_t off);
+const uint8_t *xls_rstore_at(struct tstore *ts, uint32_t off);
+
+/* A record as capture starts it: zeros, and no patch or kept bytes. */
+void xls_rrec_init(struct rrec *rec);
+/* Keep @rec as the store's next record: 0, or -ENOMEM. */
+int xls_rstore_add(struct tstore *ts, const struct rrec *rec);
+/*
+ * Record @i of the store, whole: in @scratch, valid until @scratch is
+ * used again.  Changed, it goes back with xls_rstore_update().
+ */
+const struct rrec *xls_rstore_rec(struct tstore *ts, uint32_t i, struct rrec *scratch);
+int xls_rstore_update(struct tstore *ts, uint32_t i, const struct rrec *rec);
 
 /* The store of open transaction @t; created when @create.  NULL: none. */
 struct tstore *xls_rstore_find(struct xls_recover *r, const struct xls_trans *t,
@@ -380,6 +433,21 @@ void xls_rbuf_fill(struct decide_ctx *d, const struct rrec *rec);
 
 /* The simulated head of buffer (blkno, len): read from disk the first time. */
 struct rstate *xls_rstate_get(struct xls_recover *r, int64_t blkno, uint32_t len);
+/*
+ * The state of a cluster icreate cluster @cluster of @icl initialises,
+ * its head made only when xls_rstate_get() or xls_rstate_head() asks.
+ */
+struct rstate *xls_rstate_icreate(struct xls_recover *r, int64_t blkno, uint32_t len,
+				  const struct xls_ricreate *icl, uint32_t cluster);
+/*
+ * xfs_ialloc_inode_init() for cluster buffer @index of @ic into @buf of
+ * @len bytes: zeroed, then each inode's identity.  Only what @len holds
+ * is written: the simulated head of a buffer is shorter than the buffer.
+ */
+void xls_recover_init_inodes(const struct xls_geometry *g, const struct xls_ricreate *ic,
+			     uint32_t index, uint8_t *buf, uint32_t len);
+/* @st's head, made if it had none yet; NULL when out of memory. */
+uint8_t *xls_rstate_head(struct xls_recover *r, struct rstate *st);
 /* Put @st on the delwri list. */
 void xls_rstate_queue(struct xls_recover *r, struct rstate *st);
 /*

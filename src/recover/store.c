@@ -1,8 +1,10 @@
 /*
  * Recovery stage: a store per open transaction, found by (tid, LSN), that
  * keeps what its items leave for its commit: their captures, region
- * lengths, bytes and unlinked fields.  Memory is bounded by what the open
- * transactions logged.
+ * lengths, bytes and unlinked fields.  Records and bytes past
+ * XLS_RSTORE_MEM a store wait in a temporary file, written and read back
+ * in order; what stays in memory is 8 bytes a record and the region
+ * lengths and unlinked fields of its buffer items.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,14 +20,96 @@ uint32_t xls_rstore_bytes(struct tstore *ts, const void *src, uint32_t len)
 	if (len == 0)
 		return ts->bytes.used;
 	if ((uint64_t)ts->bytes.used + len > UINT32_MAX / 2 ||
-	    !xls_pool_add(&ts->bytes, src, len, &off))
+	    !xls_spillpool_add(&ts->bytes, src, len, &off))
 		return UINT32_MAX;
 	return off;
 }
 
-const uint8_t *xls_rstore_at(const struct tstore *ts, uint32_t off)
+uint8_t *xls_rstore_reserve(struct tstore *ts, uint32_t len, uint32_t *off)
 {
-	return off != UINT32_MAX && ts->bytes.p ? ts->bytes.p + off : NULL;
+	if ((uint64_t)ts->bytes.used + len > UINT32_MAX / 2)
+		return NULL;
+	return xls_spillpool_add(&ts->bytes, NULL, len, off);
+}
+
+const uint8_t *xls_rstore_at(struct tstore *ts, uint32_t off)
+{
+	return off != UINT32_MAX ? xls_spillpool_at(&ts->bytes, off, 0) : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* records */
+
+void xls_rrec_init(struct rrec *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->patch_off = rec->data_off = UINT32_MAX;
+}
+
+/*
+ * The bytes of @rec worth keeping: up to its last 8 bytes that differ
+ * from a fresh record's.  An inode item's record ends after its part of
+ * the struct, a fifth of the whole.
+ */
+static uint32_t rec_kept_len(const struct rrec *rec)
+{
+	static const size_t step = 8;
+	struct rrec fresh;
+	size_t len = sizeof(*rec);
+
+	xls_rrec_init(&fresh);
+	while (len > step && memcmp((const uint8_t *)rec + len - step,
+				    (const uint8_t *)&fresh + len - step, step) == 0)
+		len -= step;
+	return (uint32_t)len;
+}
+
+/* Place @len bytes of @rec at the end of the pool as record @i's. */
+static int rec_place(struct tstore *ts, uint32_t i, const struct rrec *rec, uint32_t len)
+{
+	uint32_t off;
+
+	if (!xls_spillpool_add(&ts->recbytes, rec, len, &off))
+		return -ENOMEM;
+	ts->recoff[i] = off;
+	ts->reclen[i] = len;
+	return 0;
+}
+
+int xls_rstore_add(struct tstore *ts, const struct rrec *rec)
+{
+	uint32_t n = ts->nrecs;
+
+	if (!xls_vec_grow((void **)&ts->recoff, n, &ts->caprecoff, sizeof(*ts->recoff)) ||
+	    !xls_vec_grow((void **)&ts->reclen, n, &ts->capreclen, sizeof(*ts->reclen)) ||
+	    rec_place(ts, n, rec, rec_kept_len(rec)))
+		return -ENOMEM;
+	ts->nrecs++;
+	return 0;
+}
+
+const struct rrec *xls_rstore_rec(struct tstore *ts, uint32_t i, struct rrec *scratch)
+{
+	const uint8_t *at = xls_spillpool_at(&ts->recbytes, ts->recoff[i], ts->reclen[i]);
+
+	xls_rrec_init(scratch);
+	/* the file failed: a record of no kind, and the commit said to have failed */
+	if (at)
+		memcpy(scratch, at, ts->reclen[i]);
+	return scratch;
+}
+
+int xls_rstore_update(struct tstore *ts, uint32_t i, const struct rrec *rec)
+{
+	uint32_t len = rec_kept_len(rec);
+
+	/* longer now: a new place at the end, the old one left unused */
+	if (len > ts->reclen[i])
+		return rec_place(ts, i, rec, len);
+	if (!xls_spillpool_write(&ts->recbytes, ts->recoff[i], rec, len))
+		return -EIO;
+	ts->reclen[i] = len;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -45,6 +129,8 @@ static struct tstore *store_new(struct xls_recover *r)
 		r->err = -ENOMEM;
 		return NULL;
 	}
+	xls_spillpool_init(&ts->recbytes, XLS_RSTORE_MEM);
+	xls_spillpool_init(&ts->bytes, XLS_RSTORE_MEM);
 	r->stores[r->nstores++] = ts;
 	return ts;
 }
@@ -77,7 +163,9 @@ struct tstore *xls_rstore_find(struct xls_recover *r, const struct xls_trans *t,
 	ts->used = true;
 	ts->tid = t->tid;
 	ts->lsn = t->lsn;
-	ts->nrecs = ts->nrlens = ts->bytes.used = ts->nunl = 0;
+	ts->nrecs = ts->nrlens = ts->nunl = 0;
+	xls_spillpool_reset(&ts->bytes);
+	xls_spillpool_reset(&ts->recbytes);
 	return r->last_store = ts;
 }
 
@@ -102,9 +190,11 @@ void xls_rstore_release_all(struct xls_recover *r)
 void xls_rstore_free_all(struct xls_recover *r)
 {
 	for (uint32_t i = 0; i < r->nstores; i++) {
-		xls_vec_free(r->stores[i]->recs);
+		xls_spillpool_free(&r->stores[i]->recbytes);
+		xls_vec_free(r->stores[i]->recoff);
+		xls_vec_free(r->stores[i]->reclen);
 		xls_vec_free(r->stores[i]->rlens);
-		xls_pool_free(&r->stores[i]->bytes);
+		xls_spillpool_free(&r->stores[i]->bytes);
 		xls_vec_free(r->stores[i]->unl);
 		free(r->stores[i]);
 	}

@@ -15,14 +15,12 @@
 /* ------------------------------------------------------------------ */
 /* simulated buffer heads */
 
-struct rstate *xls_rstate_get(struct xls_recover *r, int64_t blkno, uint32_t len)
+/* A new state of no head yet, or NULL when out of memory. */
+static struct rstate *state_new(struct xls_recover *r, int64_t blkno, uint32_t len)
 {
-	uint32_t *idx = xls_hashmap_find(&r->bufidx, (uint64_t)blkno, len);
 	struct rstate *st;
 	uint64_t bytes = (uint64_t)len * BBSIZE;
 
-	if (idx)
-		return &r->states[*idx];
 	st = xls_vec_push((void **)&r->states, &r->nstates, &r->capstates, sizeof(*st));
 	if (!st)
 		return NULL;
@@ -30,18 +28,61 @@ struct rstate *xls_rstate_get(struct xls_recover *r, int64_t blkno, uint32_t len
 		r->nstates--;
 		return NULL;
 	}
-	memset(st, 0, offsetof(struct rstate, head));
+	memset(st, 0, sizeof(*st));
 	st->blkno = blkno;
 	st->len = len;
 	st->head_len = bytes < HEAD_BYTES ? (uint32_t)bytes : HEAD_BYTES;
-	memset(st->head, 0, HEAD_BYTES);
-	if (r->data_dev && blkno >= 0 && (uint64_t)blkno < (UINT64_MAX >> 10) &&
+	return st;
+}
+
+/* Give @st its head: as the device has it, then as an icreate left it. */
+static int head_make(struct xls_recover *r, struct rstate *st)
+{
+	uint64_t bytes = (uint64_t)st->len * BBSIZE;
+
+	st->head = xls_arena_zalloc(&r->heads, HEAD_BYTES);
+	if (!st->head)
+		return -ENOMEM;
+	if (r->data_dev && st->blkno >= 0 && (uint64_t)st->blkno < (UINT64_MAX >> 10) &&
 	    st->head_len > 0) {
-		st->readable = xls_source_read_data(r->src, (uint64_t)blkno * BBSIZE,
+		st->readable = xls_source_read_data(r->src, (uint64_t)st->blkno * BBSIZE,
 						    st->head, st->head_len) == 0;
 		st->absent = st->readable &&
-			     xls_source_data_missing(r->src, (uint64_t)blkno * BBSIZE, bytes) != 0;
+			     xls_source_data_missing(r->src, (uint64_t)st->blkno * BBSIZE, bytes) != 0;
 	}
+	if (st->icreated)
+		xls_recover_init_inodes(r->g, &st->icl, st->icl_cluster, st->head, st->head_len);
+	return 0;
+}
+
+uint8_t *xls_rstate_head(struct xls_recover *r, struct rstate *st)
+{
+	if (!st->head && head_make(r, st))
+		r->err = -ENOMEM;
+	return st->head;
+}
+
+struct rstate *xls_rstate_get(struct xls_recover *r, int64_t blkno, uint32_t len)
+{
+	uint32_t *idx = xls_hashmap_find(&r->bufidx, (uint64_t)blkno, len);
+	struct rstate *st = idx ? &r->states[*idx] : state_new(r, blkno, len);
+
+	return st && xls_rstate_head(r, st) ? st : NULL;
+}
+
+struct rstate *xls_rstate_icreate(struct xls_recover *r, int64_t blkno, uint32_t len,
+				  const struct xls_ricreate *icl, uint32_t cluster)
+{
+	uint32_t *idx = xls_hashmap_find(&r->bufidx, (uint64_t)blkno, len);
+	struct rstate *st = idx ? &r->states[*idx] : state_new(r, blkno, len);
+
+	if (!st)
+		return NULL;
+	st->icreated = true;
+	st->icl = *icl;
+	st->icl_cluster = cluster;
+	if (st->head)
+		xls_recover_init_inodes(r->g, icl, cluster, st->head, st->head_len);
 	return st;
 }
 
@@ -50,7 +91,7 @@ static void stamp_lsn(struct xls_recover *r, struct rstate *st)
 {
 	struct blk_id id;
 
-	if (!st->has_ops || !st->stamp_lsn)
+	if (!st->has_ops || !st->stamp_lsn || !st->head)
 		return;
 	xls_blk_identify(r->g, st->head, st->head_len, &id);
 	if (id.kind != BLK_LSN)

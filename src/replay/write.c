@@ -21,6 +21,7 @@ int xls_replay_write_init(struct xls_replay_write *w, const struct xls_source *s
 		.src = src, .fd = fd, .path = path, .log_fd = log_fd, .log_path = log_path,
 		.log_base = log_base, .err = err,
 	};
+	xls_slotfile_init(&w->out);
 	w->buf = malloc(XFS_MAX_BLOCKSIZE);
 	if (!w->buf)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for a block buffer of "
@@ -36,6 +37,7 @@ void xls_replay_write_release(struct xls_replay_write *w)
 	xls_hashmap_free(&w->held_idx);
 	xls_vec_free(w->held);
 	xls_arena_release(&w->images);
+	xls_slotfile_release(&w->out);
 	w->held = NULL;
 	w->buf = NULL;
 	w->compounds = NULL;
@@ -88,6 +90,70 @@ static int write_full(struct xls_replay_write *w, int fd, const char *path, uint
 /* ------------------------------------------------------------------ */
 /* buffers held from their replay to their write-back */
 
+static int out_failed(struct xls_replay_write *w)
+{
+	return xls_error_set(w->err, XLS_EXIT_INTERNAL, "cannot keep the buffers held until "
+			     "written back in a temporary file in %s: %s",
+			     w->out.dir ? w->out.dir : "$TMPDIR", strerror(w->out.error));
+}
+
+/*
+ * Room in memory for @bytes more of held images: others sent out to the
+ * file, the clock's hand passing over held[] -- never @keep, the one
+ * about to be handed over.  Past the bound only when none is left in
+ * memory to send.
+ */
+static int make_room(struct xls_replay_write *w, uint64_t bytes, uint32_t keep)
+{
+	for (uint32_t tries = 0; w->held_mem + bytes > XLS_REPLAY_HELD_MEM && tries < w->nheld;
+	     tries++) {
+		uint32_t i = w->hand++ % w->nheld;
+		struct xls_replay_held *h = &w->held[i];
+		uint32_t n = h->len * BBSIZE;
+
+		if (i == keep || !h->img)
+			continue;
+		if (xls_slotfile_put(&w->out, h->img, n, &h->out_off))
+			return out_failed(w);
+		xls_arena_put(&w->images, h->img, n);
+		h->img = NULL;
+		w->held_mem -= n;
+		w->count.held_out += n;
+	}
+	return 0;
+}
+
+/*
+ * The image of held[@i], in memory: valid until the next call that may
+ * send images out (held_img, hold).  NULL after an error.
+ */
+static uint8_t *held_img(struct xls_replay_write *w, uint32_t i)
+{
+	struct xls_replay_held *h = &w->held[i];
+	uint32_t n = h->len * BBSIZE;
+	uint8_t *img;
+
+	if (h->img)
+		return h->img;
+	if (make_room(w, n, i))
+		return NULL;
+	img = xls_arena_alloc(&w->images, n);
+	if (!img) {
+		xls_error_set(w->err, XLS_EXIT_INTERNAL,
+			      "out of memory for the buffers held until written back");
+		return NULL;
+	}
+	if (xls_slotfile_get(&w->out, h->out_off, img, n)) {
+		xls_arena_put(&w->images, img, n);
+		out_failed(w);
+		return NULL;
+	}
+	xls_slotfile_drop(&w->out, h->out_off, n);
+	h->img = img;
+	w->held_mem += n;
+	return img;
+}
+
 /*
  * The buffer (@blkno, @len) as replay holds it: the held image, or made
  * from the copy (@fresh: zeros, for a cluster an icreate initialises).
@@ -101,7 +167,9 @@ static uint8_t *hold(struct xls_replay_write *w, int64_t blkno, uint32_t len, bo
 	uint8_t *img;
 
 	if (idx)
-		return w->held[*idx].img;
+		return held_img(w, *idx);
+	if (make_room(w, bytes, UINT32_MAX))
+		return NULL;
 	img = fresh ? xls_arena_zalloc(&w->images, bytes) : xls_arena_alloc(&w->images, bytes);
 	if (!img || !xls_vec_grow((void **)&w->held, w->nheld, &w->capheld, sizeof(*w->held)) ||
 	    xls_hashmap_put(&w->held_idx, (uint64_t)blkno, len, w->nheld)) {
@@ -116,6 +184,7 @@ static uint8_t *hold(struct xls_replay_write *w, int64_t blkno, uint32_t len, bo
 	h->len = len;
 	h->img = img;
 	w->held_bytes += bytes;
+	w->held_mem += bytes;
 	if (w->held_bytes > w->count.held_max)
 		w->count.held_max = w->held_bytes;
 	return img;
@@ -142,12 +211,21 @@ static int write_block(struct xls_replay_write *w, int64_t blkno, uint32_t len,
 /* The buffer written, or (@write false) dropped: it is held no longer. */
 static int release(struct xls_replay_write *w, uint32_t i, bool write)
 {
+	const uint8_t *img = write ? held_img(w, i) : NULL;
 	struct xls_replay_held h = w->held[i];
-	int rc = write ? write_block(w, h.blkno, h.len, h.img) : 0;
+	uint32_t n = h.len * BBSIZE;
+	int rc = 0;
 
+	if (write)
+		rc = img ? write_block(w, h.blkno, h.len, img) : -1;
 	xls_hashmap_del(&w->held_idx, (uint64_t)h.blkno, h.len);
-	xls_arena_put(&w->images, h.img, (size_t)h.len * BBSIZE);
-	w->held_bytes -= (uint64_t)h.len * BBSIZE;
+	if (h.img) {
+		xls_arena_put(&w->images, h.img, n);
+		w->held_mem -= n;
+	} else {
+		xls_slotfile_drop(&w->out, h.out_off, n);
+	}
+	w->held_bytes -= n;
 	/* the last one takes its place */
 	if (i != --w->nheld) {
 		w->held[i] = w->held[w->nheld];
@@ -162,7 +240,11 @@ static int current_bytes(struct xls_replay_write *w, int64_t blkno, uint32_t len
 	uint32_t *idx = xls_hashmap_find(&w->held_idx, (uint64_t)blkno, len);
 
 	if (idx) {
-		memcpy(to, w->held[*idx].img, (size_t)len * BBSIZE);
+		const uint8_t *img = held_img(w, *idx);
+
+		if (!img)
+			return -1;
+		memcpy(to, img, (size_t)len * BBSIZE);
 		return 0;
 	}
 	return read_full(w, w->fd, w->path, (uint64_t)blkno * BBSIZE, to, (size_t)len * BBSIZE);
@@ -285,6 +367,7 @@ static int write_whole_block(struct xls_replay_write *w, const struct xls_rwrite
 	uint32_t *idx = xls_hashmap_find(&w->compound_idx, (uint64_t)wr->blkno, 0);
 	const struct xls_replay_compound *c;
 	uint32_t covered = 0;
+	uint8_t *img;
 
 	*done = false;
 	if (!idx)
@@ -302,9 +385,14 @@ static int write_whole_block(struct xls_replay_write *w, const struct xls_rwrite
 	*done = true;
 	w->count.assembled++;
 	idx = xls_hashmap_find(&w->held_idx, (uint64_t)wr->blkno, wr->len);
-	if (idx)	/* its header, as stamped */
-		memcpy(w->held[*idx].img, w->buf, (size_t)wr->len * BBSIZE);
-	return idx ? release(w, *idx, true) : 0;
+	if (!idx)
+		return 0;
+	img = held_img(w, *idx);
+	if (!img)
+		return -1;
+	/* its header, as stamped */
+	memcpy(img, w->buf, (size_t)wr->len * BBSIZE);
+	return release(w, *idx, true);
 }
 
 /* A buffer the kernel does not write: the copy keeps what the device holds. */
@@ -323,6 +411,7 @@ int xls_replay_write_back(void *ctx, const struct xls_rwrite *wr)
 {
 	struct xls_replay_write *w = ctx;
 	uint32_t *idx = xls_hashmap_find(&w->held_idx, (uint64_t)wr->blkno, wr->len);
+	uint8_t *img;
 	bool done;
 
 	if (!sane(wr->blkno, wr->len))
@@ -343,7 +432,10 @@ int xls_replay_write_back(void *ctx, const struct xls_rwrite *wr)
 	if (!idx)	/* nothing replayed into it here */
 		return 0;
 	/* xfs_buf_verify_write: the verifier's LSN and CRC on what is written */
-	xls_recover_stamp(&w->src->geo, w->held[*idx].img, wr->len * BBSIZE, wr->stamp_lsn);
+	img = held_img(w, *idx);
+	if (!img)
+		return -1;
+	xls_recover_stamp(&w->src->geo, img, wr->len * BBSIZE, wr->stamp_lsn);
 	w->count.stamped++;
 	return release(w, *idx, true);
 }

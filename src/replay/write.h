@@ -13,7 +13,8 @@
  * superblock's summary counters as a mount recomputes them and a clean
  * log, as an unmount leaves it.
  *
- * Memory: the buffers one write-back writes (the kernel holds them too).
+ * Memory: the buffers one write-back writes (the kernel holds them too),
+ * XLS_REPLAY_HELD_MEM of them in memory and the rest in a temporary file.
  */
 #ifndef XLS_REPLAY_WRITE_H
 #define XLS_REPLAY_WRITE_H
@@ -23,6 +24,7 @@
 #include "base/bigmem.h"
 #include "base/err.h"
 #include "base/hashmap.h"
+#include "base/slotfile.h"
 #include "base/ondisk.h"
 #include "log/log.h"
 #include "recover/recover.h"
@@ -60,14 +62,23 @@ struct xls_replay_counts {
 	uint64_t	dquots;		/* dquot items replayed */
 	uint64_t	bytes;		/* bytes written into the copy */
 	uint64_t	held_max;	/* most bytes of buffers held at once */
+	uint64_t	held_out;	/* bytes of held images sent out of memory */
 };
 
 /* A buffer replayed into, waiting for its write-back. */
 struct xls_replay_held {
 	int64_t		blkno;
 	uint32_t	len;		/* 512-byte blocks */
-	uint8_t		*img;		/* len * 512 bytes, in the arena */
+	uint8_t		*img;		/* len * 512 bytes, in the arena; NULL: out */
+	uint64_t	out_off;	/* where it is in the file when out of memory */
 };
+
+/*
+ * The bytes of held images kept in memory; past it, the images least
+ * recently handed over wait in a temporary file.  A checkpoint of 200,000
+ * new inodes dirties 70 MiB of inode clusters, all held to its write-back.
+ */
+#define XLS_REPLAY_HELD_MEM	(16ull << 20)
 
 struct xls_replay_write {
 	const struct xls_source	*src;
@@ -86,7 +97,10 @@ struct xls_replay_write {
 	struct xls_replay_held	*held;
 	uint32_t		nheld, capheld;
 	uint64_t		held_bytes;
+	uint64_t		held_mem;	/* of them in memory */
+	uint32_t		hand;		/* the next held[] to send out, a clock's */
 	struct xls_arena	images;
+	struct xls_slotfile	out;		/* the held images out of memory */
 	struct xls_replay_counts count;
 	/* the buffers whose write verifier fails (kept as on disk): first ones */
 	struct xls_rbufid	failed[XLS_REPLAY_FAILED_KEPT];

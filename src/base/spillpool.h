@@ -18,7 +18,10 @@
  * its own (glibc maps what is over 128 KiB), so that memory is what the
  * pages hold -- not a 2 MiB huge page each, as base/bigmem.h would give.
  */
+/* -DXLS_SPILLPOOL_PAGE=... in CFLAGS: a build that spills all the time, to test it */
+#ifndef XLS_SPILLPOOL_PAGE
 #define XLS_SPILLPOOL_PAGE	(256u << 10)
+#endif
 #define XLS_SPILLPOOL_FRAMES	4u		/* pages read back at once */
 
 struct xls_spillpool_page {

@@ -102,28 +102,36 @@ static void capture_patch(struct xls_recover *r, struct tstore *ts,
 	}
 }
 
-/* history: the logged bytes of every place, concatenated. */
+/*
+ * history: the logged bytes of every place, concatenated -- in one piece
+ * of the store, which keeps only each piece whole (base/spillpool.h).
+ */
 static void capture_data(struct xls_recover *r, struct tstore *ts,
 			 struct rrec *rec, const struct xls_item *it,
 			 const struct xls_region_result *res)
 {
+	uint64_t total = 0;
+	uint8_t *at;
+
 	rec->data_off = UINT32_MAX;
 	rec->data_len = 0;
-	for (uint32_t i = 0; i < res->nplaces && i + 1 < it->nregions; i++) {
-		uint32_t off;
-
-		/* a region shorter than a chunk is placed with nothing to copy */
-		if (!res->places[i].len)
-			continue;
-		off = xls_rstore_bytes(ts, it->regions[i + 1].data, res->places[i].len);
-		if (off == UINT32_MAX) {
-			r->err = -ENOMEM;
-			return;
-		}
-		if (rec->data_off == UINT32_MAX)
-			rec->data_off = off;
-		rec->data_len += res->places[i].len;
+	for (uint32_t i = 0; i < res->nplaces && i + 1 < it->nregions; i++)
+		total += res->places[i].len;
+	if (!total)
+		return;
+	at = total <= UINT32_MAX ? xls_rstore_reserve(ts, (uint32_t)total, &rec->data_off) : NULL;
+	if (!at) {
+		rec->data_off = UINT32_MAX;
+		r->err = -ENOMEM;
+		return;
 	}
+	/* a region shorter than a chunk is placed with nothing to copy */
+	for (uint32_t i = 0; i < res->nplaces && i + 1 < it->nregions; i++) {
+		if (it->regions[i + 1].data)
+			memcpy(at, it->regions[i + 1].data, res->places[i].len);
+		at += res->places[i].len;	/* else zeros, as reserved */
+	}
+	rec->data_len = (uint32_t)total;
 }
 
 /*

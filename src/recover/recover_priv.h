@@ -338,7 +338,10 @@ void xls_pending_release(struct xls_recover *r);
  * past it, in a temporary file (base/spillpool.h), read back at the
  * commit in the order they came.
  */
+/* -DXLS_RSTORE_MEM=... in CFLAGS: a build that spills all the time, to test it */
+#ifndef XLS_RSTORE_MEM
 #define XLS_RSTORE_MEM	(4u << 20)
+#endif
 
 /* Add @len bytes (from @src, or zeros) to the store; offset or UINT32_MAX. */
 uint32_t xls_rstore_bytes(struct tstore *ts, const void *src, uint32_t len);

@@ -78,7 +78,10 @@ struct xls_replay_held {
  * recently handed over wait in a temporary file.  A checkpoint of 200,000
  * new inodes dirties 70 MiB of inode clusters, all held to its write-back.
  */
+/* -DXLS_REPLAY_HELD_MEM=... in CFLAGS: a build that spills all the time, to test it */
+#ifndef XLS_REPLAY_HELD_MEM
 #define XLS_REPLAY_HELD_MEM	(16ull << 20)
+#endif
 
 struct xls_replay_write {
 	const struct xls_source	*src;

@@ -127,6 +127,31 @@ int xls_inoidx_put(struct xls_inoidx *m, uint64_t ino, uint32_t v)
 	return 0;
 }
 
+bool xls_inoidx_next(const struct xls_inoidx *m, struct xls_inoidx_pos *pos, uint64_t *ino,
+		     uint32_t *v)
+{
+	uint64_t v64;
+
+	for (; pos->tab < m->ntab; pos->tab++, pos->shard = 0)
+		for (; pos->shard < XLS_INOIDX_SHARDS; pos->shard++, pos->slot = 0) {
+			const struct xls_inoidx_shard *s = &m->tab[pos->tab].shard[pos->shard];
+
+			while (pos->slot < s->cap) {
+				const struct xls_inoidx_slot *sl = &s->slot[pos->slot++];
+
+				if (sl->v == XLS_INOIDX_NONE)
+					continue;
+				*ino = (uint64_t)m->tab[pos->tab].hi << 32 | sl->lo;
+				*v = sl->v;
+				return true;
+			}
+		}
+	if (!xls_inomap_next(&m->more, &pos->more, ino, &v64))
+		return false;
+	*v = (uint32_t)v64;
+	return true;
+}
+
 uint64_t xls_inoidx_count(const struct xls_inoidx *m)
 {
 	uint64_t n = xls_inomap_count(&m->more);

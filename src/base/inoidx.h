@@ -64,6 +64,18 @@ uint32_t xls_inoidx_find(const struct xls_inoidx *m, uint64_t ino);
  */
 int xls_inoidx_put(struct xls_inoidx *m, uint64_t ino, uint32_t v);
 
+/*
+ * The next entry from *@pos (start from XLS_INOIDX_POS0), in no order:
+ * false at the end.  The map must not change during the walk.
+ */
+struct xls_inoidx_pos {
+	uint32_t	tab, shard, slot;
+	uint32_t	more;		/* position in the spill-over map */
+};
+#define XLS_INOIDX_POS0	{ 0, 0, 0, 0 }
+bool xls_inoidx_next(const struct xls_inoidx *m, struct xls_inoidx_pos *pos, uint64_t *ino,
+		     uint32_t *v);
+
 /* Inode numbers in the map. */
 uint64_t xls_inoidx_count(const struct xls_inoidx *m);
 

@@ -110,53 +110,94 @@ static const char *path_of(struct xls_lost *l, struct lost_path *p, uint64_t ino
 	return p->path;
 }
 
-static void describe_inode(const void *one, struct xls_fieldset *fs)
-{
-	xls_describe_lost_inode(one, fs);
-}
+/*
+ * The parts whose records are of an inode, where the filters and the path
+ * apply alike: the next record of each into @one, from the list as lost
+ * keeps it (@c), false at its end.
+ */
+union inode_rec {
+	struct xls_lost_inode	inode;
+	struct xls_lost_found	found;
+	struct xls_lost_xattr	xattr;
+};
 
-static void describe_found(const void *one, struct xls_fieldset *fs)
-{
-	xls_describe_lost_found(one, fs);
-}
-
-static void describe_xattr(const void *one, struct xls_fieldset *fs)
-{
-	xls_describe_lost_xattr(one, fs);
-}
-
-/* The parts whose records are of an inode, where the filters and the path apply alike. */
 struct inode_part {
 	enum xls_lost_part		part;
 	const struct xls_record_kind	*kind;
-	size_t				size;		/* of a record */
-	size_t				path_at;	/* of its path */
-	size_t				parent_at;	/* of its parent, or 0: none */
-	void				(*describe)(const void *one, struct xls_fieldset *fs);
+	bool	(*next)(struct xls_lost *l, struct xls_lost_cursor *c, union inode_rec *one,
+			uint64_t *ino, uint64_t *parent, const char ***path);
+	void	(*describe)(const union inode_rec *one, struct xls_fieldset *fs);
 };
 
-/* The records of @part, @n at @recs, each with its path, those the filters keep. */
-static void print_inode_part(struct xls_cmd *c, struct xls_lost *l, struct lost_path *p,
-			     const struct inode_part *part, const void *recs, uint32_t n,
-			     struct xls_fieldset *fs)
+static bool next_inode(struct xls_lost *l, struct xls_lost_cursor *c, union inode_rec *one,
+		       uint64_t *ino, uint64_t *parent, const char ***path)
 {
-	union {
-		struct xls_lost_inode	inode;
-		struct xls_lost_found	found;
-		struct xls_lost_xattr	xattr;
-	} one;
-	uint32_t shown = 0;
-	uint64_t ino, parent = 0;
-	const char *path;
+	if (!xls_lost_next_inode(l, c, &one->inode))
+		return false;
+	*ino = one->inode.ino;
+	*parent = 0;
+	*path = &one->inode.path;
+	return true;
+}
 
-	for (uint32_t i = 0; i < n; i++) {
-		memcpy(&one, (const uint8_t *)recs + i * part->size, part->size);
-		memcpy(&ino, &one, sizeof(ino));	/* first in each (asserted below) */
-		if (part->parent_at)
-			memcpy(&parent, (const uint8_t *)&one + part->parent_at, sizeof(parent));
-		path = path_of(l, p, ino);
-		memcpy((uint8_t *)&one + part->path_at, &path, sizeof(path));
-		if (!wanted(c, ino, parent, path))
+static bool next_found(struct xls_lost *l, struct xls_lost_cursor *c, union inode_rec *one,
+		       uint64_t *ino, uint64_t *parent, const char ***path)
+{
+	uint32_t n;
+	const struct xls_lost_found *f = xls_lost_founds(l, &n);
+
+	if (c->i >= n)
+		return false;
+	one->found = f[c->i++];
+	*ino = one->found.ino;
+	*parent = 0;
+	*path = &one->found.path;
+	return true;
+}
+
+static bool next_xattr(struct xls_lost *l, struct xls_lost_cursor *c, union inode_rec *one,
+		       uint64_t *ino, uint64_t *parent, const char ***path)
+{
+	uint32_t n;
+	const struct xls_lost_xattr *x = xls_lost_xattrs(l, &n);
+
+	if (c->i >= n)
+		return false;
+	one->xattr = x[c->i++];
+	*ino = one->xattr.ino;
+	*parent = one->xattr.parent;
+	*path = &one->xattr.path;
+	return true;
+}
+
+static void describe_inode(const union inode_rec *one, struct xls_fieldset *fs)
+{
+	xls_describe_lost_inode(&one->inode, fs);
+}
+
+static void describe_found(const union inode_rec *one, struct xls_fieldset *fs)
+{
+	xls_describe_lost_found(&one->found, fs);
+}
+
+static void describe_xattr(const union inode_rec *one, struct xls_fieldset *fs)
+{
+	xls_describe_lost_xattr(&one->xattr, fs);
+}
+
+/* The records of @part, each with its path, those the filters keep. */
+static void print_inode_part(struct xls_cmd *c, struct xls_lost *l, struct lost_path *p,
+			     const struct inode_part *part, struct xls_fieldset *fs)
+{
+	struct xls_lost_cursor cur = { 0, 0 };
+	union inode_rec one;
+	uint32_t shown = 0;
+	uint64_t ino, parent;
+	const char **path;
+
+	while (part->next(l, &cur, &one, &ino, &parent, &path)) {
+		*path = path_of(l, p, ino);
+		if (!wanted(c, ino, parent, *path))
 			continue;
 		xls_fields_reset(fs);
 		part->describe(&one, fs);
@@ -164,33 +205,22 @@ static void print_inode_part(struct xls_cmd *c, struct xls_lost *l, struct lost_
 	}
 }
 
-_Static_assert(offsetof(struct xls_lost_inode, ino) == 0 &&
-	       offsetof(struct xls_lost_found, ino) == 0 &&
-	       offsetof(struct xls_lost_xattr, ino) == 0, "an inode part's record begins with ino");
-
 static void print_records(struct xls_cmd *c, struct xls_lost *l, struct xls_fieldset *fs)
 {
 	const struct inode_part inodes = {
-		XLS_LOST_INODES, XR(lost_inode), sizeof(struct xls_lost_inode),
-		offsetof(struct xls_lost_inode, path), 0, describe_inode,
+		XLS_LOST_INODES, XR(lost_inode), next_inode, describe_inode,
 	}, founds = {
-		XLS_LOST_FOUND, XR(lost_found), sizeof(struct xls_lost_found),
-		offsetof(struct xls_lost_found, path), 0, describe_found,
+		XLS_LOST_FOUND, XR(lost_found), next_found, describe_found,
 	}, xattrs = {
-		XLS_LOST_XATTRS, XR(lost_xattr), sizeof(struct xls_lost_xattr),
-		offsetof(struct xls_lost_xattr, path), offsetof(struct xls_lost_xattr, parent),
-		describe_xattr,
+		XLS_LOST_XATTRS, XR(lost_xattr), next_xattr, describe_xattr,
 	};
-	const struct xls_lost_dirent *d;
+	struct xls_lost_cursor cur = { 0, 0 };
+	struct xls_lost_dirent one;
 	const struct xls_lost_apart *a;
-	const void *recs;
 	struct lost_path p = { 0 };
 	uint32_t n, shown = 0;
 
-	d = xls_lost_dirents(l, &n);
-	for (uint32_t i = 0; i < n; i++) {
-		struct xls_lost_dirent one = d[i];
-
+	while (xls_lost_next_dirent(l, &cur, &one)) {
 		one.dir_path = path_of(l, &p, one.dir);
 		if (!dirent_wanted(c, &one))
 			continue;
@@ -198,12 +228,9 @@ static void print_records(struct xls_cmd *c, struct xls_lost *l, struct xls_fiel
 		xls_describe_lost_dirent(&one, fs);
 		show(c, XLS_LOST_DIRENTS, XR(lost_dirent), fs, &shown);
 	}
-	recs = xls_lost_inodes(l, &n);
-	print_inode_part(c, l, &p, &inodes, recs, n, fs);
-	recs = xls_lost_founds(l, &n);
-	print_inode_part(c, l, &p, &founds, recs, n, fs);
-	recs = xls_lost_xattrs(l, &n);
-	print_inode_part(c, l, &p, &xattrs, recs, n, fs);
+	print_inode_part(c, l, &p, &inodes, fs);
+	print_inode_part(c, l, &p, &founds, fs);
+	print_inode_part(c, l, &p, &xattrs, fs);
 	a = xls_lost_aparts(l, &n);
 	for (uint32_t i = 0; i < n; i++) {
 		if (c->out.fmt == XLS_FMT_TEXT) {
@@ -237,6 +264,8 @@ static int run(struct xls_cmd *c, void *ctx, struct xls_error *err)
 	print_summary(c, s, &lc->fs);
 	if (!((const struct lost_opts *)c->opt->own)->summary)
 		print_records(c, lc->l, &lc->fs);
+	if (xls_lost_read_error(lc->l, err))
+		return -1;
 	/* an approximate answer is a finding: the exit status says so */
 	if (s->overlay_full)
 		c->findings++;

@@ -30,9 +30,9 @@ const char *xls_fev_name(enum xls_fev e)
 static const uint8_t *log_dir_inode(void *ctx, uint64_t ino)
 {
 	struct xls_files *f = ctx;
-	const uint64_t *idx = xls_inomap_find(&f->idx, ino);
+	uint32_t idx = xls_inoidx_find(&f->idx, ino);
 
-	return idx ? xls_ino_forks(&f->inos[*idx])->dino : NULL;
+	return idx != XLS_INOIDX_NONE ? xls_ino_forks(&f->inos[idx])->dino : NULL;
 }
 
 struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes,
@@ -78,7 +78,7 @@ void xls_files_free(struct xls_files *f)
 	xls_overlay_release(&f->view);
 	xls_fsview_clusters_release(&f->clusters);
 	xls_names_release(&f->names);
-	xls_inomap_free(&f->idx);
+	xls_inoidx_free(&f->idx);
 	for (uint32_t i = 0; i < f->ninos; i++) {
 		struct ino_forks *fk = f->inos[i].fk;
 
@@ -189,14 +189,14 @@ static void cancel_dir_buf(struct xls_files *f, const struct xls_ritem *ri)
 
 static struct ino_state *state_of(struct xls_files *f, uint64_t ino, bool *fresh)
 {
-	const uint64_t *idx = xls_inomap_find(&f->idx, ino);
+	uint32_t idx = xls_inoidx_find(&f->idx, ino);
 	struct ino_state *s;
 
 	*fresh = false;
-	if (idx)
-		return &f->inos[*idx];
+	if (idx != XLS_INOIDX_NONE)
+		return &f->inos[idx];
 	if (!xls_vec_grow((void **)&f->inos, f->ninos, &f->capinos, sizeof(*s)) ||
-	    xls_inomap_put(&f->idx, ino, f->ninos)) {
+	    xls_inoidx_put(&f->idx, ino, f->ninos)) {
 		f->nomem = true;
 		return NULL;
 	}

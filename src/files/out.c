@@ -27,7 +27,7 @@ struct xls_held_event {
 
 void xls_files_out_release(struct xls_files_out *o)
 {
-	xls_inomap_free(&o->idx);
+	xls_inoidx_free(&o->idx);
 	xls_vec_free(o->files);
 	xls_vec_free(o->q);
 	xls_pool_free(&o->pool);
@@ -41,7 +41,7 @@ void xls_files_out_release(struct xls_files_out *o)
 static void count(struct xls_files *f, const struct xls_file_event *e)
 {
 	struct xls_files_out *o = &f->out;
-	const uint64_t *idx;
+	uint32_t idx;
 	struct xls_file_count *s;
 
 	/* an inode's events mostly come together */
@@ -51,16 +51,16 @@ static void count(struct xls_files *f, const struct xls_file_event *e)
 		s->last_seq = e->seq;
 		return;
 	}
-	idx = xls_inomap_find(&o->idx, e->ino);
-	if (idx) {
-		o->last = (uint32_t)*idx;
-		s = &o->files[*idx];
+	idx = xls_inoidx_find(&o->idx, e->ino);
+	if (idx != XLS_INOIDX_NONE) {
+		o->last = idx;
+		s = &o->files[idx];
 		s->events++;
 		s->last_seq = e->seq;
 		return;
 	}
 	if (!xls_vec_grow((void **)&o->files, o->nfiles, &o->capfiles, sizeof(*s)) ||
-	    xls_inomap_put(&o->idx, e->ino, o->nfiles)) {
+	    xls_inoidx_put(&o->idx, e->ino, o->nfiles)) {
 		f->nomem = true;
 		return;
 	}
@@ -373,8 +373,8 @@ void xls_files_out_summaries(struct xls_files *f)
 		qsort(o->files, o->nfiles, sizeof(*o->files), cmp_ino);
 	for (uint32_t i = 0; i < o->nfiles && !f->rc; i++) {
 		const struct xls_file_count *fc = &o->files[i];
-		const uint64_t *idx = xls_inomap_find(&f->idx, fc->ino);
-		const struct ino_state *st = idx ? &f->inos[*idx] : NULL;
+		uint32_t idx = xls_inoidx_find(&f->idx, fc->ino);
+		const struct ino_state *st = idx != XLS_INOIDX_NONE ? &f->inos[idx] : NULL;
 		struct xls_inode_core core;
 		size_t len;
 		bool known = final_core(f, fc->ino, st, &core);

@@ -14,7 +14,7 @@
 #define XLS_FILES_RUN_H
 
 #include "base/hashmap.h"
-#include "base/inomap.h"
+#include "base/inoidx.h"
 #include "base/spillq.h"
 #include "recover/recover.h"
 #include "replay/overlay.h"
@@ -129,7 +129,7 @@ struct xls_files_out {
 	struct xls_spillq	spill;		/* those after them, in order */
 	uint64_t		hold_mem;	/* XLS_FILES_HOLD_MEM, or less */
 	/* the inodes events went out for: ino -> files[] */
-	struct xls_inomap	idx;
+	struct xls_inoidx	idx;
 	struct xls_file_count	*files;
 	uint32_t		nfiles, capfiles, last;
 };
@@ -143,7 +143,7 @@ struct xls_files {
 	struct xls_fsview		logview;
 	struct xls_fsview_clusters	clusters;
 	struct xls_names		names;
-	struct xls_inomap		idx;		/* ino -> inos[] */
+	struct xls_inoidx		idx;		/* ino -> inos[] */
 	struct ino_state		*inos;
 	uint32_t			ninos, capinos;
 	const struct xls_files_sink	*sink;

@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 
 #include "base/bigmem.h"
+#include "base/inoidx.h"
 #include "base/ondisk.h"
+#include "base/spillpool.h"
 #include "base/vec.h"
 #include "semantics/fsview.h"
 #include "semantics/lost.h"
@@ -41,13 +43,19 @@ struct xls_lost {
 	struct xls_fsview		disk, final;
 	struct xls_fsview_clusters	clusters;	/* shared by both views */
 	struct xls_hashmap		inobt;		/* the disk's, by chunk */
-	struct xls_hashmap		touched;	/* ino -> TOUCH_* */
+	struct xls_inoidx		touched;	/* ino -> TOUCH_* */
 	struct xls_names		names;
 	struct xls_lost_summary		sum;
-	struct xls_lost_dirent		*dirents;
-	uint32_t			ndirents, capdirents;
-	struct xls_lost_inode		*inodes;
-	uint32_t			ninodes, capinodes;
+	/*
+	 * The two lists that grow with the log, a record per entry or inode
+	 * recovery makes (millions on a log of new files), kept in the order
+	 * they are printed, past a bound in a temporary file.
+	 */
+	struct xls_spillpool		dirents;
+	uint32_t			ndirents;
+	struct xls_spillpool		inodes;
+	uint32_t			ninodes;
+	bool				read_failed;	/* a list could not be read back */
 	struct xls_lost_xattr		*xattrs;
 	uint32_t			nxattrs, capxattrs;
 	struct xls_lost_apart		*aparts;
@@ -114,6 +122,8 @@ struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t mem_bytes,
 	xls_fsview_clusters_init(&l->clusters);
 	l->disk.clusters = l->final.clusters = &l->clusters;
 	xls_names_init(&l->names, &l->final);
+	xls_spillpool_init(&l->dirents, XLS_LOST_LIST_MEM);
+	xls_spillpool_init(&l->inodes, XLS_LOST_LIST_MEM);
 	l->sum.overlay_max = l->ovl.max_bytes;
 	return l;
 }
@@ -124,12 +134,12 @@ void xls_lost_free(struct xls_lost *l)
 		return;
 	xls_overlay_release(&l->ovl);
 	xls_fsview_clusters_release(&l->clusters);
-	xls_hashmap_free(&l->touched);
+	xls_inoidx_free(&l->touched);
 	xls_hashmap_free(&l->inobt);
 	xls_names_release(&l->names);
 	xls_arena_release(&l->kept);
-	xls_vec_free(l->dirents);
-	xls_vec_free(l->inodes);
+	xls_spillpool_free(&l->dirents);
+	xls_spillpool_free(&l->inodes);
 	xls_vec_free(l->xattrs);
 	xls_vec_free(l->aparts);
 	xls_vec_free(l->founds);
@@ -142,14 +152,19 @@ void xls_lost_free(struct xls_lost *l)
 /* ------------------------------------------------------------------ */
 /* recovery's items */
 
-static void touch(struct xls_lost *l, uint64_t ino, uint32_t why)
+/* @ino's TOUCH_* flags: none, (@clear) taken off, then @why added. */
+static void touch(struct xls_lost *l, uint64_t ino, uint32_t clear, uint32_t why)
 {
-	uint32_t *v = xls_hashmap_find(&l->touched, ino, 0);
+	uint32_t v = xls_inoidx_find(&l->touched, ino);
 
-	if (v)
-		*v |= why;
-	else if (xls_hashmap_put(&l->touched, ino, 0, why))
+	v = v == XLS_INOIDX_NONE ? why : (v & ~clear) | why;
+	if (xls_inoidx_put(&l->touched, ino, v))
 		l->nomem = true;
+}
+
+static bool touched(const struct xls_lost *l, uint64_t ino)
+{
+	return xls_inoidx_find(&l->touched, ino) != XLS_INOIDX_NONE;
 }
 
 static bool is_dir_data(unsigned int blft)
@@ -164,25 +179,19 @@ static int on_item(void *ctx, const struct xls_rtrans *rt, const struct xls_rite
 
 	xls_overlay_take(&l->ovl, rt, ri);
 	if (ri->has_ino && ri->decision == XLS_RD_SKIP_CANCELLED)
-		touch(l, ri->ino, TOUCH_FREED);
+		touch(l, ri->ino, 0, TOUCH_FREED);
 	if (!replayed)
 		return 0;
-	if (ri->has_ino && ri->decision == XLS_RD_REPLAY) {
-		uint32_t *v = xls_hashmap_find(&l->touched, ri->ino, 0);
-
-		/* a chunk reused after its last cancel: the inode lives again */
-		if (v)
-			*v = (*v & ~TOUCH_FREED) | TOUCH_INODE;
-		else
-			touch(l, ri->ino, TOUCH_INODE);
-	}
+	/* a chunk reused after its last cancel: the inode lives again */
+	if (ri->has_ino && ri->decision == XLS_RD_REPLAY)
+		touch(l, ri->ino, TOUCH_FREED, TOUCH_INODE);
 	if (ri->buf && (is_dir_data(ri->buf->blft) || ri->buf->blft == XFS_BLFT_ATTR_LEAF_BUF) &&
 	    ri->buf->head) {
 		struct xls_owner o;
 
 		if (xls_owner_from_header(&l->src->geo, ri->buf->blkno, ri->buf->len,
 					  ri->buf->head, ri->buf->head_len, &o) && o.has_ino)
-			touch(l, o.ino, TOUCH_DIR);
+			touch(l, o.ino, 0, TOUCH_DIR);
 	}
 	return l->nomem ? -ENOMEM : 0;
 }
@@ -271,30 +280,112 @@ static int collect_disk(void *ctx, const struct xls_dirent *e)
 	return xls_dirent_set_add(&s->set, e);
 }
 
+/* A list's record: the fixed part, then its bytes, 8-aligned. */
+struct kept_dirent {
+	uint64_t	dir, ino;
+	uint32_t	len;		/* of the name, a NUL after it */
+	bool		add;
+};
+
+struct kept_inode {
+	uint64_t	ino;
+	uint16_t	mode, fields;
+	uint32_t	nchanges;
+	uint8_t		what;		/* an index of what_names */
+	bool		dzero;		/* no disk values: all 0 */
+};
+
+static const char *const what_names[] = { "changed", "created", "freed" };
+
+static uint32_t round8(uint32_t n)
+{
+	return (n + 7u) & ~7u;
+}
+
 static void add_dirent(struct xls_lost *l, uint64_t dir, const struct xls_dirent_set *s,
 		       uint32_t k, bool add)
 {
-	struct xls_lost_dirent *d = push((void **)&l->dirents, &l->ndirents, &l->capdirents,
-					 sizeof(*d), &l->nomem);
+	struct kept_dirent kd = { .dir = dir, .ino = s->e[k].ino, .len = s->e[k].len, .add = add };
+	uint32_t off;
+	uint8_t *p = xls_spillpool_add(&l->dirents, NULL, round8(sizeof(kd) + kd.len + 1), &off);
 
-	if (!d)
+	if (!p) {
+		l->nomem = true;
 		return;
-	d->dir = dir;
-	d->ino = s->e[k].ino;
-	d->add = add;
-	d->name = keep_str(l, (const char *)xls_dirent_set_name(s, k), s->e[k].len);
-	d->dir_path = NULL;
+	}
+	memcpy(p, &kd, sizeof(kd));
+	memcpy(p + sizeof(kd), xls_dirent_set_name(s, k), kd.len);
+	l->ndirents++;
 	if (add)
 		l->sum.dirents_added++;
 	else
 		l->sum.dirents_removed++;
 }
 
+bool xls_lost_next_dirent(struct xls_lost *l, struct xls_lost_cursor *c,
+			  struct xls_lost_dirent *d)
+{
+	struct kept_dirent kd;
+	const uint8_t *p;
+
+	if (c->i >= l->ndirents)
+		return false;
+	p = xls_spillpool_at(&l->dirents, c->off, sizeof(kd));
+	if (!p) {
+		l->read_failed = true;
+		return false;
+	}
+	memcpy(&kd, p, sizeof(kd));
+	*d = (struct xls_lost_dirent){
+		.dir = kd.dir, .ino = kd.ino, .add = kd.add,
+		.name = (const char *)p + sizeof(kd), .dir_path = NULL,
+	};
+	c->off += round8(sizeof(kd) + kd.len + 1);
+	c->i++;
+	return true;
+}
+
+bool xls_lost_next_inode(struct xls_lost *l, struct xls_lost_cursor *c,
+			 struct xls_lost_inode *in)
+{
+	struct kept_inode ki;
+	const uint8_t *p;
+
+	if (c->i >= l->ninodes)
+		return false;
+	p = xls_spillpool_at(&l->inodes, c->off, sizeof(ki));
+	if (!p) {
+		l->read_failed = true;
+		return false;
+	}
+	memcpy(&ki, p, sizeof(ki));
+	*in = (struct xls_lost_inode){
+		.ino = ki.ino, .what = what_names[ki.what], .path = NULL, .mode = ki.mode,
+		.fields = ki.fields, .nchanges = ki.nchanges,
+		.disk = ki.dzero ? NULL : (const uint64_t *)(p + sizeof(ki)),
+		.recovered = (const uint64_t *)(p + sizeof(ki)) + (ki.dzero ? 0 : ki.nchanges),
+	};
+	c->off += (uint32_t)(sizeof(ki) + sizeof(uint64_t) * ki.nchanges * (ki.dzero ? 1u : 2u));
+	c->i++;
+	return true;
+}
+
+int xls_lost_read_error(const struct xls_lost *l, struct xls_error *err)
+{
+	if (!l->read_failed)
+		return 0;
+	return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot read back the entries and inodes "
+			     "kept in a temporary file in %s: %s",
+			     l->dirents.dir ? l->dirents.dir : l->inodes.dir ? l->inodes.dir :
+			     "$TMPDIR", strerror(l->dirents.error ? l->dirents.error :
+						 l->inodes.error ? l->inodes.error : EIO));
+}
+
 static bool freed(const struct xls_lost *l, uint64_t ino)
 {
-	const uint32_t *v = xls_hashmap_find(&l->touched, ino, 0);
+	uint32_t v = xls_inoidx_find(&l->touched, ino);
 
-	return v && (*v & TOUCH_FREED);
+	return v != XLS_INOIDX_NONE && (v & TOUCH_FREED);
 }
 
 static void compare_dir(struct xls_lost *l, uint64_t dir)
@@ -428,18 +519,6 @@ void xls_lost_inode_change(const struct xls_lost_inode *in, uint32_t i,
 	ch->recovered = in->recovered[i];
 }
 
-/* Keep @n values of @v in the arena; NULL when out of memory. */
-static const uint64_t *keep_values(struct xls_lost *l, const uint64_t *v, uint32_t n)
-{
-	uint64_t *k = xls_arena_alloc(&l->kept, sizeof(*k) * n);
-
-	if (k)
-		memcpy(k, v, sizeof(*k) * n);
-	else
-		l->nomem = true;
-	return k;
-}
-
 /* The values of @c's fields, by enum xls_lost_field. */
 static void core_values(const struct xls_inode_core *c, uint64_t v[NFIELDS])
 {
@@ -461,8 +540,9 @@ static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_cor
 {
 	uint64_t dv[NFIELDS], fv[NFIELDS], disk[NFIELDS], rec[NFIELDS];
 	bool dfree = xls_inode_core_free(dc), ffree = xls_inode_core_free(fc), dzero = true;
-	struct xls_lost_inode *in;
-	uint32_t n = 0, fields = 0;
+	struct kept_inode ki;
+	uint32_t n = 0, fields = 0, off;
+	uint8_t *p;
 
 	l->sum.inodes_compared++;
 	/* free on the disk, free again as recovery leaves it: nothing to lose */
@@ -480,25 +560,27 @@ static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_cor
 	}
 	if (!n)
 		return;
-	in = push((void **)&l->inodes, &l->ninodes, &l->capinodes, sizeof(*in), &l->nomem);
-	if (!in)
-		return;
-	in->disk = dzero ? NULL : keep_values(l, disk, n);
-	in->recovered = keep_values(l, rec, n);
-	if (!in->recovered || (!dzero && !in->disk)) {
-		l->ninodes--;
+	ki = (struct kept_inode){
+		.ino = ino, .mode = ffree ? dc->mode : fc->mode, .fields = (uint16_t)fields,
+		.nchanges = n, .what = dfree == ffree ? 0 : dfree ? 1 : 2, .dzero = dzero,
+	};
+	p = xls_spillpool_add(&l->inodes, NULL, (uint32_t)(sizeof(ki) + sizeof(uint64_t) * n *
+				(dzero ? 1u : 2u)), &off);
+	if (!p) {
+		l->nomem = true;
 		return;
 	}
-	in->ino = ino;
-	in->mode = ffree ? dc->mode : fc->mode;
-	in->fields = (uint16_t)fields;
-	in->nchanges = n;
-	in->path = NULL;
+	memcpy(p, &ki, sizeof(ki));
+	p += sizeof(ki);
+	if (!dzero) {
+		memcpy(p, disk, sizeof(uint64_t) * n);
+		p += sizeof(uint64_t) * n;
+	}
+	memcpy(p, rec, sizeof(uint64_t) * n);
+	l->ninodes++;
 	if (dfree == ffree) {
-		in->what = "changed";
 		l->sum.inodes_changed++;
 	} else if (dfree) {
-		in->what = "created";
 		l->sum.inodes_created++;
 	} else {
 		uint64_t *f = push((void **)&l->freed, &l->nfreed, &l->capfreed, sizeof(*f),
@@ -506,7 +588,6 @@ static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_cor
 
 		if (f)
 			*f = ino;
-		in->what = "freed";
 		l->sum.inodes_freed++;
 	}
 }
@@ -533,7 +614,7 @@ static void compare_parents(struct xls_lost *l, const uint64_t *inos, uint32_t n
 		xls_fsview_dir(&l->disk, inos[i], &p[0], xls_dirent_ignore, NULL);
 		xls_fsview_dir(&l->final, inos[i], &p[1], xls_dirent_ignore, NULL);
 		for (int k = 0; k < 2; k++) {
-			if (!p[k] || p[k] == inos[i] || xls_hashmap_find(&l->touched, p[k], 0) ||
+			if (!p[k] || p[k] == inos[i] || touched(l, p[k]) ||
 			    xls_hashmap_find(&done, p[k], 0))
 				continue;
 			if (xls_hashmap_put(&done, p[k], 0, 1)) {
@@ -590,17 +671,23 @@ static int64_t untouched_named(struct xls_lost *l, uint64_t **out)
 	uint64_t *v = NULL;
 	uint32_t n = 0, cap = 0, u = 0;
 
-	for (uint32_t i = 0; i < l->ndirents; i++) {
-		const struct xls_lost_dirent *d = &l->dirents[i];
+	struct xls_lost_cursor c = { 0, 0 };
+	struct xls_lost_dirent d;
+
+	while (xls_lost_next_dirent(l, &c, &d)) {
 		uint64_t *slot;
 
-		if (!d->add || xls_hashmap_find(&l->touched, d->ino, 0))
+		if (!d.add || touched(l, d.ino))
 			continue;
 		if (!(slot = xls_vec_push((void **)&v, &n, &cap, sizeof(*v)))) {
 			xls_vec_free(v);
 			return -1;
 		}
-		*slot = d->ino;
+		*slot = d.ino;
+	}
+	if (l->read_failed) {
+		xls_vec_free(v);
+		return -1;
 	}
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_u64);
@@ -688,19 +775,20 @@ static void compare_dirs(struct xls_lost *l, const uint64_t *inos, uint32_t n, u
 static void compare_all(struct xls_lost *l)
 {
 	const struct xls_geometry *g = &l->src->geo;
-	uint64_t *inos, a, b;
+	struct xls_inoidx_pos pos = XLS_INOIDX_POS0;
+	uint64_t *inos, a, ntouched = xls_inoidx_count(&l->touched);
 	bool *is_freed;
-	uint32_t n = 0, pos = 0, v;
+	uint32_t n = 0, v;
 	uint8_t dino[2048];
 
 	if (!g->inode_size || g->inode_size > sizeof(dino))
 		return;
-	inos = malloc(sizeof(*inos) * (l->touched.used ? l->touched.used : 1));
+	inos = malloc(sizeof(*inos) * (ntouched ? ntouched : 1));
 	if (!inos) {
 		l->nomem = true;
 		return;
 	}
-	while (n < l->touched.used && xls_hashmap_next(&l->touched, &pos, &a, &b, &v))
+	while (n < ntouched && xls_inoidx_next(&l->touched, &pos, &a, &v))
 		inos[n++] = a;
 	qsort(inos, n, sizeof(*inos), cmp_u64);
 	compare_dirs(l, inos, n, dino);
@@ -719,7 +807,7 @@ static void compare_all(struct xls_lost *l)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		is_freed[i] = freed(l, inos[i]);
-	xls_hashmap_free(&l->touched);
+	xls_inoidx_free(&l->touched);
 	for (uint32_t i = 0; i < n && !l->nomem; i++) {
 		bool fr = is_freed[i], gone;
 		struct xls_inode_core dc, fc;
@@ -779,6 +867,8 @@ static void found_unlinked(struct xls_lost *l, uint64_t ino, uint8_t *dino)
 static void find_lost_found(struct xls_lost *l)
 {
 	const struct xls_geometry *g = &l->src->geo;
+	struct xls_lost_cursor c = { 0, 0 };
+	struct xls_lost_dirent d;
 	uint64_t *inos;
 	uint32_t n = 0, k = 0;
 	uint8_t dino[2048];
@@ -790,9 +880,9 @@ static void find_lost_found(struct xls_lost *l)
 		l->nomem = true;
 		return;
 	}
-	for (uint32_t i = 0; i < l->ndirents; i++)
-		if (l->dirents[i].add)
-			inos[n++] = l->dirents[i].ino;
+	while (xls_lost_next_dirent(l, &c, &d))
+		if (d.add)
+			inos[n++] = d.ino;
 	for (uint32_t i = 0; i < l->nfreed; i++)
 		inos[n++] = l->freed[i];
 	qsort(inos, n, sizeof(*inos), cmp_u64);
@@ -882,8 +972,6 @@ const struct xls_lost_summary *xls_lost_summary(const struct xls_lost *l)
 		*n = l->n##list;						\
 		return l->list;							\
 	}
-LOST_LIST(xls_lost_dirent, xls_lost_dirents, dirents)
-LOST_LIST(xls_lost_inode, xls_lost_inodes, inodes)
 LOST_LIST(xls_lost_xattr, xls_lost_xattrs, xattrs)
 LOST_LIST(xls_lost_found, xls_lost_founds, founds)
 LOST_LIST(xls_lost_apart, xls_lost_aparts, aparts)

@@ -137,9 +137,32 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 		 const struct xls_report_sink *report, struct xls_error *err);
 
 const struct xls_lost_summary *xls_lost_summary(const struct xls_lost *l);
-/* The results, in inode order (dirents: by directory, then name). */
-const struct xls_lost_dirent *xls_lost_dirents(const struct xls_lost *l, uint32_t *n);
-const struct xls_lost_inode *xls_lost_inodes(const struct xls_lost *l, uint32_t *n);
+
+/*
+ * The entries and inodes, in inode order (entries by directory, then
+ * name), one after another from a cursor of { 0, 0 }: a record per entry
+ * and inode recovery makes, millions on a log of new files, so they are
+ * kept in XLS_LOST_LIST_MEM of memory each and a temporary file past it
+ * (base/spillpool.h), not as an array.  Each is valid, its strings and
+ * values too, until the next call; false at the end, or when the file
+ * fails (xls_lost_read_error() says so).
+ */
+/* -DXLS_LOST_LIST_MEM=... in CFLAGS: a build that spills all the time, to test it */
+#ifndef XLS_LOST_LIST_MEM
+#define XLS_LOST_LIST_MEM	(4u << 20)
+#endif
+struct xls_lost_cursor {
+	uint32_t	off;
+	uint32_t	i;
+};
+bool xls_lost_next_dirent(struct xls_lost *l, struct xls_lost_cursor *c,
+			  struct xls_lost_dirent *d);
+bool xls_lost_next_inode(struct xls_lost *l, struct xls_lost_cursor *c,
+			 struct xls_lost_inode *in);
+/* 0, or -1 with @err set when a list could not be read back. */
+int xls_lost_read_error(const struct xls_lost *l, struct xls_error *err);
+
+/* The other results, in inode order, fewer: arrays. */
 const struct xls_lost_xattr *xls_lost_xattrs(const struct xls_lost *l, uint32_t *n);
 const struct xls_lost_apart *xls_lost_aparts(const struct xls_lost *l, uint32_t *n);
 const struct xls_lost_found *xls_lost_founds(const struct xls_lost *l, uint32_t *n);

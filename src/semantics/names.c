@@ -16,7 +16,7 @@ void xls_names_init(struct xls_names *m, const struct xls_fsview *view)
 
 void xls_names_release(struct xls_names *m)
 {
-	xls_inomap_free(&m->idx);
+	xls_inoidx_free(&m->idx);
 	xls_hashmap_free(&m->alt);
 	xls_vec_free(m->links);
 	xls_hashmap_free(&m->tried);
@@ -124,16 +124,16 @@ static void promote_other(struct xls_names *m, uint64_t ino, struct xls_name *e)
 static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint8_t *name,
 		  uint32_t len, enum xls_name_level level)
 {
-	const uint64_t *idx = xls_inomap_find(&m->idx, ino);
+	uint32_t idx = xls_inoidx_find(&m->idx, ino);
 	struct xls_name *e;
 	uint32_t off;
 
 	if (len > 255 || !len || !parent || parent == ino)
 		return;
-	if (idx) {
+	if (idx != XLS_INOIDX_NONE) {
 		uint32_t prev, other;
 
-		e = &m->names[*idx];
+		e = &m->names[idx];
 		if (is_link(m, e, parent, name, len)) {
 			if (level == XLS_NAME_CHANGED || e->level < level)
 				e->level = (uint8_t)level;
@@ -144,17 +144,17 @@ static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint
 		 * Another link seen in place while the inode goes by a name
 		 * still there: kept, for when that name is removed.
 		 */
-		if (level == XLS_NAME_SEEN && named(m, *idx) && current(e)) {
+		if (level == XLS_NAME_SEEN && named(m, idx) && current(e)) {
 			if (other == UINT32_MAX)
 				keep_seen(m, ino, parent, name, len);
 			return;
 		}
-		if (level != XLS_NAME_CHANGED && named(m, *idx) && e->level >= level)
+		if (level != XLS_NAME_CHANGED && named(m, idx) && e->level >= level)
 			return;
 		if (other != UINT32_MAX)
 			unlink_other(m, ino, other, prev);
 		/* a new link besides one still there: both name the inode */
-		if (level == XLS_NAME_CHANGED && named(m, *idx) && current(e))
+		if (level == XLS_NAME_CHANGED && named(m, idx) && current(e))
 			keep_other(m, ino, e);
 	} else {
 		if (m->n + m->nlinks >= XLS_NAMES_MAX) {
@@ -163,7 +163,7 @@ static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint
 		}
 		/* grown by moving pages (base/bigmem.h): it reaches tens of MiB */
 		if (!xls_vec_grow((void **)&m->names, m->n, &m->cap, sizeof(*m->names)) ||
-		    xls_inomap_put(&m->idx, ino, m->n)) {
+		    xls_inoidx_put(&m->idx, ino, m->n)) {
 			m->dropped++;
 			return;
 		}
@@ -195,13 +195,13 @@ void xls_names_learn_weak(struct xls_names *m, uint64_t ino, uint64_t parent,
 void xls_names_removed(struct xls_names *m, uint64_t ino, uint64_t parent,
 		       const uint8_t *name, uint32_t len)
 {
-	const uint64_t *idx = xls_inomap_find(&m->idx, ino);
+	uint32_t idx = xls_inoidx_find(&m->idx, ino);
 	uint32_t prev, other;
 	struct xls_name *e;
 
-	if (!idx)
+	if (idx == XLS_INOIDX_NONE)
 		return;
-	e = &m->names[*idx];
+	e = &m->names[idx];
 	if (is_link(m, e, parent, name, len)) {
 		e->level = XLS_NAME_REMOVED;
 		promote_other(m, ino, e);
@@ -223,22 +223,22 @@ int xls_names_learn_entry(void *ctx, const struct xls_dirent *e)
 
 bool xls_names_unlinked(const struct xls_names *m, uint64_t ino)
 {
-	const uint64_t *idx = xls_inomap_find(&m->idx, ino);
+	uint32_t idx = xls_inoidx_find(&m->idx, ino);
 
 	/* a removed name is the one the path goes by only when no other link is there */
-	return idx && m->names[*idx].len && m->names[*idx].level == XLS_NAME_REMOVED;
+	return idx != XLS_INOIDX_NONE && m->names[idx].len && m->names[idx].level == XLS_NAME_REMOVED;
 }
 
 bool xls_names_link(const struct xls_names *m, uint64_t ino, uint64_t *parent,
 		    const uint8_t **name, uint32_t *len)
 {
-	const uint64_t *idx = xls_inomap_find(&m->idx, ino);
+	uint32_t idx = xls_inoidx_find(&m->idx, ino);
 
-	if (!idx || !named(m, *idx))
+	if (idx == XLS_INOIDX_NONE || !named(m, idx))
 		return false;
-	*parent = m->names[*idx].parent;
-	*name = m->pool.p + m->names[*idx].name;
-	*len = m->names[*idx].len;
+	*parent = m->names[idx].parent;
+	*name = m->pool.p + m->names[idx].name;
+	*len = m->names[idx].len;
 	return true;
 }
 
@@ -286,23 +286,23 @@ static uint32_t look_up(struct xls_names *m, uint64_t ino)
 {
 	struct xls_names_dir d = { .m = m, .dir = ino };
 	uint64_t parent = 0, pp;
-	const uint64_t *idx;
+	uint32_t idx;
 
 	if (!m->view || tried_lately(m, ino))
 		return UINT32_MAX;
 	m->lookups++;
 	if (m->view->src->geo.has_parent)
 		xls_fsview_attrs(m->view, ino, learn_pptr, &d);
-	idx = xls_inomap_find(&m->idx, ino);
-	if (idx && named(m, *idx))
-		return (uint32_t)*idx;
+	idx = xls_inoidx_find(&m->idx, ino);
+	if (idx != XLS_INOIDX_NONE && named(m, idx))
+		return idx;
 	xls_fsview_dir(m->view, ino, &parent, xls_dirent_ignore, NULL);
 	if (!parent || parent == ino)
 		return UINT32_MAX;
 	d.dir = parent;
 	xls_fsview_dir(m->view, parent, &pp, xls_names_learn_entry, &d);
-	idx = xls_inomap_find(&m->idx, ino);
-	return idx ? (uint32_t)*idx : UINT32_MAX;
+	idx = xls_inoidx_find(&m->idx, ino);
+	return idx;
 }
 
 /* ------------------------------------------------------------------ */
@@ -322,13 +322,13 @@ static int chain_of(struct xls_names *m, uint64_t ino, bool current, uint32_t *c
 	*depth = 0;
 	*stuck = 0;
 	while (*depth < XLS_NAMES_MAX_DEPTH) {
-		const uint64_t *idx;
+		uint32_t idx;
 		uint32_t i;
 
 		if (at == root)
 			return 0;
-		idx = xls_inomap_find(&m->idx, at);
-		i = idx ? (uint32_t)*idx : UINT32_MAX;
+		idx = xls_inoidx_find(&m->idx, at);
+		i = idx;
 		if (!named(m, i))
 			i = look_up(m, at);
 		if (!named(m, i)) {

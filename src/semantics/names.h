@@ -30,7 +30,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "base/hashmap.h"
-#include "base/inomap.h"
+#include "base/inoidx.h"
 #include "base/vec.h"
 #include "semantics/fsview.h"
 
@@ -65,7 +65,7 @@ struct xls_name_link {
 
 struct xls_names {
 	const struct xls_fsview	*view;	/* for the links the log does not hold */
-	struct xls_inomap	idx;	/* ino -> names[]: the link the path goes by */
+	struct xls_inoidx	idx;	/* ino -> names[]: the link the path goes by */
 	struct xls_hashmap	alt;	/* ino -> links[]: its first other link */
 	struct xls_name_link	*links;
 	uint32_t		nlinks, caplinks;

@@ -91,6 +91,25 @@ static void test_inoidx__random(struct tap *t)
 	tap_ok(t, h.ntab == XLS_INOIDX_TABLES && xls_inomap_count(&h.more) > 0,
 	       "past %u high parts, the spill-over map holds the rest (%u)",
 	       XLS_INOIDX_TABLES, xls_inomap_count(&h.more));
+	{
+		struct xls_inoidx_pos pos = XLS_INOIDX_POS0;
+		uint64_t ino, walked = 0;
+		uint32_t v;
+		bool walk_ok = true;
+
+		/* each once, with its value: the model's keys are distinct */
+		while (xls_inoidx_next(&h, &pos, &ino, &v)) {
+			bool found = false;
+
+			for (uint32_t i = 0; i < NKEYS && !found; i++)
+				found = m.in[i] && m.key[i] == ino && m.v[i] == v;
+			walk_ok &= found;
+			walked++;
+		}
+		tap_ok(t, walk_ok && walked == xls_inoidx_count(&h),
+		       "a walk gives each entry with its value, tables and spill-over (%llu)",
+		       (unsigned long long)walked);
+	}
 	tap_ok(t, xls_inoidx_put(&h, 5ull << 40, XLS_INOIDX_NONE) != 0 &&
 	       xls_inoidx_find(&h, 5ull << 40) == XLS_INOIDX_NONE, "the empty mark is refused as a value");
 	xls_inoidx_free(&h);

@@ -11,10 +11,10 @@
 #include "base/bigmem.h"
 #include "base/inoidx.h"
 #include "base/ondisk.h"
-#include "base/spillpool.h"
 #include "base/vec.h"
 #include "semantics/fsview.h"
 #include "semantics/lost.h"
+#include "semantics/lostlist.h"
 #include "semantics/names.h"
 #include "semantics/owner.h"
 
@@ -51,11 +51,7 @@ struct xls_lost {
 	 * recovery makes (millions on a log of new files), kept in the order
 	 * they are printed, past a bound in a temporary file.
 	 */
-	struct xls_spillpool		dirents;
-	uint32_t			ndirents;
-	struct xls_spillpool		inodes;
-	uint32_t			ninodes;
-	bool				read_failed;	/* a list could not be read back */
+	struct xls_lost_lists		lists;
 	struct xls_lost_xattr		*xattrs;
 	uint32_t			nxattrs, capxattrs;
 	struct xls_lost_apart		*aparts;
@@ -122,8 +118,7 @@ struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t mem_bytes,
 	xls_fsview_clusters_init(&l->clusters);
 	l->disk.clusters = l->final.clusters = &l->clusters;
 	xls_names_init(&l->names, &l->final);
-	xls_spillpool_init(&l->dirents, XLS_LOST_LIST_MEM);
-	xls_spillpool_init(&l->inodes, XLS_LOST_LIST_MEM);
+	xls_lost_lists_init(&l->lists);
 	l->sum.overlay_max = l->ovl.max_bytes;
 	return l;
 }
@@ -138,8 +133,7 @@ void xls_lost_free(struct xls_lost *l)
 	xls_hashmap_free(&l->inobt);
 	xls_names_release(&l->names);
 	xls_arena_release(&l->kept);
-	xls_spillpool_free(&l->dirents);
-	xls_spillpool_free(&l->inodes);
+	xls_lost_lists_free(&l->lists);
 	xls_vec_free(l->xattrs);
 	xls_vec_free(l->aparts);
 	xls_vec_free(l->founds);
@@ -280,42 +274,14 @@ static int collect_disk(void *ctx, const struct xls_dirent *e)
 	return xls_dirent_set_add(&s->set, e);
 }
 
-/* A list's record: the fixed part, then its bytes, 8-aligned. */
-struct kept_dirent {
-	uint64_t	dir, ino;
-	uint32_t	len;		/* of the name, a NUL after it */
-	bool		add;
-};
-
-struct kept_inode {
-	uint64_t	ino;
-	uint16_t	mode, fields;
-	uint32_t	nchanges;
-	uint8_t		what;		/* an index of what_names */
-	bool		dzero;		/* no disk values: all 0 */
-};
-
-static const char *const what_names[] = { "changed", "created", "freed" };
-
-static uint32_t round8(uint32_t n)
-{
-	return (n + 7u) & ~7u;
-}
-
 static void add_dirent(struct xls_lost *l, uint64_t dir, const struct xls_dirent_set *s,
 		       uint32_t k, bool add)
 {
-	struct kept_dirent kd = { .dir = dir, .ino = s->e[k].ino, .len = s->e[k].len, .add = add };
-	uint32_t off;
-	uint8_t *p = xls_spillpool_add(&l->dirents, NULL, round8(sizeof(kd) + kd.len + 1), &off);
-
-	if (!p) {
+	if (xls_lost_lists_add_dirent(&l->lists, dir, s->e[k].ino, xls_dirent_set_name(s, k),
+				      s->e[k].len, add)) {
 		l->nomem = true;
 		return;
 	}
-	memcpy(p, &kd, sizeof(kd));
-	memcpy(p + sizeof(kd), xls_dirent_set_name(s, k), kd.len);
-	l->ndirents++;
 	if (add)
 		l->sum.dirents_added++;
 	else
@@ -325,60 +291,18 @@ static void add_dirent(struct xls_lost *l, uint64_t dir, const struct xls_dirent
 bool xls_lost_next_dirent(struct xls_lost *l, struct xls_lost_cursor *c,
 			  struct xls_lost_dirent *d)
 {
-	struct kept_dirent kd;
-	const uint8_t *p;
-
-	if (c->i >= l->ndirents)
-		return false;
-	p = xls_spillpool_at(&l->dirents, c->off, sizeof(kd));
-	if (!p) {
-		l->read_failed = true;
-		return false;
-	}
-	memcpy(&kd, p, sizeof(kd));
-	*d = (struct xls_lost_dirent){
-		.dir = kd.dir, .ino = kd.ino, .add = kd.add,
-		.name = (const char *)p + sizeof(kd), .dir_path = NULL,
-	};
-	c->off += round8(sizeof(kd) + kd.len + 1);
-	c->i++;
-	return true;
+	return xls_lost_lists_next_dirent(&l->lists, c, d);
 }
 
 bool xls_lost_next_inode(struct xls_lost *l, struct xls_lost_cursor *c,
 			 struct xls_lost_inode *in)
 {
-	struct kept_inode ki;
-	const uint8_t *p;
-
-	if (c->i >= l->ninodes)
-		return false;
-	p = xls_spillpool_at(&l->inodes, c->off, sizeof(ki));
-	if (!p) {
-		l->read_failed = true;
-		return false;
-	}
-	memcpy(&ki, p, sizeof(ki));
-	*in = (struct xls_lost_inode){
-		.ino = ki.ino, .what = what_names[ki.what], .path = NULL, .mode = ki.mode,
-		.fields = ki.fields, .nchanges = ki.nchanges,
-		.disk = ki.dzero ? NULL : (const uint64_t *)(p + sizeof(ki)),
-		.recovered = (const uint64_t *)(p + sizeof(ki)) + (ki.dzero ? 0 : ki.nchanges),
-	};
-	c->off += (uint32_t)(sizeof(ki) + sizeof(uint64_t) * ki.nchanges * (ki.dzero ? 1u : 2u));
-	c->i++;
-	return true;
+	return xls_lost_lists_next_inode(&l->lists, c, in);
 }
 
 int xls_lost_read_error(const struct xls_lost *l, struct xls_error *err)
 {
-	if (!l->read_failed)
-		return 0;
-	return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot read back the entries and inodes "
-			     "kept in a temporary file in %s: %s",
-			     l->dirents.dir ? l->dirents.dir : l->inodes.dir ? l->inodes.dir :
-			     "$TMPDIR", strerror(l->dirents.error ? l->dirents.error :
-						 l->inodes.error ? l->inodes.error : EIO));
+	return xls_lost_lists_error(&l->lists, err);
 }
 
 static bool freed(const struct xls_lost *l, uint64_t ino)
@@ -540,9 +464,7 @@ static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_cor
 {
 	uint64_t dv[NFIELDS], fv[NFIELDS], disk[NFIELDS], rec[NFIELDS];
 	bool dfree = xls_inode_core_free(dc), ffree = xls_inode_core_free(fc), dzero = true;
-	struct kept_inode ki;
-	uint32_t n = 0, fields = 0, off;
-	uint8_t *p;
+	uint32_t n = 0, fields = 0;
 
 	l->sum.inodes_compared++;
 	/* free on the disk, free again as recovery leaves it: nothing to lose */
@@ -560,24 +482,13 @@ static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_cor
 	}
 	if (!n)
 		return;
-	ki = (struct kept_inode){
-		.ino = ino, .mode = ffree ? dc->mode : fc->mode, .fields = (uint16_t)fields,
-		.nchanges = n, .what = dfree == ffree ? 0 : dfree ? 1 : 2, .dzero = dzero,
-	};
-	p = xls_spillpool_add(&l->inodes, NULL, (uint32_t)(sizeof(ki) + sizeof(uint64_t) * n *
-				(dzero ? 1u : 2u)), &off);
-	if (!p) {
+	if (xls_lost_lists_add_inode(&l->lists, ino, ffree ? dc->mode : fc->mode,
+				     (uint16_t)fields, n, dfree == ffree ? XLS_LOST_CHANGED :
+				     dfree ? XLS_LOST_CREATED : XLS_LOST_FREED,
+				     dzero ? NULL : disk, rec)) {
 		l->nomem = true;
 		return;
 	}
-	memcpy(p, &ki, sizeof(ki));
-	p += sizeof(ki);
-	if (!dzero) {
-		memcpy(p, disk, sizeof(uint64_t) * n);
-		p += sizeof(uint64_t) * n;
-	}
-	memcpy(p, rec, sizeof(uint64_t) * n);
-	l->ninodes++;
 	if (dfree == ffree) {
 		l->sum.inodes_changed++;
 	} else if (dfree) {
@@ -685,7 +596,7 @@ static int64_t untouched_named(struct xls_lost *l, uint64_t **out)
 		}
 		*slot = d.ino;
 	}
-	if (l->read_failed) {
+	if (l->lists.read_failed) {
 		xls_vec_free(v);
 		return -1;
 	}
@@ -875,7 +786,7 @@ static void find_lost_found(struct xls_lost *l)
 
 	if (!g->inode_size || g->inode_size > sizeof(dino))
 		return;
-	inos = malloc(sizeof(*inos) * ((size_t)l->ndirents + l->nfreed + 1));
+	inos = malloc(sizeof(*inos) * ((size_t)l->lists.ndirents + l->nfreed + 1));
 	if (!inos) {
 		l->nomem = true;
 		return;

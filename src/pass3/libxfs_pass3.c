@@ -199,11 +199,13 @@ static int recover_cow(struct xfs_mount *mp, struct work *w, char *why, size_t w
  * kernel's xfs_inactive does once xlog_recover_iunlink_bucket lets it go:
  * its data truncated (xfs_inactive_truncate; a bmap btree's blocks go as
  * the tree empties, each inode's change counter as the kernel's counts
- * it: libxfs_ckpt.c), a shortform attr fork
- * removed (xfs_attr_inactive), then freed (xfs_inactive_ifree: xfs_ifree,
+ * it: libxfs_ckpt.c; a reflinked file's shared extents only lose a
+ * reference, as libxfs's bunmapi defers it) or a remote symlink's blocks
+ * (xfs_inactive_symlink), its attr fork removed with its blocks, if any
+ * (xfs_attr_inactive), then freed (xfs_inactive_ifree: xfs_ifree,
  * whose cluster buffers, when the whole chunk goes, are stale and never
- * written).  The shapes it does not do yet -- a remote symlink, a
- * directory with blocks, an attr fork with blocks, a reflinked file -- are
+ * written).  The shape it does not do yet -- a directory with blocks (an
+ * emptied directory goes back to short form: made only by damage) -- is
  * refused before anything is written: the kernel then does them all.
  */
 
@@ -214,15 +216,8 @@ static const char *not_here(struct xfs_inode *ip)
 
 	if (VFS_I(ip)->i_nlink != 0 || !mode)
 		return "an inode on an unlinked bucket still has links, or no mode";
-	if (S_ISLNK(mode) && ip->i_df.if_format != XFS_DINODE_FMT_LOCAL)
-		return "a remote symlink on an unlinked bucket";
 	if (S_ISDIR(mode) && ip->i_df.if_nextents > 0)
 		return "a directory with blocks on an unlinked bucket";
-	if (xfs_inode_has_attr_fork(ip) &&
-	    (ip->i_af.if_format == XFS_DINODE_FMT_BTREE || ip->i_af.if_nextents > 0))
-		return "an unlinked inode whose xattrs have blocks";
-	if (xfs_is_reflink_inode(ip))
-		return "a reflinked file on an unlinked bucket";
 	if (XFS_IS_REALTIME_INODE(ip))
 		return "an unlinked file on the realtime device";
 	return NULL;
@@ -288,7 +283,28 @@ static int walk_unlinked(struct xfs_mount *mp, int (*fn)(struct xfs_mount *, str
 	return 0;
 }
 
-/* xfs_inactive_truncate: the data fork unmapped, two extents a roll. */
+/*
+ * xfs_itruncate_extents_flags from block 0, of fork @whichfork: two
+ * extents a round, each round's frees finished (and first the kernel's
+ * roll for their intent: roll_as_kernel), the inode logged at the end.
+ */
+static int unmap_fork(struct xfs_trans **tpp, struct xfs_inode *ip, int whichfork)
+{
+	int flags = whichfork == XFS_ATTR_FORK ? XFS_BMAPI_ATTRFORK : 0, error = 0;
+
+	for (int unmapped = 0, rounds = 0; !unmapped && !error; rounds++) {
+		error = -xfs_bunmapi(*tpp, ip, 0, XFS_MAX_FILEOFF + 1, flags, 2, &unmapped);
+		if (!error)
+			error = -libxfs_defer_finish(tpp);
+		if (rounds > (1 << 24))
+			error = EFSCORRUPTED;
+	}
+	if (!error)
+		libxfs_trans_log_inode(*tpp, ip, XFS_ILOG_CORE);
+	return error;
+}
+
+/* xfs_inactive_truncate: the size, then the data fork unmapped. */
 static int inactive_truncate(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w)
 {
 	struct xfs_trans *tp = NULL;
@@ -301,27 +317,187 @@ static int inactive_truncate(struct xfs_mount *mp, struct xfs_inode *ip, struct 
 	ip->i_disk_size = 0;
 	libxfs_trans_log_inode(tp, ip, XFS_ILOG_CORE);
 	w->done->n.data_blocks += ip->i_nblocks;
-	/*
-	 * xfs_itruncate_extents_flags, from block 0, two extents a round,
-	 * each round's frees finished (and first the kernel's roll for their
-	 * intent: roll_as_kernel).
-	 */
-	for (int unmapped = 0, rounds = 0; !unmapped && !error; rounds++) {
-		error = -xfs_bunmapi(tp, ip, 0, XFS_MAX_FILEOFF + 1, 0, 2, &unmapped);
-		if (!error)
-			error = -libxfs_defer_finish(&tp);
-		if (rounds > (1 << 24))
-			error = EFSCORRUPTED;
-	}
+	error = unmap_fork(&tp, ip, XFS_DATA_FORK);
 	if (error) {
 		cancel_failed(tp, error);
 		return error;
 	}
-	libxfs_trans_log_inode(tp, ip, XFS_ILOG_CORE);
 	return -libxfs_trans_commit(tp);
 }
 
-/* xfs_attr_inactive, of a fork with no blocks: the fork removed. */
+/*
+ * xfs_inactive_symlink_rmt: a remote symlink's size zeroed and logged,
+ * its blocks' buffers invalidated and unmapped (xfs_symlink_remote_truncate,
+ * in libxfs since 6.10), in one transaction.
+ */
+static int inactive_symlink(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w)
+{
+	struct xfs_trans *tp = NULL;
+	int error;
+
+	/* xfs_inactive_symlink: a size no symlink has is corruption */
+	if (ip->i_disk_size <= 0 || ip->i_disk_size > XFS_SYMLINK_MAXLEN)
+		return EFSCORRUPTED;
+	/* inline: xfs_ifree drops the fork */
+	if (ip->i_df.if_format == XFS_DINODE_FMT_LOCAL)
+		return 0;
+	error = -libxfs_trans_alloc(mp, &M_RES(mp)->tr_itruncate, 0, 0, 0, &tp);
+	if (error)
+		return error;
+	libxfs_trans_ijoin(tp, ip, 0);
+	ip->i_disk_size = 0;
+	libxfs_trans_log_inode(tp, ip, XFS_ILOG_CORE);
+	w->done->n.data_blocks += ip->i_nblocks;
+	error = -xfs_symlink_remote_truncate(tp, ip);
+	if (error) {
+		cancel_failed(tp, error);
+		return error;
+	}
+	return -libxfs_trans_commit(tp);
+}
+
+/*
+ * xfs_attr3_rmt_stale: a remote value's blocks made stale where cached.
+ * They are never logged, and pass 3 never reads them: the checks are
+ * what it keeps of it (a value mapped in one extent, no hole).
+ */
+static int rmt_stale(struct xfs_inode *dp, xfs_dablk_t blkno, int blkcnt)
+{
+	while (blkcnt > 0) {
+		struct xfs_bmbt_irec map;
+		int nmap = 1;
+		int error = -libxfs_bmapi_read(dp, blkno, blkcnt, &map, &nmap, XFS_BMAPI_ATTRFORK);
+
+		if (error)
+			return error;
+		if (nmap != 1)
+			return EFSCORRUPTED;
+		error = -xfs_attr_rmtval_stale(dp, &map, 0);
+		if (error)
+			return error;
+		blkno += map.br_blockcount;
+		blkcnt -= map.br_blockcount;
+	}
+	return 0;
+}
+
+/* xfs_attr3_leaf_inactive: the remote values of leaf @bp, stale. */
+static int leaf_inactive(struct xfs_trans *tp, struct xfs_inode *dp, struct xfs_buf *bp)
+{
+	struct xfs_mount *mp = dp->i_mount;
+	struct xfs_attr_leafblock *leaf = bp->b_addr;
+	struct xfs_attr_leaf_entry *entry = xfs_attr3_leaf_entryp(leaf);
+	struct xfs_attr3_icleaf_hdr ichdr;
+
+	xfs_attr3_leaf_hdr_from_disk(mp->m_attr_geo, &ichdr, leaf);
+	for (int i = 0; i < ichdr.count; entry++, i++) {
+		struct xfs_attr_leaf_name_remote *rmt;
+		int error;
+
+		if (!entry->nameidx || (entry->flags & XFS_ATTR_LOCAL))
+			continue;
+		rmt = xfs_attr3_leaf_name_remote(leaf, i);
+		if (!rmt->valueblk)
+			continue;
+		error = rmt_stale(dp, be32_to_cpu(rmt->valueblk),
+				  xfs_attr3_rmt_blocks(mp, be32_to_cpu(rmt->valuelen)));
+		if (error)
+			return error;
+	}
+	libxfs_trans_brelse(tp, bp);
+	return 0;
+}
+
+/* The attr block at daddr @blkno invalidated in the transaction (xfs_trans_binval). */
+static int attr_binval(struct xfs_trans *tp, struct xfs_inode *dp, xfs_daddr_t blkno)
+{
+	struct xfs_mount *mp = dp->i_mount;
+	struct xfs_buf *bp;
+	int error = -libxfs_trans_get_buf(tp, mp->m_ddev_targp, blkno,
+					  XFS_FSB_TO_BB(mp, mp->m_attr_geo->fsbcount), 0, &bp);
+
+	if (!error)
+		libxfs_trans_binval(tp, bp);
+	return error;
+}
+
+static int tree_inactive(struct xfs_trans **tpp, struct xfs_inode *dp, struct xfs_buf *bp,
+			 int level);
+
+/*
+ * xfs_attr3_node_inactive: depth first, each child's subtree made
+ * inactive, the child invalidated, the transaction rolled.
+ */
+static int node_inactive(struct xfs_trans **tpp, struct xfs_inode *dp, struct xfs_buf *bp,
+			 int level)
+{
+	struct xfs_da3_icnode_hdr ichdr;
+	xfs_daddr_t parent = xfs_buf_daddr(bp);
+	xfs_dablk_t child;
+
+	if (level > XFS_DA_NODE_MAXDEPTH) {
+		libxfs_trans_brelse(*tpp, bp);
+		return EFSCORRUPTED;
+	}
+	xfs_da3_node_hdr_from_disk(dp->i_mount, &ichdr, bp->b_addr);
+	if (!ichdr.count) {
+		libxfs_trans_brelse(*tpp, bp);
+		return 0;
+	}
+	child = be32_to_cpu(ichdr.btree[0].before);
+	libxfs_trans_brelse(*tpp, bp);
+	for (int i = 0; i < ichdr.count; i++) {
+		struct xfs_buf *cbp;
+		xfs_daddr_t cblkno;
+		int error = -xfs_da3_node_read(*tpp, dp, child, &cbp, XFS_ATTR_FORK);
+
+		if (error)
+			return error;
+		cblkno = xfs_buf_daddr(cbp);
+		error = tree_inactive(tpp, dp, cbp, level + 1);
+		if (!error)
+			error = attr_binval(*tpp, dp, cblkno);
+		if (!error && i + 1 < ichdr.count) {
+			struct xfs_da3_icnode_hdr phdr;
+
+			error = -xfs_da3_node_read_mapped(*tpp, dp, parent, &bp, XFS_ATTR_FORK);
+			if (!error) {
+				xfs_da3_node_hdr_from_disk(dp->i_mount, &phdr, bp->b_addr);
+				child = be32_to_cpu(phdr.btree[i + 1].before);
+				libxfs_trans_brelse(*tpp, bp);
+			}
+		}
+		if (!error)
+			error = -libxfs_trans_roll_inode(tpp, dp);
+		if (error)
+			return error;
+	}
+	return 0;
+}
+
+/* A block of the attr tree by its magic: a node's subtree, a leaf's values. */
+static int tree_inactive(struct xfs_trans **tpp, struct xfs_inode *dp, struct xfs_buf *bp,
+			 int level)
+{
+	const struct xfs_da_blkinfo *info = bp->b_addr;
+
+	switch (info->magic) {
+	case cpu_to_be16(XFS_DA_NODE_MAGIC):
+	case cpu_to_be16(XFS_DA3_NODE_MAGIC):
+		return node_inactive(tpp, dp, bp, level);
+	case cpu_to_be16(XFS_ATTR_LEAF_MAGIC):
+	case cpu_to_be16(XFS_ATTR3_LEAF_MAGIC):
+		return leaf_inactive(*tpp, dp, bp);
+	}
+	libxfs_trans_brelse(*tpp, bp);
+	return EFSCORRUPTED;
+}
+
+/*
+ * xfs_attr_inactive: an attr fork of blocks made inactive from its root
+ * (xfs_attr3_root_inactive: the tree depth first, the root invalidated,
+ * a roll) and unmapped; then the fork removed, in the last transaction.
+ */
 static int inactive_attr(struct xfs_mount *mp, struct xfs_inode *ip)
 {
 	struct xfs_trans *tp;
@@ -330,6 +506,26 @@ static int inactive_attr(struct xfs_mount *mp, struct xfs_inode *ip)
 	if (error)
 		return error;
 	libxfs_trans_ijoin(tp, ip, 0);
+	if (ip->i_af.if_nextents > 0) {
+		struct xfs_buf *bp;
+		xfs_daddr_t root;
+
+		error = -xfs_da3_node_read(tp, ip, 0, &bp, XFS_ATTR_FORK);
+		if (!error) {
+			root = xfs_buf_daddr(bp);
+			error = tree_inactive(&tp, ip, bp, 1);
+			if (!error)
+				error = attr_binval(tp, ip, root);
+			if (!error)
+				error = -libxfs_trans_roll_inode(&tp, ip);
+		}
+		if (!error)
+			error = unmap_fork(&tp, ip, XFS_ATTR_FORK);
+		if (error) {
+			cancel_failed(tp, error);
+			return error;
+		}
+	}
 	xfs_attr_fork_remove(ip, tp);
 	return -libxfs_trans_commit(tp);
 }
@@ -393,8 +589,10 @@ static int inactivate(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w
 {
 	int error = 0;
 
-	if (S_ISREG(VFS_I(ip)->i_mode) &&
-	    (ip->i_disk_size || XFS_ISIZE(ip) || ip->i_df.if_nextents > 0))
+	if (S_ISLNK(VFS_I(ip)->i_mode))
+		error = inactive_symlink(mp, ip, w);
+	else if (S_ISREG(VFS_I(ip)->i_mode) &&
+		 (ip->i_disk_size || XFS_ISIZE(ip) || ip->i_df.if_nextents > 0))
 		error = inactive_truncate(mp, ip, w);
 	if (!error && xfs_inode_has_attr_fork(ip))
 		error = inactive_attr(mp, ip);

@@ -260,8 +260,11 @@ fresh_pinned() {
 # open when the filesystem is shut down, for pass 3 to free: FILES files
 # with data over eight directories, one in five kept linked (fsynced, so
 # their blocks are on disk); with KINDS "all" also empty files, files
-# with small xattrs (shortform attr forks), local symlinks held by O_PATH,
+# with small xattrs (shortform attr forks), local and remote symlinks
+# (400 to 940 bytes) held by O_PATH,
 # empty directories held open, files of a bmap btree (61 to 1061 extents),
+# reflinked files (where mkfs made reflink on: two of three copies),
+# files whose xattrs have blocks (a leaf, remote values, a node tree),
 # a directory's 128 files unlinked whole (its inode chunks freed) and
 # O_TMPFILE files never linked.
 fresh_unlinked() {
@@ -296,6 +299,9 @@ fresh_unlinked() {
 			for my $i (0 .. 9) {
 				symlink("t" x (10 + $i), "$m/d2/s$i") or die "symlink: $!";
 				held("$m/d2/s$i", $O_PATH | O_NOFOLLOW); unlink("$m/d2/s$i");
+				# remote: a block each, past what a 512-byte inode holds
+				symlink("/u" x (200 + 30 * $i), "$m/d2/r$i") or die "symlink: $!";
+				held("$m/d2/r$i", $O_PATH | O_NOFOLLOW); unlink("$m/d2/r$i");
 				mkdir("$m/d3/r$i") or die "mkdir: $!";
 				held("$m/d3/r$i", O_RDONLY | O_DIRECTORY); rmdir("$m/d3/r$i") or die "rmdir: $!";
 				syswrite(held("$m/d4", $O_TMPFILE | O_RDWR), "tmp" x 1000);
@@ -307,6 +313,34 @@ fresh_unlinked() {
 					sysseek($h, $k * 8192, 0); syswrite($h, "b" x 4096);
 				}
 				$h->sync; unlink("$m/d5/b$i");
+			}
+			# reflinked files (where mkfs made reflink on): three copies
+			# of a file of 300 extents, one half rewritten (its CoW
+			# staging extents left too), two unlinked while open
+			my $src = held("$m/d6/src", O_CREAT | O_RDWR);
+			for my $k (0 .. 299) { sysseek($src, $k * 8192, 0); syswrite($src, "s" x 4096) }
+			$src->sync;
+			if (system("cp", "--reflink=always", "$m/d6/src", "$m/d6/k0") == 0) {
+				system("cp", "--reflink=always", "$m/d6/src", "$m/d6/k$_") == 0 or die "cp" for 1, 2;
+				my $h = held("$m/d6/k1", O_RDWR);
+				for my $k (0 .. 149) { sysseek($h, $k * 16384, 0); syswrite($h, "k" x 4096) }
+				$h->sync;
+				held("$m/d6/k$_", O_RDONLY) for 0, 2;
+				unlink("$m/d6/k$_") for 1, 2;
+			}
+			# xattrs with blocks: a leaf, remote values, a node tree
+			for my $i (0 .. 2) {
+				my $f = "$m/d7/a$i";
+				my $h = held($f, O_CREAT | O_RDWR);
+				syswrite($h, "a" x 3000);
+				my ($n, $len) = ([30, 2, 600]->[$i], [100, 9000, 60]->[$i]);
+				open(my $dump, ">", "$m/d7/a$i.dump") or die "dump: $!";
+				print $dump "# file: $f\n";
+				printf $dump "user.x%05d=\"%s\"\n", $_, ("v" . $_) x int($len / 6) for 1 .. $n;
+				close($dump);
+				system("setfattr", "--restore=$m/d7/a$i.dump") == 0 or die "setfattr";
+				unlink("$m/d7/a$i.dump");
+				$h->sync; unlink($f);
 			}
 			mkdir("$m/chunk");
 			held("$m/chunk/c$_", O_CREAT | O_RDWR) for 0 .. 127;

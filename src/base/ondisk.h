@@ -221,6 +221,22 @@ static inline uint64_t xls_be64(const void *p)
 {
 	return XLS_HOST_LE ? __builtin_bswap64(xls_load64(p)) : xls_load64(p);
 }
+/* Big-endian stores, byte by byte: the on-disk fields recovery writes. */
+static inline void xls_put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+static inline void xls_put_be32(uint8_t *p, uint32_t v)
+{
+	xls_put_be16(p, (uint16_t)(v >> 16));
+	xls_put_be16(p + 2, (uint16_t)v);
+}
+static inline void xls_put_be64(uint8_t *p, uint64_t v)
+{
+	xls_put_be32(p, (uint32_t)(v >> 32));
+	xls_put_be32(p + 4, (uint32_t)v);
+}
 static inline uint16_t xls_le16(const void *p)
 {
 	return XLS_HOST_LE ? xls_load16(p) : __builtin_bswap16(xls_load16(p));

@@ -62,8 +62,12 @@ static bool failed(struct xls_spillpool *sp, int e)
 /* The oldest page in memory, not the last, out to the end of the file. */
 static bool spill_one(struct xls_spillpool *sp)
 {
-	struct xls_spillpool_page *pg = &sp->pages[sp->first_in_mem];
+	struct xls_spillpool_page *pg;
 	int rc;
+
+	if (!sp->pages || sp->first_in_mem >= sp->npages)
+		return failed(sp, EINVAL);
+	pg = &sp->pages[sp->first_in_mem];
 
 	if (sp->fd < 0) {
 		sp->fd = xls_tmpfile(&sp->dir);

@@ -334,3 +334,64 @@ uint64_t xls_blk_header_daddr(unsigned int blft, const uint8_t *head)
 
 	return da3 ? xls_be64(head + DA3(blkno)) : xls_be64(head + DIR3(blkno));
 }
+
+/* ------------------------------------------------------------------ */
+/*
+ * What recovery writes into an inode cluster's bytes, below the items
+ * that write it: recovery's simulated heads (writeback.c) and the image
+ * writers (replay) as much as inode_recover.c.
+ */
+
+#define DI(f)	offsetof(struct xfs_dinode, f)
+
+void xls_recover_inode_crc(uint8_t *buf, uint32_t len, uint32_t inodesize,
+			   uint32_t slot)
+{
+	uint64_t off = (uint64_t)slot * inodesize;
+	uint8_t *dip;
+	uint32_t crc;
+
+	if (!inodesize || off + inodesize > len || inodesize < sizeof(struct xfs_dinode))
+		return;
+	dip = buf + off;
+	if (xls_be16(dip) != XFS_DINODE_MAGIC ||
+	    dip[offsetof(struct xfs_dinode, di_version)] < 3)
+		return;
+	/* xfs_update_cksum: crc32c with the field zeroed, stored inverted, LE */
+	memset(dip + XFS_DINODE_CRC_OFF, 0, 4);
+	crc = xls_crc32c(dip, inodesize);
+	for (int b = 0; b < 4; b++)
+		dip[XFS_DINODE_CRC_OFF + b] = (uint8_t)(crc >> (8 * b));
+}
+
+void xls_recover_init_inodes(const struct xls_geometry *g, const struct xls_ricreate *ic,
+			     uint32_t index, uint8_t *buf, uint32_t len)
+{
+	uint32_t agbno = ic->agbno + index * g->inode_cluster_blocks;
+	uint32_t per_cluster = (g->inode_cluster_blocks << g->block_log) >> g->inode_log;
+	uint64_t ino = ((uint64_t)ic->ag << (g->ag_block_log + g->inopb_log)) |
+		       ((uint64_t)agbno << g->inopb_log);
+	uint32_t isize = g->inode_size;
+
+	memset(buf, 0, len);
+	if (!isize)
+		return;
+	for (uint32_t i = 0; i < per_cluster && (uint64_t)i * isize < len; i++) {
+		uint8_t *dip = buf + (size_t)i * isize;
+		uint32_t room = len - i * isize;
+
+		if (room >= DI(di_version) + 1) {
+			xls_put_be16(dip + DI(di_magic), XFS_DINODE_MAGIC);
+			dip[DI(di_version)] = g->crc ? 3 : 2;
+		}
+		if (room < isize)
+			continue;
+		xls_put_be32(dip + DI(di_gen), ic->gen);
+		xls_put_be32(dip + DI(di_next_unlinked), NULL_AGINO);
+		if (g->crc) {
+			xls_put_be64(dip + DI(di_ino), ino + i);
+			memcpy(dip + DI(di_uuid), g->meta_uuid, 16);
+			xls_recover_inode_crc(buf, len, isize, i);
+		}
+	}
+}

@@ -26,9 +26,6 @@
 #define LD(f)	offsetof(struct xfs_log_dinode, f)
 #define DI(f)	offsetof(struct xfs_dinode, f)
 
-static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)(v >> 16)); put16(p + 2, (uint16_t)v); }
-static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)(v >> 32)); put32(p + 4, (uint32_t)v); }
 
 /* ------------------------------------------------------------------ */
 /* capture */
@@ -123,11 +120,11 @@ static void icreate_what(const struct rrec *rec, char *buf, size_t bufsz)
 static void put_ts(uint8_t *to, const struct xls_log_ts *ts, bool bigtime)
 {
 	if (bigtime) {
-		put64(to, ts->v);
+		xls_put_be64(to, ts->v);
 		return;
 	}
-	put32(to, (uint32_t)ts->sec);
-	put32(to + 4, (uint32_t)ts->nsec);
+	xls_put_be32(to, (uint32_t)ts->sec);
+	xls_put_be32(to + 4, (uint32_t)ts->nsec);
 }
 
 /* xfs_log_dinode_to_disk(): every field to big-endian, di_lsn = @lsn. */
@@ -138,55 +135,55 @@ static void log_dinode_to_disk(const struct xls_log_dinode *ld, uint8_t *dip,
 	uint64_t flags2 = xls_log_dinode_flags2(ld);
 	bool bigtime = version >= 3 && (flags2 & XFS_DIFLAG2_BIGTIME);
 
-	put16(dip + DI(di_magic), ld->di_magic);
-	put16(dip + DI(di_mode), ld->di_mode);
+	xls_put_be16(dip + DI(di_magic), ld->di_magic);
+	xls_put_be16(dip + DI(di_mode), ld->di_mode);
 	dip[DI(di_version)] = version;
 	dip[DI(di_format)] = (uint8_t)ld->di_format;
 	/* di_onlink, di_metatype since Linux 6.13: zero unless a metadata inode */
-	put16(dip + DI(di_onlink), ld->di_metatype);
-	put32(dip + DI(di_uid), ld->di_uid);
-	put32(dip + DI(di_gid), ld->di_gid);
-	put32(dip + DI(di_nlink), ld->di_nlink);
-	put16(dip + DI(di_projid_lo), ld->di_projid_lo);
-	put16(dip + DI(di_projid_hi), ld->di_projid_hi);
+	xls_put_be16(dip + DI(di_onlink), ld->di_metatype);
+	xls_put_be32(dip + DI(di_uid), ld->di_uid);
+	xls_put_be32(dip + DI(di_gid), ld->di_gid);
+	xls_put_be32(dip + DI(di_nlink), ld->di_nlink);
+	xls_put_be16(dip + DI(di_projid_lo), ld->di_projid_lo);
+	xls_put_be16(dip + DI(di_projid_hi), ld->di_projid_hi);
 	put_ts(dip + DI(di_atime), &ld->di_atime, bigtime);
 	put_ts(dip + DI(di_mtime), &ld->di_mtime, bigtime);
 	put_ts(dip + DI(di_ctime), &ld->di_ctime, bigtime);
-	put64(dip + DI(di_size), (uint64_t)ld->di_size);
-	put64(dip + DI(di_nblocks), ld->di_nblocks);
-	put32(dip + DI(di_extsize), ld->di_extsize);
+	xls_put_be64(dip + DI(di_size), (uint64_t)ld->di_size);
+	xls_put_be64(dip + DI(di_nblocks), ld->di_nblocks);
+	xls_put_be32(dip + DI(di_extsize), ld->di_extsize);
 	dip[DI(di_forkoff)] = ld->di_forkoff;
 	dip[DI(di_aformat)] = (uint8_t)ld->di_aformat;
-	put32(dip + DI(di_dmevmask), ld->di_dmevmask);
-	put16(dip + DI(di_dmstate), ld->di_dmstate);
-	put16(dip + DI(di_flags), ld->di_flags);
-	put32(dip + DI(di_gen), ld->di_gen);
+	xls_put_be32(dip + DI(di_dmevmask), ld->di_dmevmask);
+	xls_put_be16(dip + DI(di_dmstate), ld->di_dmstate);
+	xls_put_be16(dip + DI(di_flags), ld->di_flags);
+	xls_put_be32(dip + DI(di_gen), ld->di_gen);
 	if (version == 3) {
-		put64(dip + DI(di_changecount), ld->di_changecount);
+		xls_put_be64(dip + DI(di_changecount), ld->di_changecount);
 		put_ts(dip + DI(di_crtime), &ld->di_crtime, bigtime);
-		put64(dip + DI(di_flags2), flags2);
-		put32(dip + DI(di_cowextsize), ld->di_cowextsize);
-		put64(dip + DI(di_ino), ld->di_ino);
-		put64(dip + DI(di_lsn), lsn);
+		xls_put_be64(dip + DI(di_flags2), flags2);
+		xls_put_be32(dip + DI(di_cowextsize), ld->di_cowextsize);
+		xls_put_be64(dip + DI(di_ino), ld->di_ino);
+		xls_put_be64(dip + DI(di_lsn), lsn);
 		memset(dip + DI(di_pad2), 0, sizeof(((struct xfs_dinode *)0)->di_pad2));
 		memcpy(dip + DI(di_uuid), ld->di_uuid, 16);
-		put64(dip + DI(di_v3_pad), 0);
+		xls_put_be64(dip + DI(di_v3_pad), 0);
 	} else {
 		/*
 		 * xlog_recover_inode_commit_pass2 "takes the opportunity to
 		 * reset the flush iteration count" of a v1/v2 inode it replays
 		 */
-		put16(dip + DI(di_flushiter), 0);
+		xls_put_be16(dip + DI(di_flushiter), 0);
 		memset(dip + DI(di_v2_pad), 0, 6);
 	}
 	/* the unions: the same bytes read as the other members */
 	if (version >= 3 && (flags2 & XFS_DIFLAG2_NREXT64)) {
-		put64(dip + DI(di_big_nextents), ld->di_big_nextents);
-		put32(dip + DI(di_big_anextents), ld->di_nextents);
-		put16(dip + DI(di_nrext64_pad), ld->di_anextents);
+		xls_put_be64(dip + DI(di_big_nextents), ld->di_big_nextents);
+		xls_put_be32(dip + DI(di_big_anextents), ld->di_nextents);
+		xls_put_be16(dip + DI(di_nrext64_pad), ld->di_anextents);
 	} else {
-		put32(dip + DI(di_nextents), ld->di_nextents);
-		put16(dip + DI(di_anextents), ld->di_anextents);
+		xls_put_be32(dip + DI(di_nextents), ld->di_nextents);
+		xls_put_be16(dip + DI(di_anextents), ld->di_anextents);
 	}
 }
 
@@ -256,7 +253,7 @@ int xls_recover_apply_dinode(const struct xls_geometry *g, const struct xls_rino
 	dsize = forkoff && forkoff < lit ? forkoff : lit;
 	asize = forkoff && forkoff < lit ? lit - forkoff : 0;
 	if (in->fields & XFS_ILOG_DEV && lit >= 4)
-		put32(dip + core, in->rdev);
+		xls_put_be32(dip + core, in->rdev);
 	if (in->fields & XFS_ILOG_DFORK)
 		copy_fork(in->dfork, in->dfork_len, in->fields & XFS_ILOG_DFORK, g->crc,
 			  dip + core, dsize);
@@ -302,43 +299,6 @@ static uint64_t icreate_daddr(const struct xls_geometry *g, const struct xls_ric
 		(uint64_t)i * g->inode_cluster_blocks) << (g->block_log - 9);
 }
 
-/*
- * xfs_ialloc_inode_init() for cluster buffer @index of @ic into @buf of
- * @len bytes: zeroed, then each inode's identity.  Only what @len holds
- * is written: the simulated head of a buffer is shorter than the buffer.
- */
-void xls_recover_init_inodes(const struct xls_geometry *g, const struct xls_ricreate *ic,
-			     uint32_t index, uint8_t *buf, uint32_t len)
-{
-	uint32_t agbno = ic->agbno + index * g->inode_cluster_blocks;
-	uint32_t per_cluster = (g->inode_cluster_blocks << g->block_log) >> g->inode_log;
-	uint64_t ino = ((uint64_t)ic->ag << (g->ag_block_log + g->inopb_log)) |
-		       ((uint64_t)agbno << g->inopb_log);
-	uint32_t isize = g->inode_size;
-
-	memset(buf, 0, len);
-	if (!isize)
-		return;
-	for (uint32_t i = 0; i < per_cluster && (uint64_t)i * isize < len; i++) {
-		uint8_t *dip = buf + (size_t)i * isize;
-		uint32_t room = len - i * isize;
-
-		if (room >= DI(di_version) + 1) {
-			put16(dip + DI(di_magic), XFS_DINODE_MAGIC);
-			dip[DI(di_version)] = g->crc ? 3 : 2;
-		}
-		if (room < isize)
-			continue;
-		put32(dip + DI(di_gen), ic->gen);
-		put32(dip + DI(di_next_unlinked), NULL_AGINO);
-		if (g->crc) {
-			put64(dip + DI(di_ino), ino + i);
-			memcpy(dip + DI(di_uuid), g->meta_uuid, 16);
-			xls_recover_inode_crc(buf, len, isize, i);
-		}
-	}
-}
-
 int xls_recover_icreate_each(const struct xls_geometry *g, const struct xls_ritem *ri,
 			     xls_icreate_cluster_fn cluster, void *ctx)
 {
@@ -382,26 +342,6 @@ bool xls_recover_apply_icreate(const struct xls_geometry *g, const struct xls_ri
 		return true;
 	}
 	return false;
-}
-
-void xls_recover_inode_crc(uint8_t *buf, uint32_t len, uint32_t inodesize,
-			   uint32_t slot)
-{
-	uint64_t off = (uint64_t)slot * inodesize;
-	uint8_t *dip;
-	uint32_t crc;
-
-	if (!inodesize || off + inodesize > len || inodesize < sizeof(struct xfs_dinode))
-		return;
-	dip = buf + off;
-	if (xls_be16(dip) != XFS_DINODE_MAGIC ||
-	    dip[offsetof(struct xfs_dinode, di_version)] < 3)
-		return;
-	/* xfs_update_cksum: crc32c with the field zeroed, stored inverted, LE */
-	memset(dip + XFS_DINODE_CRC_OFF, 0, 4);
-	crc = xls_crc32c(dip, inodesize);
-	for (int b = 0; b < 4; b++)
-		dip[XFS_DINODE_CRC_OFF + b] = (uint8_t)(crc >> (8 * b));
 }
 
 /* ------------------------------------------------------------------ */

@@ -55,8 +55,8 @@ static void unmount_record(const struct xls_log *log, uint8_t *rec,
 	uint16_t magic = XLOG_UNMOUNT_TYPE;
 
 	memset(rec, 0, (size_t)s->blks * BB);
-	xls_log_put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
-	xls_log_put_be32(op + offsetof(struct xlog_op_header, oh_len),
+	xls_put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
+	xls_put_be32(op + offsetof(struct xlog_op_header, oh_len),
 			 sizeof(struct xfs_unmount_log_format));
 	op[offsetof(struct xlog_op_header, oh_clientid)] = XFS_LOG;
 	op[offsetof(struct xlog_op_header, oh_flags)] = XLOG_UNMOUNT_TRANS;

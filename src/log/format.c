@@ -19,17 +19,6 @@
 #define OPHDR	((uint32_t)sizeof(struct xlog_op_header))
 #define HDR_AT(hdr, field) ((hdr) + offsetof(struct xlog_rec_header, field))
 
-void xls_log_put_be32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (24 - 8 * i));
-}
-
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	xls_log_put_be32(p, (uint32_t)(v >> 32));
-	xls_log_put_be32(p + 4, (uint32_t)v);
-}
 
 uint32_t xls_log_next_cycle(uint32_t cycle)
 {
@@ -40,12 +29,12 @@ void xls_log_header_common(const struct xls_log *log, uint8_t *hdr, uint32_t cyc
 			   uint32_t blk, uint64_t tail_lsn, uint32_t h_fmt)
 {
 	memset(hdr, 0, BB);
-	xls_log_put_be32(HDR_AT(hdr, h_magicno), XLOG_HEADER_MAGIC_NUM);
-	xls_log_put_be32(HDR_AT(hdr, h_cycle), cycle);
-	xls_log_put_be32(HDR_AT(hdr, h_version), log->logv2 ? XLOG_VERSION_2 : XLOG_VERSION_1);
-	put_be64(HDR_AT(hdr, h_lsn), xls_lsn(cycle, blk));
-	put_be64(HDR_AT(hdr, h_tail_lsn), tail_lsn);
-	xls_log_put_be32(HDR_AT(hdr, h_fmt), h_fmt);
+	xls_put_be32(HDR_AT(hdr, h_magicno), XLOG_HEADER_MAGIC_NUM);
+	xls_put_be32(HDR_AT(hdr, h_cycle), cycle);
+	xls_put_be32(HDR_AT(hdr, h_version), log->logv2 ? XLOG_VERSION_2 : XLOG_VERSION_1);
+	xls_put_be64(HDR_AT(hdr, h_lsn), xls_lsn(cycle, blk));
+	xls_put_be64(HDR_AT(hdr, h_tail_lsn), tail_lsn);
+	xls_put_be32(HDR_AT(hdr, h_fmt), h_fmt);
 	memcpy(HDR_AT(hdr, h_fs_uuid), log->src->geo.uuid, 16);
 }
 
@@ -73,7 +62,7 @@ static void pack_cycles(uint8_t *rec, const struct xls_rec_shape *s, uint32_t cy
 	const uint32_t per_hdr = XLOG_HEADER_CYCLE_SIZE / BB;
 
 	for (uint32_t i = 1; i < s->hblks; i++)
-		xls_log_put_be32(rec + (size_t)i * BB +
+		xls_put_be32(rec + (size_t)i * BB +
 				 offsetof(struct xlog_rec_ext_header, xh_cycle), cycle);
 	for (uint32_t i = 0; i + s->hblks < s->blks; i++) {
 		uint8_t *blk = rec + (size_t)(s->hblks + i) * BB;
@@ -83,7 +72,7 @@ static void pack_cycles(uint8_t *rec, const struct xls_rec_shape *s, uint32_t cy
 			offsetof(struct xlog_rec_ext_header, xh_cycle_data) + 4 * (i % per_hdr);
 
 		memcpy(save, blk, 4);
-		xls_log_put_be32(blk, cycle);
+		xls_put_be32(blk, cycle);
 	}
 }
 
@@ -94,14 +83,14 @@ void xls_log_rec_finish(const struct xls_log *log, uint8_t *rec, const struct xl
 
 	memset(rec + BB, 0, (size_t)(s->hblks - 1) * BB);
 	xls_log_header_common(log, hdr, at->cycle, at->blk, at->tail_lsn, at->h_fmt);
-	xls_log_put_be32(HDR_AT(hdr, h_len), s->h_len);
-	xls_log_put_be32(HDR_AT(hdr, h_prev_block), at->prev_blk);
-	xls_log_put_be32(HDR_AT(hdr, h_num_logops), nops);
-	xls_log_put_be32(HDR_AT(hdr, h_size), s->h_size);
+	xls_put_be32(HDR_AT(hdr, h_len), s->h_len);
+	xls_put_be32(HDR_AT(hdr, h_prev_block), at->prev_blk);
+	xls_put_be32(HDR_AT(hdr, h_num_logops), nops);
+	xls_put_be32(HDR_AT(hdr, h_size), s->h_size);
 	pack_cycles(rec, s, at->cycle);
 	/* past the physical end, the next cycle (xlog_split_iclog) */
 	for (uint32_t i = log->nblks - at->blk; i < s->blks; i++)
-		xls_log_put_be32(rec + (size_t)i * BB,
+		xls_put_be32(rec + (size_t)i * BB,
 				 xls_log_next_cycle(xls_be32(rec + (size_t)i * BB)));
 	if (log->src->geo.crc) {
 		/* checksummed as the log's writer checksums its records */
@@ -259,8 +248,8 @@ int xls_log_writer_op(struct xls_log_writer *w, uint32_t tid, uint8_t flags,
 	if (w->used + OPHDR + len > w->room && xls_log_writer_flush(w))
 		return -1;
 	op = w->rec + (size_t)xls_log_writer_hblks(w) * BB + w->used;
-	xls_log_put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
-	xls_log_put_be32(op + offsetof(struct xlog_op_header, oh_len), len);
+	xls_put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
+	xls_put_be32(op + offsetof(struct xlog_op_header, oh_len), len);
 	op[offsetof(struct xlog_op_header, oh_clientid)] = XFS_TRANSACTION;
 	op[offsetof(struct xlog_op_header, oh_flags)] = flags;
 	op[offsetof(struct xlog_op_header, oh_res2)] = 0;

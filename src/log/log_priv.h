@@ -59,8 +59,6 @@ struct xls_rec_at {
 	uint32_t	h_fmt;
 };
 
-void xls_log_put_be32(uint8_t *p, uint32_t v);
-
 /* The cycle after @cycle, as the log's blocks carry it (never the header magic). */
 uint32_t xls_log_next_cycle(uint32_t cycle);
 

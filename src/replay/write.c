@@ -458,18 +458,6 @@ int xls_replay_write_flushed(void *ctx)
 #define AGF_AT(f)	offsetof(struct xfs_agf, f)
 #define AGI_AT(f)	offsetof(struct xfs_agi, f)
 
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (56 - 8 * i));
-}
-
 /* The AG header at sector @sect of AG @ag, its @field of 4 bytes. */
 static int ag_field(struct xls_replay_write *w, uint32_t ag, uint32_t sect, size_t field,
 		    uint32_t *v)
@@ -549,11 +537,11 @@ static void quota_fields(uint8_t *sb, bool v5, bool reset)
 	}
 	if (reset)
 		q = 0;
-	put_be64(sb + SB_AT(sb_uquotino), u);
+	xls_put_be64(sb + SB_AT(sb_uquotino), u);
 	if (v5) {
-		put_be16(sb + SB_AT(sb_qflags), q);
-		put_be64(sb + SB_AT(sb_gquotino), gq);
-		put_be64(sb + SB_AT(sb_pquotino), pq);
+		xls_put_be16(sb + SB_AT(sb_qflags), q);
+		xls_put_be64(sb + SB_AT(sb_gquotino), gq);
+		xls_put_be64(sb + SB_AT(sb_pquotino), pq);
 		return;
 	}
 	disk = q & (uint16_t)~other;
@@ -561,14 +549,14 @@ static void quota_fields(uint8_t *sb, bool v5, bool reset)
 		disk |= XFS_OQUOTA_ENFD;
 	if (q & (XFS_PQUOTA_CHKD | XFS_GQUOTA_CHKD))
 		disk |= XFS_OQUOTA_CHKD;
-	put_be16(sb + SB_AT(sb_qflags), disk);
+	xls_put_be16(sb + SB_AT(sb_qflags), disk);
 	if (q & XFS_GQUOTA_ACCT)
-		put_be64(sb + SB_AT(sb_gquotino), gq);
+		xls_put_be64(sb + SB_AT(sb_gquotino), gq);
 	else if (q & XFS_PQUOTA_ACCT)
-		put_be64(sb + SB_AT(sb_gquotino), pq);
+		xls_put_be64(sb + SB_AT(sb_gquotino), pq);
 	else if (gq == NULLFSINO && pq == NULLFSINO)
-		put_be64(sb + SB_AT(sb_gquotino), NULLFSINO);
-	put_be64(sb + SB_AT(sb_pquotino), 0);
+		xls_put_be64(sb + SB_AT(sb_gquotino), NULLFSINO);
+	xls_put_be64(sb + SB_AT(sb_pquotino), 0);
 }
 
 int xls_replay_write_superblock(struct xls_replay_write *w)
@@ -610,9 +598,9 @@ int xls_replay_write_superblock(struct xls_replay_write *w)
 	if (read_full(w, w->fd, w->path, 0, sb, sectsize))
 		return -1;
 	if (lazy && !w->sb_past_device) {
-		put_be64(sb + SB_AT(sb_icount), icount);
-		put_be64(sb + SB_AT(sb_ifree), ifree);
-		put_be64(sb + SB_AT(sb_fdblocks), fdblocks);
+		xls_put_be64(sb + SB_AT(sb_icount), icount);
+		xls_put_be64(sb + SB_AT(sb_ifree), ifree);
+		xls_put_be64(sb + SB_AT(sb_fdblocks), fdblocks);
 	}
 	quota_fields(sb, g->crc, w->quota_reset);
 	xls_recover_stamp(g, sb, sectsize, 0);

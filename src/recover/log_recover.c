@@ -221,7 +221,7 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 		struct rkept_inode k;
 
 		/* the store's bytes are not aligned for it: copied out */
-		memcpy(&k, xls_rstore_at(d->ts, rec->kept_off), sizeof(k));
+		xls_rstore_copy(r, d->ts, rec->kept_off, &k, sizeof(k));
 		d->ino = k.ino;
 		d->ino.dfork = xls_rstore_at(d->ts, k.dfork_off);
 		d->ino.afork = xls_rstore_at(d->ts, k.afork_off);
@@ -232,7 +232,7 @@ static int emit_item(struct decide_ctx *d, const struct rrec *rec, uint32_t orde
 	if (rec->has_intent) {
 		struct rkept_intent k;
 
-		memcpy(&k, xls_rstore_at(d->ts, rec->kept_off), sizeof(k));
+		xls_rstore_copy(r, d->ts, rec->kept_off, &k, sizeof(k));
 		d->intent = k.intent;
 		d->intent.name = xls_rstore_at(d->ts, k.name_off);
 		d->intent.new_name = xls_rstore_at(d->ts, k.new_name_off);
@@ -620,6 +620,12 @@ static int run_pass(struct xls_recover *r, int pass, struct xls_log *log,
 		sink.gap_ctx = r;
 	}
 	rc = xls_scan(log, ht, r->opt.stale ? XLS_ITER_STALE : XLS_ITER_LSN, &sink, &tot, err);
+	xls_rstore_check_files(r);
+	if (r->err == -EIO)
+		return xls_error_set(err, XLS_EXIT_INTERNAL, "cannot keep the items of an open "
+				     "transaction in a temporary file in %s in pass %d of recovery: %s",
+				     r->spill_dir ? r->spill_dir : "$TMPDIR", pass,
+				     strerror(r->spill_errno ? r->spill_errno : EIO));
 	if (rc == -ENOMEM || r->err == -ENOMEM)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the items held in "
 				     "pass %d of recovery", pass);

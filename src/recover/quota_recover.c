@@ -170,7 +170,7 @@ static void rdquot_decide(struct decide_ctx *d, const struct rrec *rec)
 
 	if (!rec->has_dquot)
 		return;
-	memcpy(&k, xls_rstore_at(d->ts, rec->kept_off), sizeof(k));
+	xls_rstore_copy(r, d->ts, rec->kept_off, &k, sizeof(k));
 	d->dquot = k.dq;
 	d->dquot.ddq = k.ddq_off == UINT32_MAX ? NULL : xls_rstore_at(d->ts, k.ddq_off);
 	d->ri.dquot = &d->dquot;

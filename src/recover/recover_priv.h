@@ -284,7 +284,9 @@ struct xls_recover {
 	struct xls_rcounts		at_stop;
 	/* the write-back at hand comes before the transaction whose LSN is new */
 	bool				flush_before_trans;
-	int				err;		/* -ENOMEM seen */
+	int				err;		/* -ENOMEM seen; -EIO: a store's file failed */
+	int				spill_errno;	/* how it failed */
+	const char			*spill_dir;	/* where it was */
 	int				sink_rc;	/* what sink->write returned, if not 0 */
 };
 
@@ -354,6 +356,11 @@ uint8_t *xls_rstore_reserve(struct tstore *ts, uint32_t len, uint32_t *off);
  * item is decided (base/spillpool.h: a few pages at once).
  */
 const uint8_t *xls_rstore_at(struct tstore *ts, uint32_t off);
+/* r->err -EIO, and where and how, when a store's temporary file failed. */
+void xls_rstore_check_files(struct xls_recover *r);
+/* @len bytes kept at @off into @to; zeros and r->err -EIO when the file fails. */
+void xls_rstore_copy(struct xls_recover *r, struct tstore *ts, uint32_t off, void *to,
+		     size_t len);
 
 /* A record as capture starts it: zeros, and no patch or kept bytes. */
 void xls_rrec_init(struct rrec *rec);

@@ -37,13 +37,28 @@ const uint8_t *xls_rstore_at(struct tstore *ts, uint32_t off)
 	return off != UINT32_MAX ? xls_spillpool_at(&ts->bytes, off, 0) : NULL;
 }
 
+void xls_rstore_copy(struct xls_recover *r, struct tstore *ts, uint32_t off, void *to,
+		     size_t len)
+{
+	const uint8_t *at = xls_rstore_at(ts, off);
+
+	if (at) {
+		memcpy(to, at, len);
+		return;
+	}
+	memset(to, 0, len);
+	r->err = -EIO;
+}
+
 /* ------------------------------------------------------------------ */
 /* records */
 
+/* A fresh record, its padding zero as a static object's is (C11 6.7.9). */
+static const struct rrec fresh_rec = { .patch_off = UINT32_MAX, .data_off = UINT32_MAX };
+
 void xls_rrec_init(struct rrec *rec)
 {
-	memset(rec, 0, sizeof(*rec));
-	rec->patch_off = rec->data_off = UINT32_MAX;
+	memcpy(rec, &fresh_rec, sizeof(*rec));
 }
 
 /*
@@ -54,12 +69,10 @@ void xls_rrec_init(struct rrec *rec)
 static uint32_t rec_kept_len(const struct rrec *rec)
 {
 	static const size_t step = 8;
-	struct rrec fresh;
 	size_t len = sizeof(*rec);
 
-	xls_rrec_init(&fresh);
 	while (len > step && memcmp((const uint8_t *)rec + len - step,
-				    (const uint8_t *)&fresh + len - step, step) == 0)
+				    (const uint8_t *)&fresh_rec + len - step, step) == 0)
 		len -= step;
 	return (uint32_t)len;
 }
@@ -169,10 +182,30 @@ struct tstore *xls_rstore_find(struct xls_recover *r, const struct xls_trans *t,
 	return r->last_store = ts;
 }
 
+/* A store whose temporary file failed: -EIO, said once, over any -ENOMEM it caused. */
+static void check_file(struct xls_recover *r, const struct tstore *ts)
+{
+	const struct xls_spillpool *sp = ts->recbytes.error ? &ts->recbytes : &ts->bytes;
+
+	if (!sp->error || r->spill_errno)
+		return;
+	r->spill_errno = sp->error;
+	r->spill_dir = sp->dir;
+	r->err = -EIO;
+}
+
+void xls_rstore_check_files(struct xls_recover *r)
+{
+	for (uint32_t i = 0; i < r->nstores; i++)
+		check_file(r, r->stores[i]);
+}
+
 void xls_rstore_release(struct xls_recover *r, struct tstore *ts)
 {
 	if (!ts->used)
 		return;
+	/* what its commit read back from a failed file is not to be trusted */
+	check_file(r, ts);
 	xls_hashmap_del(&r->storeidx, ts->tid, ts->lsn);
 	ts->used = false;
 	if (r->last_store == ts)

@@ -67,34 +67,43 @@ static struct xls_log_ts get_ts(const struct xls_region *r, enum xls_endian e,
 }
 
 /*
- * The integer fields of the log dinode: where each goes in struct
- * xls_log_dinode and where it is in the region, of one width in both
- * (checked when compiled); they keep the bits of the log's field.
+ * The integer fields of the log dinode, each as (its name in struct
+ * xls_log_dinode, its name in struct xfs_log_dinode): one width in both
+ * (checked when compiled), and the bits of the log's field kept.
  */
+#define CORE_FIELDS(X)							\
+	X(di_magic, di_magic) X(di_mode, di_mode)			\
+	X(di_version, di_version) X(di_format, di_format)		\
+	X(di_metatype, di_pad3) X(di_uid, di_uid) X(di_gid, di_gid)	\
+	X(di_nlink, di_nlink) X(di_projid_lo, di_projid_lo)		\
+	X(di_projid_hi, di_projid_hi)					\
+	X(di_big_nextents, di_big_nextents)				\
+	X(di_flushiter, di_flushiter) X(di_size, di_size)		\
+	X(di_nblocks, di_nblocks) X(di_extsize, di_extsize)		\
+	X(di_nextents, di_nextents) X(di_anextents, di_anextents)	\
+	X(di_forkoff, di_forkoff) X(di_aformat, di_aformat)		\
+	X(di_dmevmask, di_dmevmask) X(di_dmstate, di_dmstate)		\
+	X(di_flags, di_flags) X(di_gen, di_gen)				\
+	X(di_next_unlinked, di_next_unlinked) X(di_crc, di_crc)		\
+	X(di_changecount, di_changecount) X(di_lsn, di_lsn)		\
+	X(di_flags2, di_flags2) X(di_cowextsize, di_cowextsize)		\
+	X(di_ino, di_ino)
+
+#define CORE_SIZE(f)	sizeof(((struct xls_log_dinode *)0)->f)
+#define CORE_SAME_WIDTH(f, src)						\
+	_Static_assert(CORE_SIZE(f) == sizeof(((struct xfs_log_dinode *)0)->src), \
+		       #f " and " #src " differ in width");
+CORE_FIELDS(CORE_SAME_WIDTH)
+
+/* Where each field goes in struct xls_log_dinode and where it is in the region. */
 struct core_field {
 	uint16_t	to;
 	uint8_t		size;
 	uint16_t	from;
 };
-#define CORE_AT(f, src)								\
-	{ offsetof(struct xls_log_dinode, f) + 0 * sizeof(char[			\
-		sizeof(((struct xls_log_dinode *)0)->f) ==			\
-		sizeof(((struct xfs_log_dinode *)0)->src) ? 1 : -1]),		\
-	  sizeof(((struct xls_log_dinode *)0)->f), LDI(src) }
-#define CORE(f)		CORE_AT(f, f)
+#define CORE_ENTRY(f, src)	{ offsetof(struct xls_log_dinode, f), CORE_SIZE(f), LDI(src) },
 
-static const struct core_field core_fields[] = {
-	CORE(di_magic), CORE(di_mode), CORE(di_version),
-	CORE(di_format), CORE_AT(di_metatype, di_pad3), CORE(di_uid),
-	CORE(di_gid), CORE(di_nlink), CORE(di_projid_lo),
-	CORE(di_projid_hi), CORE(di_big_nextents), CORE(di_flushiter),
-	CORE(di_size), CORE(di_nblocks), CORE(di_extsize),
-	CORE(di_nextents), CORE(di_anextents), CORE(di_forkoff),
-	CORE(di_aformat), CORE(di_dmevmask), CORE(di_dmstate),
-	CORE(di_flags), CORE(di_gen), CORE(di_next_unlinked),
-	CORE(di_crc), CORE(di_changecount), CORE(di_lsn),
-	CORE(di_flags2), CORE(di_cowextsize), CORE(di_ino),
-};
+static const struct core_field core_fields[] = { CORE_FIELDS(CORE_ENTRY) };
 
 /* The integer of @size bytes at @off of @r, in byte order @e. */
 static uint64_t reg_get(const struct xls_region *r, enum xls_endian e, uint64_t off,
@@ -119,12 +128,54 @@ static void put_int(void *to, uint64_t v, unsigned int size)
 		   size == 4 ? (void *)&v32 : (void *)&v, size);
 }
 
+/* The integer of @size bytes at @p, in byte order @e: @size is a constant. */
+static inline uint64_t core_get(const uint8_t *p, enum xls_endian e, unsigned int size)
+{
+	switch (size) {
+	case 1:		return p[0];
+	case 2:		return xls_get16(e, p);
+	case 4:		return xls_get32(e, p);
+	default:	return xls_get64(e, p);
+	}
+}
+
+static struct xls_log_ts core_ts(const uint8_t *p, enum xls_endian e)
+{
+	struct xls_log_ts t;
+
+	t.v = xls_get64(e, p);
+	t.sec = (int32_t)xls_get32(e, p);
+	t.nsec = (int32_t)xls_get32(e, p + 4);
+	return t;
+}
+
+/*
+ * A whole v3 core, the region holding every byte of it: each field loaded
+ * at its constant offset and width, with no bounds check or table walk
+ * (an item-dense log parses millions of these).
+ */
+#define CORE_LOAD(f, src)	c->f = core_get(d + LDI(src), e, CORE_SIZE(f));
+
+static void parse_whole_core(const uint8_t *d, enum xls_endian e, struct xls_log_dinode *c)
+{
+	CORE_FIELDS(CORE_LOAD)
+	c->di_atime = core_ts(d + LDI(di_atime), e);
+	c->di_mtime = core_ts(d + LDI(di_mtime), e);
+	c->di_ctime = core_ts(d + LDI(di_ctime), e);
+	c->di_crtime = core_ts(d + LDI(di_crtime), e);
+	memcpy(c->di_uuid, d + LDI(di_uuid), 16);
+}
+
 /* Every field of the log dinode in region @r; 0 where @r ends first. */
 static void parse_core(const struct xls_region *r, enum xls_endian e,
 		       struct xls_log_dinode *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->len = r->len;
+	if (xls_reg_has(r, 0, LDI_V3_SIZE)) {
+		parse_whole_core(r->data, e, c);
+		return;
+	}
 	for (size_t i = 0; i < sizeof(core_fields) / sizeof(core_fields[0]); i++) {
 		const struct core_field *f = &core_fields[i];
 

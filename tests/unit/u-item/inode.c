@@ -47,6 +47,59 @@ static void make_core(struct bytes *b, enum xls_endian e, int version,
 	}
 }
 
+/* The @size-byte integer at @off of @p in byte order @e, read here, not by src/. */
+static uint64_t raw_get(const uint8_t *p, enum xls_endian e, unsigned int off, unsigned int size)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = 0; i < size; i++)
+		v |= (uint64_t)p[off + i] << 8 * (e == XLS_BIG_ENDIAN ? size - 1 - i : i);
+	return v;
+}
+
+/*
+ * A v3 core whose every byte differs: parsed whole (the region holds all
+ * 176 bytes) and a byte short (each field read on its own, bounds
+ * checked), both paths must give every field the bytes say -- but the
+ * uuid, the last 16 bytes, which the short one lacks.
+ */
+static void test_inode_core_paths(enum xls_endian e)
+{
+	uint8_t fmt[56] = { 0 }, core[DI_V3_SIZE];
+	struct xls_region r[2] = { { .data = fmt, .len = 56 }, { .data = core } };
+	struct xls_item it = { .type = XFS_LI_INODE, .size = 2, .nregions = 2, .regions = r,
+			       .endian = e };
+	struct xls_item_problems p = { 0 };
+	struct xls_inode_item whole, cut;
+	bool same = true, raw = true;
+
+	for (unsigned int i = 0; i < sizeof(core); i++)
+		core[i] = (uint8_t)(i * 7 + 3);
+	fmt[e == XLS_BIG_ENDIAN ? 7 : 4] = XFS_ILOG_CORE;
+	r[1].len = DI_V3_SIZE;
+	xls_inode_item_parse(&it, &whole, &p);
+	r[1].len = DI_V3_SIZE - 1;
+	xls_inode_item_parse(&it, &cut, &p);
+	cut.core.len = whole.core.len;
+	memcpy(cut.core.di_uuid, whole.core.di_uuid, 16);
+	same = memcmp(&whole.core, &cut.core, sizeof(whole.core)) == 0;
+	raw = whole.core.di_mode == raw_get(core, e, DI_MODE, 2) &&
+	      whole.core.di_uid == raw_get(core, e, DI_UID, 4) &&
+	      whole.core.di_big_nextents == raw_get(core, e, DI_BIG_NEXTENTS, 8) &&
+	      (uint64_t)whole.core.di_size == raw_get(core, e, DI_SIZE, 8) &&
+	      whole.core.di_anextents == raw_get(core, e, DI_ANEXTENTS, 2) &&
+	      whole.core.di_forkoff == raw_get(core, e, DI_FORKOFF, 1) &&
+	      whole.core.di_gen == raw_get(core, e, DI_GEN, 4) &&
+	      whole.core.di_flags2 == raw_get(core, e, DI_FLAGS2, 8) &&
+	      whole.core.di_ino == raw_get(core, e, DI_INO, 8) &&
+	      whole.core.di_atime.v == raw_get(core, e, 32, 8) &&
+	      (uint32_t)whole.core.di_atime.nsec == raw_get(core, e, 36, 4) &&
+	      (uint32_t)whole.core.di_crtime.sec == raw_get(core, e, 144, 4) &&
+	      memcmp(whole.core.di_uuid, core + 160, 16) == 0;
+	tap_ok(&T, same && raw, "inode (%s): a whole v3 core parsed at once equals the "
+	       "field-by-field parse and the bytes", en(e));
+}
+
 void test_item__inode(void)
 {
 	static const uint8_t fork[16] = "dir data fork";
@@ -57,6 +110,7 @@ void test_item__inode(void)
 	for (int ei = 0; ei < 2; ei++) {
 		enum xls_endian e = (enum xls_endian)ei;
 
+		test_inode_core_paths(e);
 		/* native 56-byte format: fields 16, asize 8, dsize 10, ino 16,
 		 * rdev 24, blkno 40, len 48, boffset 52 */
 		bytes_init(&f, e);

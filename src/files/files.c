@@ -48,6 +48,7 @@ struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes
 	f->src = src;
 	xls_spillq_init(&f->out.spill);
 	f->out.hold_mem = XLS_FILES_HOLD_MEM;
+	f->out.last = UINT32_MAX;
 	/* bmap btree blocks too: a directory in btree form maps its blocks there */
 	xls_overlay_init(&f->view, src, (1u << XFS_BLFT_DIR_BLOCK_BUF) |
 			 (1u << XFS_BLFT_DIR_DATA_BUF) | (1u << XFS_BLFT_ATTR_LEAF_BUF) |
@@ -187,26 +188,6 @@ static void cancel_dir_buf(struct xls_files *f, const struct xls_ritem *ri)
 /* ------------------------------------------------------------------ */
 /* inodes */
 
-static struct ino_state *state_of(struct xls_files *f, uint64_t ino, bool *fresh)
-{
-	uint32_t idx = xls_inoidx_find(&f->idx, ino);
-	struct ino_state *s;
-
-	*fresh = false;
-	if (idx != XLS_INOIDX_NONE)
-		return &f->inos[idx];
-	if (!xls_vec_grow((void **)&f->inos, f->ninos, &f->capinos, sizeof(*s)) ||
-	    xls_inoidx_put(&f->idx, ino, f->ninos)) {
-		f->nomem = true;
-		return NULL;
-	}
-	s = &f->inos[f->ninos++];
-	memset(s, 0, sizeof(*s));
-	s->ino = ino;
-	*fresh = true;
-	return s;
-}
-
 static uint64_t ts_ns(const struct xls_log_ts *t, bool bigtime)
 {
 	if (bigtime)
@@ -241,6 +222,7 @@ static void core_of_log(const struct xls_log_dinode *ld, struct xls_inode_core *
 static void baseline(struct xls_files *f, uint64_t ino, uint64_t lsn, struct ino_state *s)
 {
 	const struct xls_geometry *g = &f->src->geo;
+	struct xls_inode_core c;
 	uint8_t dino[2048];
 	const uint8_t *fork;
 	uint32_t flen;
@@ -255,16 +237,15 @@ static void baseline(struct xls_files *f, uint64_t ino, uint64_t lsn, struct ino
 		if (dlsn && dlsn != UINT64_MAX && dlsn >= lsn)
 			return;		/* the disk is newer: no baseline */
 	}
-	xls_fsview_core(g, dino, &s->c);
+	xls_fsview_core(g, dino, &c);
+	xls_files_core_set(s, &c);
 	s->known = true;
 	fork = xls_fsview_attr_fork(g, dino, &flen);
-	if (fork && !xls_inode_core_free(&s->c) && s->c.aformat == XFS_DINODE_FMT_LOCAL)
+	if (fork && !xls_inode_core_free(&c) && c.aformat == XFS_DINODE_FMT_LOCAL)
 		xls_files_keep_fork(f, s, true, fork, flen);
 	fork = xls_fsview_data_fork(g, dino, &flen);
-	if (!xls_inode_core_free(&s->c) && S_ISDIR(s->c.mode) &&
-	    s->c.format == XFS_DINODE_FMT_LOCAL)
-		xls_files_keep_fork(f, s, false, fork,
-				    s->c.size < flen ? (uint32_t)s->c.size : flen);
+	if (!xls_inode_core_free(&c) && S_ISDIR(c.mode) && c.format == XFS_DINODE_FMT_LOCAL)
+		xls_files_keep_fork(f, s, false, fork, c.size < flen ? (uint32_t)c.size : flen);
 }
 
 /* A field that changed from @old to @now; NULL when it did not. */
@@ -399,6 +380,7 @@ static void keep_dir_inode(struct xls_files *f, const struct xls_ritem *ri,
 	fk = xls_files_forks(f, s);
 	if (!fk)
 		return;
+	fk->ino = ri->ino;
 	if (!fk->dino) {
 		fk->dino = malloc(g->inode_size);
 		if (!fk->dino) {
@@ -434,7 +416,7 @@ static void remap_dir(struct xls_files *f, const struct xls_ritem *ri, struct in
 	if (f->stale || xls_inode_core_free(now) || !S_ISDIR(now->mode) ||
 	    (now->format != XFS_DINODE_FMT_EXTENTS && now->format != XFS_DINODE_FMT_BTREE) ||
 	    (!first && now->format != XFS_DINODE_FMT_EXTENTS) ||
-	    (!first && (s->c.nextents == now->nextents && s->c.format == now->format)) ||
+	    (!first && (s->nextents == now->nextents && s->format == now->format)) ||
 	    !g->inode_size || g->inode_size > sizeof(before)) {
 		keep_dir_inode(f, ri, s, now);
 		return;
@@ -450,24 +432,27 @@ static void remap_dir(struct xls_files *f, const struct xls_ritem *ri, struct in
 static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 		       const struct xls_ritem *ri)
 {
-	struct xls_inode_core now;
+	struct xls_inode_core now, was;
 	struct ino_state *s;
 	bool fresh;
 
 	if (!ri->inode || !ri->inode->has_core)
 		return;
-	s = state_of(f, ri->ino, &fresh);
+	s = xls_files_state(f, ri->ino, &fresh);
 	if (!s)
 		return;
-	if (fresh)
+	if (!s->seen)
 		baseline(f, ri->ino, rt->t->lsn, s);
+	s->seen = true;
 	core_of_log(&ri->inode->core, &now);
-	if (s->known)
-		core_events(f, ri->ino, &s->c, &now, f->replayed && ri->decision == XLS_RD_REPLAY);
+	if (s->known) {
+		xls_files_core_get(s, &was);
+		core_events(f, ri->ino, &was, &now, f->replayed && ri->decision == XLS_RD_REPLAY);
+	}
 	sf_events(f, ri->ino, s, ri->inode, &now);
 	xls_files_asf_events(f, ri->ino, s, ri->inode, &now);
 	remap_dir(f, ri, s, &now);
-	s->c = now;
+	xls_files_core_set(s, &now);
 	s->known = true;
 	/* the items of an inode replay from the first whose LSN beats the disk's on */
 	s->last_skipped = !f->stale && ri->decision != XLS_RD_REPLAY;
@@ -585,10 +570,11 @@ static void sweep_dirs(struct xls_files *f)
 	 */
 	f->logview.skip_held = f->src->geo.crc;
 	for (uint32_t i = 0; i < f->ninos; i++) {
-		struct xls_names_dir d = { &f->names, f->inos[i].ino };
+		const struct ino_forks *fk = xls_ino_forks(&f->inos[i]);
+		struct xls_names_dir d = { &f->names, fk->ino };
 		uint64_t parent;
 
-		if (xls_ino_forks(&f->inos[i])->dino)
+		if (fk->dino)
 			xls_fsview_dir(&f->logview, d.dir, &parent, xls_names_learn_entry, &d);
 	}
 	f->logview.skip_held = false;

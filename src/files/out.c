@@ -27,49 +27,91 @@ struct xls_held_event {
 
 void xls_files_out_release(struct xls_files_out *o)
 {
-	xls_inoidx_free(&o->idx);
-	xls_vec_free(o->files);
 	xls_vec_free(o->q);
 	xls_pool_free(&o->pool);
 	xls_spillq_free(&o->spill);
 	memset(o, 0, sizeof(*o));
 	xls_spillq_init(&o->spill);
 	o->hold_mem = XLS_FILES_HOLD_MEM;
+	o->last = UINT32_MAX;
+}
+
+struct ino_state *xls_files_state(struct xls_files *f, uint64_t ino, bool *fresh)
+{
+	uint32_t idx = xls_inoidx_find(&f->idx, ino);
+	struct ino_state *s;
+
+	*fresh = false;
+	if (idx != XLS_INOIDX_NONE)
+		return &f->inos[idx];
+	if (!xls_vec_grow((void **)&f->inos, f->ninos, &f->capinos, sizeof(*s)) ||
+	    xls_inoidx_put(&f->idx, ino, f->ninos)) {
+		f->nomem = true;
+		return NULL;
+	}
+	s = &f->inos[f->ninos++];
+	memset(s, 0, sizeof(*s));
+	*fresh = true;
+	return s;
+}
+
+void xls_files_core_get(const struct ino_state *s, struct xls_inode_core *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->valid = s->valid;
+	c->mode = s->mode;
+	c->format = s->format;
+	c->aformat = s->aformat;
+	c->uid = s->uid;
+	c->gid = s->gid;
+	c->nlink = s->nlink;
+	c->gen = s->gen;
+	c->size = s->size;
+	c->nextents = s->nextents;
+	c->atime = s->atime;
+	c->mtime = s->mtime;
+	c->ctime = s->ctime;
+	c->crtime = s->crtime;
+}
+
+void xls_files_core_set(struct ino_state *s, const struct xls_inode_core *c)
+{
+	s->valid = c->valid;
+	s->mode = c->mode;
+	s->format = c->format;
+	s->aformat = c->aformat;
+	s->uid = c->uid;
+	s->gid = c->gid;
+	s->nlink = c->nlink;
+	s->gen = c->gen;
+	s->size = c->size;
+	s->nextents = c->nextents;
+	s->atime = c->atime;
+	s->mtime = c->mtime;
+	s->ctime = c->ctime;
+	s->crtime = c->crtime;
 }
 
 /* One more event of @e->ino, for its summary. */
 static void count(struct xls_files *f, const struct xls_file_event *e)
 {
 	struct xls_files_out *o = &f->out;
-	uint32_t idx;
-	struct xls_file_count *s;
+	struct ino_state *s;
+	bool fresh;
 
 	/* an inode's events mostly come together */
-	if (o->nfiles && o->files[o->last].ino == e->ino) {
-		s = &o->files[o->last];
-		s->events++;
-		s->last_seq = e->seq;
-		return;
+	if (o->last != UINT32_MAX && o->last_ino == e->ino) {
+		s = &f->inos[o->last];
+	} else {
+		s = xls_files_state(f, e->ino, &fresh);
+		if (!s)
+			return;
+		o->last = (uint32_t)(s - f->inos);
+		o->last_ino = e->ino;
 	}
-	idx = xls_inoidx_find(&o->idx, e->ino);
-	if (idx != XLS_INOIDX_NONE) {
-		o->last = idx;
-		s = &o->files[idx];
-		s->events++;
-		s->last_seq = e->seq;
-		return;
-	}
-	if (!xls_vec_grow((void **)&o->files, o->nfiles, &o->capfiles, sizeof(*s)) ||
-	    xls_inoidx_put(&o->idx, e->ino, o->nfiles)) {
-		f->nomem = true;
-		return;
-	}
-	o->last = o->nfiles;
-	s = &o->files[o->nfiles++];
-	memset(s, 0, sizeof(*s));
-	s->ino = e->ino;
-	s->events = 1;
-	s->first_seq = s->last_seq = e->seq;
+	if (!s->events++)
+		s->first_seq = e->seq;
+	s->last_seq = e->seq;
 }
 
 static int emit(struct xls_files *f, struct xls_file_event *e)
@@ -326,11 +368,11 @@ void xls_files_out_drain(struct xls_files *f, bool final)
 	}
 }
 
-static int cmp_ino(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	const struct xls_file_count *x = a, *y = b;
+	const uint64_t *x = a, *y = b;
 
-	return (x->ino > y->ino) - (x->ino < y->ino);
+	return (*x > *y) - (*x < *y);
 }
 
 void xls_files_core_state(const struct xls_inode_core *c, struct xls_fev_inode *st)
@@ -355,7 +397,7 @@ static bool final_core(const struct xls_files *f, uint64_t ino, const struct ino
 	uint8_t dino[2048];
 
 	if (logged)
-		*c = st->c;
+		xls_files_core_get(st, c);
 	if ((logged && !st->last_skipped) || f->stale || f->src->geo.inode_size > sizeof(dino) ||
 	    xls_fsview_read_inode(&f->disk, ino, dino, NULL))
 		return logged;
@@ -363,25 +405,42 @@ static bool final_core(const struct xls_files *f, uint64_t ino, const struct ino
 	return c->valid;
 }
 
+/* The inodes events went out for, in inode order; NULL when out of memory. */
+static uint64_t *counted_inodes(struct xls_files *f, uint32_t *n)
+{
+	struct xls_inoidx_pos pos = XLS_INOIDX_POS0;
+	uint64_t *inos = malloc(sizeof(*inos) * (f->ninos ? f->ninos : 1)), ino;
+	uint32_t idx;
+
+	*n = 0;
+	if (!inos) {
+		f->nomem = true;
+		return NULL;
+	}
+	while (*n < f->ninos && xls_inoidx_next(&f->idx, &pos, &ino, &idx))
+		if (f->inos[idx].events)
+			inos[(*n)++] = ino;
+	qsort(inos, *n, sizeof(*inos), cmp_u64);
+	return inos;
+}
+
 void xls_files_out_summaries(struct xls_files *f)
 {
-	struct xls_files_out *o = &f->out;
+	uint64_t *inos;
+	uint32_t n;
 
 	if (!f->sink->file)
 		return;
-	if (o->nfiles)
-		qsort(o->files, o->nfiles, sizeof(*o->files), cmp_ino);
-	for (uint32_t i = 0; i < o->nfiles && !f->rc; i++) {
-		const struct xls_file_count *fc = &o->files[i];
-		uint32_t idx = xls_inoidx_find(&f->idx, fc->ino);
-		const struct ino_state *st = idx != XLS_INOIDX_NONE ? &f->inos[idx] : NULL;
+	inos = counted_inodes(f, &n);
+	for (uint32_t i = 0; inos && i < n && !f->rc; i++) {
+		const struct ino_state *st = &f->inos[xls_inoidx_find(&f->idx, inos[i])];
 		struct xls_inode_core core;
 		size_t len;
-		bool known = final_core(f, fc->ino, st, &core);
+		bool known = final_core(f, inos[i], st, &core);
 		bool live = !known || !xls_inode_core_free(&core);
 		struct xls_file_summary s = {
-			.ino = fc->ino, .events = fc->events,
-			.first_seq = fc->first_seq, .last_seq = fc->last_seq,
+			.ino = inos[i], .events = st->events,
+			.first_seq = st->first_seq, .last_seq = st->last_seq,
 			.mode = known && live ? core.mode : 0,
 			.has_state = known && live,
 		};
@@ -394,4 +453,5 @@ void xls_files_out_summaries(struct xls_files *f)
 		}
 		f->rc = f->sink->file(f->sink->ctx, &s);
 	}
+	free(inos);
 }

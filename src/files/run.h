@@ -39,15 +39,28 @@ struct ino_forks {
 	 * inode_size bytes, or NULL: names look up ".." and entries through it.
 	 */
 	uint8_t		*dino;
+	uint64_t	ino;
 };
 
-/* An inode as the log said last: kept by the hundred thousand. */
+/*
+ * An inode as the log said last, and what its events counted as they went
+ * out: kept by the million on an item-dense log, so only the fields its
+ * events and summary tell (xls_files_core_get and _set convert), not a
+ * whole struct xls_inode_core; 96 bytes.  Its number is the index's.
+ */
 struct ino_state {
-	uint64_t	ino;
+	uint64_t	size, nextents;
+	uint64_t	atime, mtime, ctime, crtime;
+	uint32_t	uid, gid, nlink, gen;
+	uint32_t	events;			/* went out, for its summary */
+	uint32_t	first_seq, last_seq;
+	uint16_t	mode;
+	uint8_t		format, aformat;
+	bool		valid;
 	bool		known;		/* a core to compare with */
 	/* recovery skipped its last item: the disk holds where it leaves it */
 	bool		last_skipped;
-	struct xls_inode_core c;
+	bool		seen;		/* an item of it taken, its baseline read */
 	struct ino_forks *fk;		/* NULL: none of them */
 };
 
@@ -110,17 +123,6 @@ struct xls_later_block {
 #define XLS_FILES_HOLD_MEM	(4u << 20)
 #define XLS_FILES_HOLD_BYTES	(1ull << 30)
 
-/*
- * What an inode's summary counts as its events go out: a summary's other
- * fields are known only at the end, and these are kept by the hundred
- * thousand.
- */
-struct xls_file_count {
-	uint64_t	ino;
-	uint32_t	events;
-	uint32_t	first_seq, last_seq;
-};
-
 struct xls_held_event;
 struct xls_files_out {
 	struct xls_held_event	*q;
@@ -128,10 +130,8 @@ struct xls_files_out {
 	struct xls_pool		pool;		/* their names and paths */
 	struct xls_spillq	spill;		/* those after them, in order */
 	uint64_t		hold_mem;	/* XLS_FILES_HOLD_MEM, or less */
-	/* the inodes events went out for: ino -> files[] */
-	struct xls_inoidx	idx;
-	struct xls_file_count	*files;
-	uint32_t		nfiles, capfiles, last;
+	uint64_t		last_ino;	/* the inode the last event counted for */
+	uint32_t		last;		/* its index; UINT32_MAX: none yet */
 };
 
 struct xls_files {
@@ -143,7 +143,8 @@ struct xls_files {
 	struct xls_fsview		logview;
 	struct xls_fsview_clusters	clusters;
 	struct xls_names		names;
-	struct xls_inoidx		idx;		/* ino -> inos[] */
+	/* ino -> inos[]: each inode an item or an event is about */
+	struct xls_inoidx		idx;
 	struct ino_state		*inos;
 	uint32_t			ninos, capinos;
 	const struct xls_files_sink	*sink;
@@ -215,6 +216,10 @@ void xls_files_malformed(struct xls_files *f, enum xls_files_struct what, uint64
 			 uint32_t problems);
 
 /* files_out.c */
+/* @ino's state, made blank (*@fresh) where it has none; NULL: out of memory. */
+struct ino_state *xls_files_state(struct xls_files *f, uint64_t ino, bool *fresh);
+void xls_files_core_get(const struct ino_state *s, struct xls_inode_core *c);
+void xls_files_core_set(struct ino_state *s, const struct xls_inode_core *c);
 /* Event @e of the transaction at hand, with its path: to the sink, or held. */
 void xls_files_out_put(struct xls_files *f, struct xls_file_event *e);
 /* Events held whose path is known now go out; @final: all of them (the end). */

@@ -32,7 +32,7 @@ static const uint8_t *log_dir_inode(void *ctx, uint64_t ino)
 	struct xls_files *f = ctx;
 	uint32_t idx = xls_inoidx_find(&f->idx, ino);
 
-	return idx != XLS_INOIDX_NONE ? xls_ino_forks(&f->inos[idx])->dino : NULL;
+	return idx != XLS_INOIDX_NONE ? xls_ino_forks(xls_files_ino(f, idx))->dino : NULL;
 }
 
 struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes,
@@ -81,7 +81,7 @@ void xls_files_free(struct xls_files *f)
 	xls_names_release(&f->names);
 	xls_inoidx_free(&f->idx);
 	for (uint32_t i = 0; i < f->ninos; i++) {
-		struct ino_forks *fk = f->inos[i].fk;
+		struct ino_forks *fk = xls_files_ino(f, i)->fk;
 
 		if (fk) {
 			free(fk->sf);
@@ -92,7 +92,9 @@ void xls_files_free(struct xls_files *f)
 	}
 	xls_xattr_set_free(&f->abefore);
 	xls_xattr_set_free(&f->aafter);
-	xls_vec_free(f->inos);
+	for (uint32_t b = 0; b < f->capblk; b++)
+		free(f->inoblk[b]);
+	free(f->inoblk);
 	xls_vec_free(f->pend);
 	xls_pool_free(&f->pool);
 	xls_dirent_set_free(&f->before);
@@ -570,7 +572,7 @@ static void sweep_dirs(struct xls_files *f)
 	 */
 	f->logview.skip_held = f->src->geo.crc;
 	for (uint32_t i = 0; i < f->ninos; i++) {
-		const struct ino_forks *fk = xls_ino_forks(&f->inos[i]);
+		const struct ino_forks *fk = xls_ino_forks(xls_files_ino(f, i));
 		struct xls_names_dir d = { &f->names, fk->ino };
 		uint64_t parent;
 

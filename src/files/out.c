@@ -36,6 +36,25 @@ void xls_files_out_release(struct xls_files_out *o)
 	o->last = UINT32_MAX;
 }
 
+/* A block for state f->ninos, if it has none yet. */
+static bool room_for_state(struct xls_files *f)
+{
+	uint32_t b = f->ninos >> XLS_FILES_INO_BLOCK_BITS;
+	struct ino_state **blk;
+
+	if (b < f->capblk)
+		return true;
+	blk = realloc(f->inoblk, sizeof(*blk) * (b + 1));
+	if (!blk)
+		return false;
+	f->inoblk = blk;
+	blk[b] = malloc(sizeof(**blk) << XLS_FILES_INO_BLOCK_BITS);
+	if (!blk[b])
+		return false;
+	f->capblk = b + 1;
+	return true;
+}
+
 struct ino_state *xls_files_state(struct xls_files *f, uint64_t ino, bool *fresh)
 {
 	uint32_t idx = xls_inoidx_find(&f->idx, ino);
@@ -43,13 +62,13 @@ struct ino_state *xls_files_state(struct xls_files *f, uint64_t ino, bool *fresh
 
 	*fresh = false;
 	if (idx != XLS_INOIDX_NONE)
-		return &f->inos[idx];
-	if (!xls_vec_grow((void **)&f->inos, f->ninos, &f->capinos, sizeof(*s)) ||
+		return xls_files_ino(f, idx);
+	if (f->ninos == UINT32_MAX - 1 || !room_for_state(f) ||
 	    xls_inoidx_put(&f->idx, ino, f->ninos)) {
 		f->nomem = true;
 		return NULL;
 	}
-	s = &f->inos[f->ninos++];
+	s = xls_files_ino(f, f->ninos++);
 	memset(s, 0, sizeof(*s));
 	*fresh = true;
 	return s;
@@ -100,15 +119,18 @@ static void count(struct xls_files *f, const struct xls_file_event *e)
 	bool fresh;
 
 	/* an inode's events mostly come together */
-	if (o->last != UINT32_MAX && o->last_ino == e->ino) {
-		s = &f->inos[o->last];
-	} else {
-		s = xls_files_state(f, e->ino, &fresh);
-		if (!s)
-			return;
-		o->last = (uint32_t)(s - f->inos);
+	if (o->last == UINT32_MAX || o->last_ino != e->ino) {
+		uint32_t idx = xls_inoidx_find(&f->idx, e->ino);
+
+		if (idx == XLS_INOIDX_NONE) {
+			if (!xls_files_state(f, e->ino, &fresh))
+				return;
+			idx = f->ninos - 1;
+		}
+		o->last = idx;
 		o->last_ino = e->ino;
 	}
+	s = xls_files_ino(f, o->last);
 	if (!s->events++)
 		s->first_seq = e->seq;
 	s->last_seq = e->seq;
@@ -418,7 +440,7 @@ static uint64_t *counted_inodes(struct xls_files *f, uint32_t *n)
 		return NULL;
 	}
 	while (*n < f->ninos && xls_inoidx_next(&f->idx, &pos, &ino, &idx))
-		if (f->inos[idx].events)
+		if (xls_files_ino(f, idx)->events)
 			inos[(*n)++] = ino;
 	qsort(inos, *n, sizeof(*inos), cmp_u64);
 	return inos;
@@ -433,7 +455,7 @@ void xls_files_out_summaries(struct xls_files *f)
 		return;
 	inos = counted_inodes(f, &n);
 	for (uint32_t i = 0; inos && i < n && !f->rc; i++) {
-		const struct ino_state *st = &f->inos[xls_inoidx_find(&f->idx, inos[i])];
+		const struct ino_state *st = xls_files_ino(f, xls_inoidx_find(&f->idx, inos[i]));
 		struct xls_inode_core core;
 		size_t len;
 		bool known = final_core(f, inos[i], st, &core);

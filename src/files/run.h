@@ -145,8 +145,13 @@ struct xls_files {
 	struct xls_names		names;
 	/* ino -> inos[]: each inode an item or an event is about */
 	struct xls_inoidx		idx;
-	struct ino_state		*inos;
-	uint32_t			ninos, capinos;
+	/*
+	 * The states, in blocks of XLS_FILES_INO_BLOCK that never move: an
+	 * event going out may add a state while the item at hand holds
+	 * another's address.
+	 */
+	struct ino_state		**inoblk;
+	uint32_t			ninos, capblk;
 	const struct xls_files_sink	*sink;
 	/* the events of the transaction at hand, paired into moves at its end */
 	struct xls_file_event		*pend;
@@ -214,6 +219,15 @@ enum xls_files_struct {
 /* A finding, the first time @id has each of @problems (XLS_DIRP_*), 0: none. */
 void xls_files_malformed(struct xls_files *f, enum xls_files_struct what, uint64_t id,
 			 uint32_t problems);
+
+#define XLS_FILES_INO_BLOCK_BITS	14u	/* 16,384 states, 1.5 MiB */
+
+/* State @i (below f->ninos). */
+static inline struct ino_state *xls_files_ino(const struct xls_files *f, uint32_t i)
+{
+	return &f->inoblk[i >> XLS_FILES_INO_BLOCK_BITS]
+			 [i & ((1u << XLS_FILES_INO_BLOCK_BITS) - 1)];
+}
 
 /* files_out.c */
 /* @ino's state, made blank (*@fresh) where it has none; NULL: out of memory. */

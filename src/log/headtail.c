@@ -75,6 +75,47 @@ static int find_verify_cycle(const struct xls_log *log, uint32_t start,
 }
 
 /*
+ * The scans below step one block at a time, as the kernel's do; they read
+ * a chunk at a time (on a 30 MiB log, 500 reads of 512 bytes were a
+ * tenth of stats' time).  A chunk that cannot be read is read again block
+ * by block, so that a read error is met at the block the kernel meets it.
+ */
+#define SCAN_BLKS	128u
+
+struct scan_window {
+	uint32_t	first, n;		/* log blocks [first, first + n) held */
+	uint8_t		buf[SCAN_BLKS * BB];
+};
+
+/*
+ * Block @blk of a scan over [@lo, @hi] going backwards (@back) or
+ * forwards, or NULL with the read's error in *@rc.
+ */
+static const uint8_t *scan_block(const struct xls_log *log, struct scan_window *w, uint32_t blk,
+				 uint32_t lo, uint32_t hi, bool back, int *rc)
+{
+	uint32_t first = blk, n = 1;
+
+	if (w->n && blk >= w->first && blk - w->first < w->n)
+		return w->buf + (size_t)(blk - w->first) * BB;
+	if (back) {
+		first = blk - lo >= SCAN_BLKS ? blk - SCAN_BLKS + 1 : lo;
+		n = blk - first + 1;
+	} else {
+		n = hi - blk >= SCAN_BLKS ? SCAN_BLKS : hi - blk + 1;
+	}
+	*rc = xls_log_read_phys(log, first, n, w->buf);
+	if (*rc) {
+		first = blk;
+		n = 1;
+		*rc = xls_log_read_phys(log, blk, 1, w->buf);
+	}
+	w->n = *rc ? 0 : n;
+	w->first = first;
+	return *rc ? NULL : w->buf + (size_t)(blk - first) * BB;
+}
+
+/*
  * Back up over a partially written record: scan back from *@last for the
  * last header; if its record does not end exactly at *@last (counting
  * @extra blocks already seen past the physical end), the head is that
@@ -84,13 +125,15 @@ static int find_verify_log_record(const struct xls_log *log, uint32_t start,
 				  uint32_t *last, uint32_t extra,
 				  struct xls_error *err)
 {
-	uint8_t b[BB];
+	struct scan_window w = { 0 };
+	const uint8_t *b = NULL;
 	int64_t i;
 
 	for (i = (int64_t)*last - 1; i >= (int64_t)start; i--) {
-		int rc = xls_log_read_phys(log, (uint32_t)i, 1, b);
+		int rc = 0;
 
-		if (rc)
+		b = scan_block(log, &w, (uint32_t)i, start, *last - 1, true, &rc);
+		if (!b)
 			return xls_log_read_error(log, (uint32_t)i, rc, err);
 		if (xls_log_is_header(b))
 			break;
@@ -272,12 +315,13 @@ static int rseek_header(const struct xls_log *log, uint32_t head, uint32_t tail,
 			int count, uint32_t *blk, struct xls_error *err)
 {
 	uint32_t end = head > tail ? tail : 0;
-	uint8_t b[BB];
-	int found = 0, rc;
+	struct scan_window w = { 0 };
+	const uint8_t *b;
+	int found = 0, rc = 0;
 
 	for (int64_t i = (int64_t)head - 1; i >= (int64_t)end && found < count; i--) {
-		rc = xls_log_read_phys(log, (uint32_t)i, 1, b);
-		if (rc)
+		b = scan_block(log, &w, (uint32_t)i, end, head - 1, true, &rc);
+		if (!b)
 			return xls_log_read_error(log, (uint32_t)i, rc, err);
 		if (xls_log_is_header(b)) {
 			*blk = (uint32_t)i;
@@ -285,10 +329,11 @@ static int rseek_header(const struct xls_log *log, uint32_t head, uint32_t tail,
 		}
 	}
 	if (tail >= head && found < count) {
+		w.n = 0;
 		for (int64_t i = (int64_t)log->nblks - 1;
 		     i >= (int64_t)tail && found < count; i--) {
-			rc = xls_log_read_phys(log, (uint32_t)i, 1, b);
-			if (rc)
+			b = scan_block(log, &w, (uint32_t)i, tail, log->nblks - 1, true, &rc);
+			if (!b)
 				return xls_log_read_error(log, (uint32_t)i, rc, err);
 			if (xls_log_is_header(b)) {
 				*blk = (uint32_t)i;
@@ -304,12 +349,13 @@ static int seek_header(const struct xls_log *log, uint32_t head, uint32_t tail,
 		       int count, uint32_t *blk, struct xls_error *err)
 {
 	uint32_t end = head > tail ? head : log->nblks - 1;
-	uint8_t b[BB];
-	int found = 0, rc;
+	struct scan_window w = { 0 };
+	const uint8_t *b;
+	int found = 0, rc = 0;
 
 	for (uint32_t i = tail; i <= end && found < count; i++) {
-		rc = xls_log_read_phys(log, i, 1, b);
-		if (rc)
+		b = scan_block(log, &w, i, tail, end, false, &rc);
+		if (!b)
 			return xls_log_read_error(log, i, rc, err);
 		if (xls_log_is_header(b)) {
 			*blk = i;
@@ -317,9 +363,10 @@ static int seek_header(const struct xls_log *log, uint32_t head, uint32_t tail,
 		}
 	}
 	if (tail > head && found < count) {
+		w.n = 0;
 		for (uint32_t i = 0; i < head && found < count; i++) {
-			rc = xls_log_read_phys(log, i, 1, b);
-			if (rc)
+			b = scan_block(log, &w, i, 0, head - 1, false, &rc);
+			if (!b)
 				return xls_log_read_error(log, i, rc, err);
 			if (xls_log_is_header(b)) {
 				*blk = i;

@@ -513,7 +513,8 @@ static int cmp_u64(const void *a, const void *b)
 /*
  * The parent of a directory recovery touches holds its entry, which
  * xfs_repair junks when the directory's inode is free in the on-disk
- * inode btree: compare those parents too, once.
+ * inode btree: compare those parents too, once.  @dirs: the touched
+ * inodes either view holds as a directory (no other has a parent).
  */
 static void compare_parents(struct xls_lost *l, const uint64_t *inos, uint32_t n)
 {
@@ -654,28 +655,36 @@ static uint32_t add_unfound(struct xls_lost *l, uint64_t **inos, uint32_t n, uin
  * The directories among @inos (sorted), each compared.  They are all
  * found first, their cores read in inode order: a comparison reads the
  * inodes its entries name, in no order, and would push the cluster of
- * the next inode out of the cache.
+ * the next inode out of the cache.  Returns, in *@out (xls_vec_free()),
+ * the inodes a view holds as a directory, the freed ones' final cores
+ * too: compare_parents' walk, which on a log of new files is a small
+ * part of @inos.
  */
-static void compare_dirs(struct xls_lost *l, const uint64_t *inos, uint32_t n, uint8_t *dino)
+static uint32_t compare_dirs(struct xls_lost *l, const uint64_t *inos, uint32_t n,
+			     uint8_t *dino, uint64_t **out)
 {
-	uint64_t *dirs = malloc(sizeof(*dirs) * (n ? n : 1));
-	uint32_t ndirs = 0;
+	uint64_t *dirs = NULL, *any = NULL, *slot;
+	uint32_t ndirs = 0, capdirs = 0, nany = 0, capany = 0;
 
-	if (!dirs) {
-		l->nomem = true;
-		return;
-	}
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < n && !l->nomem; i++) {
 		struct xls_inode_core dc, fc;
+		bool disk_dir, final_dir;
 
-		read_cores(l, inos[i], dino, freed(l, inos[i]), &dc, &fc);
-		if ((!xls_inode_core_free(&dc) && S_ISDIR(dc.mode)) ||
-		    (!xls_inode_core_free(&fc) && S_ISDIR(fc.mode)))
-			dirs[ndirs++] = inos[i];
+		read_cores(l, inos[i], dino, false, &dc, &fc);
+		disk_dir = !xls_inode_core_free(&dc) && S_ISDIR(dc.mode);
+		final_dir = !xls_inode_core_free(&fc) && S_ISDIR(fc.mode);
+		if ((disk_dir || (final_dir && !freed(l, inos[i]))) &&
+		    (slot = push((void **)&dirs, &ndirs, &capdirs, sizeof(*dirs), &l->nomem)))
+			*slot = inos[i];
+		if ((disk_dir || final_dir) &&
+		    (slot = push((void **)&any, &nany, &capany, sizeof(*any), &l->nomem)))
+			*slot = inos[i];
 	}
 	for (uint32_t i = 0; i < ndirs && !l->nomem; i++)
 		compare_dir(l, dirs[i]);
-	free(dirs);
+	xls_vec_free(dirs);
+	*out = any;
+	return nany;
 }
 
 /*
@@ -687,9 +696,9 @@ static void compare_all(struct xls_lost *l)
 {
 	const struct xls_geometry *g = &l->src->geo;
 	struct xls_inoidx_pos pos = XLS_INOIDX_POS0;
-	uint64_t *inos, a, ntouched = xls_inoidx_count(&l->touched);
+	uint64_t *inos, *dirs, a, ntouched = xls_inoidx_count(&l->touched);
 	bool *is_freed;
-	uint32_t n = 0, v;
+	uint32_t n = 0, v, ndirs;
 	uint8_t dino[2048];
 
 	if (!g->inode_size || g->inode_size > sizeof(dino))
@@ -702,8 +711,9 @@ static void compare_all(struct xls_lost *l)
 	while (n < ntouched && xls_inoidx_next(&l->touched, &pos, &a, &v))
 		inos[n++] = a;
 	qsort(inos, n, sizeof(*inos), cmp_u64);
-	compare_dirs(l, inos, n, dino);
-	compare_parents(l, inos, n);
+	ndirs = compare_dirs(l, inos, n, dino, &dirs);
+	compare_parents(l, dirs, ndirs);
+	xls_vec_free(dirs);
 	n = add_unfound(l, &inos, n, dino);
 	/*
 	 * The answer grows from here: what recovery touched goes, but for a

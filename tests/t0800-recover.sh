@@ -221,4 +221,25 @@ test_expect_success 'recover: with no room for a spool, the verdict comes last a
 	test_cmp spooled.items out.items
 '
 
+# An open transaction's records past its memory wait in a temporary file
+# (recover/store.c).  With 4 KiB of memory every transaction of these
+# journals over a page of records goes through it (strace shows the
+# writes): every decision, detail, write and intent must be as with the
+# records in memory; and a file that cannot be made is one sentence
+# naming its directory, exit 1, not a crash.
+test_expect_success 'recover: records waiting in the temporary file decide as in memory' '
+	for i in dir64k dirfrag intents logsu256k pptr64k; do
+		"$XLS_BUILD/tests/xls-rstore" 0 $(image $i) >$i.mem &&
+		"$XLS_BUILD/tests/xls-rstore" 4096 $(image $i) >$i.file &&
+		test $(grep -c "^item " $i.mem) -gt 500 && test_cmp $i.mem $i.file || return 1
+	done
+'
+test_expect_success 'recover: a temporary file for the records that cannot be made is an error sentence' '
+	TMPDIR=$PWD/nonexistent "$XLS_BUILD/tests/xls-rstore" 0 $(image dir64k) >out 2>err &&
+	! test -s err &&
+	TMPDIR=$PWD/nonexistent test_expect_code 1 "$XLS_BUILD/tests/xls-rstore" 4096 \
+		$(image dir64k) >out 2>err &&
+	grep -q "^xls-rstore: cannot keep the items of an open transaction in a temporary file in $PWD/nonexistent in pass [12] of recovery: No such file or directory$" err
+'
+
 test_done

@@ -473,6 +473,12 @@ struct xls_recover_opts {
 	 * verdict to trust.  Transactions end at every stale boundary.
 	 */
 	bool		stale;
+	/*
+	 * Bytes of an open transaction's records kept in memory before its
+	 * temporary file takes the rest (0: XLS_RSTORE_MEM, 4 MiB): the tests
+	 * make it small, so that bundled journals go through the file.
+	 */
+	uint64_t	store_mem;
 };
 
 /* What becomes of a buffer the write-back reaches. */

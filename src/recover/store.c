@@ -142,8 +142,8 @@ static struct tstore *store_new(struct xls_recover *r)
 		r->err = -ENOMEM;
 		return NULL;
 	}
-	xls_spillpool_init(&ts->recbytes, XLS_RSTORE_MEM);
-	xls_spillpool_init(&ts->bytes, XLS_RSTORE_MEM);
+	xls_spillpool_init(&ts->recbytes, r->opt.store_mem ? r->opt.store_mem : XLS_RSTORE_MEM);
+	xls_spillpool_init(&ts->bytes, r->opt.store_mem ? r->opt.store_mem : XLS_RSTORE_MEM);
 	r->stores[r->nstores++] = ts;
 	return ts;
 }

@@ -103,12 +103,17 @@ int xls_rstore_add(struct tstore *ts, const struct rrec *rec)
 
 const struct rrec *xls_rstore_rec(struct tstore *ts, uint32_t i, struct rrec *scratch)
 {
-	const uint8_t *at = xls_spillpool_at(&ts->recbytes, ts->recoff[i], ts->reclen[i]);
+	uint32_t len = ts->reclen[i];
+	const uint8_t *at = xls_spillpool_at(&ts->recbytes, ts->recoff[i], len);
 
-	xls_rrec_init(scratch);
 	/* the file failed: a record of no kind, and the commit said to have failed */
-	if (at)
-		memcpy(scratch, at, ts->reclen[i]);
+	if (!at) {
+		xls_rrec_init(scratch);
+		return scratch;
+	}
+	/* the kept bytes, then a fresh record's tail: each byte copied once */
+	memcpy(scratch, at, len);
+	memcpy((uint8_t *)scratch + len, (const uint8_t *)&fresh_rec + len, sizeof(*scratch) - len);
 	return scratch;
 }
 

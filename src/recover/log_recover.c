@@ -577,6 +577,7 @@ void xls_recover_free(struct xls_recover *r)
 	xls_hashmap_free(&r->inobufs);
 	free(r->diskinos);
 	xls_vec_free(r->states);
+	xls_vec_free(r->icreates);
 	xls_arena_release(&r->heads);
 	xls_vec_free(r->queue);
 	free(r->order);

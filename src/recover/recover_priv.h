@@ -159,33 +159,33 @@ struct tstore {
 /* The simulated head of one buffer (blkno, len). */
 struct rstate {
 	int64_t		blkno;
-	uint32_t	len;
-	uint32_t	head_len;
-	bool		readable;
-	bool		absent;		/* not in the metadump: read as zeros */
-	bool		replayed;	/* head changed by a replay */
-	bool		queued;		/* on the delwri list */
-	bool		has_ops;	/* a verifier is attached: it stamps */
+	uint64_t	stamp_lsn;
+	/*
+	 * HEAD_BYTES, from r->heads; NULL until needed for a cluster an
+	 * icreate initialised (r->icreates[@icl], its cluster @icl_cluster):
+	 * of 80,000 clusters a log of 2 million new inodes initialises,
+	 * hardly any is read again, and their heads would be most of
+	 * recovery's memory.
+	 */
+	uint8_t		*head;
 	/*
 	 * b_ops is attached (it stays once attached): the write verifier
 	 * runs when the buffer is written.  Without one, v5 warns "no buf
 	 * ops" instead.  @write_fail: what the verifier will find in the
 	 * buffer as the last replay (in transaction @fail_tid) left it.
 	 */
-	bool		verifier;
 	const char	*write_fail;
 	uint32_t	fail_tid;
+	uint32_t	len;
+	uint32_t	head_len;
+	uint32_t	icl, icl_cluster;
+	bool		readable;
+	bool		absent;		/* not in the metadump: read as zeros */
+	bool		replayed;	/* head changed by a replay */
+	bool		queued;		/* on the delwri list */
+	bool		has_ops;	/* a verifier is attached: it stamps */
+	bool		verifier;
 	bool		icreated;	/* initialised by an icreate replay */
-	uint64_t	stamp_lsn;
-	/*
-	 * HEAD_BYTES, from r->heads; NULL until needed for a cluster an
-	 * icreate initialised (@icl, its cluster @icl_cluster): of 80,000
-	 * clusters a log of 2 million new inodes initialises, hardly any is
-	 * read again, and their heads would be most of recovery's memory.
-	 */
-	uint8_t		*head;
-	struct xls_ricreate icl;
-	uint32_t	icl_cluster;
 };
 
 /* A queued buffer and its place on the list: list_sort() is stable. */
@@ -232,6 +232,9 @@ struct xls_recover {
 	struct xls_arena		heads;		/* of the states */
 	struct rstate			*states;
 	uint32_t			nstates, capstates;
+	/* the icreates the states' clusters were initialised by, once each */
+	struct xls_ricreate		*icreates;
+	uint32_t			nicreates, capicreates;
 	uint32_t			*queue;		/* delwri list */
 	uint32_t			nqueue, capqueue;
 	struct rorder			*order;		/* the list, sorted to be written */

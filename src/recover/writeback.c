@@ -51,7 +51,8 @@ static int head_make(struct xls_recover *r, struct rstate *st)
 			     xls_source_data_missing(r->src, (uint64_t)st->blkno * BBSIZE, bytes) != 0;
 	}
 	if (st->icreated)
-		xls_recover_init_inodes(r->g, &st->icl, st->icl_cluster, st->head, st->head_len);
+		xls_recover_init_inodes(r->g, &r->icreates[st->icl], st->icl_cluster, st->head,
+					st->head_len);
 	return 0;
 }
 
@@ -78,8 +79,19 @@ struct rstate *xls_rstate_icreate(struct xls_recover *r, int64_t blkno, uint32_t
 
 	if (!st)
 		return NULL;
+	/* an icreate's clusters come one after another: it is kept once */
+	if (!r->nicreates || memcmp(&r->icreates[r->nicreates - 1], icl, sizeof(*icl))) {
+		struct xls_ricreate *c = xls_vec_push((void **)&r->icreates, &r->nicreates,
+						      &r->capicreates, sizeof(*c));
+
+		if (!c) {
+			r->err = -ENOMEM;
+			return NULL;
+		}
+		*c = *icl;
+	}
 	st->icreated = true;
-	st->icl = *icl;
+	st->icl = r->nicreates - 1;
 	st->icl_cluster = cluster;
 	if (st->head)
 		xls_recover_init_inodes(r->g, icl, cluster, st->head, st->head_len);

@@ -663,12 +663,13 @@ static uint32_t add_unfound(struct xls_lost *l, uint64_t **inos, uint32_t n, uin
 static uint32_t compare_dirs(struct xls_lost *l, const uint64_t *inos, uint32_t n,
 			     uint8_t *dino, uint64_t **out)
 {
-	uint64_t *dirs = NULL, *any = NULL, *slot;
+	uint64_t *dirs = NULL, *any = NULL;
 	uint32_t ndirs = 0, capdirs = 0, nany = 0, capany = 0;
 
 	for (uint32_t i = 0; i < n && !l->nomem; i++) {
 		struct xls_inode_core dc, fc;
 		bool disk_dir, final_dir;
+		uint64_t *slot;
 
 		read_cores(l, inos[i], dino, false, &dc, &fc);
 		disk_dir = !xls_inode_core_free(&dc) && S_ISDIR(dc.mode);

@@ -19,7 +19,7 @@
 #define SHADOW_BUFFERS		(256u << 10)
 #define SPARE_BUDGET		(4u << 20)	/* arenas kept for reuse */
 #define ARENA_MIN		4096u
-#define PREFETCH_AHEAD		4		/* records whose slots are fetched ahead */
+#define PREFETCH_AHEAD		16		/* records whose slots are fetched ahead */
 
 enum pend_kind { PEND_BUF, PEND_INODE };
 

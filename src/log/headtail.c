@@ -98,11 +98,15 @@ static const uint8_t *scan_block(const struct xls_log *log, struct scan_window *
 
 	if (w->n && blk >= w->first && blk - w->first < w->n)
 		return w->buf + (size_t)(blk - w->first) * BB;
-	if (back) {
+	/* a chunk never wraps past the log's end, where a block alone fails */
+	if (blk >= log->nblks) {
+		n = 1;
+	} else if (back) {
 		first = blk - lo >= SCAN_BLKS ? blk - SCAN_BLKS + 1 : lo;
 		n = blk - first + 1;
 	} else {
 		n = hi - blk >= SCAN_BLKS ? SCAN_BLKS : hi - blk + 1;
+		n = n < log->nblks - blk ? n : log->nblks - blk;
 	}
 	*rc = xls_log_read_phys(log, first, n, w->buf);
 	if (*rc) {

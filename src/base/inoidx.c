@@ -38,11 +38,11 @@ static const struct xls_inoidx_table *table_of(const struct xls_inoidx *m, uint3
 /* @lo's slot in @s: its own, or the empty one where it would go. */
 static struct xls_inoidx_slot *slot_find(const struct xls_inoidx_shard *s, uint32_t lo)
 {
-	/* the bits below the shard's pick the group's first slot */
-	uint32_t first = (hash32(lo) << XLS_INOIDX_SHARD_BITS) >> s->shift;
+	/* the bits below the shard's, scaled to the slots, pick the group's first */
+	uint64_t below = (uint32_t)(hash32(lo) << XLS_INOIDX_SHARD_BITS);
+	uint32_t h = (uint32_t)((below * s->cap) >> 32) + (lo & ((1u << GROUP_BITS) - 1));
 
-	for (uint32_t h = (first + (lo & ((1u << GROUP_BITS) - 1))) & (s->cap - 1);;
-	     h = (h + 1) & (s->cap - 1)) {
+	for (h = h < s->cap ? h : h - s->cap;; h = h + 1 < s->cap ? h + 1 : 0) {
 		struct xls_inoidx_slot *sl = &s->slot[h];
 
 		if (sl->v == XLS_INOIDX_NONE || sl->lo == lo)
@@ -58,16 +58,15 @@ static int shard_init(struct xls_inoidx_shard *s, uint32_t cap)
 	memset(s->slot, 0xff, (size_t)cap * sizeof(*s->slot));
 	s->cap = cap;
 	s->used = 0;
-	s->shift = 32 - (uint32_t)__builtin_ctz(cap);
 	return 0;
 }
 
-/* Into twice the slots. */
+/* Into half as many slots again. */
 static int grow(struct xls_inoidx_shard *s)
 {
 	struct xls_inoidx_shard n;
 
-	if (s->cap >= MAX_CAP || shard_init(&n, s->cap * 2))
+	if (s->cap >= MAX_CAP || shard_init(&n, s->cap + s->cap / 2))
 		return -1;
 	for (uint32_t i = 0; i < s->cap; i++)
 		if (s->slot[i].v != XLS_INOIDX_NONE)

@@ -7,7 +7,8 @@
  * high part.  A log naming more high parts than XLS_INOIDX_TABLES (only
  * a hostile one: an inode number's high bits are its AG's) has the rest
  * kept in an xls_inomap beside them.  Linear probing, each table at most
- * 3/4 full, grown by doubling; no deletion.  Slots come from malloc, not
+ * 3/4 full, grown by half again (so between half and 3/4 full once
+ * grown: by doubling, a table could be 3/8 full); no deletion.  Slots come from malloc, not
  * base/bigmem.h, whose 2 MiB huge pages would round each table up.
  */
 #ifndef XLS_INOIDX_H
@@ -35,9 +36,8 @@ struct xls_inoidx_slot {
 #define XLS_INOIDX_SHARDS	(1u << XLS_INOIDX_SHARD_BITS)
 
 struct xls_inoidx_shard {
-	uint32_t		cap;	/* a power of two */
+	uint32_t		cap;
 	uint32_t		used;
-	uint32_t		shift;	/* 32 - log2(cap) */
 	struct xls_inoidx_slot	*slot;
 };
 

@@ -55,17 +55,6 @@ const struct xls_flag_table xls_ilog_flag_table = XLS_FLAG_TABLE(ilog_names);
 #define LDI_V2_SIZE	XLS_LOG_DINODE_V2_SIZE
 #define LDI_V3_SIZE	XLS_LOG_DINODE_V3_SIZE
 
-static struct xls_log_ts get_ts(const struct xls_region *r, enum xls_endian e,
-			       uint64_t off)
-{
-	struct xls_log_ts t;
-
-	t.v = xls_reg_get64(r, e, off);
-	t.sec = (int32_t)xls_reg_get32(r, e, off);
-	t.nsec = (int32_t)xls_reg_get32(r, e, off + 4);
-	return t;
-}
-
 /*
  * The integer fields of the log dinode, each as (its name in struct
  * xls_log_dinode, its name in struct xfs_log_dinode): one width in both
@@ -105,29 +94,6 @@ struct core_field {
 
 static const struct core_field core_fields[] = { CORE_FIELDS(CORE_ENTRY) };
 
-/* The integer of @size bytes at @off of @r, in byte order @e. */
-static uint64_t reg_get(const struct xls_region *r, enum xls_endian e, uint64_t off,
-			unsigned int size)
-{
-	switch (size) {
-	case 1:		return xls_reg_get8(r, off);
-	case 2:		return xls_reg_get16(r, e, off);
-	case 4:		return xls_reg_get32(r, e, off);
-	default:	return xls_reg_get64(r, e, off);
-	}
-}
-
-/* @v's low @size bytes into @to, as an integer of that width. */
-static void put_int(void *to, uint64_t v, unsigned int size)
-{
-	uint8_t v8 = (uint8_t)v;
-	uint16_t v16 = (uint16_t)v;
-	uint32_t v32 = (uint32_t)v;
-
-	memcpy(to, size == 1 ? (void *)&v8 : size == 2 ? (void *)&v16 :
-		   size == 4 ? (void *)&v32 : (void *)&v, size);
-}
-
 /* The integer of @size bytes at @p, in byte order @e: @size is a constant. */
 static inline uint64_t core_get(const uint8_t *p, enum xls_endian e, unsigned int size)
 {
@@ -139,6 +105,7 @@ static inline uint64_t core_get(const uint8_t *p, enum xls_endian e, unsigned in
 	}
 }
 
+/* A timestamp: bigtime's 64 bits, and the legacy seconds and nanoseconds. */
 static struct xls_log_ts core_ts(const uint8_t *p, enum xls_endian e)
 {
 	struct xls_log_ts t;
@@ -147,6 +114,35 @@ static struct xls_log_ts core_ts(const uint8_t *p, enum xls_endian e)
 	t.sec = (int32_t)xls_get32(e, p);
 	t.nsec = (int32_t)xls_get32(e, p + 4);
 	return t;
+}
+
+/* The integer of @size bytes at @off of @r, in byte order @e; 0 past its end. */
+static uint64_t reg_get(const struct xls_region *r, enum xls_endian e, uint64_t off,
+			unsigned int size)
+{
+	return xls_reg_has(r, off, size) ? core_get(r->data + off, e, size) : 0;
+}
+
+/* The timestamp at @off of @r; each part 0 where @r ends before it does. */
+static struct xls_log_ts get_ts(const struct xls_region *r, enum xls_endian e, uint64_t off)
+{
+	struct xls_log_ts t = { 0 };
+
+	if (xls_reg_has(r, off, 8))
+		return core_ts(r->data + off, e);
+	t.sec = (int32_t)reg_get(r, e, off, 4);
+	return t;
+}
+
+/* @v's low @size bytes into @to, as an integer of that width. */
+static void put_int(void *to, uint64_t v, unsigned int size)
+{
+	uint8_t v8 = (uint8_t)v;
+	uint16_t v16 = (uint16_t)v;
+	uint32_t v32 = (uint32_t)v;
+
+	memcpy(to, size == 1 ? (void *)&v8 : size == 2 ? (void *)&v16 :
+		   size == 4 ? (void *)&v32 : (void *)&v, size);
 }
 
 /*

@@ -436,11 +436,10 @@ static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 {
 	struct xls_inode_core now, was;
 	struct ino_state *s;
-	bool fresh;
 
 	if (!ri->inode || !ri->inode->has_core)
 		return;
-	s = xls_files_state(f, ri->ino, &fresh);
+	s = xls_files_state(f, ri->ino);
 	if (!s)
 		return;
 	if (!s->seen)

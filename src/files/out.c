@@ -55,23 +55,27 @@ static bool room_for_state(struct xls_files *f)
 	return true;
 }
 
-struct ino_state *xls_files_state(struct xls_files *f, uint64_t ino, bool *fresh)
+/* @ino's state's index, a blank state made where it has none; UINT32_MAX: out of memory. */
+static uint32_t state_index(struct xls_files *f, uint64_t ino)
 {
 	uint32_t idx = xls_inoidx_find(&f->idx, ino);
-	struct ino_state *s;
 
-	*fresh = false;
 	if (idx != XLS_INOIDX_NONE)
-		return xls_files_ino(f, idx);
+		return idx;
 	if (f->ninos == UINT32_MAX - 1 || !room_for_state(f) ||
 	    xls_inoidx_put(&f->idx, ino, f->ninos)) {
 		f->nomem = true;
-		return NULL;
+		return UINT32_MAX;
 	}
-	s = xls_files_ino(f, f->ninos++);
-	memset(s, 0, sizeof(*s));
-	*fresh = true;
-	return s;
+	memset(xls_files_ino(f, f->ninos), 0, sizeof(struct ino_state));
+	return f->ninos++;
+}
+
+struct ino_state *xls_files_state(struct xls_files *f, uint64_t ino)
+{
+	uint32_t idx = state_index(f, ino);
+
+	return idx != UINT32_MAX ? xls_files_ino(f, idx) : NULL;
 }
 
 void xls_files_core_get(const struct ino_state *s, struct xls_inode_core *c)
@@ -116,17 +120,13 @@ static void count(struct xls_files *f, const struct xls_file_event *e)
 {
 	struct xls_files_out *o = &f->out;
 	struct ino_state *s;
-	bool fresh;
 
 	/* an inode's events mostly come together */
 	if (o->last == UINT32_MAX || o->last_ino != e->ino) {
-		uint32_t idx = xls_inoidx_find(&f->idx, e->ino);
+		uint32_t idx = state_index(f, e->ino);
 
-		if (idx == XLS_INOIDX_NONE) {
-			if (!xls_files_state(f, e->ino, &fresh))
-				return;
-			idx = f->ninos - 1;
-		}
+		if (idx == UINT32_MAX)
+			return;
 		o->last = idx;
 		o->last_ino = e->ino;
 	}

@@ -230,8 +230,8 @@ static inline struct ino_state *xls_files_ino(const struct xls_files *f, uint32_
 }
 
 /* files_out.c */
-/* @ino's state, made blank (*@fresh) where it has none; NULL: out of memory. */
-struct ino_state *xls_files_state(struct xls_files *f, uint64_t ino, bool *fresh);
+/* @ino's state, made blank where it has none; NULL: out of memory. */
+struct ino_state *xls_files_state(struct xls_files *f, uint64_t ino);
 void xls_files_core_get(const struct ino_state *s, struct xls_inode_core *c);
 void xls_files_core_set(struct ino_state *s, const struct xls_inode_core *c);
 /* Event @e of the transaction at hand, with its path: to the sink, or held. */

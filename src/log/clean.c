@@ -57,7 +57,7 @@ static void unmount_record(const struct xls_log *log, uint8_t *rec,
 	memset(rec, 0, (size_t)s->blks * BB);
 	xls_put_be32(op + offsetof(struct xlog_op_header, oh_tid), tid);
 	xls_put_be32(op + offsetof(struct xlog_op_header, oh_len),
-			 sizeof(struct xfs_unmount_log_format));
+		     sizeof(struct xfs_unmount_log_format));
 	op[offsetof(struct xlog_op_header, oh_clientid)] = XFS_LOG;
 	op[offsetof(struct xlog_op_header, oh_flags)] = XLOG_UNMOUNT_TRANS;
 	ulf[be ? 0 : 1] = (uint8_t)(magic >> 8);

@@ -19,7 +19,6 @@
 #define OPHDR	((uint32_t)sizeof(struct xlog_op_header))
 #define HDR_AT(hdr, field) ((hdr) + offsetof(struct xlog_rec_header, field))
 
-
 uint32_t xls_log_next_cycle(uint32_t cycle)
 {
 	return ++cycle == XLOG_HEADER_MAGIC_NUM ? cycle + 1 : cycle;
@@ -63,7 +62,7 @@ static void pack_cycles(uint8_t *rec, const struct xls_rec_shape *s, uint32_t cy
 
 	for (uint32_t i = 1; i < s->hblks; i++)
 		xls_put_be32(rec + (size_t)i * BB +
-				 offsetof(struct xlog_rec_ext_header, xh_cycle), cycle);
+			     offsetof(struct xlog_rec_ext_header, xh_cycle), cycle);
 	for (uint32_t i = 0; i + s->hblks < s->blks; i++) {
 		uint8_t *blk = rec + (size_t)(s->hblks + i) * BB;
 		uint8_t *save = i < per_hdr ?
@@ -91,7 +90,7 @@ void xls_log_rec_finish(const struct xls_log *log, uint8_t *rec, const struct xl
 	/* past the physical end, the next cycle (xlog_split_iclog) */
 	for (uint32_t i = log->nblks - at->blk; i < s->blks; i++)
 		xls_put_be32(rec + (size_t)i * BB,
-				 xls_log_next_cycle(xls_be32(rec + (size_t)i * BB)));
+			     xls_log_next_cycle(xls_be32(rec + (size_t)i * BB)));
 	if (log->src->geo.crc) {
 		/* checksummed as the log's writer checksums its records */
 		uint32_t crc = xls_rec_crc_as(hdr, data, s->h_len, s->hblks, log->logv2,

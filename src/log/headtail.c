@@ -333,7 +333,6 @@ static int rseek_header(const struct xls_log *log, uint32_t head, uint32_t tail,
 		}
 	}
 	if (tail >= head && found < count) {
-		w.n = 0;
 		for (int64_t i = (int64_t)log->nblks - 1;
 		     i >= (int64_t)tail && found < count; i--) {
 			b = scan_block(log, &w, (uint32_t)i, tail, log->nblks - 1, true, &rc);
@@ -367,7 +366,6 @@ static int seek_header(const struct xls_log *log, uint32_t head, uint32_t tail,
 		}
 	}
 	if (tail > head && found < count) {
-		w.n = 0;
 		for (uint32_t i = 0; i < head && found < count; i++) {
 			b = scan_block(log, &w, i, 0, head - 1, false, &rc);
 			if (!b)

@@ -136,6 +136,7 @@ int xls_rstore_update(struct tstore *ts, uint32_t i, const struct rrec *rec)
 static struct tstore *store_new(struct xls_recover *r)
 {
 	struct tstore *ts;
+	uint64_t mem;
 
 	for (uint32_t i = 0; i < r->nstores; i++)
 		if (!r->stores[i]->used)
@@ -147,8 +148,9 @@ static struct tstore *store_new(struct xls_recover *r)
 		r->err = -ENOMEM;
 		return NULL;
 	}
-	xls_spillpool_init(&ts->recbytes, r->opt.store_mem ? r->opt.store_mem : XLS_RSTORE_MEM);
-	xls_spillpool_init(&ts->bytes, r->opt.store_mem ? r->opt.store_mem : XLS_RSTORE_MEM);
+	mem = r->opt.store_mem ? r->opt.store_mem : XLS_RSTORE_MEM;
+	xls_spillpool_init(&ts->recbytes, mem);
+	xls_spillpool_init(&ts->bytes, mem);
 	r->stores[r->nstores++] = ts;
 	return ts;
 }

@@ -516,17 +516,17 @@ static int cmp_u64(const void *a, const void *b)
  * inode btree: compare those parents too, once.  @dirs: the touched
  * inodes either view holds as a directory (no other has a parent).
  */
-static void compare_parents(struct xls_lost *l, const uint64_t *inos, uint32_t n)
+static void compare_parents(struct xls_lost *l, const uint64_t *dirs, uint32_t n)
 {
 	struct xls_hashmap done = XLS_HASHMAP_INIT;
 
 	for (uint32_t i = 0; i < n && !l->nomem; i++) {
 		uint64_t p[2];
 
-		xls_fsview_dir(&l->disk, inos[i], &p[0], xls_dirent_ignore, NULL);
-		xls_fsview_dir(&l->final, inos[i], &p[1], xls_dirent_ignore, NULL);
+		xls_fsview_dir(&l->disk, dirs[i], &p[0], xls_dirent_ignore, NULL);
+		xls_fsview_dir(&l->final, dirs[i], &p[1], xls_dirent_ignore, NULL);
 		for (int k = 0; k < 2; k++) {
-			if (!p[k] || p[k] == inos[i] || touched(l, p[k]) ||
+			if (!p[k] || p[k] == dirs[i] || touched(l, p[k]) ||
 			    xls_hashmap_find(&done, p[k], 0))
 				continue;
 			if (xls_hashmap_put(&done, p[k], 0, 1)) {

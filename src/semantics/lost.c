@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "base/bigmem.h"
-#include "base/inoidx.h"
+#include "base/inoflags.h"
 #include "base/ondisk.h"
 #include "base/vec.h"
 #include "semantics/fsview.h"
@@ -43,7 +43,7 @@ struct xls_lost {
 	struct xls_fsview		disk, final;
 	struct xls_fsview_clusters	clusters;	/* shared by both views */
 	struct xls_hashmap		inobt;		/* the disk's, by chunk */
-	struct xls_inoidx		touched;	/* ino -> TOUCH_* */
+	struct xls_inoflags		touched;	/* ino -> TOUCH_* */
 	struct xls_names		names;
 	struct xls_lost_summary		sum;
 	/*
@@ -129,7 +129,7 @@ void xls_lost_free(struct xls_lost *l)
 		return;
 	xls_overlay_release(&l->ovl);
 	xls_fsview_clusters_release(&l->clusters);
-	xls_inoidx_free(&l->touched);
+	xls_inoflags_free(&l->touched);
 	xls_hashmap_free(&l->inobt);
 	xls_names_release(&l->names);
 	xls_arena_release(&l->kept);
@@ -149,16 +149,13 @@ void xls_lost_free(struct xls_lost *l)
 /* @ino's TOUCH_* flags: none, (@clear) taken off, then @why added. */
 static void touch(struct xls_lost *l, uint64_t ino, uint32_t clear, uint32_t why)
 {
-	uint32_t v = xls_inoidx_find(&l->touched, ino);
-
-	v = v == XLS_INOIDX_NONE ? why : (v & ~clear) | why;
-	if (xls_inoidx_put(&l->touched, ino, v))
+	if (xls_inoflags_update(&l->touched, ino, clear, why))
 		l->nomem = true;
 }
 
 static bool touched(const struct xls_lost *l, uint64_t ino)
 {
-	return xls_inoidx_find(&l->touched, ino) != XLS_INOIDX_NONE;
+	return xls_inoflags_get(&l->touched, ino, NULL);
 }
 
 static bool is_dir_data(unsigned int blft)
@@ -307,9 +304,9 @@ int xls_lost_read_error(const struct xls_lost *l, struct xls_error *err)
 
 static bool freed(const struct xls_lost *l, uint64_t ino)
 {
-	uint32_t v = xls_inoidx_find(&l->touched, ino);
+	uint32_t v;
 
-	return v != XLS_INOIDX_NONE && (v & TOUCH_FREED);
+	return xls_inoflags_get(&l->touched, ino, &v) && (v & TOUCH_FREED);
 }
 
 static void compare_dir(struct xls_lost *l, uint64_t dir)
@@ -696,42 +693,24 @@ static uint32_t compare_dirs(struct xls_lost *l, const uint64_t *inos, uint32_t 
 static void compare_all(struct xls_lost *l)
 {
 	const struct xls_geometry *g = &l->src->geo;
-	struct xls_inoidx_pos pos = XLS_INOIDX_POS0;
-	uint64_t *inos, *dirs, a, ntouched = xls_inoidx_count(&l->touched);
-	bool *is_freed;
-	uint32_t n = 0, v, ndirs;
+	uint64_t *inos, *dirs, ntouched = xls_inoflags_count(&l->touched);
+	uint32_t n = (uint32_t)ntouched, ndirs;
 	uint8_t dino[2048];
 
 	if (!g->inode_size || g->inode_size > sizeof(dino))
 		return;
 	inos = malloc(sizeof(*inos) * (ntouched ? ntouched : 1));
-	if (!inos) {
-		l->nomem = true;
-		return;
-	}
-	while (n < ntouched && xls_inoidx_next(&l->touched, &pos, &a, &v))
-		inos[n++] = a;
-	qsort(inos, n, sizeof(*inos), cmp_u64);
-	ndirs = compare_dirs(l, inos, n, dino, &dirs);
-	compare_parents(l, dirs, ndirs);
-	xls_vec_free(dirs);
-	n = add_unfound(l, &inos, n, dino);
-	/*
-	 * The answer grows from here: what recovery touched goes, but for a
-	 * flag per inode of @inos (6 MB of hash table on a 2 GiB log, 160 KB
-	 * of flags).
-	 */
-	is_freed = malloc(sizeof(*is_freed) * (n ? n : 1));
-	if (!is_freed) {
+	if (!inos || xls_inoflags_sorted(&l->touched, inos)) {
 		l->nomem = true;
 		free(inos);
 		return;
 	}
-	for (uint32_t i = 0; i < n; i++)
-		is_freed[i] = freed(l, inos[i]);
-	xls_inoidx_free(&l->touched);
+	ndirs = compare_dirs(l, inos, n, dino, &dirs);
+	compare_parents(l, dirs, ndirs);
+	xls_vec_free(dirs);
+	n = add_unfound(l, &inos, n, dino);
 	for (uint32_t i = 0; i < n && !l->nomem; i++) {
-		bool fr = is_freed[i], gone;
+		bool fr = freed(l, inos[i]), gone;
 		struct xls_inode_core dc, fc;
 
 		read_cores(l, inos[i], dino, fr, &dc, &fc);
@@ -741,7 +720,6 @@ static void compare_all(struct xls_lost *l)
 		compare_inode(l, inos[i], &dc, &fc);
 		compare_attrs(l, inos[i], gone, fr);
 	}
-	free(is_freed);
 	free(inos);
 }
 

@@ -281,6 +281,7 @@ int xls_dirent_set_add(void *set, const struct xls_dirent *e)
 	x->name = name;
 	x->offset = e->offset;
 	x->len = e->namelen;
+	x->ftype = e->ftype;
 	return 0;
 }
 

@@ -120,6 +120,7 @@ struct xls_dirent_rec {
 	uint32_t	name;		/* offset in pool */
 	uint32_t	offset;		/* of the entry, as xls_dirent.offset */
 	uint8_t		len;
+	uint8_t		ftype;		/* as xls_dirent.ftype */
 };
 
 struct xls_dirent_set {

@@ -11,6 +11,8 @@
 #include "base/bigmem.h"
 #include "base/inoflags.h"
 #include "base/ondisk.h"
+#include <xfs/xfs_da_format.h>
+#include "base/sortspill.h"
 #include "base/vec.h"
 #include "semantics/fsview.h"
 #include "semantics/lost.h"
@@ -27,6 +29,32 @@
  * says so) whatever its stale core on disk says.
  */
 #define TOUCH_FREED	4u
+
+/*
+ * The names of inodes that are not directories, learnt from the compared
+ * directories, wait in a sorted spill: one per inode created on a log of
+ * new files (2 million on inodes1g: 80 MB with their index), wanted
+ * only when their inodes are printed, in inode order.  Directories' names
+ * stay in struct xls_names, which builds every path from them.
+ * -DXLS_LOST_LEAF_MEM=... in CFLAGS: a build that spills all the time.
+ */
+#ifndef XLS_LOST_LEAF_MEM
+#define XLS_LOST_LEAF_MEM	(8u << 20)
+#endif
+
+/* A leaf's name as the spill keeps it, keyed by its inode. */
+struct leaf_name {
+	uint64_t	dir;
+	uint8_t		name[255];
+};
+
+/* The last leaf asked for, and its name when the spill has one. */
+struct leaf_found {
+	uint64_t	ino;		/* 0: none asked yet */
+	bool		named;
+	uint32_t	len;
+	struct leaf_name n;
+};
 
 /* The device side of a directory: entries to free inodes left out. */
 struct disk_side {
@@ -45,6 +73,8 @@ struct xls_lost {
 	struct xls_hashmap		inobt;		/* the disk's, by chunk */
 	struct xls_inoflags		touched;	/* ino -> TOUCH_* */
 	struct xls_names		names;
+	struct xls_sortspill		leaves;		/* ino -> struct leaf_name */
+	struct leaf_found		leaf;
 	struct xls_lost_summary		sum;
 	/*
 	 * The two lists that grow with the log, a record per entry or inode
@@ -118,6 +148,7 @@ struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t mem_bytes,
 	xls_fsview_clusters_init(&l->clusters);
 	l->disk.clusters = l->final.clusters = &l->clusters;
 	xls_names_init(&l->names, &l->final);
+	xls_sortspill_init(&l->leaves, XLS_LOST_LEAF_MEM);
 	xls_lost_lists_init(&l->lists);
 	l->sum.overlay_max = l->ovl.max_bytes;
 	return l;
@@ -132,6 +163,7 @@ void xls_lost_free(struct xls_lost *l)
 	xls_inoflags_free(&l->touched);
 	xls_hashmap_free(&l->inobt);
 	xls_names_release(&l->names);
+	xls_sortspill_free(&l->leaves);
 	xls_arena_release(&l->kept);
 	xls_lost_lists_free(&l->lists);
 	xls_vec_free(l->xattrs);
@@ -297,8 +329,17 @@ bool xls_lost_next_inode(struct xls_lost *l, struct xls_lost_cursor *c,
 	return xls_lost_lists_next_inode(&l->lists, c, in);
 }
 
+static int leaves_error(const struct xls_lost *l, struct xls_error *err)
+{
+	return xls_error_set(err, XLS_EXIT_INPUT, "cannot keep the names of inodes in a "
+			     "temporary file in '%s' (TMPDIR): %s",
+			     l->leaves.dir ? l->leaves.dir : "/tmp", strerror(l->leaves.error));
+}
+
 int xls_lost_read_error(const struct xls_lost *l, struct xls_error *err)
 {
+	if (l->leaves.error)
+		return leaves_error(l, err);
 	return xls_lost_lists_error(&l->lists, err);
 }
 
@@ -307,6 +348,28 @@ static bool freed(const struct xls_lost *l, uint64_t ino)
 	uint32_t v;
 
 	return xls_inoflags_get(&l->touched, ino, &v) && (v & TOUCH_FREED);
+}
+
+/*
+ * Entry @k of @f, of directory @dir, names its inode: a directory's (or
+ * an entry of no file type) into names, another's into the spill.  What
+ * xls_names_learn() would ignore goes there, to be ignored.
+ */
+static void learn_name(struct xls_lost *l, uint64_t dir, const struct xls_dirent_set *f,
+		       uint32_t k)
+{
+	const struct xls_dirent_rec *e = &f->e[k];
+	struct leaf_name n = { .dir = dir };
+
+	if (!l->src->geo.has_ftype || e->ftype == XFS_DIR3_FT_UNKNOWN ||
+	    e->ftype == XFS_DIR3_FT_DIR || !e->len || !dir || e->ino == dir ||
+	    e->ino == l->src->geo.root_ino) {
+		xls_names_learn(&l->names, e->ino, dir, xls_dirent_set_name(f, k), e->len);
+		return;
+	}
+	memcpy(n.name, xls_dirent_set_name(f, k), e->len);
+	if (xls_sortspill_add(&l->leaves, e->ino, &n, (uint32_t)(sizeof(n.dir) + e->len)))
+		l->nomem = l->leaves.error == ENOMEM;
 }
 
 static void compare_dir(struct xls_lost *l, uint64_t dir)
@@ -328,7 +391,7 @@ static void compare_dir(struct xls_lost *l, uint64_t dir)
 	xls_dirent_set_sort(d);
 	xls_dirent_set_sort(&f);
 	for (uint32_t k = 0; k < f.n; k++)
-		xls_names_learn(&l->names, f.e[k].ino, dir, xls_dirent_set_name(&f, k), f.e[k].len);
+		learn_name(l, dir, &f, k);
 	while (i < d->n || j < f.n) {
 		int c = i == d->n ? 1 : j == f.n ? -1 : xls_dirent_set_cmp(d, i, &f, j, false);
 
@@ -797,8 +860,41 @@ static void find_lost_found(struct xls_lost *l)
 
 void xls_lost_set_quota(struct xls_lost *l, const struct xls_quota_opts *q) { l->quota = *q; }
 
+/*
+ * The name the spill keeps for @ino into l->leaf, if any: the last one
+ * learnt, as xls_names_learn() has the latest win.  Asked in inode order
+ * (the spill read once a list); an inode before the last one asked reads
+ * it again from its start.
+ */
+static void find_leaf(struct xls_lost *l, uint64_t ino)
+{
+	struct leaf_found *f = &l->leaf;
+	const void *rec;
+	uint64_t key;
+	uint32_t len;
+
+	if (f->ino == ino && ino)
+		return;
+	if ((!l->leaves.reading || ino < f->ino) && xls_sortspill_rewind(&l->leaves))
+		return;
+	f->ino = ino;
+	f->named = false;
+	while (xls_sortspill_peek(&l->leaves, &key) && key <= ino &&
+	       (rec = xls_sortspill_next(&l->leaves, &key, &len))) {
+		if (key < ino || len <= sizeof(f->n.dir))
+			continue;
+		memcpy(&f->n, rec, len);
+		f->len = len - (uint32_t)sizeof(f->n.dir);
+		f->named = true;
+	}
+}
+
 const char *xls_lost_path(struct xls_lost *l, uint64_t ino, char *buf, size_t bufsz)
 {
+	find_leaf(l, ino);
+	if (l->leaf.named)
+		return xls_names_entry_path(&l->names, l->leaf.n.dir, l->leaf.n.name, l->leaf.len,
+					    buf, bufsz, NULL) ? buf : NULL;
 	return xls_names_path(&l->names, ino, buf, bufsz, NULL) ? buf : NULL;
 }
 
@@ -846,6 +942,8 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 		return rc;
 	compare_all(l);
 	find_lost_found(l);
+	if (l->leaves.error && l->leaves.error != ENOMEM)
+		return leaves_error(l, err);
 	l->sum.metadata_bytes = l->ovl.replayed_bytes;
 	l->sum.overlay_full = l->ovl.full;
 	l->sum.overlay_bytes = l->ovl.bytes;

@@ -62,13 +62,6 @@ bool xls_inoflags_get(const struct xls_inoflags *s, uint64_t ino, uint32_t *flag
 	return true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 int xls_inoflags_sorted(const struct xls_inoflags *s, uint64_t *out)
 {
 	uint64_t *first = malloc(sizeof(*first) * (s->n ? s->n : 1)), n = 0;
@@ -77,7 +70,7 @@ int xls_inoflags_sorted(const struct xls_inoflags *s, uint64_t *out)
 		return -1;
 	for (uint32_t i = 0; i < s->n; i++)
 		first[i] = s->group[i].first;
-	qsort(first, s->n, sizeof(*first), cmp_u64);
+	qsort(first, s->n, sizeof(*first), xls_cmp_u64);
 	for (uint32_t i = 0; i < s->n; i++) {
 		uint64_t m = find(s, first[i])->member;
 

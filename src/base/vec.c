@@ -64,3 +64,10 @@ void xls_pool_free(struct xls_pool *pl)
 	xls_big_free(pl->p);
 	memset(pl, 0, sizeof(*pl));
 }
+
+int xls_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}

@@ -19,6 +19,9 @@ void *xls_vec_push(void **base, uint32_t *n, uint32_t *cap, size_t elem);
 /* An array grown by xls_vec_grow (base/bigmem.h: not free()). */
 void xls_vec_free(void *base);
 
+/* qsort()'s comparison of two uint64_t: an array of inode numbers, in order. */
+int xls_cmp_u64(const void *a, const void *b);
+
 /* Bytes (names) kept one after another and addressed by their offset. */
 struct xls_pool {
 	uint8_t		*p;

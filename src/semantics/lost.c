@@ -11,13 +11,11 @@
 #include "base/bigmem.h"
 #include "base/inoflags.h"
 #include "base/ondisk.h"
-#include <xfs/xfs_da_format.h>
-#include "base/sortspill.h"
 #include "base/vec.h"
 #include "semantics/fsview.h"
 #include "semantics/lost.h"
 #include "semantics/lostlist.h"
-#include "semantics/names.h"
+#include "semantics/lostnames.h"
 #include "semantics/owner.h"
 
 /* What made an inode worth comparing. */
@@ -29,32 +27,6 @@
  * says so) whatever its stale core on disk says.
  */
 #define TOUCH_FREED	4u
-
-/*
- * The names of inodes that are not directories, learnt from the compared
- * directories, wait in a sorted spill: one per inode created on a log of
- * new files (2 million on inodes1g: 80 MB with their index), wanted
- * only when their inodes are printed, in inode order.  Directories' names
- * stay in struct xls_names, which builds every path from them.
- * -DXLS_LOST_LEAF_MEM=... in CFLAGS: a build that spills all the time.
- */
-#ifndef XLS_LOST_LEAF_MEM
-#define XLS_LOST_LEAF_MEM	(8u << 20)
-#endif
-
-/* A leaf's name as the spill keeps it, keyed by its inode. */
-struct leaf_name {
-	uint64_t	dir;
-	uint8_t		name[255];
-};
-
-/* The last leaf asked for, and its name when the spill has one. */
-struct leaf_found {
-	uint64_t	ino;		/* 0: none asked yet */
-	bool		named;
-	uint32_t	len;
-	struct leaf_name n;
-};
 
 /* The device side of a directory: entries to free inodes left out. */
 struct disk_side {
@@ -72,9 +44,7 @@ struct xls_lost {
 	struct xls_fsview_clusters	clusters;	/* shared by both views */
 	struct xls_hashmap		inobt;		/* the disk's, by chunk */
 	struct xls_inoflags		touched;	/* ino -> TOUCH_* */
-	struct xls_names		names;
-	struct xls_sortspill		leaves;		/* ino -> struct leaf_name */
-	struct leaf_found		leaf;
+	struct xls_lost_names		names;
 	struct xls_lost_summary		sum;
 	/*
 	 * The two lists that grow with the log, a record per entry or inode
@@ -147,8 +117,7 @@ struct xls_lost *xls_lost_new(const struct xls_source *src, uint64_t mem_bytes,
 	l->final.ovl = &l->ovl;
 	xls_fsview_clusters_init(&l->clusters);
 	l->disk.clusters = l->final.clusters = &l->clusters;
-	xls_names_init(&l->names, &l->final);
-	xls_sortspill_init(&l->leaves, XLS_LOST_LEAF_MEM);
+	xls_lost_names_init(&l->names, &l->final);
 	xls_lost_lists_init(&l->lists);
 	l->sum.overlay_max = l->ovl.max_bytes;
 	return l;
@@ -162,8 +131,7 @@ void xls_lost_free(struct xls_lost *l)
 	xls_fsview_clusters_release(&l->clusters);
 	xls_inoflags_free(&l->touched);
 	xls_hashmap_free(&l->inobt);
-	xls_names_release(&l->names);
-	xls_sortspill_free(&l->leaves);
+	xls_lost_names_release(&l->names);
 	xls_arena_release(&l->kept);
 	xls_lost_lists_free(&l->lists);
 	xls_vec_free(l->xattrs);
@@ -329,17 +297,10 @@ bool xls_lost_next_inode(struct xls_lost *l, struct xls_lost_cursor *c,
 	return xls_lost_lists_next_inode(&l->lists, c, in);
 }
 
-static int leaves_error(const struct xls_lost *l, struct xls_error *err)
-{
-	return xls_error_set(err, XLS_EXIT_INPUT, "cannot keep the names of inodes in a "
-			     "temporary file in '%s' (TMPDIR): %s",
-			     l->leaves.dir ? l->leaves.dir : "/tmp", strerror(l->leaves.error));
-}
-
 int xls_lost_read_error(const struct xls_lost *l, struct xls_error *err)
 {
-	if (l->leaves.error)
-		return leaves_error(l, err);
+	if (xls_lost_names_error(&l->names, err))
+		return -1;
 	return xls_lost_lists_error(&l->lists, err);
 }
 
@@ -348,28 +309,6 @@ static bool freed(const struct xls_lost *l, uint64_t ino)
 	uint32_t v;
 
 	return xls_inoflags_get(&l->touched, ino, &v) && (v & TOUCH_FREED);
-}
-
-/*
- * Entry @k of @f, of directory @dir, names its inode: a directory's (or
- * an entry of no file type) into names, another's into the spill.  What
- * xls_names_learn() would ignore goes there, to be ignored.
- */
-static void learn_name(struct xls_lost *l, uint64_t dir, const struct xls_dirent_set *f,
-		       uint32_t k)
-{
-	const struct xls_dirent_rec *e = &f->e[k];
-	struct leaf_name n = { .dir = dir };
-
-	if (!l->src->geo.has_ftype || e->ftype == XFS_DIR3_FT_UNKNOWN ||
-	    e->ftype == XFS_DIR3_FT_DIR || !e->len || !dir || e->ino == dir ||
-	    e->ino == l->src->geo.root_ino) {
-		xls_names_learn(&l->names, e->ino, dir, xls_dirent_set_name(f, k), e->len);
-		return;
-	}
-	memcpy(n.name, xls_dirent_set_name(f, k), e->len);
-	if (xls_sortspill_add(&l->leaves, e->ino, &n, (uint32_t)(sizeof(n.dir) + e->len)))
-		l->nomem = l->leaves.error == ENOMEM;
 }
 
 static void compare_dir(struct xls_lost *l, uint64_t dir)
@@ -391,7 +330,8 @@ static void compare_dir(struct xls_lost *l, uint64_t dir)
 	xls_dirent_set_sort(d);
 	xls_dirent_set_sort(&f);
 	for (uint32_t k = 0; k < f.n; k++)
-		learn_name(l, dir, &f, k);
+		if (xls_lost_names_learn(&l->names, dir, &f, k) == -ENOMEM)
+			l->nomem = true;
 	while (i < d->n || j < f.n) {
 		int c = i == d->n ? 1 : j == f.n ? -1 : xls_dirent_set_cmp(d, i, &f, j, false);
 
@@ -563,13 +503,6 @@ static void compare_inode(struct xls_lost *l, uint64_t ino, struct xls_inode_cor
 	}
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The parent of a directory recovery touches holds its entry, which
  * xfs_repair junks when the directory's inode is free in the on-disk
@@ -662,7 +595,7 @@ static int64_t untouched_named(struct xls_lost *l, uint64_t **out)
 		return -1;
 	}
 	if (n)
-		qsort(v, n, sizeof(*v), cmp_u64);
+		qsort(v, n, sizeof(*v), xls_cmp_u64);
 	for (uint32_t i = 0; i < n; i++)
 		if (!u || v[u - 1] != v[i])
 			v[u++] = v[i];
@@ -704,7 +637,7 @@ static uint32_t add_unfound(struct xls_lost *l, uint64_t **inos, uint32_t n, uin
 			*inos = grown;
 			memcpy(*inos + n, cand, sizeof(*cand) * extra);
 			n += extra;
-			qsort(*inos, n, sizeof(**inos), cmp_u64);
+			qsort(*inos, n, sizeof(**inos), xls_cmp_u64);
 		}
 	}
 	xls_vec_free(cand);
@@ -848,7 +781,7 @@ static void find_lost_found(struct xls_lost *l)
 			inos[n++] = d.ino;
 	for (uint32_t i = 0; i < l->nfreed; i++)
 		inos[n++] = l->freed[i];
-	qsort(inos, n, sizeof(*inos), cmp_u64);
+	qsort(inos, n, sizeof(*inos), xls_cmp_u64);
 	for (uint32_t i = 0; i < n && !l->nomem; i++) {
 		if (k && inos[i] == inos[k - 1])
 			continue;
@@ -860,42 +793,9 @@ static void find_lost_found(struct xls_lost *l)
 
 void xls_lost_set_quota(struct xls_lost *l, const struct xls_quota_opts *q) { l->quota = *q; }
 
-/*
- * The name the spill keeps for @ino into l->leaf, if any: the last one
- * learnt, as xls_names_learn() has the latest win.  Asked in inode order
- * (the spill read once a list); an inode before the last one asked reads
- * it again from its start.
- */
-static void find_leaf(struct xls_lost *l, uint64_t ino)
-{
-	struct leaf_found *f = &l->leaf;
-	const void *rec;
-	uint64_t key;
-	uint32_t len;
-
-	if (f->ino == ino && ino)
-		return;
-	if ((!l->leaves.reading || ino < f->ino) && xls_sortspill_rewind(&l->leaves))
-		return;
-	f->ino = ino;
-	f->named = false;
-	while (xls_sortspill_peek(&l->leaves, &key) && key <= ino &&
-	       (rec = xls_sortspill_next(&l->leaves, &key, &len))) {
-		if (key < ino || len <= sizeof(f->n.dir))
-			continue;
-		memcpy(&f->n, rec, len);
-		f->len = len - (uint32_t)sizeof(f->n.dir);
-		f->named = true;
-	}
-}
-
 const char *xls_lost_path(struct xls_lost *l, uint64_t ino, char *buf, size_t bufsz)
 {
-	find_leaf(l, ino);
-	if (l->leaf.named)
-		return xls_names_entry_path(&l->names, l->leaf.n.dir, l->leaf.n.name, l->leaf.len,
-					    buf, bufsz, NULL) ? buf : NULL;
-	return xls_names_path(&l->names, ino, buf, bufsz, NULL) ? buf : NULL;
+	return xls_lost_names_path(&l->names, ino, buf, bufsz);
 }
 
 int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_tail *ht,
@@ -942,8 +842,8 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 		return rc;
 	compare_all(l);
 	find_lost_found(l);
-	if (l->leaves.error && l->leaves.error != ENOMEM)
-		return leaves_error(l, err);
+	if (xls_lost_names_error(&l->names, err))
+		return -1;
 	l->sum.metadata_bytes = l->ovl.replayed_bytes;
 	l->sum.overlay_full = l->ovl.full;
 	l->sum.overlay_bytes = l->ovl.bytes;
@@ -951,10 +851,10 @@ int xls_lost_run(struct xls_lost *l, struct xls_log *log, const struct xls_head_
 	if (l->nomem)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the comparison of "
 				     "the replayed inodes with the device");
-	if (l->names.dropped)
+	if (l->names.names.dropped)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the names of "
 				     "inodes: %llu names dropped, paths incomplete",
-				     (unsigned long long)l->names.dropped);
+				     (unsigned long long)l->names.names.dropped);
 	return 0;
 }
 

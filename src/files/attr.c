@@ -116,7 +116,7 @@ void xls_files_asf_events(struct xls_files *f, uint64_t ino, struct ino_state *s
 	bool local = !xls_inode_core_free(now) && now->aformat == XFS_DINODE_FMT_LOCAL &&
 		     now->forkoff;
 
-	const struct ino_forks *fk = xls_ino_forks(s);
+	const struct ino_forks *fk = xls_ino_forks(f, s);
 
 	if (local && !(in->fields & XFS_ILOG_ADATA))
 		return;		/* the fork is not logged: as it was */

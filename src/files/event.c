@@ -265,12 +265,22 @@ uint8_t *xls_files_scratch(struct xls_files *f, uint32_t bytes)
 
 struct ino_forks *xls_files_forks(struct xls_files *f, struct ino_state *s)
 {
-	if (!s->fk) {
-		s->fk = calloc(1, sizeof(*s->fk));
-		if (!s->fk)
-			f->nomem = true;
+	const uint32_t *i = s->has_forks ? xls_hashmap_find(&f->forks_idx, s->ino, 0) : NULL;
+	struct ino_forks *fk;
+
+	if (i)
+		return f->forks[*i];
+	fk = calloc(1, sizeof(*fk));
+	if (!fk || !xls_vec_grow((void **)&f->forks, f->nforks, &f->capforks, sizeof(*f->forks)) ||
+	    xls_hashmap_put(&f->forks_idx, s->ino, 0, f->nforks)) {
+		free(fk);
+		f->nomem = true;
+		return NULL;
 	}
-	return s->fk;
+	fk->ino = s->ino;
+	f->forks[f->nforks++] = fk;
+	s->has_forks = true;
+	return fk;
 }
 
 /*
@@ -301,10 +311,10 @@ static void keep_bytes(struct xls_files *f, uint8_t **kept, uint32_t *kept_len,
 void xls_files_keep_fork(struct xls_files *f, struct ino_state *s, bool attr,
 			 const uint8_t *fork, uint32_t len)
 {
-	struct ino_forks *fk = s->fk;
+	struct ino_forks *fk;
 
 	/* most inodes keep no fork: they get no struct ino_forks for none */
-	if (!fk && !fork)
+	if (!s->has_forks && !fork)
 		return;
 	fk = xls_files_forks(f, s);
 	if (!fk)

@@ -29,10 +29,10 @@ const char *xls_fev_name(enum xls_fev e)
 /* The logview's inodes: a directory the log has logged, as it left it. */
 static const uint8_t *log_dir_inode(void *ctx, uint64_t ino)
 {
-	struct xls_files *f = ctx;
-	uint32_t idx = xls_inoidx_find(&f->idx, ino);
+	const struct xls_files *f = ctx;
+	const uint32_t *i = xls_hashmap_find(&f->forks_idx, ino, 0);
 
-	return idx != XLS_INOIDX_NONE ? xls_ino_forks(xls_files_ino(f, idx))->dino : NULL;
+	return i ? f->forks[*i]->dino : NULL;
 }
 
 struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes,
@@ -41,6 +41,12 @@ struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes
 	struct xls_files *f = calloc(1, sizeof(*f));
 
 	if (!f) {
+		xls_error_set(err, XLS_EXIT_INTERNAL,
+			      "out of memory for the state of the files stage");
+		return NULL;
+	}
+	if (xls_pagestore_init(&f->states, sizeof(struct ino_state), XLS_FILES_STATE_MEM)) {
+		free(f);
 		xls_error_set(err, XLS_EXIT_INTERNAL,
 			      "out of memory for the state of the files stage");
 		return NULL;
@@ -80,21 +86,17 @@ void xls_files_free(struct xls_files *f)
 	xls_fsview_clusters_release(&f->clusters);
 	xls_names_release(&f->names);
 	xls_inoidx_free(&f->idx);
-	for (uint32_t i = 0; i < f->ninos; i++) {
-		struct ino_forks *fk = xls_files_ino(f, i)->fk;
-
-		if (fk) {
-			free(fk->sf);
-			free(fk->asf);
-			free(fk->dino);
-			free(fk);
-		}
+	for (uint32_t i = 0; i < f->nforks; i++) {
+		free(f->forks[i]->sf);
+		free(f->forks[i]->asf);
+		free(f->forks[i]->dino);
+		free(f->forks[i]);
 	}
+	xls_vec_free(f->forks);
+	xls_hashmap_free(&f->forks_idx);
 	xls_xattr_set_free(&f->abefore);
 	xls_xattr_set_free(&f->aafter);
-	for (uint32_t b = 0; b < f->capblk; b++)
-		free(f->inoblk[b]);
-	free(f->inoblk);
+	xls_pagestore_free(&f->states);
 	xls_vec_free(f->pend);
 	xls_pool_free(&f->pool);
 	xls_dirent_set_free(&f->before);
@@ -324,7 +326,7 @@ static void sf_events(struct xls_files *f, uint64_t ino, struct ino_state *s,
 		      const struct xls_rinode *in, const struct xls_inode_core *now)
 {
 	const struct xls_geometry *g = &f->src->geo;
-	const struct ino_forks *fk = xls_ino_forks(s);
+	const struct ino_forks *fk = xls_ino_forks(f, s);
 	bool local = !xls_inode_core_free(now) && S_ISDIR(now->mode) &&
 		     now->format == XFS_DINODE_FMT_LOCAL;
 	/* what the kernel reads of the fork: di_size bytes (xfs_iformat_local) */
@@ -373,9 +375,10 @@ static void keep_dir_inode(struct xls_files *f, const struct xls_ritem *ri,
 
 	if (xls_inode_core_free(now) || !S_ISDIR(now->mode) || !g->inode_size ||
 	    g->inode_size > 2048) {
-		if (s->fk) {
-			free(s->fk->dino);
-			s->fk->dino = NULL;
+		if (s->has_forks) {
+			fk = xls_files_forks(f, s);
+			free(fk->dino);
+			fk->dino = NULL;
 		}
 		return;
 	}
@@ -413,7 +416,8 @@ static void remap_dir(struct xls_files *f, const struct xls_ritem *ri, struct in
 {
 	const struct xls_geometry *g = &f->src->geo;
 	uint8_t before[2048];
-	bool first = !s->fk || !s->fk->dino, have;
+	const struct ino_forks *fk = xls_ino_forks(f, s);
+	bool first = !fk->dino, have;
 
 	if (f->stale || xls_inode_core_free(now) || !S_ISDIR(now->mode) ||
 	    (now->format != XFS_DINODE_FMT_EXTENTS && now->format != XFS_DINODE_FMT_BTREE) ||
@@ -425,10 +429,11 @@ static void remap_dir(struct xls_files *f, const struct xls_ritem *ri, struct in
 	}
 	have = !first || !xls_fsview_read_inode(&f->disk, ri->ino, before, NULL);
 	if (!first)
-		memcpy(before, s->fk->dino, g->inode_size);
+		memcpy(before, fk->dino, g->inode_size);
 	keep_dir_inode(f, ri, s, now);
-	if (have && s->fk && s->fk->dino)
-		xls_files_dir_remap(f, ri->ino, before, first, s->fk->dino);
+	fk = xls_ino_forks(f, s);
+	if (have && fk->dino)
+		xls_files_dir_remap(f, ri->ino, before, first, fk->dino);
 }
 
 static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
@@ -436,12 +441,19 @@ static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 {
 	struct xls_inode_core now, was;
 	struct ino_state *s;
+	uint32_t idx;
 
 	if (!ri->inode || !ri->inode->has_core)
 		return;
-	s = xls_files_state(f, ri->ino);
-	if (!s)
+	idx = xls_files_state_index(f, ri->ino);
+	/* pinned: an event going out may look up or add another state */
+	if (idx == UINT32_MAX)
 		return;
+	s = xls_pagestore_pin(&f->states, idx);
+	if (!s) {
+		xls_files_state_failed(f);
+		return;
+	}
 	if (!s->seen)
 		baseline(f, ri->ino, rt->t->lsn, s);
 	s->seen = true;
@@ -457,6 +469,7 @@ static void take_inode(struct xls_files *f, const struct xls_rtrans *rt,
 	s->known = true;
 	/* the items of an inode replay from the first whose LSN beats the disk's on */
 	s->last_skipped = !f->stale && ri->decision != XLS_RD_REPLAY;
+	xls_pagestore_unpin(&f->states, idx);
 }
 
 /* ------------------------------------------------------------------ */
@@ -569,9 +582,19 @@ static void sweep_dirs(struct xls_files *f)
 	 * The blocks the log took were named when first seen (v5: their
 	 * headers name the directory), and changed since as events.
 	 */
+	uint64_t *order = malloc(sizeof(*order) * (f->nforks ? f->nforks : 1));
+
+	if (!order) {
+		f->nomem = true;
+		return;
+	}
+	/* in the order the log first named the inodes, as their states are */
+	for (uint32_t i = 0; i < f->nforks; i++)
+		order[i] = (uint64_t)xls_inoidx_find(&f->idx, f->forks[i]->ino) << 32 | i;
+	qsort(order, f->nforks, sizeof(*order), xls_cmp_u64);
 	f->logview.skip_held = f->src->geo.crc;
-	for (uint32_t i = 0; i < f->ninos; i++) {
-		const struct ino_forks *fk = xls_ino_forks(xls_files_ino(f, i));
+	for (uint32_t i = 0; i < f->nforks; i++) {
+		const struct ino_forks *fk = f->forks[(uint32_t)order[i]];
 		struct xls_names_dir d = { &f->names, fk->ino };
 		uint64_t parent;
 
@@ -579,6 +602,7 @@ static void sweep_dirs(struct xls_files *f)
 			xls_fsview_dir(&f->logview, d.dir, &parent, xls_names_learn_entry, &d);
 	}
 	f->logview.skip_held = false;
+	free(order);
 }
 
 static int on_stale_gap(void *ctx, const struct xls_stale_gap *g)
@@ -632,6 +656,10 @@ int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_hea
 	xls_recover_free(r);
 	if (xls_overlay_error(&f->view, err))
 		return -1;
+	if (f->tmp_error)
+		return xls_error_set(err, XLS_EXIT_INPUT, "cannot keep the inodes' states in a "
+				     "temporary file in '%s' (TMPDIR): %s",
+				     f->tmp_dir ? f->tmp_dir : "/tmp", strerror(f->tmp_error));
 	if (rc == -ENOMEM || f->nomem)
 		return xls_error_set(err, XLS_EXIT_INTERNAL, "out of memory for the inodes, "
 				     "directories and events the files stage follows");

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sortspill.h"
 #include "base/vec.h"
 #include "files/run.h"
 
@@ -36,46 +37,44 @@ void xls_files_out_release(struct xls_files_out *o)
 	o->last = UINT32_MAX;
 }
 
-/* A block for state f->ninos, if it has none yet. */
-static bool room_for_state(struct xls_files *f)
+void xls_files_tmp_failed(struct xls_files *f, const char *dir, int error)
 {
-	uint32_t b = f->ninos >> XLS_FILES_INO_BLOCK_BITS;
-	struct ino_state **blk;
-
-	if (b < f->capblk)
-		return true;
-	blk = realloc(f->inoblk, sizeof(*blk) * (b + 1));
-	if (!blk)
-		return false;
-	f->inoblk = blk;
-	blk[b] = malloc(sizeof(**blk) << XLS_FILES_INO_BLOCK_BITS);
-	if (!blk[b])
-		return false;
-	f->capblk = b + 1;
-	return true;
+	if (!f->tmp_error) {
+		f->tmp_error = error;
+		f->tmp_dir = dir;
+	}
 }
 
-/* @ino's state's index, a blank state made where it has none; UINT32_MAX: out of memory. */
-static uint32_t state_index(struct xls_files *f, uint64_t ino)
+void xls_files_state_failed(struct xls_files *f)
+{
+	if (f->states.error && f->states.error != ENOMEM)
+		xls_files_tmp_failed(f, f->states.dir, f->states.error);
+	else
+		f->nomem = true;
+}
+
+uint32_t xls_files_state_index(struct xls_files *f, uint64_t ino)
 {
 	uint32_t idx = xls_inoidx_find(&f->idx, ino);
+	struct ino_state *s;
 
 	if (idx != XLS_INOIDX_NONE)
 		return idx;
-	if (f->ninos == UINT32_MAX - 1 || !room_for_state(f) ||
-	    xls_inoidx_put(&f->idx, ino, f->ninos)) {
+	if (f->ninos == UINT32_MAX - 1) {
 		f->nomem = true;
 		return UINT32_MAX;
 	}
-	memset(xls_files_ino(f, f->ninos), 0, sizeof(struct ino_state));
+	if (!(s = xls_files_ino(f, f->ninos))) {
+		xls_files_state_failed(f);
+		return UINT32_MAX;
+	}
+	if (xls_inoidx_put(&f->idx, ino, f->ninos)) {
+		f->nomem = true;
+		return UINT32_MAX;
+	}
+	/* a new page reads as zeros: a blank state */
+	s->ino = ino;
 	return f->ninos++;
-}
-
-struct ino_state *xls_files_state(struct xls_files *f, uint64_t ino)
-{
-	uint32_t idx = state_index(f, ino);
-
-	return idx != UINT32_MAX ? xls_files_ino(f, idx) : NULL;
 }
 
 void xls_files_core_get(const struct ino_state *s, struct xls_inode_core *c)
@@ -123,7 +122,7 @@ static void count(struct xls_files *f, const struct xls_file_event *e)
 
 	/* an inode's events mostly come together */
 	if (o->last == UINT32_MAX || o->last_ino != e->ino) {
-		uint32_t idx = state_index(f, e->ino);
+		uint32_t idx = xls_files_state_index(f, e->ino);
 
 		if (idx == UINT32_MAX)
 			return;
@@ -131,6 +130,10 @@ static void count(struct xls_files *f, const struct xls_file_event *e)
 		o->last_ino = e->ino;
 	}
 	s = xls_files_ino(f, o->last);
+	if (!s) {
+		xls_files_state_failed(f);
+		return;
+	}
 	if (!s->events++)
 		s->first_seq = e->seq;
 	s->last_seq = e->seq;
@@ -390,13 +393,6 @@ void xls_files_out_drain(struct xls_files *f, bool final)
 	}
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-
-	return (*x > *y) - (*x < *y);
-}
-
 void xls_files_core_state(const struct xls_inode_core *c, struct xls_fev_inode *st)
 {
 	*st = (struct xls_fev_inode){
@@ -427,53 +423,62 @@ static bool final_core(const struct xls_files *f, uint64_t ino, const struct ino
 	return c->valid;
 }
 
-/* The inodes events went out for, in inode order; NULL when out of memory. */
-static uint64_t *counted_inodes(struct xls_files *f, uint32_t *n)
+/* The summary of inode @st, whose events went out, to the sink. */
+static void out_summary(struct xls_files *f, const struct ino_state *st)
 {
-	struct xls_inoidx_pos pos = XLS_INOIDX_POS0;
-	uint64_t *inos = malloc(sizeof(*inos) * (f->ninos ? f->ninos : 1)), ino;
-	uint32_t idx;
+	struct xls_inode_core core;
+	size_t len;
+	bool known = final_core(f, st->ino, st, &core);
+	bool live = !known || !xls_inode_core_free(&core);
+	struct xls_file_summary s = {
+		.ino = st->ino, .events = st->events,
+		.first_seq = st->first_seq, .last_seq = st->last_seq,
+		.mode = known && live ? core.mode : 0,
+		.has_state = known && live,
+	};
 
-	*n = 0;
-	if (!inos) {
-		f->nomem = true;
-		return NULL;
+	if (s.has_state)
+		xls_files_core_state(&core, &s.state);
+	if (live && xls_names_final_path(&f->names, s.ino, f->path, sizeof(f->path), &len)) {
+		s.final_path = f->path;
+		s.final_path_len = (uint32_t)len;
 	}
-	while (*n < f->ninos && xls_inoidx_next(&f->idx, &pos, &ino, &idx))
-		if (xls_files_ino(f, idx)->events)
-			inos[(*n)++] = ino;
-	qsort(inos, *n, sizeof(*inos), cmp_u64);
-	return inos;
+	f->rc = f->sink->file(f->sink->ctx, &s);
 }
 
+/*
+ * The inodes events went out for, in inode order: their states read in
+ * the order they were made (page after page of the store), sorted through
+ * a spill, so that 2 million of them are not looked up at random.
+ */
 void xls_files_out_summaries(struct xls_files *f)
 {
-	uint64_t *inos;
-	uint32_t n;
+	struct xls_sortspill sorted;
+	struct ino_state st;
+	const void *rec;
+	uint64_t ino;
+	uint32_t len;
 
 	if (!f->sink->file)
 		return;
-	inos = counted_inodes(f, &n);
-	for (uint32_t i = 0; inos && i < n && !f->rc; i++) {
-		const struct ino_state *st = xls_files_ino(f, xls_inoidx_find(&f->idx, inos[i]));
-		struct xls_inode_core core;
-		size_t len;
-		bool known = final_core(f, inos[i], st, &core);
-		bool live = !known || !xls_inode_core_free(&core);
-		struct xls_file_summary s = {
-			.ino = inos[i], .events = st->events,
-			.first_seq = st->first_seq, .last_seq = st->last_seq,
-			.mode = known && live ? core.mode : 0,
-			.has_state = known && live,
-		};
+	xls_sortspill_init(&sorted, XLS_FILES_SUMMARY_MEM);
+	for (uint32_t i = 0; i < f->ninos && !sorted.error; i++) {
+		const struct ino_state *s = xls_files_ino(f, i);
 
-		if (s.has_state)
-			xls_files_core_state(&core, &s.state);
-		if (live && xls_names_final_path(&f->names, s.ino, f->path, sizeof(f->path), &len)) {
-			s.final_path = f->path;
-			s.final_path_len = (uint32_t)len;
+		if (!s) {
+			xls_files_state_failed(f);
+			break;
 		}
-		f->rc = f->sink->file(f->sink->ctx, &s);
+		if (s->events)
+			(void)xls_sortspill_add(&sorted, s->ino, s, sizeof(*s));
 	}
-	free(inos);
+	if (!f->nomem && !f->tmp_error && !xls_sortspill_rewind(&sorted))
+		while (!f->rc && (rec = xls_sortspill_next(&sorted, &ino, &len)) &&
+		       len == sizeof(st)) {
+			memcpy(&st, rec, sizeof(st));
+			out_summary(f, &st);
+		}
+	if (sorted.error)
+		xls_files_tmp_failed(f, sorted.dir, sorted.error);
+	xls_sortspill_free(&sorted);
 }

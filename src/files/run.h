@@ -15,6 +15,7 @@
 
 #include "base/hashmap.h"
 #include "base/inoidx.h"
+#include "base/pagestore.h"
 #include "base/spillq.h"
 #include "recover/recover.h"
 #include "replay/overlay.h"
@@ -46,9 +47,10 @@ struct ino_forks {
  * An inode as the log said last, and what its events counted as they went
  * out: kept by the million on an item-dense log, so only the fields its
  * events and summary tell (xls_files_core_get and _set convert), not a
- * whole struct xls_inode_core; 96 bytes.  Its number is the index's.
+ * whole struct xls_inode_core; 96 bytes, in a struct xls_pagestore.
  */
 struct ino_state {
+	uint64_t	ino;
 	uint64_t	size, nextents;
 	uint64_t	atime, mtime, ctime, crtime;
 	uint32_t	uid, gid, nlink, gen;
@@ -61,16 +63,8 @@ struct ino_state {
 	/* recovery skipped its last item: the disk holds where it leaves it */
 	bool		last_skipped;
 	bool		seen;		/* an item of it taken, its baseline read */
-	struct ino_forks *fk;		/* NULL: none of them */
+	bool		has_forks;	/* a struct ino_forks in xls_files.forks */
 };
-
-/* @s's forks, read-only: none when it has no struct ino_forks. */
-static inline const struct ino_forks *xls_ino_forks(const struct ino_state *s)
-{
-	static const struct ino_forks none;
-
-	return s->fk ? s->fk : &none;
-}
 
 /*
  * The directory block at hand, gathered piece by piece (a compound's
@@ -146,12 +140,16 @@ struct xls_files {
 	/* ino -> inos[]: each inode an item or an event is about */
 	struct xls_inoidx		idx;
 	/*
-	 * The states, in blocks of XLS_FILES_INO_BLOCK that never move: an
-	 * event going out may add a state while the item at hand holds
-	 * another's address.
+	 * The states, by index, XLS_FILES_STATE_MEM of them in memory: the
+	 * item at hand pins its own, as an event going out may look up or
+	 * add another.
 	 */
-	struct ino_state		**inoblk;
-	uint32_t			ninos, capblk;
+	struct xls_pagestore		states;
+	uint32_t			ninos;
+	/* ino -> forks[]: the few inodes with a struct ino_forks */
+	struct xls_hashmap		forks_idx;
+	struct ino_forks		**forks;
+	uint32_t			nforks, capforks;
 	const struct xls_files_sink	*sink;
 	/* the events of the transaction at hand, paired into moves at its end */
 	struct xls_file_event		*pend;
@@ -174,6 +172,9 @@ struct xls_files {
 	struct xls_hashmap		created;	/* inodes it creates */
 	/* (id, enum xls_files_struct) -> the XLS_DIRP_* problems reported */
 	struct xls_hashmap		malformed;
+	/* the first temporary file that failed (other than the events'), and why */
+	const char			*tmp_dir;
+	int				tmp_error;
 	bool				replayed;	/* the item at hand */
 	bool				stale;		/* xls_files_run's @stale */
 	int				rc;
@@ -220,18 +221,42 @@ enum xls_files_struct {
 void xls_files_malformed(struct xls_files *f, enum xls_files_struct what, uint64_t id,
 			 uint32_t problems);
 
-#define XLS_FILES_INO_BLOCK_BITS	14u	/* 16,384 states, 1.5 MiB */
+/*
+ * The states' memory: -DXLS_FILES_STATE_MEM=... in CFLAGS, a build whose
+ * states go to the file all the time, to test it.
+ */
+#ifndef XLS_FILES_STATE_MEM
+#define XLS_FILES_STATE_MEM	(16u << 20)
+#endif
+/* The summaries sorted by inode at the end: this much, then runs in a file. */
+#define XLS_FILES_SUMMARY_MEM	(8u << 20)
 
-/* State @i (below f->ninos). */
-static inline struct ino_state *xls_files_ino(const struct xls_files *f, uint32_t i)
+/* State @i (below f->ninos), valid as xls_pagestore_at says; NULL on a failure. */
+static inline struct ino_state *xls_files_ino(struct xls_files *f, uint32_t i)
 {
-	return &f->inoblk[i >> XLS_FILES_INO_BLOCK_BITS]
-			 [i & ((1u << XLS_FILES_INO_BLOCK_BITS) - 1)];
+	return xls_pagestore_at(&f->states, i);
+}
+
+/* @s's forks, read-only: none when it has no struct ino_forks. */
+static inline const struct ino_forks *xls_ino_forks(const struct xls_files *f,
+						    const struct ino_state *s)
+{
+	static const struct ino_forks none;
+	const uint32_t *i = s->has_forks ? xls_hashmap_find(&f->forks_idx, s->ino, 0) : NULL;
+
+	return i ? f->forks[*i] : &none;
 }
 
 /* files_out.c */
-/* @ino's state, made blank where it has none; NULL: out of memory. */
-struct ino_state *xls_files_state(struct xls_files *f, uint64_t ino);
+/* A temporary file in @dir failed with @error: the run ends in an error that says so. */
+void xls_files_tmp_failed(struct xls_files *f, const char *dir, int error);
+/*
+ * The index of @ino's state (xls_files_ino), a blank one made where it has
+ * none; UINT32_MAX on a failure (f->nomem, or the states' file).
+ */
+uint32_t xls_files_state_index(struct xls_files *f, uint64_t ino);
+/* A state could not be had: the store's file failed (said at the end), or memory. */
+void xls_files_state_failed(struct xls_files *f);
 void xls_files_core_get(const struct ino_state *s, struct xls_inode_core *c);
 void xls_files_core_set(struct ino_state *s, const struct xls_inode_core *c);
 /* Event @e of the transaction at hand, with its path: to the sink, or held. */

@@ -64,11 +64,12 @@ struct xls_files *xls_files_new(const struct xls_source *src, uint64_t mem_bytes
 	xls_fsview_clusters_init(&f->clusters);
 	/*
 	 * The disk view reads each inode's baseline once, as the log first
-	 * names it: in no order a cluster would serve (22,000 reads of 2,781
-	 * clusters on an item-dense log even with 256 of them kept), so the
-	 * inode alone is read.
+	 * names it, through the clusters the log's view keeps too (the
+	 * device's bytes only): on a log of new inodes they come cluster
+	 * after cluster (inodes1g: 2.1 million preads of one inode, 136,000
+	 * of clusters, files 10 % faster), and elsewhere they cost no more.
 	 */
-	f->disk.clusters = NULL;
+	f->disk.clusters = &f->clusters;
 	f->logview.src = src;
 	f->logview.ovl = &f->view;
 	f->logview.clusters = &f->clusters;

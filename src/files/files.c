@@ -657,8 +657,10 @@ int xls_files_run(struct xls_files *f, struct xls_log *log, const struct xls_hea
 	xls_recover_free(r);
 	if (xls_overlay_error(&f->view, err))
 		return -1;
+	if (xls_names_file_error(&f->names))
+		xls_files_tmp_failed(f, f->names.names.dir, xls_names_file_error(&f->names));
 	if (f->tmp_error)
-		return xls_error_set(err, XLS_EXIT_INPUT, "cannot keep the inodes' states in a "
+		return xls_error_set(err, XLS_EXIT_INPUT, "cannot keep the inodes' states and names in a "
 				     "temporary file in '%s' (TMPDIR): %s",
 				     f->tmp_dir ? f->tmp_dir : "/tmp", strerror(f->tmp_error));
 	if (rc == -ENOMEM || f->nomem)

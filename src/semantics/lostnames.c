@@ -78,9 +78,16 @@ const char *xls_lost_names_path(struct xls_lost_names *n, uint64_t ino, char *bu
 
 int xls_lost_names_error(const struct xls_lost_names *n, struct xls_error *err)
 {
-	if (!n->leaves.error || n->leaves.error == ENOMEM)
+	int error = xls_names_file_error(&n->names);
+	const char *dir = n->names.names.dir;
+
+	if (!error && n->leaves.error != ENOMEM) {
+		error = n->leaves.error;
+		dir = n->leaves.dir;
+	}
+	if (!error)
 		return 0;
 	return xls_error_set(err, XLS_EXIT_INPUT, "cannot keep the names of inodes in a "
-			     "temporary file in '%s' (TMPDIR): %s",
-			     n->leaves.dir ? n->leaves.dir : "/tmp", strerror(n->leaves.error));
+			     "temporary file in '%s' (TMPDIR): %s", dir ? dir : "/tmp",
+			     strerror(error));
 }

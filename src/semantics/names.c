@@ -1,6 +1,7 @@
 /*
  * Semantics stage: the inode -> (parent, name) map and paths.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +9,14 @@
 #include "base/ondisk.h"
 #include "semantics/names.h"
 
+_Static_assert(sizeof(struct xls_name) == 32, "a name is 32 bytes in its page");
+
 void xls_names_init(struct xls_names *m, const struct xls_fsview *view)
 {
 	memset(m, 0, sizeof(*m));
 	m->view = view;
+	/* out of memory: no name is kept, each counted as dropped */
+	m->names_ok = !xls_pagestore_init(&m->names, sizeof(struct xls_name), XLS_NAMES_MEM);
 }
 
 void xls_names_release(struct xls_names *m)
@@ -20,20 +25,52 @@ void xls_names_release(struct xls_names *m)
 	xls_hashmap_free(&m->alt);
 	xls_vec_free(m->links);
 	xls_hashmap_free(&m->tried);
-	xls_vec_free(m->names);
+	xls_pagestore_free(&m->names);
 	xls_pool_free(&m->pool);
 	memset(m, 0, sizeof(*m));
 }
 
-static bool named(const struct xls_names *m, uint32_t i)
+int xls_names_file_error(const struct xls_names *m)
 {
-	return i != UINT32_MAX && m->names[i].parent && m->names[i].len;
+	return m->names.error == ENOMEM ? 0 : m->names.error;
+}
+
+/* Name @i, valid until another is asked for; NULL when it cannot be had (dropped). */
+static struct xls_name *name_at(struct xls_names *m, uint32_t i)
+{
+	struct xls_name *e = m->names_ok ? xls_pagestore_at(&m->names, i) : NULL;
+
+	if (!e)
+		m->dropped++;
+	return e;
+}
+
+static bool named(struct xls_names *m, uint32_t i)
+{
+	const struct xls_name *e = i != UINT32_MAX ? name_at(m, i) : NULL;
+
+	return e && e->parent && e->len;
+}
+
+static const uint8_t *name_bytes(const struct xls_names *m, const struct xls_name *e)
+{
+	return e->len <= XLS_NAME_INLINE ? e->bytes : m->pool.p + e->name;
+}
+
+/* @len bytes of @name as @e's: false when the pool has no room (dropped). */
+static bool set_name(struct xls_names *m, struct xls_name *e, const uint8_t *name, uint32_t len)
+{
+	if (len <= XLS_NAME_INLINE) {
+		memcpy(e->bytes, name, len);
+		return true;
+	}
+	return xls_pool_add(&m->pool, name, len, &e->name);
 }
 
 static bool is_link(const struct xls_names *m, const struct xls_name *e, uint64_t parent,
 		    const uint8_t *name, uint32_t len)
 {
-	return e->parent == parent && e->len == len && !memcmp(m->pool.p + e->name, name, len);
+	return e->parent == parent && e->len == len && !memcmp(name_bytes(m, e), name, len);
 }
 
 static bool current(const struct xls_name *e)
@@ -100,7 +137,7 @@ static void keep_seen(struct xls_names *m, uint64_t ino, uint64_t parent, const 
 {
 	struct xls_name e = { .parent = parent, .len = (uint8_t)len, .level = XLS_NAME_SEEN };
 
-	if (xls_pool_add(&m->pool, name, len, &e.name))
+	if (set_name(m, &e, name, len))
 		keep_other(m, ino, &e);
 	else
 		m->dropped++;
@@ -126,14 +163,15 @@ static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint
 {
 	uint32_t idx = xls_inoidx_find(&m->idx, ino);
 	struct xls_name *e;
-	uint32_t off;
 
 	if (len > 255 || !len || !parent || parent == ino)
 		return;
 	if (idx != XLS_INOIDX_NONE) {
 		uint32_t prev, other;
 
-		e = &m->names[idx];
+		/* @e stays: nothing below asks for another name */
+		if (!(e = name_at(m, idx)))
+			return;
 		if (is_link(m, e, parent, name, len)) {
 			if (level == XLS_NAME_CHANGED || e->level < level)
 				e->level = (uint8_t)level;
@@ -161,21 +199,20 @@ static void learn(struct xls_names *m, uint64_t ino, uint64_t parent, const uint
 			m->full = true;
 			return;
 		}
-		/* grown by moving pages (base/bigmem.h): it reaches tens of MiB */
-		if (!xls_vec_grow((void **)&m->names, m->n, &m->cap, sizeof(*m->names)) ||
-		    xls_inoidx_put(&m->idx, ino, m->n)) {
+		if (!(e = name_at(m, m->n)))
+			return;
+		if (xls_inoidx_put(&m->idx, ino, m->n)) {
 			m->dropped++;
 			return;
 		}
-		e = &m->names[m->n++];
+		m->n++;
 	}
-	if (!xls_pool_add(&m->pool, name, len, &off)) {
+	if (!set_name(m, e, name, len)) {
 		e->len = 0;
 		m->dropped++;
 		return;
 	}
 	e->parent = parent;
-	e->name = off;
 	e->len = (uint8_t)len;
 	e->level = (uint8_t)level;
 }
@@ -199,9 +236,8 @@ void xls_names_removed(struct xls_names *m, uint64_t ino, uint64_t parent,
 	uint32_t prev, other;
 	struct xls_name *e;
 
-	if (idx == XLS_INOIDX_NONE)
+	if (idx == XLS_INOIDX_NONE || !(e = name_at(m, idx)))
 		return;
-	e = &m->names[idx];
 	if (is_link(m, e, parent, name, len)) {
 		e->level = XLS_NAME_REMOVED;
 		promote_other(m, ino, e);
@@ -221,25 +257,13 @@ int xls_names_learn_entry(void *ctx, const struct xls_dirent *e)
 	return 0;
 }
 
-bool xls_names_unlinked(const struct xls_names *m, uint64_t ino)
+bool xls_names_unlinked(struct xls_names *m, uint64_t ino)
 {
 	uint32_t idx = xls_inoidx_find(&m->idx, ino);
+	const struct xls_name *e = idx != XLS_INOIDX_NONE ? name_at(m, idx) : NULL;
 
 	/* a removed name is the one the path goes by only when no other link is there */
-	return idx != XLS_INOIDX_NONE && m->names[idx].len && m->names[idx].level == XLS_NAME_REMOVED;
-}
-
-bool xls_names_link(const struct xls_names *m, uint64_t ino, uint64_t *parent,
-		    const uint8_t **name, uint32_t *len)
-{
-	uint32_t idx = xls_inoidx_find(&m->idx, ino);
-
-	if (idx == XLS_INOIDX_NONE || !named(m, idx))
-		return false;
-	*parent = m->names[idx].parent;
-	*name = m->pool.p + m->names[idx].name;
-	*len = m->names[idx].len;
-	return true;
+	return e && e->len && e->level == XLS_NAME_REMOVED;
 }
 
 /* ------------------------------------------------------------------ */
@@ -322,6 +346,7 @@ static int chain_of(struct xls_names *m, uint64_t ino, bool current, uint32_t *c
 	*depth = 0;
 	*stuck = 0;
 	while (*depth < XLS_NAMES_MAX_DEPTH) {
+		const struct xls_name *e;
 		uint32_t idx;
 		uint32_t i;
 
@@ -335,10 +360,12 @@ static int chain_of(struct xls_names *m, uint64_t ino, bool current, uint32_t *c
 			*stuck = at;
 			return -1;
 		}
-		if (current && m->names[i].level == XLS_NAME_REMOVED)
+		/* named(): it can be had */
+		e = name_at(m, i);
+		if (current && e->level == XLS_NAME_REMOVED)
 			return -1;
 		chain[(*depth)++] = i;
-		at = m->names[i].parent;
+		at = e->parent;
 	}
 	m->loops++;
 	*depth = 0;
@@ -346,19 +373,19 @@ static int chain_of(struct xls_names *m, uint64_t ino, bool current, uint32_t *c
 }
 
 /* "/a/b" of @depth names of @chain, then @tail, into @buf; its length. */
-static size_t put_path(const struct xls_names *m, const uint32_t *chain, uint32_t depth,
+static size_t put_path(struct xls_names *m, const uint32_t *chain, uint32_t depth,
 		       const uint8_t *tail, uint32_t tail_len, char *buf, size_t bufsz)
 {
 	size_t n = 0;
 
 	/* one path for each of a million events: copied, not printed */
 	for (uint32_t i = depth; i-- > 0;) {
-		const struct xls_name *e = &m->names[chain[i]];
+		const struct xls_name *e = name_at(m, chain[i]);
 
-		if (n + 1 + e->len >= bufsz)
+		if (!e || n + 1 + e->len >= bufsz)
 			break;
 		buf[n++] = '/';
-		memcpy(buf + n, m->pool.p + e->name, e->len);
+		memcpy(buf + n, name_bytes(m, e), e->len);
 		n += e->len;
 	}
 	if (tail && n + 1 + tail_len < bufsz) {

@@ -31,11 +31,21 @@
 #include <stdint.h>
 #include "base/hashmap.h"
 #include "base/inoidx.h"
+#include "base/pagestore.h"
 #include "base/vec.h"
 #include "semantics/fsview.h"
 
-/* At most this many inodes named (about 100 MiB with their names). */
+/* At most this many inodes named (26 MiB of index, the names on a file). */
 #define XLS_NAMES_MAX		(1u << 21)
+/*
+ * The names in memory, the rest in a temporary file (base/pagestore.h):
+ * -DXLS_NAMES_MEM=... in CFLAGS, a build that spills all the time.
+ */
+#ifndef XLS_NAMES_MEM
+#define XLS_NAMES_MEM		(4u << 20)
+#endif
+/* A name this long or shorter is kept in its struct xls_name, a longer one in the pool. */
+#define XLS_NAME_INLINE		18u
 /* Links of one inode kept besides the one it goes by. */
 #define XLS_NAMES_LINKS		32u
 /* A path deeper than this is not followed (a loop in the parent chain). */
@@ -50,11 +60,13 @@ enum xls_name_level {
 	XLS_NAME_CHANGED,	/* an entry the log adds or moves */
 };
 
+/* 32 bytes, by the million in a page store: a file's name is mostly short. */
 struct xls_name {
 	uint64_t	parent;
-	uint32_t	name;		/* offset in pool */
+	uint32_t	name;		/* offset in pool, past XLS_NAME_INLINE bytes */
 	uint8_t		len;
 	uint8_t		level;		/* enum xls_name_level */
+	uint8_t		bytes[XLS_NAME_INLINE];	/* the name, when that long at most */
 };
 
 /* A link of an inode besides the one its path goes by. */
@@ -70,9 +82,11 @@ struct xls_names {
 	struct xls_name_link	*links;
 	uint32_t		nlinks, caplinks;
 	struct xls_hashmap	tried;	/* ino -> the epoch it was looked up in vain at */
-	struct xls_name		*names;
-	uint32_t		n, cap;
-	struct xls_pool		pool;
+	/* names[] by index: NULL until the first, and when it cannot be had */
+	struct xls_pagestore	names;
+	bool			names_ok;
+	uint32_t		n;
+	struct xls_pool		pool;	/* the names too long to be kept in place */
 	uint32_t		epoch;	/* changes of the view */
 	bool			full;	/* XLS_NAMES_MAX reached */
 	uint64_t		loops;	/* parent chains that did not reach the root */
@@ -144,10 +158,9 @@ bool xls_names_final_path(struct xls_names *m, uint64_t ino, char *buf, size_t b
 			  size_t *len);
 
 /* @ino had a name, and every link of it known is removed. */
-bool xls_names_unlinked(const struct xls_names *m, uint64_t ino);
+bool xls_names_unlinked(struct xls_names *m, uint64_t ino);
 
-/* What the path of @ino is built of: its parent and name; false if not named. */
-bool xls_names_link(const struct xls_names *m, uint64_t ino, uint64_t *parent,
-		    const uint8_t **name, uint32_t *len);
+/* 0, or the errno of the names' temporary file (not of memory: see dropped). */
+int xls_names_file_error(const struct xls_names *m);
 
 #endif /* XLS_NAMES_H */

@@ -57,6 +57,9 @@ void xls_fsview_clusters_init(struct xls_fsview_clusters *c)
 		c->slot[i].buf = NULL;
 	}
 	c->clock = 0;
+	for (uint32_t i = 0; i < XLS_FSVIEW_ALONE; i++)
+		c->alone[i] = -1;
+	c->nalone = 0;
 }
 
 /* The slot holding the cluster at @daddr, or the least recently used one. */
@@ -71,6 +74,22 @@ static struct xls_fsview_cluster *cluster_slot(struct xls_fsview_clusters *c, in
 			lru = &c->slot[i];
 	}
 	return lru;
+}
+
+/*
+ * Is the cluster at @daddr to be read whole for the inode asked?  When it
+ * is not held, only if an inode of it was read alone lately; else it is
+ * remembered, and the inode is read alone.
+ */
+static bool read_whole(struct xls_fsview_clusters *c, int64_t daddr)
+{
+	if (cluster_slot(c, daddr)->daddr == daddr)
+		return true;
+	for (uint32_t i = 0; i < XLS_FSVIEW_ALONE; i++)
+		if (c->alone[i] == daddr)
+			return true;
+	c->alone[c->nalone++ % XLS_FSVIEW_ALONE] = daddr;
+	return false;
 }
 
 void xls_fsview_clusters_release(struct xls_fsview_clusters *c)
@@ -133,7 +152,8 @@ int xls_fsview_read_inode(const struct xls_fsview *v, uint64_t ino, uint8_t *din
 	}
 	if (written)
 		*written = false;
-	if (v->clusters && cached_inode(v, daddr, boff, dino))
+	if (v->clusters && (!v->clusters_lazy || read_whole(v->clusters, daddr)) &&
+	    cached_inode(v, daddr, boff, dino))
 		return 0;
 	return disk_read(v, daddr, boff, dino, isize);
 }

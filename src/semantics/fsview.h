@@ -34,6 +34,7 @@
  * device and over an overlay can share them.
  */
 #define XLS_FSVIEW_CLUSTER_SLOTS	16u
+#define XLS_FSVIEW_ALONE		8u
 
 struct xls_fsview_cluster {
 	int64_t		daddr;		/* of the cluster held; -1: none */
@@ -45,6 +46,9 @@ struct xls_fsview_cluster {
 struct xls_fsview_clusters {
 	struct xls_fsview_cluster	slot[XLS_FSVIEW_CLUSTER_SLOTS];
 	uint64_t			clock;
+	/* the clusters of the last inodes read alone (clusters_lazy), a ring */
+	int64_t				alone[XLS_FSVIEW_ALONE];
+	uint32_t			nalone;
 };
 
 struct xls_fsview {
@@ -57,6 +61,14 @@ struct xls_fsview {
 	 */
 	struct xls_hashmap		*cache;
 	struct xls_fsview_clusters	*clusters;	/* NULL: none kept */
+	/*
+	 * A cluster not held is read whole only for its second inode among
+	 * the last XLS_FSVIEW_ALONE read alone, the first read alone: inodes
+	 * read in no order (files' baselines on an item-dense log) cost an
+	 * inode each, those read cluster after cluster (a log of new inodes,
+	 * several allocation groups in turn) little more than a cluster each.
+	 */
+	bool				clusters_lazy;
 	/*
 	 * Inodes a source newer than the view holds (files: the directories
 	 * as the log has left them so far): the inode's bytes, or NULL to

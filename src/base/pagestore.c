@@ -129,7 +129,6 @@ static uint32_t free_slot(struct xls_pagestore *s)
 void *xls_pagestore_fetch(struct xls_pagestore *s, uint32_t idx)
 {
 	uint32_t page = idx >> XLS_PAGESTORE_PAGE_SHIFT, slot;
-	uint8_t *p;
 
 	if (s->error)
 		return NULL;
@@ -137,6 +136,8 @@ void *xls_pagestore_fetch(struct xls_pagestore *s, uint32_t idx)
 		return fail(s, ENOMEM);
 	slot = s->page_slot[page];
 	if (slot == XLS_PAGESTORE_NONE) {
+		uint8_t *p;
+
 		if ((slot = free_slot(s)) == XLS_PAGESTORE_NONE)
 			return NULL;
 		p = s->cache + (size_t)slot * s->page_bytes;

@@ -302,7 +302,6 @@ static const void *take(struct xls_sortspill *s, uint64_t *key, uint32_t *len)
 static int merge_runs(struct xls_sortspill *s)
 {
 	struct run_writer w = { .buf = malloc(RUN_BUF) };
-	const void *rec;
 	uint64_t key;
 	uint32_t len;
 
@@ -312,9 +311,12 @@ static int merge_runs(struct xls_sortspill *s)
 		free(w.buf);
 		return fail(s, errno);
 	}
-	if (!start_merge(s, false))
+	if (!start_merge(s, false)) {
+		const void *rec;
+
 		while ((rec = take(s, &key, &len)))
 			writer_put(&w, key, rec, len);
+	}
 	writer_flush(&w);
 	free(w.buf);
 	if (s->error || w.rc) {

@@ -454,8 +454,6 @@ static void out_summary(struct xls_files *f, const struct ino_state *st)
 void xls_files_out_summaries(struct xls_files *f)
 {
 	struct xls_sortspill sorted;
-	struct ino_state st;
-	const void *rec;
 	uint64_t ino;
 	uint32_t len;
 
@@ -472,13 +470,19 @@ void xls_files_out_summaries(struct xls_files *f)
 		if (s->events)
 			(void)xls_sortspill_add(&sorted, s->ino, s, sizeof(*s));
 	}
-	if (!f->nomem && !f->tmp_error && !xls_sortspill_rewind(&sorted))
+	if (!f->nomem && !f->tmp_error && !xls_sortspill_rewind(&sorted)) {
+		struct ino_state st;
+		const void *rec;
+
 		while (!f->rc && (rec = xls_sortspill_next(&sorted, &ino, &len)) &&
 		       len == sizeof(st)) {
 			memcpy(&st, rec, sizeof(st));
 			out_summary(f, &st);
 		}
-	if (sorted.error)
+	}
+	if (sorted.error == ENOMEM)
+		f->nomem = true;
+	else if (sorted.error)
 		xls_files_tmp_failed(f, sorted.dir, sorted.error);
 	xls_sortspill_free(&sorted);
 }

@@ -125,7 +125,7 @@ int xls_sortspill_add(struct xls_sortspill *s, uint64_t key, const void *rec, ui
 	if (s->nref && (uint64_t)s->used + len + (uint64_t)(s->nref + 1) * sizeof(*r) >
 		       s->batch_bytes && write_run(s))
 		return -s->error;
-	if (s->used + len > s->cap) {
+	if (!s->batch || s->used + len > s->cap) {
 		uint32_t cap = s->cap ? s->cap : 4096;
 		uint8_t *p;
 
@@ -339,7 +339,8 @@ int xls_sortspill_rewind(struct xls_sortspill *s)
 	if (s->error)
 		return -s->error;
 	if (!s->reading) {
-		qsort(s->ref, s->nref, sizeof(*s->ref), cmp_ref);
+		if (s->nref)
+			qsort(s->ref, s->nref, sizeof(*s->ref), cmp_ref);
 		s->reading = true;
 	}
 	return start_merge(s, true);

@@ -110,7 +110,7 @@ static struct pass3_stamp *child_stamp;
  */
 static uint64_t ckpt_lsn(const struct pass3_stamp *s, uint32_t ckpt)
 {
-	uint32_t cycle = xls_lsn_cycle(s->lsn), nblks = s->g->sb_logblocks;
+	uint32_t cycle = xls_lsn_cycle(s->lsn), nblks = s->g->log_bbs;
 	uint64_t blk = xls_lsn_block(s->lsn);
 
 	if (!ckpt || !s->done || !nblks)

@@ -60,10 +60,21 @@ LIBS += $(LIBXFS_ARCHIVE) $(LIBXFS_LIBS) -Wl,--wrap=__xfs_free_extent \
 	-Wl,--wrap=xfs_defer_finish_noroll -Wl,--wrap=libxfs_defer_finish \
 	-Wl,--wrap=xfs_buf_item_log -Wl,--wrap=libxfs_trans_binval \
 	-Wl,--wrap=libxfs_trans_ordered_buf -Wl,--wrap=libxfs_iflush_int \
-	-Wl,--wrap=xfs_defer_add -Wl,--wrap=libxfs_trans_log_inode
-$(LIBXFS_ARCHIVE): $(XFSPROGS_DIR)/libxfs/.libs/libxfs.a $(LIBXFS_DIR)/libxfs.mk Makefile
+	-Wl,--wrap=xfs_defer_add -Wl,--wrap=libxfs_trans_log_inode \
+	-Wl,--wrap=libxfs_trans_commit -Wl,--wrap=libxfs_trans_roll \
+	-Wl,--wrap=libxfs_buf_get_map -Wl,--wrap=libxfs_buf_read_map
+# the allocator with the kernel's busy extents and the defer code with
+# its intents seen (tools/libxfs-busy, src/pass3/libxfs_busy.c and
+# libxfs_ckpt.c) in place of xfsprogs' own
+LIBXFS_BUSY_OBJS := $(addprefix $(LIBXFS_DIR)/busy/,xfs_alloc.o xfs_alloc_btree.o xfs_rmap_btree.o \
+	xfs_defer.o)
+$(LIBXFS_ARCHIVE): $(XFSPROGS_DIR)/libxfs/.libs/libxfs.a $(LIBXFS_DIR)/libxfs.mk Makefile \
+		tools/libxfs-busy src/pass3/libxfs_priv_busy.h src/pass3/libxfs_trace_hooks.h
+	tools/libxfs-busy $(XFSPROGS_DIR) $(LIBXFS_DIR)/busy
 	objcopy --redefine-sym pwrite64=xls_pass3_pwrite64 \
-		--redefine-sym pread64=xls_pass3_pread64 $< $@
+		--redefine-sym pread64=xls_pass3_pread64 $< $@.tmp
+	ar rs $@.tmp $(LIBXFS_BUSY_OBJS)
+	mv $@.tmp $@
 $(BUILD)/pass3/libxfs_%.o: XCFLAGS = $(LIBXFS_CFLAGS) $(WARN) $(SAN_CFLAGS) $(EXTRA_CFLAGS)
 $(BUILD)/pass3/libxfs_%.o: CPPFLAGS += $(LIBXFS_CPPFLAGS)
 $(BUILD)/pass3/pass3.o: CPPFLAGS += -DXLS_HAVE_LIBXFS -DXLS_XFSPROGS_VERSION='"$(XFSPROGS_VERSION)"'

@@ -43,7 +43,8 @@ int __wrap___xfs_free_extent(struct xfs_trans *tp, struct xfs_perag *pag, xfs_ag
 	w->done->n.freed_blocks += len;
 	f = xls_vec_push((void **)&w->freed, &w->nfreed, &w->capfreed, sizeof(*f));
 	if (f)
-		*f = (struct freed_extent){ pag_agno(pag), agbno, len };
+		*f = (struct freed_extent){ pag_agno(pag), agbno, len,
+					    xls_libxfs_ckpt_count(w->done->ckpt) };
 	else
 		w->error = ENOMEM;
 	return 0;
@@ -64,6 +65,7 @@ static int roll_as_kernel(struct xfs_trans **tpp)
 {
 	struct xfs_inode *ips[XFS_DEFER_OPS_NR_INODES];
 	struct xfs_buf *bps[XFS_DEFER_OPS_NR_BUFS];
+	const struct xfs_defer_pending *dfp;
 	unsigned int nip = 0, nbp = 0, ordered = 0;
 	struct xfs_log_item *lip;
 	int error;
@@ -96,6 +98,9 @@ static int roll_as_kernel(struct xfs_trans **tpp)
 			ips[nip++] = ili->ili_inode;
 		}
 	}
+	/* the intents the kernel logs before that roll (xfs_defer_create_intents) */
+	list_for_each_entry(dfp, &(*tpp)->t_dfops, dfp_list)
+		xls_libxfs_ckpt_intent(dfp);
 	error = libxfs_trans_roll(tpp);
 	for (unsigned int i = 0; i < nip; i++)
 		libxfs_trans_ijoin(*tpp, ips[i], 0);
@@ -603,23 +608,27 @@ static int inactivate(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w
 /*
  * The kernel's pass 3 frees in transactions whose freed extents stay busy
  * until their checkpoint is on disk, and its allocator steps around busy
- * extents (xfs_extent_busy_trim); libxfs keeps none.  Where libxfs
- * allocated none of the blocks pass 3 freed, its choices are the
- * kernel's: the kernel's candidates are libxfs's, less the busy ones.
- * Where it took one back -- an AG free list refilled with the blocks of
- * files just freed, measured on a journal of 4800 unlinked inodes whose
- * frees split the free-space btrees -- the kernel takes another.  So
- * every extent pass 3 freed (data and bmap btree blocks, inode chunks,
- * CoW staging, what intents free) must still be free at its end.  (Free
- * list blocks are not in the list: the kernel reuses those too.)
+ * extents, forcing the log where it finds nothing else; so does pass 3's
+ * (libxfs_busy.c).  So every extent pass 3 freed in its last checkpoint
+ * (data and bmap btree blocks, inode chunks, CoW staging, what intents
+ * free) must still be free at its end: checked here, with the free-space
+ * btrees as libxfs left them, as a guard on that model.  (Free list
+ * blocks are not in the list: the kernel reuses those too.)
  */
 
-/* The first extent of @w pass 3 freed and then allocated again, or NULL. */
+/*
+ * The first extent of @w pass 3 freed in its last checkpoint (@last: busy
+ * still; one freed before a log force the allocator may take again, as
+ * the kernel's does) and then allocated again, or NULL.
+ */
 static const struct freed_extent *taken_back(struct xfs_mount *mp, const struct work *w,
-					     int *error)
+					     uint32_t last, int *error)
 {
 	for (uint32_t i = 0; i < w->nfreed; i++) {
 		const struct freed_extent *f = &w->freed[i];
+
+		if (f->ckpt != last)
+			continue;
 		struct xfs_perag *pag = libxfs_perag_get(mp, f->agno);
 		enum xbtree_recpacking outcome = XBTREE_RECPACKING_EMPTY;
 		struct xfs_buf *agbp;
@@ -647,7 +656,7 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 {
 	struct work w = { .done = done };
 	const struct freed_extent *f;
-	int error = 0;
+	int error = 0, busy_error = 0;
 
 	/* all the work looked at first: what is refused is refused whole, untouched */
 	if (job->iunlinks && walk_unlinked(mp, NULL, &w, why, whysz))
@@ -665,21 +674,40 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 	}
 	/*
 	 * xlog_recover_finish: the intents, the log force that ends their
-	 * checkpoint, then the unlinked inodes and the CoW leftovers
+	 * checkpoint, then the unlinked inodes and the CoW leftovers; and
+	 * the forces the kernel makes on its way (libxfs_busy.c, stale
+	 * buffers locked again: libxfs_ckpt.c), each ending a checkpoint
 	 */
 	freeing = &w;
-	done->ckpt = xls_libxfs_ckpt_start();
-	if (!done->ckpt)
+	done->ckpt = xls_libxfs_ckpt_start(mp);
+	if (!done->ckpt || xls_libxfs_busy_start(mp))
 		error = ENOMEM;
 	else if (job->nintents && xls_libxfs_intents(mp, job, &w, why, whysz))
 		error = -1;
-	else if (job->nintents && (job->iunlinks || job->cow))
-		error = xls_libxfs_ckpt_force(mp, &done->ckpt_blocks);
+	else if (job->nintents && (job->iunlinks || job->cow) && !(error = xls_libxfs_ckpt_force()))
+		xls_libxfs_busy_force();
 	if (!error && ((job->iunlinks && walk_unlinked(mp, inactivate, &w, why, whysz)) ||
 		       (job->cow && xfs_has_reflink(mp) && recover_cow(mp, &w, why, whysz))))
 		error = -1;
+	if (!error)
+		error = xls_libxfs_ckpt_error();
 	xls_libxfs_ckpt_stop();
+	xls_libxfs_busy_stop(&busy_error);
 	freeing = NULL;
+	if (!error && busy_error)
+		error = busy_error;
+	if (error == E2BIG || error == EOPNOTSUPP) {
+		if (error == E2BIG)
+			snprintf(done->refused, sizeof(done->refused), "the kernel's pass 3 here "
+				 "would write more than %u checkpoints: left to the kernel",
+				 XLS_PASS3_CKPTS);
+		else
+			snprintf(done->refused, sizeof(done->refused), "deferred work the kernel "
+				 "logs across a log force it makes, whose intents this pass 3 does "
+				 "not size: left to the kernel");
+		xls_vec_free(w.freed);
+		return 0;
+	}
 	if (error) {
 		if (error > 0)
 			snprintf(why, whysz, "the pass-3 checkpoints: %s", strerror(error));
@@ -691,7 +719,8 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 		snprintf(why, whysz, "keeping the extents it freed: %s", strerror(w.error));
 		return -1;
 	}
-	f = taken_back(mp, &w, &error);
+	/* checked after the work, as what is refused is left whole to the kernel */
+	f = taken_back(mp, &w, xls_libxfs_ckpt_count(done->ckpt), &error);
 	if (f)
 		snprintf(done->refused, sizeof(done->refused), "pass 3 here takes back blocks it "
 			 "freed (AG %u block %u), which the kernel, holding them busy, would not: "

@@ -86,12 +86,11 @@ struct xls_libxfs_done {
 	/* the work is of a kind this pass 3 does not do: nothing written, why */
 	char		refused[160];
 	/*
-	 * The kernel's pass-3 checkpoints: the blocks the first takes in the
-	 * log when a second follows it (0: one checkpoint), and which of them
-	 * last logged each block and inode (xls_libxfs_ckpt_of_*).  The
-	 * caller frees it (xls_libxfs_ckpt_free).
+	 * The kernel's pass-3 checkpoints: how many ended before the last,
+	 * the blocks each takes in the log, and which of them last logged
+	 * each block and inode (xls_libxfs_ckpt_*).  The caller frees it
+	 * (xls_libxfs_ckpt_free).
 	 */
-	uint64_t	ckpt_blocks;
 	struct xls_ckpt_model *ckpt;
 	/* it failed on metadata libxfs found corrupt (EFSCORRUPTED, EFSBADCRC) */
 	bool		corrupt;
@@ -107,7 +106,14 @@ struct xls_libxfs_done {
 };
 
 
-/* The checkpoint (0, 1) that last logged the block at @daddr, the inode @ino. */
+/* Pass-3 checkpoints followed at most (a log force past the last is refused). */
+#define XLS_PASS3_CKPTS	200u
+
+/* The checkpoints ended before the last; the log blocks checkpoint @k takes. */
+uint32_t xls_libxfs_ckpt_count(const struct xls_ckpt_model *m);
+uint64_t xls_libxfs_ckpt_blocks(const struct xls_ckpt_model *m, uint32_t k);
+
+/* The checkpoint (0, 1, ...) that last logged the block at @daddr, the inode @ino. */
 uint32_t xls_libxfs_ckpt_of_block(const struct xls_ckpt_model *m, uint64_t daddr);
 uint32_t xls_libxfs_ckpt_of_inode(const struct xls_ckpt_model *m, uint64_t ino);
 void xls_libxfs_ckpt_free(struct xls_ckpt_model *m);

@@ -13,6 +13,7 @@ struct freed_extent {
 	xfs_agnumber_t	agno;
 	xfs_agblock_t	agbno;
 	xfs_extlen_t	len;
+	uint32_t	ckpt;		/* the checkpoint that freed it */
 };
 
 /* The work under way: what it did, and the extents it freed. */
@@ -58,13 +59,42 @@ int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, s
 
 /*
  * The kernel's pass-3 checkpoints (libxfs_ckpt.c): what libxfs logs
- * followed from _start to _stop; the done item of each recovered intent
- * added; _force ends a checkpoint as the kernel's log force does, *@blocks
- * the log blocks it takes (0: nothing logged), or an errno.
+ * followed from _start to _stop, a commit at a time (_committed, from the
+ * wraps of the commits and rolls); the done item of each recovered intent
+ * added; _force ends a checkpoint as the kernel's log force does: 0, or
+ * an errno (E2BIG past XLS_PASS3_CKPTS checkpoints; _error says whether
+ * one happened since).  A stale buffer locked again forces it too, as
+ * the kernel's xfs_buf_lock does.
  */
-struct xls_ckpt_model *xls_libxfs_ckpt_start(void);
+struct xls_ckpt_model *xls_libxfs_ckpt_start(struct xfs_mount *mp);
 void xls_libxfs_ckpt_stop(void);
+void xls_libxfs_ckpt_committed(void);
 void xls_libxfs_ckpt_done_item(uint16_t type, uint32_t nextents);
-int xls_libxfs_ckpt_force(struct xfs_mount *mp, uint64_t *blocks);
+int xls_libxfs_ckpt_force(void);
+int xls_libxfs_ckpt_error(void);
+/* the tracepoints of xfs_defer.c, made calls (libxfs_trace_hooks.h) */
+void xls_libxfs_ckpt_intent(const struct xfs_defer_pending *dfp);
+void xls_libxfs_ckpt_intent_done(const struct xfs_defer_pending *dfp);
+
+/*
+ * The kernel's busy extents (libxfs_busy.c), from _start to _stop: the
+ * allocator libxfs runs steps around what pass 3 freed until a log force
+ * (_force: each of the checkpoint model's; the allocator's own end a
+ * checkpoint there too).  _stop gives an errno (ENOMEM) if one was kept
+ * short.
+ * The allocator's four calls, declared for it by libxfs_priv_busy.h,
+ * are defined there too.
+ */
+int xls_libxfs_busy_start(struct xfs_mount *mp);
+void xls_libxfs_busy_force(void);
+void xls_libxfs_busy_stop(int *error);
+void xfs_extent_busy_insert(struct xfs_trans *tp, struct xfs_group *xg, xfs_agblock_t bno,
+			    xfs_extlen_t len, unsigned int flags);
+bool xfs_extent_busy_trim(struct xfs_group *xg, xfs_extlen_t minlen, xfs_extlen_t maxlen,
+			  xfs_agblock_t *bno, xfs_extlen_t *len, unsigned *busy_gen);
+void xfs_extent_busy_reuse(struct xfs_group *xg, xfs_agblock_t fbno, xfs_extlen_t flen,
+			   bool userdata);
+int xfs_extent_busy_flush(struct xfs_trans *tp, struct xfs_group *xg, unsigned busy_gen,
+			  uint32_t alloc_flags);
 
 #endif /* XLS_LIBXFS_WORK_H */

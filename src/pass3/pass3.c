@@ -105,8 +105,8 @@ static struct pass3_stamp *child_stamp;
 
 /*
  * The LSN of pass-3 checkpoint @ckpt: the first's at the head recovery
- * found, the second's as many blocks further as the first takes in the
- * log, past its physical end in the next cycle.
+ * found, each next one as many blocks further as the one before takes in
+ * the log, past its physical end in the next cycle.
  */
 static uint64_t ckpt_lsn(const struct pass3_stamp *s, uint32_t ckpt)
 {
@@ -115,7 +115,10 @@ static uint64_t ckpt_lsn(const struct pass3_stamp *s, uint32_t ckpt)
 
 	if (!ckpt || !s->done || !nblks)
 		return s->lsn;
-	blk += s->done->ckpt_blocks;
+#ifdef XLS_HAVE_LIBXFS
+	for (uint32_t k = 0; k < ckpt; k++)
+		blk += xls_libxfs_ckpt_blocks(s->done->ckpt, k);
+#endif
 	while (blk >= nblks) {
 		blk -= nblks;
 		if (++cycle == XLOG_HEADER_MAGIC_NUM)
@@ -293,8 +296,11 @@ static void run_libxfs(const struct xls_pass3_job *job, struct pass3_stamp *s,
 
 	s->done = &d;
 	rep->status = xls_pass3_libxfs(&lj, &d, rep->why, sizeof(rep->why));
-	rep->res.ckpt_blocks = d.ckpt_blocks;
-	rep->res.last_lsn = ckpt_lsn(s, d.ckpt_blocks ? 1 : 0);
+	rep->res.nckpts = xls_libxfs_ckpt_count(d.ckpt) + 1;
+	for (uint32_t k = 0; k < rep->res.nckpts && k < XLS_PASS3_CKPTS; k++)
+		rep->res.ckpt_lsn[k] = ckpt_lsn(s, k);
+	rep->res.ckpt_blocks = rep->res.nckpts > 1 ? xls_libxfs_ckpt_blocks(d.ckpt, 0) : 0;
+	rep->res.last_lsn = rep->res.ckpt_lsn[rep->res.nckpts - 1];
 	rep->res.corrupt = d.corrupt;
 	s->done = NULL;
 	for (uint32_t i = 0; !rep->status && i < d.nstale; i++)

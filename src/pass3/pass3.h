@@ -44,10 +44,14 @@ struct xls_pass3_result {
 	uint64_t	blocks_dropped;	/* ... not: stale, as the kernel's (by the caller) */
 	uint64_t	inodes_stamped;	/* inodes of inode buffers staged, stamped */
 	/*
-	 * The kernel's pass-3 checkpoints: the blocks the first takes in the
-	 * log when a second follows (0: one), the LSN of the last; the clean
-	 * log's unmount record goes there, past every block's LSN.
+	 * The kernel's pass-3 checkpoints: their LSNs (the first at the head
+	 * recovery found; one that logged nothing has the next one's), the
+	 * blocks the first takes in the log when others follow (0: one), the
+	 * LSN of the last; the clean log's unmount record goes there, past
+	 * every block's LSN.
 	 */
+	uint32_t	nckpts;
+	uint64_t	ckpt_lsn[XLS_PASS3_CKPTS];
 	uint64_t	ckpt_blocks;
 	uint64_t	last_lsn;
 	/* it failed: on metadata libxfs found corrupt, as the kernel's pass 3 would */

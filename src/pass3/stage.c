@@ -66,7 +66,7 @@ int xls_stage_write(struct xls_stage *st, int dev, uint64_t off, const void *buf
 	uint64_t at = st->end + sizeof(rec);
 
 	if (off % SECT || len % SECT || (dev != XLS_STAGE_DATA && dev != XLS_STAGE_LOG) ||
-	    ckpt > 1) {
+	    ckpt >= XLS_STAGE_STALE) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -28,7 +28,7 @@ struct xls_stage_rec {
 	uint64_t	off;		/* byte offset on the device */
 	uint64_t	len;		/* bytes that follow (none for a stale range) */
 	uint8_t		dev;		/* XLS_STAGE_DATA or XLS_STAGE_LOG */
-	uint8_t		ckpt;		/* the pass-3 checkpoint of its LSN (0, 1), or XLS_STAGE_STALE */
+	uint8_t		ckpt;		/* the pass-3 checkpoint of its LSN (0, 1, ...), or XLS_STAGE_STALE */
 	uint8_t		pad[6];
 };
 

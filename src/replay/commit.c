@@ -102,7 +102,7 @@ static int load(struct commit *c)
 			at += sizeof(rec);
 			continue;
 		}
-		if (rec.len > XFS_MAX_BLOCKSIZE || rec.len % BBSIZE || rec.ckpt > 1)
+		if (rec.len > XFS_MAX_BLOCKSIZE || rec.len % BBSIZE || rec.ckpt >= c->in->res->nckpts)
 			return fail(c, "its staged writes", EINVAL);
 		if (rec.dev != XLS_STAGE_DATA) {
 			c->log_dev = true;
@@ -265,7 +265,7 @@ static const char *plan_block(struct commit *c, struct staged *b)
 
 static const char *plan(struct commit *c, uint32_t *items)
 {
-	items[0] = items[1] = 0;
+	memset(items, 0, c->in->res->nckpts * sizeof(*items));
 	if (c->log_dev)
 		return "it wrote the external log";
 	for (uint32_t i = 0; i + 1 < c->n; i++)
@@ -287,10 +287,10 @@ static const char *plan(struct commit *c, uint32_t *items)
 			return why;
 		/*
 		 * inode clusters carry no LSN to stamp (each inode its own):
-		 * with the last checkpoint, the first no longer than the kernel's
+		 * with the last checkpoint, the others no longer than the kernel's
 		 */
-		if (b->blft == XFS_BLFT_DINO_BUF && c->in->res->ckpt_blocks)
-			b->ckpt = 1;
+		if (b->blft == XFS_BLFT_DINO_BUF)
+			b->ckpt = (uint8_t)(c->in->res->nckpts - 1);
 		items[b->ckpt] += b->nregions != 0;
 	}
 	return NULL;
@@ -472,27 +472,32 @@ static int hold_record(void *ctx, uint32_t blk, const uint8_t *buf, uint32_t nbl
 }
 
 /*
- * Both checkpoints formatted through @put into @ctx (NULL: counted only):
- * the first at the head found, the second where its blocks' LSN says.
- * 0; 1 when they do not fit (the first past the second's LSN, or the two
- * past what the log has free ahead of the head); -1 on an I/O error.
+ * The checkpoints formatted through @put into @ctx (NULL: counted only):
+ * the first at the head found, each next one where its blocks' LSN says.
+ * 0; 1 when they do not fit (one past the next one's LSN, or all past
+ * what the log has free ahead of the head); -1 on an I/O error.
  */
 static int log_ckpts(struct commit *c, const uint32_t *items, xls_log_put_fn put, void *ctx,
 		     struct xls_log_writer *lw)
 {
 	const struct xls_head_tail *ht = c->in->found;
+	const struct xls_pass3_result *res = c->in->res;
 	uint32_t fmt = ht->last_fmt == XLOG_FMT_LINUX_BE ? XLOG_FMT_LINUX_BE : XLOG_FMT_LINUX_LE;
-	uint64_t second = c->in->res->ckpt_blocks ? c->in->res->last_lsn : 0;
 	int rc = 0;
 
 	if (xls_log_writer_init(lw, c->in->log, ht, fmt, put, ctx))
 		return 1;
-	if (items[0] || done_items(c))
-		rc = log_ckpt(c, lw, 0, items[0] + done_items(c));
-	if (!rc && items[1] && second)
-		rc = xls_log_writer_pad_to(lw, second) ? -1 : 0;
-	if (!rc && items[1])
-		rc = log_ckpt(c, lw, 1, items[1]);
+	for (uint32_t k = 0; !rc && k < res->nckpts; k++) {
+		uint32_t n = items[k] + (k == 0 ? done_items(c) : 0);
+
+		if (!n)
+			continue;
+		if (k && res->ckpt_lsn[k] != res->ckpt_lsn[0] &&
+		    xls_log_writer_pad_to(lw, res->ckpt_lsn[k]))
+			rc = -1;
+		if (!rc)
+			rc = log_ckpt(c, lw, (int)k, n);
+	}
 	if (rc == -2)
 		return -1;
 	if (rc)
@@ -539,7 +544,7 @@ static int commit(struct commit *c, struct xls_pass3_commit_out *out)
 		       XLOG_FMT_LINUX_LE;
 	struct records held = { 0 };
 	struct xls_log_writer lw = { 0 };
-	uint32_t items[2];
+	uint32_t items[XLS_PASS3_CKPTS];
 	const char *why;
 	int rc;
 

@@ -30,7 +30,7 @@
 /* What pass 3 staged, and the log it is to go through. */
 struct xls_pass3_commit_in {
 	int		stage_fd;
-	const struct xls_pass3_result *res;	/* its checkpoints: ckpt_blocks, last_lsn */
+	const struct xls_pass3_result *res;	/* its checkpoints: nckpts, ckpt_lsn[] */
 	uint64_t	lsn;			/* the first checkpoint's: the head found */
 	const struct xls_pending_intents *intents;	/* finished by the first */
 	const struct xls_log *log;

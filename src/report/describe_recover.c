@@ -418,6 +418,16 @@ void xls_print_rintent(struct xls_out *o, const struct xls_rintent *in, bool fir
 /* ------------------------------------------------------------------ */
 /* replay */
 
+/* The kernel's pass-3 checkpoints: those of an LSN of their own (one may log nothing). */
+static uint32_t pass3_checkpoints(const struct xls_pass3_result *p)
+{
+	uint32_t n = 1;
+
+	for (uint32_t k = 1; k < p->nckpts && k < XLS_PASS3_CKPTS; k++)
+		n += p->ckpt_lsn[k] != p->ckpt_lsn[k - 1];
+	return n;
+}
+
 void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset *fs)
 {
 	const struct xls_replay_counts *n = r->count;
@@ -449,7 +459,7 @@ void xls_describe_replay(const struct xls_replay_outcome *r, struct xls_fieldset
 		xls_field_uint(fs, XK(pass3_freed_fsblocks), r->pass3->n.freed_blocks);
 		xls_field_uint(fs, XK(pass3_exchanges), r->pass3->n.exchanges);
 		xls_field_uint(fs, XK(pass3_parent_pointers), r->pass3->n.parent_pointers);
-		xls_field_uint(fs, XK(pass3_checkpoints), r->pass3->ckpt_blocks ? 2 : 1);
+		xls_field_uint(fs, XK(pass3_checkpoints), pass3_checkpoints(r->pass3));
 		xls_field_uint(fs, XK(pass3_checkpoint1_bbs), r->pass3->ckpt_blocks);
 		xls_field_uint(fs, XK(pass3_buffers_written), r->pass3->blocks_written);
 		xls_field_uint(fs, XK(pass3_inodes_stamped), r->pass3->inodes_stamped);
@@ -510,9 +520,14 @@ static void print_pass3(struct xls_out *o, const struct xls_replay_outcome *r)
 		       xls_plural(p->n.freed_extents), (unsigned long long)p->n.freed_blocks,
 		       xls_plural(p->n.freed_blocks), (unsigned long long)p->blocks_written,
 		       xls_plural(p->blocks_written));
-	if (p->ckpt_blocks)
+	if (pass3_checkpoints(p) == 2 && p->n.intents)
 		xls_out_printf(o, "s of the kernel's two pass-3 checkpoints (the first %llu log "
 			       "block%s long, the intents')", (unsigned long long)p->ckpt_blocks,
+			       xls_plural(p->ckpt_blocks));
+	else if (pass3_checkpoints(p) > 1)
+		xls_out_printf(o, "s of the kernel's %u pass-3 checkpoints (the first %llu log "
+			       "block%s long; the log forced as its allocator and buffers force it)",
+			       pass3_checkpoints(p), (unsigned long long)p->ckpt_blocks,
 			       xls_plural(p->ckpt_blocks));
 	else
 		xls_out_printf(o, " of the kernel's pass-3 checkpoint");

@@ -90,6 +90,9 @@ static void erase_color(struct xls_rbnode *n, struct xls_rbnode *parent, struct 
 		int d = parent->child[1] == n;
 		struct xls_rbnode *s = parent->child[!d];
 
+		/* a black node left, so its sibling is there: else the tree broke the rules */
+		if (!s)
+			return;
 		if (s->red) {			/* sibling red: rotate it up */
 			s->red = false;
 			parent->red = true;

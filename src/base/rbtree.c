@@ -21,8 +21,8 @@ static bool is_red(const struct xls_rbnode *n)
 }
 
 /* @old's place under its parent (or the root) given to @new. */
-static void change_child(struct xls_rbnode *old, struct xls_rbnode *new, struct xls_rbnode *parent,
-			 struct xls_rbroot *root)
+static void change_child(const struct xls_rbnode *old, struct xls_rbnode *new,
+			 struct xls_rbnode *parent, struct xls_rbroot *root)
 {
 	if (!parent)
 		root->node = new;

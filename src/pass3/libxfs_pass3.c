@@ -99,8 +99,9 @@ static int roll_as_kernel(struct xfs_trans **tpp)
 		}
 	}
 	/* the intents the kernel logs before that roll (xfs_defer_create_intents) */
-	list_for_each_entry(dfp, &(*tpp)->t_dfops, dfp_list)
+	list_for_each_entry(dfp, &(*tpp)->t_dfops, dfp_list) {
 		xls_libxfs_ckpt_intent(dfp);
+	}
 	error = libxfs_trans_roll(tpp);
 	for (unsigned int i = 0; i < nip; i++)
 		libxfs_trans_ijoin(*tpp, ips[i], 0);
@@ -691,6 +692,17 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 		error = -1;
 	if (!error)
 		error = xls_libxfs_ckpt_error();
+	/*
+	 * Shared extents or CoW leftovers with the log forced mid-way: on a
+	 * kernel journal of both (1016 unlinked inodes, reflinked, 1029 CoW
+	 * staging extents), the kernel forced it later than here, its
+	 * allocator of reference count btree blocks finding other space (the
+	 * AG reservations it holds during recovery, which libxfs has not, are
+	 * the likely difference): not followed
+	 */
+	if (!error && (job->cow || xls_libxfs_ckpt_refcount_work(done->ckpt)) &&
+	    xls_libxfs_ckpt_count(done->ckpt) > (job->nintents ? 1u : 0u))
+		error = EOPNOTSUPP;
 	xls_libxfs_ckpt_stop();
 	xls_libxfs_busy_stop(&busy_error);
 	freeing = NULL;
@@ -701,6 +713,10 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 			snprintf(done->refused, sizeof(done->refused), "the kernel's pass 3 here "
 				 "would write more than %u checkpoints: left to the kernel",
 				 XLS_PASS3_CKPTS);
+		else if (job->cow || xls_libxfs_ckpt_refcount_work(done->ckpt))
+			snprintf(done->refused, sizeof(done->refused), "shared extents or CoW "
+				 "leftovers with the kernel's log forced in the middle of its work, "
+				 "not followed here: left to the kernel");
 		else
 			snprintf(done->refused, sizeof(done->refused), "deferred work the kernel "
 				 "logs across a log force it makes, whose intents this pass 3 does "

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Pass 3 stage: the kernel's busy extents (fs/xfs/xfs_extent_busy.c), for
- * the allocator libxfs runs in pass 3.  An extent freed is busy from its
+ * the allocator libxfs runs in pass 3, and the log forces that clear them.  An extent freed is busy from its
  * transaction until the checkpoint holding that transaction is on disk;
  * the allocator trims busy extents off the free ones it finds
  * (xfs_extent_busy_trim), a btree block taken from the free list makes
@@ -17,9 +17,10 @@
  * the transaction under way (the kernel's tp->t_busy) are those not yet
  * marked committed; a commit or a roll marks them.  A log force clears the
  * committed ones, sorted by AG and block as the kernel's checkpoint
- * completion clears them: the one after the intents (libxfs_pass3.c), a
- * stale buffer's (libxfs_ckpt.c), and the allocator's own here, each of
- * which ends a checkpoint of the model's.
+ * completion clears them: the one after the intents (libxfs_pass3.c), and
+ * those the kernel makes in the middle of its work, here -- the
+ * allocator's own, and a stale buffer's -- each of which ends a checkpoint
+ * of libxfs_ckpt.c's model.
  *
  * The state is set only in the child that runs pass 3.
  */
@@ -313,6 +314,46 @@ int xfs_extent_busy_flush(struct xfs_trans *tp, struct xfs_group *xg, unsigned b
 	if (tx_holds_busy() && (alloc_flags & XFS_ALLOC_FLAG_TRYFLUSH))
 		return 0;
 	return -EAGAIN;
+}
+
+/*
+ * A buffer made stale by a committed transaction is pinned in the CIL
+ * until its checkpoint is written; the kernel's xfs_buf_lock, finding one
+ * pinned and stale, forces the log before it waits for the lock: when
+ * libxfs gets such a buffer again (a freed btree block taken back from
+ * the free list), the checkpoint ends there.  The force is asynchronous;
+ * its checkpoint is taken here as written before pass 3 goes on, the
+ * transaction under way in the next one, the busy extents it frees
+ * cleared -- as the kernel's journals measured show it.
+ */
+static void stale_lock(const struct xfs_buf_map *map, int nmaps)
+{
+	if (busy && nmaps > 0 && xls_libxfs_ckpt_stale_pinned((uint64_t)map[0].bm_bn) &&
+	    xls_libxfs_ckpt_force() == 0)
+		xls_libxfs_busy_force();
+}
+
+int __real_libxfs_buf_get_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
+			      int flags, struct xfs_buf **bpp);
+int __wrap_libxfs_buf_get_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
+			      int flags, struct xfs_buf **bpp);
+int __real_libxfs_buf_read_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
+			       int flags, struct xfs_buf **bpp, const struct xfs_buf_ops *ops);
+int __wrap_libxfs_buf_read_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
+			       int flags, struct xfs_buf **bpp, const struct xfs_buf_ops *ops);
+
+int __wrap_libxfs_buf_get_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
+			      int flags, struct xfs_buf **bpp)
+{
+	stale_lock(maps, nmaps);
+	return __real_libxfs_buf_get_map(btp, maps, nmaps, flags, bpp);
+}
+
+int __wrap_libxfs_buf_read_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
+			       int flags, struct xfs_buf **bpp, const struct xfs_buf_ops *ops)
+{
+	stale_lock(maps, nmaps);
+	return __real_libxfs_buf_read_map(btp, maps, nmaps, flags, bpp, ops);
 }
 
 /* The commits and rolls of libxfs, reached through the link (-Wl,--wrap). */

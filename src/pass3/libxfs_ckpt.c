@@ -227,50 +227,14 @@ void __wrap_xfs_buf_item_log(struct xfs_buf_log_item *bip, uint first, uint last
 
 /*
  * A buffer made stale by a committed transaction is pinned in the CIL
- * until its checkpoint is written; the kernel's xfs_buf_lock, finding one
- * pinned and stale, forces the log before it waits for the lock: when
- * libxfs gets such a buffer again (a freed btree block taken back from
- * the free list), the checkpoint ends there.  The force is asynchronous;
- * its checkpoint is taken here as written before pass 3 goes on, the
- * transaction under way in the next one, the busy extents it frees
- * cleared -- as the kernel's journals measured show it.
+ * until its checkpoint is written: whether the one at @daddr is.
  */
-static void stale_lock(struct xfs_buf_map *map, int nmaps)
+bool xls_libxfs_ckpt_stale_pinned(uint64_t daddr)
 {
-	struct xls_ckpt_model *m = model;
-	const uint64_t *at;
-	const struct ckpt_buf *b;
+	const struct xls_ckpt_model *m = model;
+	const uint64_t *at = m ? xls_inomap_find(&m->bufidx, daddr) : NULL;
 
-	if (!m || nmaps < 1 || !(at = xls_inomap_find(&m->bufidx, (uint64_t)map[0].bm_bn)))
-		return;
-	b = &m->bufs[*at - 1];
-	if (b->stale && b->ckpt == m->cur) {
-		if (xls_libxfs_ckpt_force() == 0)
-			xls_libxfs_busy_force();
-	}
-}
-
-int __real_libxfs_buf_get_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
-			      int flags, struct xfs_buf **bpp);
-int __wrap_libxfs_buf_get_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
-			      int flags, struct xfs_buf **bpp);
-int __real_libxfs_buf_read_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
-			       int flags, struct xfs_buf **bpp, const struct xfs_buf_ops *ops);
-int __wrap_libxfs_buf_read_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
-			       int flags, struct xfs_buf **bpp, const struct xfs_buf_ops *ops);
-
-int __wrap_libxfs_buf_get_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
-			      int flags, struct xfs_buf **bpp)
-{
-	stale_lock(maps, nmaps);
-	return __real_libxfs_buf_get_map(btp, maps, nmaps, flags, bpp);
-}
-
-int __wrap_libxfs_buf_read_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
-			       int flags, struct xfs_buf **bpp, const struct xfs_buf_ops *ops)
-{
-	stale_lock(maps, nmaps);
-	return __real_libxfs_buf_read_map(btp, maps, nmaps, flags, bpp, ops);
+	return at && m->bufs[*at - 1].stale && m->bufs[*at - 1].ckpt == m->cur;
 }
 
 /*

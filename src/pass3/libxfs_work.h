@@ -63,8 +63,9 @@ int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, s
  * wraps of the commits and rolls); the done item of each recovered intent
  * added; _force ends a checkpoint as the kernel's log force does: 0, or
  * an errno (E2BIG past XLS_PASS3_CKPTS checkpoints; _error says whether
- * one happened since).  A stale buffer locked again forces it too, as
- * the kernel's xfs_buf_lock does.
+ * one happened since).  _stale_pinned: whether the buffer at a daddr
+ * was made stale by a committed transaction of the current checkpoint
+ * (the kernel's xfs_buf_lock forces the log for one: libxfs_busy.c).
  */
 struct xls_ckpt_model *xls_libxfs_ckpt_start(struct xfs_mount *mp);
 void xls_libxfs_ckpt_stop(void);
@@ -72,6 +73,7 @@ void xls_libxfs_ckpt_committed(void);
 void xls_libxfs_ckpt_done_item(uint16_t type, uint32_t nextents);
 int xls_libxfs_ckpt_force(void);
 int xls_libxfs_ckpt_error(void);
+bool xls_libxfs_ckpt_stale_pinned(uint64_t daddr);
 /* the tracepoints of xfs_defer.c, made calls (libxfs_trace_hooks.h) */
 void xls_libxfs_ckpt_intent(const struct xfs_defer_pending *dfp);
 void xls_libxfs_ckpt_intent_done(const struct xfs_defer_pending *dfp);

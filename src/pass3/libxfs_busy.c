@@ -313,6 +313,11 @@ int xfs_extent_busy_flush(struct xfs_trans *tp, struct xfs_group *xg, unsigned b
 	/* only the transaction's own extents are busy: no wait would end */
 	if (tx_holds_busy() && (alloc_flags & XFS_ALLOC_FLAG_TRYFLUSH))
 		return 0;
+	/*
+	 * The kernel relogs the intent of the work that frees (-EAGAIN), or
+	 * would wait for good: neither is followed by the checkpoint model
+	 */
+	xls_libxfs_ckpt_unfollowed();
 	return -EAGAIN;
 }
 

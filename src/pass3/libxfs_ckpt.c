@@ -272,10 +272,15 @@ static void intent_sizes(const struct xfs_defer_pending *dfp, uint32_t *ib, uint
 	}
 }
 
+/*
+ * @dfp's intent whose done item is not logged yet.  (A finished dfp is
+ * freed at once, and the work it adds may get its address while its done
+ * item waits for the commit: that record is another's.)
+ */
 static struct ckpt_intent *intent_of(struct xls_ckpt_model *m, const struct xfs_defer_pending *dfp)
 {
 	for (uint32_t i = 0; i < m->nintents; i++)
-		if (m->intents[i].dfp == dfp)
+		if (m->intents[i].dfp == dfp && !m->intents[i].done_in_tx)
 			return &m->intents[i];
 	return NULL;
 }
@@ -310,11 +315,6 @@ void xls_libxfs_ckpt_intent_done(const struct xfs_defer_pending *dfp)
 
 	if (!in)
 		return;
-	/* the same work finished again after -EAGAIN: a new intent, not followed */
-	if (in->done_in_tx) {
-		m->error = EOPNOTSUPP;
-		return;
-	}
 	in->done_in_tx = true;
 	in->dseq = ++m->seq;
 }
@@ -384,6 +384,12 @@ void xls_libxfs_ckpt_committed(void)
 	}
 	m->ntx = 0;
 	intents_committed(m);
+}
+
+void xls_libxfs_ckpt_unfollowed(void)
+{
+	if (model && !model->error)
+		model->error = EOPNOTSUPP;
 }
 
 int xls_libxfs_ckpt_error(void)

@@ -73,6 +73,8 @@ void xls_libxfs_ckpt_committed(void);
 void xls_libxfs_ckpt_done_item(uint16_t type, uint32_t nextents);
 int xls_libxfs_ckpt_force(void);
 int xls_libxfs_ckpt_error(void);
+/* the kernel would log what the model does not follow: EOPNOTSUPP, refused */
+void xls_libxfs_ckpt_unfollowed(void);
 bool xls_libxfs_ckpt_stale_pinned(uint64_t daddr);
 /* the tracepoints of xfs_defer.c, made calls (libxfs_trace_hooks.h) */
 void xls_libxfs_ckpt_intent(const struct xfs_defer_pending *dfp);

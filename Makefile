@@ -69,7 +69,8 @@ LIBS += $(LIBXFS_ARCHIVE) $(LIBXFS_LIBS) -Wl,--wrap=__xfs_free_extent \
 LIBXFS_BUSY_OBJS := $(addprefix $(LIBXFS_DIR)/busy/,xfs_alloc.o xfs_alloc_btree.o xfs_rmap_btree.o \
 	xfs_defer.o)
 $(LIBXFS_ARCHIVE): $(XFSPROGS_DIR)/libxfs/.libs/libxfs.a $(LIBXFS_DIR)/libxfs.mk Makefile \
-		tools/libxfs-busy src/pass3/libxfs_priv_busy.h src/pass3/libxfs_trace_hooks.h
+		tools/libxfs-busy src/pass3/libxfs_priv_busy.h src/pass3/libxfs_trace_hooks.h \
+		src/pass3/libxfs_hooks.h
 	tools/libxfs-busy $(XFSPROGS_DIR) $(LIBXFS_DIR)/busy
 	objcopy --redefine-sym pwrite64=xls_pass3_pwrite64 \
 		--redefine-sym pread64=xls_pass3_pread64 $< $@.tmp

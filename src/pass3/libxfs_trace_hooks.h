@@ -14,10 +14,7 @@
 
 #include <include/xfs_trace.h>
 
-struct xfs_defer_pending;
-
-void xls_libxfs_ckpt_intent(const struct xfs_defer_pending *dfp);
-void xls_libxfs_ckpt_intent_done(const struct xfs_defer_pending *dfp);
+#include "libxfs_hooks.h"
 
 #undef trace_xfs_defer_create_intent
 #define trace_xfs_defer_create_intent(mp, dfp)	xls_libxfs_ckpt_intent(dfp)

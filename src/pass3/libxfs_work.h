@@ -6,6 +6,7 @@
 #ifndef XLS_LIBXFS_WORK_H
 #define XLS_LIBXFS_WORK_H
 
+#include "pass3/libxfs_hooks.h"
 #include "pass3/libxfs_pass3.h"
 
 /* An extent pass 3 freed: busy, in the kernel, until its checkpoint is on disk. */
@@ -76,9 +77,6 @@ int xls_libxfs_ckpt_error(void);
 /* the kernel would log what the model does not follow: EOPNOTSUPP, refused */
 void xls_libxfs_ckpt_unfollowed(void);
 bool xls_libxfs_ckpt_stale_pinned(uint64_t daddr);
-/* the tracepoints of xfs_defer.c, made calls (libxfs_trace_hooks.h) */
-void xls_libxfs_ckpt_intent(const struct xfs_defer_pending *dfp);
-void xls_libxfs_ckpt_intent_done(const struct xfs_defer_pending *dfp);
 
 /*
  * The kernel's busy extents (libxfs_busy.c), from _start to _stop: the
@@ -86,19 +84,10 @@ void xls_libxfs_ckpt_intent_done(const struct xfs_defer_pending *dfp);
  * (_force: each of the checkpoint model's; the allocator's own end a
  * checkpoint there too).  _stop gives an errno (ENOMEM) if one was kept
  * short.
- * The allocator's four calls, declared for it by libxfs_priv_busy.h,
- * are defined there too.
+ * The allocator's four calls (libxfs_hooks.h) are defined there too.
  */
 int xls_libxfs_busy_start(struct xfs_mount *mp);
 void xls_libxfs_busy_force(void);
 void xls_libxfs_busy_stop(int *error);
-void xfs_extent_busy_insert(struct xfs_trans *tp, struct xfs_group *xg, xfs_agblock_t bno,
-			    xfs_extlen_t len, unsigned int flags);
-bool xfs_extent_busy_trim(struct xfs_group *xg, xfs_extlen_t minlen, xfs_extlen_t maxlen,
-			  xfs_agblock_t *bno, xfs_extlen_t *len, unsigned *busy_gen);
-void xfs_extent_busy_reuse(struct xfs_group *xg, xfs_agblock_t fbno, xfs_extlen_t flen,
-			   bool userdata);
-int xfs_extent_busy_flush(struct xfs_trans *tp, struct xfs_group *xg, unsigned busy_gen,
-			  uint32_t alloc_flags);
 
 #endif /* XLS_LIBXFS_WORK_H */

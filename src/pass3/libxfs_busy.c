@@ -330,11 +330,17 @@ int xfs_extent_busy_flush(struct xfs_trans *tp, struct xfs_group *xg, unsigned b
  * its checkpoint is taken here as written before pass 3 goes on, the
  * transaction under way in the next one, the busy extents it frees
  * cleared -- as the kernel's journals measured show it.
+ *
+ * Not an inode cluster buffer, stale as its chunk was freed: libxfs reads
+ * one again when a transaction logs an inode it holds (the one whose free
+ * emptied the chunk, rolled through its deferred frees), since its inode
+ * log item lets go of its cluster buffer at every commit; the kernel's
+ * keeps it until the inode is written back, and does not lock it there.
  */
-static void stale_lock(const struct xfs_buf_map *map, int nmaps)
+static void stale_lock(const struct xfs_buf_map *map, int nmaps, const struct xfs_buf_ops *ops)
 {
-	if (busy && nmaps > 0 && xls_libxfs_ckpt_stale_pinned((uint64_t)map[0].bm_bn) &&
-	    xls_libxfs_ckpt_force() == 0)
+	if (busy && nmaps > 0 && ops != &xfs_inode_buf_ops &&
+	    xls_libxfs_ckpt_stale_pinned((uint64_t)map[0].bm_bn) && xls_libxfs_ckpt_force() == 0)
 		xls_libxfs_busy_force();
 }
 
@@ -350,14 +356,14 @@ int __wrap_libxfs_buf_read_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps
 int __wrap_libxfs_buf_get_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
 			      int flags, struct xfs_buf **bpp)
 {
-	stale_lock(maps, nmaps);
+	stale_lock(maps, nmaps, NULL);
 	return __real_libxfs_buf_get_map(btp, maps, nmaps, flags, bpp);
 }
 
 int __wrap_libxfs_buf_read_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
 			       int flags, struct xfs_buf **bpp, const struct xfs_buf_ops *ops)
 {
-	stale_lock(maps, nmaps);
+	stale_lock(maps, nmaps, ops);
 	return __real_libxfs_buf_read_map(btp, maps, nmaps, flags, bpp, ops);
 }
 

@@ -85,7 +85,6 @@ struct xls_ckpt_model {
 		bool		done_in_tx;	/* its done item in the transaction under way */
 	}			*intents;
 	uint32_t		nintents, capintents;
-	bool			refcount_work;	/* a reference count update deferred */
 	uint32_t		*tx;		/* bufs[] the transaction under way touched */
 	uint32_t		ntx, captx;
 	uint64_t		*blocks;	/* each checkpoint ended: its log blocks */
@@ -293,8 +292,6 @@ void xls_libxfs_ckpt_intent(const struct xfs_defer_pending *dfp)
 
 	if (!m || intent_of(m, dfp))
 		return;
-	if (dfp->dfp_ops == &xfs_refcount_update_defer_type)
-		m->refcount_work = true;
 	in = xls_vec_push((void **)&m->intents, &m->nintents, &m->capintents, sizeof(*in));
 	if (!in) {
 		m->error = ENOMEM;
@@ -817,11 +814,6 @@ int xls_libxfs_ckpt_force(void)
 	next_iclog(&c, c.off);
 	free(lvs);
 	return ckpt_ended(m, c.blocks);
-}
-
-bool xls_libxfs_ckpt_refcount_work(const struct xls_ckpt_model *m)
-{
-	return m && m->refcount_work;
 }
 
 uint32_t xls_libxfs_ckpt_count(const struct xls_ckpt_model *m)

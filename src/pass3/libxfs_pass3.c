@@ -561,6 +561,35 @@ static int stale_chunk(struct xfs_mount *mp, const struct xfs_icluster *xic, str
 	return 0;
 }
 
+/*
+ * xfs_ifree_cluster: in the transaction that frees the chunk, each of its
+ * cluster buffers is made stale, so that the checkpoint logs it as a
+ * cancelled buffer (its format alone) where it held the unlinked pointers
+ * changed before; it also takes up space in the checkpoint when it did not.
+ */
+static int invalidate_clusters(struct xfs_trans *tp, const struct xfs_icluster *xic)
+{
+	struct xfs_mount *mp = tp->t_mountp;
+	struct xfs_ino_geometry *igeo = M_IGEO(mp);
+	xfs_ino_t inum = xic->first_ino;
+
+	for (unsigned int j = 0; j < igeo->ialloc_blks / igeo->blocks_per_cluster;
+	     j++, inum += igeo->inodes_per_cluster) {
+		struct xfs_buf *bp;
+		int error;
+
+		if (!(xic->alloc & XFS_INOBT_MASK(inum - xic->first_ino)))
+			continue;
+		error = -libxfs_trans_get_buf(tp, mp->m_ddev_targp,
+					      XFS_FSB_TO_DADDR(mp, XFS_INO_TO_FSB(mp, inum)),
+					      mp->m_bsize * igeo->blocks_per_cluster, 0, &bp);
+		if (error)
+			return error;
+		libxfs_trans_binval(tp, bp);
+	}
+	return 0;
+}
+
 /* xfs_inactive_ifree: xfs_ifree in its own transaction. */
 static int inactive_ifree(struct xfs_mount *mp, struct xfs_inode *ip, struct work *w)
 {
@@ -572,6 +601,8 @@ static int inactive_ifree(struct xfs_mount *mp, struct xfs_inode *ip, struct wor
 	if (!error) {
 		libxfs_trans_ijoin(tp, ip, 0);
 		error = -xfs_inode_uninit(tp, pag, ip, &xic);
+		if (!error && xic.deleted)
+			error = invalidate_clusters(tp, &xic);
 		if (error)
 			cancel_failed(tp, error);
 		else
@@ -651,6 +682,39 @@ static const struct freed_extent *taken_back(struct xfs_mount *mp, const struct 
 	return NULL;
 }
 
+/*
+ * xfs_mountfs holds every AG's metadata and rmap btree reservations
+ * through xlog_recover_finish (xfs_fs_reserve_ag_blocks, then
+ * xfs_fs_unreserve_ag_blocks): its transactions there reserve no blocks,
+ * and the allocator keeps the reserved space back as it does at run time.
+ * An AG without the space is warned of and recovery goes on: an errno
+ * other than ENOSPC, or 0.
+ */
+static int reserve_ag_blocks(struct xfs_mount *mp)
+{
+	int error = 0;
+
+	for (xfs_agnumber_t agno = 0; agno < mp->m_sb.sb_agcount; agno++) {
+		struct xfs_perag *pag = libxfs_perag_get(mp, agno);
+		int err2 = -libxfs_ag_resv_init(pag, NULL);
+
+		libxfs_perag_put(pag);
+		if (err2 && !error)
+			error = err2;
+	}
+	return error == ENOSPC ? 0 : error;
+}
+
+static void unreserve_ag_blocks(struct xfs_mount *mp)
+{
+	for (xfs_agnumber_t agno = 0; agno < mp->m_sb.sb_agcount; agno++) {
+		struct xfs_perag *pag = libxfs_perag_get(mp, agno);
+
+		libxfs_ag_resv_free(pag);
+		libxfs_perag_put(pag);
+	}
+}
+
 /* The work, in the kernel's order, on the filesystem libxfs mounted as @mp. */
 static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 		   struct xls_libxfs_done *done, char *why, size_t whysz)
@@ -683,7 +747,10 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 	done->ckpt = xls_libxfs_ckpt_start(mp);
 	if (!done->ckpt || xls_libxfs_busy_start(mp))
 		error = ENOMEM;
-	else if (job->nintents && xls_libxfs_intents(mp, job, &w, why, whysz))
+	else if ((error = reserve_ag_blocks(mp))) {
+		snprintf(why, whysz, "the AG reservations: %s", strerror(failed_on(done, error)));
+		error = -1;
+	} else if (job->nintents && xls_libxfs_intents(mp, job, &w, why, whysz))
 		error = -1;
 	else if (job->nintents && (job->iunlinks || job->cow) && !(error = xls_libxfs_ckpt_force()))
 		xls_libxfs_busy_force();
@@ -692,17 +759,7 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 		error = -1;
 	if (!error)
 		error = xls_libxfs_ckpt_error();
-	/*
-	 * Shared extents or CoW leftovers with the log forced mid-way: on a
-	 * kernel journal of both (1016 unlinked inodes, reflinked, 1029 CoW
-	 * staging extents), the kernel forced it later than here, its
-	 * allocator of reference count btree blocks finding other space (the
-	 * AG reservations it holds during recovery, which libxfs has not, are
-	 * the likely difference): not followed
-	 */
-	if (!error && (job->cow || xls_libxfs_ckpt_refcount_work(done->ckpt)) &&
-	    xls_libxfs_ckpt_count(done->ckpt) > (job->nintents ? 1u : 0u))
-		error = EOPNOTSUPP;
+	unreserve_ag_blocks(mp);
 	xls_libxfs_ckpt_stop();
 	xls_libxfs_busy_stop(&busy_error);
 	freeing = NULL;
@@ -713,10 +770,6 @@ static int do_work(struct xfs_mount *mp, const struct xls_libxfs_job *job,
 			snprintf(done->refused, sizeof(done->refused), "the kernel's pass 3 here "
 				 "would write more than %u checkpoints: left to the kernel",
 				 XLS_PASS3_CKPTS);
-		else if (job->cow || xls_libxfs_ckpt_refcount_work(done->ckpt))
-			snprintf(done->refused, sizeof(done->refused), "shared extents or CoW "
-				 "leftovers with the kernel's log forced in the middle of its work, "
-				 "not followed here: left to the kernel");
 		else
 			snprintf(done->refused, sizeof(done->refused), "deferred work the kernel "
 				 "logs across a log force it makes, whose intents this pass 3 does "

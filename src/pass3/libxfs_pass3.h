@@ -112,8 +112,6 @@ struct xls_libxfs_done {
 /* The checkpoints ended before the last; the log blocks checkpoint @k takes. */
 uint32_t xls_libxfs_ckpt_count(const struct xls_ckpt_model *m);
 uint64_t xls_libxfs_ckpt_blocks(const struct xls_ckpt_model *m, uint32_t k);
-/* Whether a reference count update was deferred (a CUI, in the kernel). */
-bool xls_libxfs_ckpt_refcount_work(const struct xls_ckpt_model *m);
 
 /* The checkpoint (0, 1, ...) that last logged the block at @daddr, the inode @ino. */
 uint32_t xls_libxfs_ckpt_of_block(const struct xls_ckpt_model *m, uint64_t daddr);

@@ -356,3 +356,60 @@ fresh_unlinked() {
 	umount "$MNT"
 	[ "$rc" -eq 0 ] && "$XLS" info "$name.img" | grep -q 'state *dirty'
 }
+
+# fresh_cow_unlinked NAME SOURCES SMALL: reflink and rmap btrees; SOURCES
+# files of 1-4 MiB written in turns, 64 KiB each, each turn fsynced (with
+# allocsize=64k, their extents interleave), each copied by reflink and 40
+# random 4 KiB pieces of the copy rewritten (CoW: shared extents split,
+# staging extents left by the CoW fork's preallocation); SMALL files of
+# 0-64 KiB; then, still open, the odd copies, the even sources and every
+# small file unlinked: pass 3 inactivates them (reference counts
+# decreased, shared extents kept, the rest freed) while the frees it
+# makes stay busy, then frees the CoW leftovers, and the kernel's log is
+# forced in the middle of it.
+fresh_cow_unlinked() {
+	name=$1 sources=$2 small=$3
+	truncate -s 1G "$name.img" &&
+		mkfs.xfs -q -f -m reflink=1,rmapbt=1 -l size=64m "$name.img" || return 1
+	mount -o loop,allocsize=64k "$name.img" "$MNT" || return 1
+	perl -MFcntl -MIO::Handle -e '
+		my ($m, $ns, $nsmall) = @ARGV;
+		my (@keep, @size);
+		srand(46);
+		sub held { my ($p, $fl) = @_; sysopen(my $h, $p, $fl, 0644) or die "$p: $!"; push @keep, $h; $h }
+		my $chunk = "c" x 65536;
+		my @src = map { held("$m/s$_", O_CREAT | O_RDWR) } 0 .. $ns - 1;
+		@size = map { (1 + int(rand(4))) * 16 } 0 .. $ns - 1;	# in 64 KiB chunks
+		for my $k (0 .. 63) {
+			for my $i (0 .. $ns - 1) {
+				next if $k >= $size[$i];
+				sysseek($src[$i], $k * 65536, 0); syswrite($src[$i], $chunk);
+				$src[$i]->sync;
+			}
+		}
+		my @cp;
+		for my $i (0 .. $ns - 1) {
+			system("cp", "--reflink=always", "$m/s$i", "$m/c$i") == 0 or die "cp --reflink";
+			my $h = held("$m/c$i", O_RDWR);
+			for (1 .. 40) {
+				sysseek($h, int(rand($size[$i] * 16)) * 4096, 0); syswrite($h, "w" x 4096);
+			}
+			$h->sync;
+		}
+		for my $i (0 .. $nsmall - 1) {
+			my $h = held("$m/m$i", O_CREAT | O_RDWR);
+			my $n = int(rand(17)) * 4096;
+			syswrite($h, "m" x $n) if $n;
+			$h->sync;
+		}
+		unlink("$m/c$_") for grep { $_ % 2 } 0 .. $ns - 1;
+		unlink("$m/s$_") for grep { !($_ % 2) } 0 .. $ns - 1;
+		unlink("$m/m$_") for 0 .. $nsmall - 1;
+		open(my $dh, "<", $m) or die "$m: $!"; $dh->sync or die "fsync $m: $!"; close($dh);
+		system("xfs_io", "-x", "-c", "shutdown -f", $m) == 0 or die "shutdown";
+	' "$MNT" "$sources" "$small"
+	rc=$?
+	xfs_io -x -c 'shutdown -f' "$MNT" 2>/dev/null
+	umount "$MNT"
+	[ "$rc" -eq 0 ] && "$XLS" info "$name.img" | grep -q 'state *dirty'
+}

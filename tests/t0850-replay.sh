@@ -435,6 +435,10 @@ if $can_mount; then
 			fresh_pass3 cu 8192 "1016 unlinked inodes inactivated and freed.*CoW staging extents freed.*stamped with the LSNs of the kernel.s [2-9] pass-3 checkpoints" \
 				fresh_cow_unlinked cowunl 16 1000
 		'
+		test_expect_success 'kernel: the same with reflinks and punches under way at the shutdown: intents, then the unlinked inodes and CoW leftovers, the log forced on the way, as the kernel' '
+			fresh_pass3 cb 8192 "[1-9][0-9]* intents finished.*1[0-9][0-9][0-9] unlinked inodes inactivated and freed.*CoW staging extents freed.*stamped with the LSNs of the kernel.s [2-9] pass-3 checkpoints" \
+				fresh_cow_unlinked cowbusy 16 1000 "under way"
+		'
 	else
 		test_skip 'kernel: 4800 unlinked inodes, 1016 reflinked files' 'needs 8192 open files (ulimit -n)'
 	fi

@@ -329,7 +329,8 @@ int xfs_extent_busy_flush(struct xfs_trans *tp, struct xfs_group *xg, unsigned b
  * the free list), the checkpoint ends there.  The force is asynchronous;
  * its checkpoint is taken here as written before pass 3 goes on, the
  * transaction under way in the next one, the busy extents it frees
- * cleared -- as the kernel's journals measured show it.
+ * cleared -- as the kernel's journals measured show it.  (The waiter holds
+ * the buffer: it gets it back with what it held.)
  *
  * Not an inode cluster buffer, stale as its chunk was freed: libxfs reads
  * one again when a transaction logs an inode it holds (the one whose free
@@ -340,7 +341,8 @@ int xfs_extent_busy_flush(struct xfs_trans *tp, struct xfs_group *xg, unsigned b
 static void stale_lock(const struct xfs_buf_map *map, int nmaps, const struct xfs_buf_ops *ops)
 {
 	if (busy && nmaps > 0 && ops != &xfs_inode_buf_ops &&
-	    xls_libxfs_ckpt_stale_pinned((uint64_t)map[0].bm_bn) && xls_libxfs_ckpt_force() == 0)
+	    xls_libxfs_ckpt_stale((uint64_t)map[0].bm_bn) == XLS_STALE_PINNED &&
+	    xls_libxfs_ckpt_force() == 0)
 		xls_libxfs_busy_force();
 }
 
@@ -353,11 +355,25 @@ int __real_libxfs_buf_read_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps
 int __wrap_libxfs_buf_read_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
 			       int flags, struct xfs_buf **bpp, const struct xfs_buf_ops *ops);
 
+/*
+ * A stale buffer whose checkpoint is written is let go by the kernel's
+ * cache (xfs_buf_rele) and, got again, is new memory, zeroed
+ * (xfs_buf_alloc_backing_mem): the bytes a btree block taken from the
+ * free list does not set stay zero on disk.  libxfs keeps it cached with
+ * what it last held: zeroed here, as the kernel's.
+ */
 int __wrap_libxfs_buf_get_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,
 			      int flags, struct xfs_buf **bpp)
 {
+	bool released = busy && nmaps > 0 &&
+			xls_libxfs_ckpt_stale((uint64_t)maps[0].bm_bn) == XLS_STALE_RELEASED;
+	int error;
+
 	stale_lock(maps, nmaps, NULL);
-	return __real_libxfs_buf_get_map(btp, maps, nmaps, flags, bpp);
+	error = __real_libxfs_buf_get_map(btp, maps, nmaps, flags, bpp);
+	if (!error && released)
+		memset((*bpp)->b_addr, 0, BBTOB((*bpp)->b_length));
+	return error;
 }
 
 int __wrap_libxfs_buf_read_map(struct xfs_buftarg *btp, struct xfs_buf_map *maps, int nmaps,

@@ -226,14 +226,17 @@ void __wrap_xfs_buf_item_log(struct xfs_buf_log_item *bip, uint first, uint last
 
 /*
  * A buffer made stale by a committed transaction is pinned in the CIL
- * until its checkpoint is written: whether the one at @daddr is.
+ * until its checkpoint is written, then let go: whether the one at @daddr
+ * is stale, and which of the two.
  */
-bool xls_libxfs_ckpt_stale_pinned(uint64_t daddr)
+enum xls_stale xls_libxfs_ckpt_stale(uint64_t daddr)
 {
 	const struct xls_ckpt_model *m = model;
 	const uint64_t *at = m ? xls_inomap_find(&m->bufidx, daddr) : NULL;
 
-	return at && m->bufs[*at - 1].stale && m->bufs[*at - 1].ckpt == m->cur;
+	if (!at || !m->bufs[*at - 1].stale)
+		return XLS_NOT_STALE;
+	return m->bufs[*at - 1].ckpt == m->cur ? XLS_STALE_PINNED : XLS_STALE_RELEASED;
 }
 
 /*

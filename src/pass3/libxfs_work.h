@@ -64,9 +64,10 @@ int xls_libxfs_intents(struct xfs_mount *mp, const struct xls_libxfs_job *job, s
  * wraps of the commits and rolls); the done item of each recovered intent
  * added; _force ends a checkpoint as the kernel's log force does: 0, or
  * an errno (E2BIG past XLS_PASS3_CKPTS checkpoints; _error says whether
- * one happened since).  _stale_pinned: whether the buffer at a daddr
- * was made stale by a committed transaction of the current checkpoint
- * (the kernel's xfs_buf_lock forces the log for one: libxfs_busy.c).
+ * one happened since).  _stale: whether the buffer at a daddr was made
+ * stale by a committed transaction, of the current checkpoint (pinned:
+ * the kernel's xfs_buf_lock forces the log for one) or of an earlier one
+ * (released: the kernel's cache has let it go; libxfs_busy.c).
  */
 struct xls_ckpt_model *xls_libxfs_ckpt_start(struct xfs_mount *mp);
 void xls_libxfs_ckpt_stop(void);
@@ -76,7 +77,8 @@ int xls_libxfs_ckpt_force(void);
 int xls_libxfs_ckpt_error(void);
 /* the kernel would log what the model does not follow: EOPNOTSUPP, refused */
 void xls_libxfs_ckpt_unfollowed(void);
-bool xls_libxfs_ckpt_stale_pinned(uint64_t daddr);
+enum xls_stale { XLS_NOT_STALE, XLS_STALE_PINNED, XLS_STALE_RELEASED };
+enum xls_stale xls_libxfs_ckpt_stale(uint64_t daddr);
 
 /*
  * The kernel's busy extents (libxfs_busy.c), from _start to _stop: the

@@ -366,14 +366,18 @@ fresh_unlinked() {
 # small file unlinked: pass 3 inactivates them (reference counts
 # decreased, shared extents kept, the rest freed) while the frees it
 # makes stay busy, then frees the CoW leftovers, and the kernel's log is
-# forced in the middle of it.
+# forced in the middle of it.  With a fourth argument, "under way", four
+# processes reflink the sources left and punch the copies when the
+# filesystem shuts down: intents too (BUI, RUI, CUI, EFI), which pass 3
+# finishes first, the checkpoint they end and the forces after it
+# letting go of btree blocks freed there and taken again later.
 fresh_cow_unlinked() {
-	name=$1 sources=$2 small=$3
+	name=$1 sources=$2 small=$3 busy=${4:-}
 	truncate -s 1G "$name.img" &&
 		mkfs.xfs -q -f -m reflink=1,rmapbt=1 -l size=64m "$name.img" || return 1
 	mount -o loop,allocsize=64k "$name.img" "$MNT" || return 1
 	perl -MFcntl -MIO::Handle -e '
-		my ($m, $ns, $nsmall) = @ARGV;
+		my ($m, $ns, $nsmall, $busy) = @ARGV;
 		my (@keep, @size);
 		srand(46);
 		sub held { my ($p, $fl) = @_; sysopen(my $h, $p, $fl, 0644) or die "$p: $!"; push @keep, $h; $h }
@@ -406,8 +410,28 @@ fresh_cow_unlinked() {
 		unlink("$m/s$_") for grep { !($_ % 2) } 0 .. $ns - 1;
 		unlink("$m/m$_") for 0 .. $nsmall - 1;
 		open(my $dh, "<", $m) or die "$m: $!"; $dh->sync or die "fsync $m: $!"; close($dh);
+		my @pids;
+		for my $j (0 .. ($busy ? 3 : -1)) {
+			my $pid = fork() // die "fork: $!";
+			if (!$pid) {
+				# the errors they meet after the shutdown (EIO) are expected
+				open(STDOUT, ">", "/dev/null");
+				open(STDERR, ">", "/dev/null");
+				for my $r (0 .. 1000) {
+					my $i = 1 + 2 * (($r + $j) % int($ns / 2));
+					system("xfs_io", "-f", "-c", "reflink $m/s$i", "-c", "fpunch 65536 131072",
+					       "-c", "fsync", "$m/x$j.$r");
+					unlink("$m/x$j." . ($r - 2)) if $r >= 2;
+				}
+				exit 0;
+			}
+			push @pids, $pid;
+		}
+		select(undef, undef, undef, 1.5) if @pids;
 		system("xfs_io", "-x", "-c", "shutdown -f", $m) == 0 or die "shutdown";
-	' "$MNT" "$sources" "$small"
+		kill 9, @pids;
+		waitpid($_, 0) for @pids;
+	' "$MNT" "$sources" "$small" "$busy"
 	rc=$?
 	xfs_io -x -c 'shutdown -f' "$MNT" 2>/dev/null
 	umount "$MNT"

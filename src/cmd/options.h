@@ -94,7 +94,7 @@ struct xls_cmdline {
 	{ "quota", XLS_OPT_QUOTA, "OPTS", 0, "the quota the filesystem is mounted with, in mount's words (uquota,gquota,pquota and their aliases; noquota): dquot items and buffers replayed or not, the superblock's quota flags kept or reset; default: those its superblock has on", 3 }
 /* lost, files: the blocks recovery writes, kept to compare */
 #define XLS_OPTION_BLOCKS \
-	{ "blocks-mem", XLS_OPT_BLOCKS_MEM, "SIZE", 0, "memory for the blocks recovery writes, kept to compare with the disk (default 32m; k, m or g after the number; at least 64k): past it they go to a temporary file in TMPDIR, and the answer is the same", 3 }, \
+	{ "blocks-mem", XLS_OPT_BLOCKS_MEM, "SIZE", 0, "memory for the blocks recovery writes, kept to compare with the disk (default 16m; k, m or g after the number; at least 64k): past it they go to a temporary file in TMPDIR, and the answer is the same", 3 }, \
 	{ "blocks-max", XLS_OPT_BLOCKS_MAX, "SIZE", 0, "the most bytes of the blocks recovery writes kept to compare with the disk, in memory (--blocks-mem) and in a temporary file past it (default 4g, at least 64k): past it the answer is approximate, and says so", 3 }
 
 /* The parser of the shared keys, for a command's parser to end in (default:). */

@@ -68,7 +68,7 @@ struct xls_overlay {
 };
 
 /* The default memory for block images, and bound of them in all. */
-#define XLS_OVERLAY_MEM_BYTES	(32ull << 20)
+#define XLS_OVERLAY_MEM_BYTES	(16ull << 20)
 #define XLS_OVERLAY_MAX_BYTES	(4ull << 30)
 
 /* @mem_bytes above @max_bytes is taken as @max_bytes. */

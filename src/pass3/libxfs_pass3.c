@@ -537,37 +537,13 @@ static int inactive_attr(struct xfs_mount *mp, struct xfs_inode *ip)
 }
 
 /*
- * xfs_ifree_cluster: the cluster buffers of a chunk freed whole are stale
- * in the kernel, never written: so here too.  Their blocks are freed.
- */
-static int stale_chunk(struct xfs_mount *mp, const struct xfs_icluster *xic, struct work *w)
-{
-	struct xfs_ino_geometry *igeo = M_IGEO(mp);
-	xfs_ino_t inum = xic->first_ino;
-
-	for (unsigned int j = 0; j < igeo->ialloc_blks / igeo->blocks_per_cluster;
-	     j++, inum += igeo->inodes_per_cluster) {
-		struct xls_byte_range *r;
-
-		if (!(xic->alloc & XFS_INOBT_MASK(inum - xic->first_ino)))
-			continue;
-		r = xls_vec_push((void **)&w->done->stale, &w->done->nstale, &w->done->capstale,
-				 sizeof(*r));
-		if (!r)
-			return ENOMEM;
-		r->off = (uint64_t)XFS_FSB_TO_BB(mp, XFS_INO_TO_FSB(mp, inum)) << BBSHIFT;
-		r->len = (uint64_t)mp->m_sb.sb_blocksize * igeo->blocks_per_cluster;
-	}
-	return 0;
-}
-
-/*
- * xfs_ifree_cluster: in the transaction that frees the chunk, each of its
+ * xfs_ifree_cluster: in the transaction that frees a chunk, each of its
  * cluster buffers is made stale, so that the checkpoint logs it as a
  * cancelled buffer (its format alone) where it held the unlinked pointers
- * changed before; it also takes up space in the checkpoint when it did not.
+ * changed before, and takes that room in the checkpoint where it did not;
+ * the kernel never writes them, and neither does pass 3 (their ranges).
  */
-static int invalidate_clusters(struct xfs_trans *tp, const struct xfs_icluster *xic)
+static int free_clusters(struct xfs_trans *tp, const struct xfs_icluster *xic, struct work *w)
 {
 	struct xfs_mount *mp = tp->t_mountp;
 	struct xfs_ino_geometry *igeo = M_IGEO(mp);
@@ -575,17 +551,24 @@ static int invalidate_clusters(struct xfs_trans *tp, const struct xfs_icluster *
 
 	for (unsigned int j = 0; j < igeo->ialloc_blks / igeo->blocks_per_cluster;
 	     j++, inum += igeo->inodes_per_cluster) {
+		xfs_daddr_t daddr = XFS_FSB_TO_DADDR(mp, XFS_INO_TO_FSB(mp, inum));
+		struct xls_byte_range *r;
 		struct xfs_buf *bp;
 		int error;
 
 		if (!(xic->alloc & XFS_INOBT_MASK(inum - xic->first_ino)))
 			continue;
-		error = -libxfs_trans_get_buf(tp, mp->m_ddev_targp,
-					      XFS_FSB_TO_DADDR(mp, XFS_INO_TO_FSB(mp, inum)),
+		error = -libxfs_trans_get_buf(tp, mp->m_ddev_targp, daddr,
 					      mp->m_bsize * igeo->blocks_per_cluster, 0, &bp);
 		if (error)
 			return error;
 		libxfs_trans_binval(tp, bp);
+		r = xls_vec_push((void **)&w->done->stale, &w->done->nstale, &w->done->capstale,
+				 sizeof(*r));
+		if (!r)
+			return ENOMEM;
+		r->off = (uint64_t)daddr << BBSHIFT;
+		r->len = (uint64_t)mp->m_sb.sb_blocksize * igeo->blocks_per_cluster;
 	}
 	return 0;
 }
@@ -602,7 +585,7 @@ static int inactive_ifree(struct xfs_mount *mp, struct xfs_inode *ip, struct wor
 		libxfs_trans_ijoin(tp, ip, 0);
 		error = -xfs_inode_uninit(tp, pag, ip, &xic);
 		if (!error && xic.deleted)
-			error = invalidate_clusters(tp, &xic);
+			error = free_clusters(tp, &xic, w);
 		if (error)
 			cancel_failed(tp, error);
 		else
@@ -611,12 +594,8 @@ static int inactive_ifree(struct xfs_mount *mp, struct xfs_inode *ip, struct wor
 	libxfs_perag_put(pag);
 	if (error)
 		return error;
-	if (xic.deleted) {
-		error = stale_chunk(mp, &xic, w);
-		if (error)
-			return error;
+	if (xic.deleted)
 		w->done->n.chunks_freed++;
-	}
 	w->done->n.inodes_freed++;
 	return 0;
 }

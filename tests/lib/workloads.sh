@@ -437,3 +437,50 @@ fresh_cow_unlinked() {
 	umount "$MNT"
 	[ "$rc" -eq 0 ] && "$XLS" info "$name.img" | grep -q 'state *dirty'
 }
+
+# fresh_cow_intents NAME SOURCES SMALL: fresh_cow_unlinked with reflinks
+# and punches under way, made again (four times at most) until the
+# shutdown has caught intents in the log: where it lands between two of
+# their transaction chains, nothing is pending but the unlinked inodes.
+fresh_cow_intents() {
+	for try in 1 2 3 4; do
+		fresh_cow_unlinked "$1" "$2" "$3" "under way" || return 1
+		"$XLS" recover "$1.img" 2>/dev/null |
+			grep -q "left to finish after replay: .*[0-9] \(EFI\|RUI\|CUI\|BUI\)" && return 0
+		rm -f "$1.img"
+	done
+	echo "fresh_cow_intents: no intents pending in four tries"
+	return 1
+}
+
+# fresh_chunks NAME: a 1 GiB filesystem of three AGs (87,381 blocks each:
+# not a power of two, so a block's number in the filesystem is not its
+# address over 4096), eight directories spread over them, 192 files each,
+# every one unlinked while open: pass 3 frees whole inode chunks in every
+# AG, whose cluster buffers the kernel never writes.
+fresh_chunks() {
+	truncate -s 1G "$1.img" && mkfs.xfs -q -f -d agcount=3 -l size=64m "$1.img" || return 1
+	mount -o loop "$1.img" "$MNT" || return 1
+	perl -MFcntl -MIO::Handle -e '
+		my ($m) = @ARGV;
+		my @keep;
+		for my $d (0 .. 7) { mkdir("$m/d$d") or die "mkdir: $!" }
+		for my $d (0 .. 7) {
+			for my $i (0 .. 191) {
+				sysopen(my $h, "$m/d$d/f$i", O_CREAT | O_RDWR, 0644) or die "$m/d$d/f$i: $!";
+				syswrite($h, "x" x (4096 * ($i % 3)));
+				push @keep, $h;
+			}
+		}
+		$_->sync for @keep;
+		for my $d (0 .. 7) {
+			unlink("$m/d$d/f$_") for 0 .. 191;
+			open(my $dh, "<", "$m/d$d") or die "$m/d$d: $!"; $dh->sync or die "fsync: $!";
+		}
+		system("xfs_io", "-x", "-c", "shutdown -f", $m) == 0 or die "shutdown";
+	' "$MNT"
+	rc=$?
+	xfs_io -x -c 'shutdown -f' "$MNT" 2>/dev/null
+	umount "$MNT"
+	[ "$rc" -eq 0 ] && "$XLS" info "$1.img" | grep -q 'state *dirty'
+}

@@ -5,7 +5,7 @@
  * calls (libxfs_priv_busy.h), the defer code's two tracepoints
  * (libxfs_trace_hooks.h) -- declared once, for them and for the files
  * that define them (libxfs_busy.c, libxfs_ckpt.c, through libxfs_work.h).
- * tools/libxfs-busy copies it beside the other two.  Included after
+ * tools/libxfs-busy compiles them with -I src, to find it.  Included after
  * libxfs's headers, whose types it uses.
  */
 #ifndef XLS_LIBXFS_HOOKS_H

@@ -5,7 +5,7 @@
  * sources it compiles again; they include it as their own.  xfsprogs'
  * header is included whole (by the tree's top, -I..), then its no-op
  * busy-extent macros give way to the functions of libxfs_busy.c
- * (libxfs_hooks.h, copied beside it).
+ * (libxfs_hooks.h, found through -I src).
  */
 #ifndef XLS_LIBXFS_PRIV_BUSY_H
 #define XLS_LIBXFS_PRIV_BUSY_H
@@ -17,6 +17,6 @@
 #undef xfs_extent_busy_reuse
 #undef xfs_extent_busy_flush
 
-#include "libxfs_hooks.h"
+#include "pass3/libxfs_hooks.h"
 
 #endif /* XLS_LIBXFS_PRIV_BUSY_H */

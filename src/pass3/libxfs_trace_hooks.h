@@ -14,7 +14,7 @@
 
 #include <include/xfs_trace.h>
 
-#include "libxfs_hooks.h"
+#include "pass3/libxfs_hooks.h"
 
 #undef trace_xfs_defer_create_intent
 #define trace_xfs_defer_create_intent(mp, dfp)	xls_libxfs_ckpt_intent(dfp)
